@@ -1,0 +1,126 @@
+// Settings of the local stack: ports, well-known demo keys (the Supabase CLI's), paths, and the
+// parts of supabase/config.toml the stand-in services honour.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseToml } from 'smol-toml';
+
+export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const SUPABASE_DIR = path.join(PROJECT_DIR, 'supabase');
+
+/** The Supabase CLI's local JWT secret and demo keys (public, development only). */
+export const JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
+export const ANON_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
+export const SERVICE_ROLE_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU';
+export const PUBLISHABLE_KEY = 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH';
+export const SECRET_KEY = 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz';
+
+export interface StackPorts {
+  api: number; // gateway: /auth/v1 /rest/v1 /realtime/v1 /functions/v1
+  db: number;
+  mailWeb: number;
+  smtp: number;
+}
+
+/** Supabase CLI's usual local ports. */
+export const DEFAULT_PORTS: StackPorts = { api: 54321, db: 54322, mailWeb: 54324, smtp: 54325 };
+
+export interface FunctionConfig {
+  name: string;
+  verifyJwt: boolean;
+  entrypoint: string; // absolute path
+}
+
+export interface ProjectConfig {
+  auth: {
+    siteUrl: string;
+    additionalRedirectUrls: string[];
+    jwtExpiry: number;
+    minimumPasswordLength: number;
+    enableSignup: boolean;
+    enableConfirmations: boolean;
+    refreshTokenReuseInterval: number;
+  };
+  functions: FunctionConfig[];
+  seedPaths: string[];
+}
+
+type Table = Record<string, unknown>;
+const table = (v: unknown): Table => (v && typeof v === 'object' ? (v as Table) : {});
+
+/** Reads supabase/config.toml (the same file the Supabase CLI reads). */
+export function loadProjectConfig(supabaseDir = SUPABASE_DIR): ProjectConfig {
+  const toml = table(parseToml(readFileSync(path.join(supabaseDir, 'config.toml'), 'utf8')));
+  const auth = table(toml.auth);
+  const email = table(auth.email);
+  const db = table(toml.db);
+  const seed = table(db.seed);
+  const functionsTable = table(toml.functions);
+  const functions: FunctionConfig[] = Object.entries(functionsTable).map(([name, raw]) => {
+    const f = table(raw);
+    const entry = typeof f.entrypoint === 'string' ? f.entrypoint : `./functions/${name}/index.ts`;
+    return {
+      name,
+      verifyJwt: f.verify_jwt !== false,
+      entrypoint: path.resolve(supabaseDir, entry),
+    };
+  });
+  const seedPaths = (Array.isArray(seed.sql_paths) ? seed.sql_paths : ['./seed.sql']).map((p) =>
+    path.resolve(supabaseDir, String(p)),
+  );
+  return {
+    auth: {
+      siteUrl: String(auth.site_url ?? 'http://127.0.0.1:5173'),
+      additionalRedirectUrls: (Array.isArray(auth.additional_redirect_urls)
+        ? auth.additional_redirect_urls
+        : []
+      ).map(String),
+      jwtExpiry: Number(auth.jwt_expiry ?? 3600),
+      minimumPasswordLength: Number(auth.minimum_password_length ?? 6),
+      enableSignup: auth.enable_signup !== false,
+      enableConfirmations: email.enable_confirmations === true,
+      refreshTokenReuseInterval: Number(auth.refresh_token_reuse_interval ?? 10),
+    },
+    functions,
+    seedPaths: seed.enabled === false ? [] : seedPaths,
+  };
+}
+
+/** Everything a service of the stack needs to know about where it runs. */
+export interface StackSettings {
+  ports: StackPorts;
+  host: string; // 127.0.0.1
+  apiUrl: string; // http://127.0.0.1:<api>
+  dbUrl: string; // postgresql://postgres:postgres@127.0.0.1:<db>/postgres
+  mailWebUrl: string;
+  dataDir: string;
+  supabaseDir: string;
+  project: ProjectConfig;
+  jwtSecret: string;
+  anonKey: string;
+  serviceRoleKey: string;
+}
+
+export function makeSettings(opts: {
+  ports: StackPorts;
+  dataDir: string;
+  supabaseDir?: string;
+}): StackSettings {
+  const host = '127.0.0.1';
+  const supabaseDir = opts.supabaseDir ?? SUPABASE_DIR;
+  return {
+    ports: opts.ports,
+    host,
+    apiUrl: `http://${host}:${opts.ports.api}`,
+    dbUrl: `postgresql://postgres:postgres@${host}:${opts.ports.db}/postgres`,
+    mailWebUrl: `http://${host}:${opts.ports.mailWeb}`,
+    dataDir: opts.dataDir,
+    supabaseDir,
+    project: loadProjectConfig(supabaseDir),
+    jwtSecret: JWT_SECRET,
+    anonKey: ANON_KEY,
+    serviceRoleKey: SERVICE_ROLE_KEY,
+  };
+}

