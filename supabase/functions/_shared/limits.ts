@@ -1,0 +1,42 @@
+// The one source of truth for the form endpoint's limits. Pure TypeScript with no Deno or browser
+// APIs: imported by the `forms` Edge Function and by the site's docs page.
+
+export const LIMITS = {
+  /** Largest accepted request body, in bytes (64 KiB). */
+  maxBodyBytes: 64 * 1024,
+  /** Most fields in one submission (special fields included). */
+  maxFields: 50,
+  /** Longest field name, in characters. */
+  maxFieldNameLength: 100,
+  /** Longest `name` value, in characters. */
+  maxNameLength: 200,
+  /** Longest `email` value, in characters. */
+  maxEmailLength: 320,
+  /** Longest `message` value, in characters. */
+  maxMessageLength: 10_000,
+  /** Longest value of any other field, in characters. */
+  maxOtherValueLength: 10_000,
+  /** Submissions accepted per form and client IP per minute. */
+  ratePerMinute: 5,
+  /** Submissions accepted per form and client IP per day. */
+  ratePerDay: 50,
+} as const;
+
+/** E-mail delivery retries: attempts before giving up, and the backoff between them. */
+export const DELIVERY = {
+  maxAttempts: 8,
+  /** First retry delay in seconds; doubles each attempt. */
+  baseDelaySeconds: 30,
+  /** Largest delay between two attempts, in seconds. */
+  maxDelaySeconds: 6 * 60 * 60,
+} as const;
+
+/** Special fields understood by the endpoint (Formspree/FormSubmit compatible). */
+export const SPECIAL_FIELDS = {
+  next: '_next',
+  subject: '_subject',
+  replyTo: '_replyto',
+  honeypots: ['_gotcha', '_honey'],
+  /** The hidden field of the dashboard's embed snippet; accepted and ignored. */
+  ignored: ['userId'],
+} as const;
