@@ -1,0 +1,42 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { CopyButton } from './copy-button';
+import { renderWithProviders } from './testing/render';
+import { COPY_CONFIRM_MS } from '../config/site';
+
+describe('CopyButton', () => {
+  const writeText = vi.fn<(text: string) => Promise<void>>();
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    writeText.mockReset();
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("reads 'Copied' after a successful copy, then 'Copy' again after 1500 ms", async () => {
+    writeText.mockResolvedValue(undefined);
+    renderWithProviders(<CopyButton text="<form></form>" />);
+    const button = screen.getByRole('button', { name: 'Copy' });
+    await act(async () => {
+      fireEvent.click(button);
+    });
+    expect(writeText).toHaveBeenCalledWith('<form></form>');
+    expect(button).toHaveTextContent('Copied');
+    act(() => vi.advanceTimersByTime(COPY_CONFIRM_MS - 1));
+    expect(button).toHaveTextContent('Copied');
+    act(() => vi.advanceTimersByTime(1));
+    expect(button).toHaveTextContent(/^Copy$/);
+  });
+
+  it("keeps 'Copy' when the clipboard refuses", async () => {
+    writeText.mockRejectedValue(new Error('denied'));
+    renderWithProviders(<CopyButton text="x" />);
+    const button = screen.getByRole('button', { name: 'Copy' });
+    await act(async () => {
+      fireEvent.click(button);
+    });
+    expect(writeText).toHaveBeenCalled();
+    expect(button).toHaveTextContent(/^Copy$/);
+  });
+});

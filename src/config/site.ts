@@ -1,0 +1,96 @@
+// Shared site texts and constants from the product spec: one source of truth for plans, timings,
+// marketing figures and messages that appear in more than one place.
+import { paths } from './paths';
+
+export const site = {
+  name: 'tinyback.tools',
+  wordmark: { base: 'tinyback', suffix: '.tools' },
+  tagline: 'The open-source, self-hostable form backend for any website.',
+  contactEmail: 'hello@tinyback.tools',
+} as const;
+
+/** How long the copy button reads 'Copied' after a successful copy. */
+export const COPY_CONFIRM_MS = 1500;
+
+/** The server's password rule, repeated in the register form's hint. */
+export const PASSWORD_MIN_LENGTH = 6;
+
+/** Terms of Service effective date. */
+export const TERMS_EFFECTIVE_DATE = 'July 11, 2025';
+
+/** Privacy requests are answered within this time. */
+export const PRIVACY_RESPONSE_TIME = 'one month';
+
+export const NEWSLETTER_TEXT = {
+  invalidEmail: 'Please enter a valid email.',
+  failure: 'Es gab ein Problem bei der Anmeldung zum Newsletter.',
+  success: "You're subscribed. Thanks for signing up!",
+} as const;
+
+export const MARKETING_FIGURES = [
+  { value: '3.4K+', label: 'active users' },
+  { value: '1.9K', label: 'forms created' },
+  { value: '12+', label: 'countries' },
+  { value: '5', label: 'tools' },
+] as const;
+
+export type BillingCycle = 'monthly' | 'annually';
+
+export interface Plan {
+  id: 'starter' | 'pro' | 'enterprise';
+  title: string;
+  description: string;
+  monthly: number;
+  annually: number;
+  features: readonly string[];
+  popular: boolean;
+}
+
+/** Prices in euros (spec §9). */
+export const PLANS: readonly Plan[] = [
+  {
+    id: 'starter',
+    title: 'Starter',
+    description: 'For a personal site or a single landing page.',
+    monthly: 9,
+    annually: 90,
+    features: ['1 project', 'Basic analytics', 'Email support'],
+    popular: false,
+  },
+  {
+    id: 'pro',
+    title: 'Pro',
+    description: 'For freelancers and small teams shipping several sites.',
+    monthly: 19,
+    annually: 190,
+    features: ['Up to 10 projects', 'Advanced analytics', 'Priority support', 'Team collaboration'],
+    popular: true,
+  },
+  {
+    id: 'enterprise',
+    title: 'Enterprise',
+    description: 'For agencies and companies with many forms and clients.',
+    monthly: 49,
+    annually: 490,
+    features: ['Unlimited projects', 'Custom integrations', 'Dedicated account manager', 'Premium support'],
+    popular: false,
+  },
+];
+
+export function findPlan(id: string | null | undefined): Plan | undefined {
+  return PLANS.find((plan) => plan.id === id);
+}
+
+/** The header's main navigation, in order. */
+export const NAV_LINKS = [
+  { label: 'Tools', to: paths.tools },
+  { label: 'Pricing', to: paths.pricing },
+  { label: 'Docs', to: paths.docs },
+  { label: 'Blog', to: paths.blog },
+  { label: 'Custom Web', to: paths.custom },
+] as const;
+
+/** Builds a page title such as "Pricing · tinyback.tools". */
+export function pageTitle(page?: string): string {
+  return page ? `${page} · ${site.name}` : `${site.name} — form backend for any website`;
+}
