@@ -16,6 +16,10 @@ export const LIMITS = {
   maxMessageLength: 10_000,
   /** Longest value of any other field, in characters. */
   maxOtherValueLength: 10_000,
+  /** Longest `_subject` value, in characters (it becomes a mail header). */
+  maxSubjectLength: 200,
+  /** Longest `_next` URL, in characters. */
+  maxNextUrlLength: 2_000,
   /** Submissions accepted per form and client IP per minute. */
   ratePerMinute: 5,
   /** Submissions accepted per form and client IP per day. */
@@ -29,6 +33,12 @@ export const DELIVERY = {
   baseDelaySeconds: 30,
   /** Largest delay between two attempts, in seconds. */
   maxDelaySeconds: 6 * 60 * 60,
+  /** How long a worker holds a claimed job before another may take it over, in seconds. */
+  leaseSeconds: 120,
+  /** Longest wait for one provider call (SMTP or HTTP), in milliseconds. */
+  sendTimeoutMs: 15_000,
+  /** Jobs one `_deliver` call processes at most. */
+  batchSize: 20,
 } as const;
 
 /** Special fields understood by the endpoint (Formspree/FormSubmit compatible). */

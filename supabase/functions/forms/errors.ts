@@ -1,0 +1,62 @@
+// The endpoint's refusals: one status, machine code and human sentence per kind of failure.
+
+export type ErrorCode =
+  | 'invalid_body'
+  | 'origin_not_allowed'
+  | 'form_not_found'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'file_uploads_unsupported'
+  | 'invalid_fields'
+  | 'rate_limited'
+  | 'unauthorized'
+  | 'storage_failed';
+
+export interface EndpointError {
+  status: number;
+  code: ErrorCode;
+  /** One human sentence, safe to show to the person who submitted the form. */
+  error: string;
+  /** Per-field problems (422 only): field name → sentence. */
+  fields?: Record<string, string>;
+  /** Seconds the client should wait before trying again (429 and 503). */
+  retryAfter?: number;
+}
+
+export const fail = (
+  status: number,
+  code: ErrorCode,
+  error: string,
+  extra: Pick<EndpointError, 'fields' | 'retryAfter'> = {},
+): EndpointError => ({ status, code, error, ...extra });
+
+export const ERRORS = {
+  methodNotAllowed: () => fail(405, 'method_not_allowed', 'This endpoint only accepts POST requests.'),
+  formNotFound: () => fail(404, 'form_not_found', 'This form does not exist.'),
+  notFound: () => fail(404, 'not_found', 'Nothing is served at this address.'),
+  originNotAllowed: () =>
+    fail(403, 'origin_not_allowed', 'This form does not accept submissions from this website.'),
+  unsupportedType: () =>
+    fail(
+      415,
+      'unsupported_media_type',
+      'Send the form as application/x-www-form-urlencoded, multipart/form-data or application/json.',
+    ),
+  fileUpload: () =>
+    fail(415, 'file_uploads_unsupported', 'File uploads are not supported; remove the file field.'),
+  tooLarge: (detail: string) => fail(413, 'payload_too_large', detail),
+  invalidBody: (detail: string) => fail(400, 'invalid_body', detail),
+  invalidFields: (fields: Record<string, string>) =>
+    fail(422, 'invalid_fields', 'Some fields are not valid.', { fields }),
+  rateLimited: (retryAfter: number) =>
+    fail(429, 'rate_limited', 'Too many submissions from your network; please try again later.', {
+      retryAfter,
+    }),
+  unauthorized: () => fail(401, 'unauthorized', 'A service-role bearer token is required.'),
+  storageFailed: () =>
+    fail(503, 'storage_failed', 'The submission could not be saved; please try again in a moment.', {
+      retryAfter: 5,
+    }),
+} as const;

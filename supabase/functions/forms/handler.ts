@@ -1,0 +1,217 @@
+// The `forms` endpoint as a plain function of (Request, dependencies) → Response: routing, method,
+// form lookup, origin, body, validation, rate limit, storage and the answer. Storage, hashing and
+// mail sending are injected so this module runs unchanged under Deno and in unit tests.
+import { LIMITS } from '../_shared/limits.ts';
+import { ERRORS, type EndpointError } from './errors.ts';
+import { composeNotification, type Notification } from './notification.ts';
+import { originAllowed, originOf, safeNext } from './origin.ts';
+import { bodyKind, parseBody } from './request-body.ts';
+import { corsHeaders, errorResponse, preflightResponse, successResponse, wantsJson } from './responses.ts';
+import { validateSubmission } from './submission.ts';
+
+export interface FormRecord {
+  id: string;
+  name: string;
+  target_email: string;
+  allowed_origin: string;
+}
+
+export interface AcceptInput {
+  entryId: string;
+  formId: string;
+  ipHash: string;
+  name: string | null;
+  email: string | null;
+  message: string | null;
+  data: Record<string, string | string[]>;
+  isSpam: boolean;
+  /** The e-mail to queue in the same transaction; null for spam. */
+  notification: Notification | null;
+}
+
+export type AcceptResult =
+  | { status: 'accepted'; entryId: string; deliveryId: string | null }
+  | { status: 'rate_limited'; retryAfter: number }
+  | { status: 'form_not_found' };
+
+export interface DeliveryReport {
+  claimed: number;
+  sent: number;
+  retrying: number;
+  failed: number;
+}
+
+export interface FormsDeps {
+  /** Reads a form; null when it does not exist; throws when storage is unreachable. */
+  loadForm(id: string): Promise<FormRecord | null>;
+  /** Rate-limits, stores the entry and queues its e-mail in one transaction. */
+  accept(input: AcceptInput): Promise<AcceptResult>;
+  hashIp(ip: string): Promise<string>;
+  /** Tries to send one freshly queued delivery now; must never throw. */
+  sendNow(deliveryId: string): Promise<void>;
+  /** Lets work finish after the response (EdgeRuntime.waitUntil) or awaits it briefly. */
+  background(work: Promise<void>): Promise<void>;
+  /** Processes due deliveries (the `_deliver` route). */
+  deliverDue(): Promise<DeliveryReport>;
+  /** True when the Authorization header carries the service-role key. */
+  isServiceRole(authorization: string | null): boolean;
+  /** The site's base URL; plain posts without a usable `_next` go to `${siteUrl}/thanks`. */
+  siteUrl: string;
+  newId(): string;
+  now(): Date;
+  log(message: string): void;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The part of the path after `/forms/` (the function's own name comes first on every platform). */
+export function routeOf(pathname: string): string | null {
+  const m = /(?:^|\/)forms\/([^/]*)\/?$/.exec(pathname);
+  return m ? m[1] : null;
+}
+
+/** The client address as the platform's proxy reports it (first X-Forwarded-For entry). */
+export function clientIp(headers: Headers): string {
+  const forwarded = headers.get('x-forwarded-for');
+  const first = forwarded?.split(',')[0]?.trim();
+  return first || headers.get('x-real-ip')?.trim() || 'unknown';
+}
+
+/** Reads at most `limit` bytes; returns null when the body is longer. */
+export async function readLimited(req: Request, limit: number): Promise<Uint8Array | null> {
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    body.set(c, offset);
+    offset += c.length;
+  }
+  return body;
+}
+
+export async function handleRequest(req: Request, deps: FormsDeps): Promise<Response> {
+  const url = new URL(req.url);
+  const route = routeOf(url.pathname);
+  const json = wantsJson(req.headers);
+  const refuse = (err: EndpointError, corsOrigin: string | null = null) =>
+    errorResponse(err, { json, corsOrigin });
+
+  if (route === null || route === '') return refuse(ERRORS.notFound());
+  if (route === '_deliver') return handleDeliver(req, deps);
+
+  if (req.method !== 'POST' && req.method !== 'OPTIONS') return refuse(ERRORS.methodNotAllowed());
+  if (!UUID.test(route)) return refuse(ERRORS.formNotFound());
+
+  let form: FormRecord | null;
+  try {
+    form = await deps.loadForm(route.toLowerCase());
+  } catch (err) {
+    deps.log(`form lookup failed: ${(err as Error).message}`);
+    return refuse(ERRORS.storageFailed());
+  }
+  if (!form) return refuse(ERRORS.formNotFound());
+  if (!originAllowed(req.headers, form.allowed_origin)) return refuse(ERRORS.originNotAllowed());
+  // From here on the caller is the form's own site, so it may read our answers.
+  const corsOrigin = originOf(form.allowed_origin);
+
+  if (req.method === 'OPTIONS') return preflightResponse(corsOrigin!);
+  return handleSubmission(req, deps, form, json, corsOrigin);
+}
+
+async function handleSubmission(
+  req: Request,
+  deps: FormsDeps,
+  form: FormRecord,
+  json: boolean,
+  corsOrigin: string | null,
+): Promise<Response> {
+  const refuse = (err: EndpointError) => errorResponse(err, { json, corsOrigin });
+  const contentType = req.headers.get('content-type');
+  if (!bodyKind(contentType)) return refuse(ERRORS.unsupportedType());
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  const tooLarge = () => refuse(ERRORS.tooLarge(`The body is larger than ${LIMITS.maxBodyBytes} bytes.`));
+  if (declared > LIMITS.maxBodyBytes) return tooLarge();
+
+  let body: Uint8Array | null;
+  try {
+    body = await readLimited(req, LIMITS.maxBodyBytes);
+  } catch {
+    return refuse(ERRORS.invalidBody('The request body could not be read.'));
+  }
+  if (!body) return tooLarge();
+
+  const parsed = parseBody(contentType, body);
+  if (!parsed.ok) return refuse(parsed.error);
+  const checked = validateSubmission(parsed.fields);
+  if (!checked.ok) return refuse(checked.error);
+  const submission = checked.submission;
+
+  const entryId = deps.newId();
+  const notification = submission.isSpam
+    ? null
+    : composeNotification({
+        formName: form.name,
+        targetEmail: form.target_email,
+        entryId,
+        receivedAt: deps.now(),
+        fields: submission.ordered,
+        subject: submission.subject,
+        replyTo: submission.replyTo,
+      });
+
+  let result: AcceptResult;
+  try {
+    result = await deps.accept({
+      entryId,
+      formId: form.id,
+      ipHash: await deps.hashIp(clientIp(req.headers)),
+      name: submission.name,
+      email: submission.email,
+      message: submission.message,
+      data: submission.data,
+      isSpam: submission.isSpam,
+      notification,
+    });
+  } catch (err) {
+    deps.log(`storing a submission failed: ${(err as Error).message}`);
+    return refuse(ERRORS.storageFailed());
+  }
+  if (result.status === 'rate_limited') return refuse(ERRORS.rateLimited(result.retryAfter));
+  if (result.status === 'form_not_found') return refuse(ERRORS.formNotFound());
+
+  if (result.deliveryId) await deps.background(deps.sendNow(result.deliveryId));
+
+  return successResponse({
+    id: result.entryId,
+    json,
+    corsOrigin,
+    redirectTo: safeNext(submission.next, form.allowed_origin) ?? `${deps.siteUrl.replace(/\/+$/, '')}/thanks`,
+  });
+}
+
+async function handleDeliver(req: Request, deps: FormsDeps): Promise<Response> {
+  const refuse = (err: EndpointError) => errorResponse(err, { json: true, corsOrigin: null });
+  if (req.method !== 'POST') return refuse(ERRORS.methodNotAllowed());
+  if (!deps.isServiceRole(req.headers.get('authorization'))) return refuse(ERRORS.unauthorized());
+  await req.body?.cancel().catch(() => undefined);
+  try {
+    const report = await deps.deliverDue();
+    return Response.json({ ok: true, ...report }, { headers: corsHeaders(null) });
+  } catch (err) {
+    deps.log(`delivery run failed: ${(err as Error).message}`);
+    return refuse(ERRORS.storageFailed());
+  }
+}

@@ -1,0 +1,94 @@
+// The one interface every mail provider implements, the provider choice from the environment,
+// and the Resend HTTP provider (hosted Supabase blocks outgoing SMTP on ports 25 and 587).
+import { DELIVERY } from '../_shared/limits.ts';
+import { headerSafe } from './text.ts';
+
+export interface OutgoingMail {
+  /** Stable id of the delivery job: used as idempotency key and Message-ID. */
+  id: string;
+  from: string;
+  to: string;
+  subject: string;
+  replyTo: string | null;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  /** Resolves once the provider accepted the message; rejects with a readable error otherwise. */
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+export type MailConfig =
+  | {
+      provider: 'smtp';
+      from: string;
+      host: string;
+      port: number;
+      secure: boolean;
+      user: string | null;
+      pass: string | null;
+    }
+  | { provider: 'resend'; from: string; apiKey: string };
+
+export const DEFAULT_FROM = 'tinyback <forms@tinyback.local>';
+
+/** Reads MAIL_PROVIDER and its settings; throws a readable error when the setup is incomplete. */
+export function mailConfigFromEnv(env: (name: string) => string | undefined): MailConfig {
+  const from = headerSafe(env('MAIL_FROM') || DEFAULT_FROM);
+  const provider = (env('MAIL_PROVIDER') || 'smtp').toLowerCase();
+  if (provider === 'resend') {
+    const apiKey = env('RESEND_API_KEY');
+    if (!apiKey) throw new Error('MAIL_PROVIDER=resend needs RESEND_API_KEY.');
+    return { provider: 'resend', from, apiKey };
+  }
+  if (provider !== 'smtp') throw new Error(`Unknown MAIL_PROVIDER "${provider}" (use smtp or resend).`);
+  const host = env('SMTP_HOST');
+  if (!host) throw new Error('MAIL_PROVIDER=smtp needs SMTP_HOST.');
+  const port = Number(env('SMTP_PORT') || 587);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error('SMTP_PORT is not a port number.');
+  const secureSetting = env('SMTP_SECURE');
+  return {
+    provider: 'smtp',
+    from,
+    host,
+    port,
+    secure: secureSetting ? /^(1|true|yes)$/i.test(secureSetting) : port === 465,
+    user: env('SMTP_USER') || null,
+    pass: env('SMTP_PASS') || null,
+  };
+}
+
+/** Resend's REST API: POST /emails with a bearer key; the job id makes retries idempotent. */
+export function createResendMailer(
+  config: { apiKey: string },
+  fetchImpl: typeof fetch = fetch,
+  timeoutMs: number = DELIVERY.sendTimeoutMs,
+): Mailer {
+  return {
+    async send(mail) {
+      const response = await fetchImpl('https://api.resend.com/emails', {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${config.apiKey}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': `delivery-${mail.id}`,
+        },
+        body: JSON.stringify({
+          from: mail.from,
+          to: [mail.to],
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          ...(mail.replyTo ? { reply_to: mail.replyTo } : {}),
+        }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      if (!response.ok) {
+        const detail = (await response.text().catch(() => '')).slice(0, 300);
+        throw new Error(`Resend answered ${response.status}: ${detail}`);
+      }
+      await response.body?.cancel().catch(() => undefined);
+    },
+  };
+}

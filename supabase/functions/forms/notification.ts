@@ -1,0 +1,70 @@
+// Composes the notification e-mail for one entry: recipient, subject, Reply-To, and text and HTML
+// bodies listing every field in order. Every header value is stripped of CR/LF so nothing a
+// submitter sends can add a header; every HTML value is escaped.
+import { headerSafe, isEmail } from './text.ts';
+
+export interface Notification {
+  to: string;
+  subject: string;
+  replyTo: string | null;
+  text: string;
+  html: string;
+}
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+export function defaultSubject(formName: string): string {
+  return `New submission: ${formName}`;
+}
+
+export function composeNotification(input: {
+  formName: string;
+  targetEmail: string;
+  entryId: string;
+  receivedAt: Date;
+  fields: [string, string][];
+  subject: string | null;
+  replyTo: string | null;
+}): Notification {
+  const formName = headerSafe(input.formName);
+  const subject = headerSafe(input.subject || defaultSubject(formName)) || defaultSubject(formName);
+  const replyTo = input.replyTo && isEmail(headerSafe(input.replyTo)) ? headerSafe(input.replyTo) : null;
+  const when = input.receivedAt.toISOString();
+
+  const textFields = input.fields.map(([name, value]) =>
+    value.includes('\n') ? `${name}:\n  ${value.split('\n').join('\n  ')}` : `${name}: ${value}`,
+  );
+  const text = [
+    `New submission to the form "${formName}".`,
+    '',
+    ...textFields,
+    '',
+    '--',
+    `Entry ${input.entryId}, received ${when}.`,
+    replyTo ? `Reply to this e-mail to answer ${replyTo}.` : 'The sender left no e-mail address.',
+    '',
+  ].join('\n');
+
+  const rows = input.fields
+    .map(
+      ([name, value]) =>
+        `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(name)}</th>` +
+        `<td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(value)}</td></tr>`,
+    )
+    .join('');
+  const html =
+    '<!doctype html><html><body style="font-family:sans-serif">' +
+    `<p>New submission to the form <strong>${escapeHtml(formName)}</strong>.</p>` +
+    `<table cellspacing="0" cellpadding="0">${rows}</table>` +
+    `<p style="color:#666;font-size:12px">Entry ${escapeHtml(input.entryId)}, received ${escapeHtml(when)}.</p>` +
+    '</body></html>';
+
+  return { to: headerSafe(input.targetEmail), subject, replyTo, text, html };
+}

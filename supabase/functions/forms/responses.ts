@@ -1,0 +1,66 @@
+// Builds the endpoint's HTTP responses: 303 redirects for plain browser posts, JSON for clients
+// that accept it, plain-text errors otherwise (never HTML: hosted Supabase rewrites it), and CORS
+// headers for the form's own origin only.
+import type { EndpointError } from './errors.ts';
+
+/** JSON when the client says it accepts JSON, or sent JSON (an HTML form cannot). */
+export function wantsJson(headers: Headers): boolean {
+  const accept = (headers.get('accept') ?? '').toLowerCase();
+  const type = (headers.get('content-type') ?? '').toLowerCase();
+  return accept.includes('application/json') || type.startsWith('application/json');
+}
+
+/** CORS headers naming exactly the form's origin, or none when the caller is not that origin. */
+export function corsHeaders(origin: string | null): Record<string, string> {
+  if (!origin) return {};
+  return {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Expose-Headers': 'Retry-After',
+    Vary: 'Origin',
+  };
+}
+
+export function preflightResponse(origin: string): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...corsHeaders(origin),
+      'Access-Control-Allow-Methods': 'POST, OPTIONS',
+      'Access-Control-Allow-Headers': 'content-type, accept, x-requested-with',
+      'Access-Control-Max-Age': '86400',
+    },
+  });
+}
+
+export function successResponse(opts: {
+  id: string;
+  json: boolean;
+  redirectTo: string;
+  corsOrigin: string | null;
+}): Response {
+  if (opts.json) {
+    return Response.json(
+      { ok: true, id: opts.id },
+      { status: 200, headers: { ...corsHeaders(opts.corsOrigin), 'Cache-Control': 'no-store' } },
+    );
+  }
+  return new Response(null, {
+    status: 303,
+    headers: { Location: opts.redirectTo, 'Cache-Control': 'no-store' },
+  });
+}
+
+export function errorResponse(err: EndpointError, opts: { json: boolean; corsOrigin: string | null }): Response {
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  if (err.retryAfter !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(err.retryAfter)));
+  if (err.status === 405) headers.Allow = 'POST, OPTIONS';
+  if (opts.json) {
+    const body = { ok: false, error: err.error, code: err.code, fields: err.fields ?? {} };
+    return Response.json(body, { status: err.status, headers: { ...headers, ...corsHeaders(opts.corsOrigin) } });
+  }
+  const lines = [err.error, ...Object.entries(err.fields ?? {}).map(([name, problem]) => `${name}: ${problem}`)];
+  return new Response(lines.join('\n') + '\n', {
+    status: err.status,
+    headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' },
+  });
+}

@@ -1,0 +1,52 @@
+// Text hygiene shared by the submission parser and the e-mail composer: strict UTF-8 decoding,
+// control-character removal and the e-mail address check.
+
+/** Raised when bytes are not valid UTF-8; the endpoint answers 400 rather than guessing. */
+export class InvalidUtf8Error extends Error {
+  constructor() {
+    super('The request body is not valid UTF-8.');
+  }
+}
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Decodes UTF-8 and throws InvalidUtf8Error on malformed input (no U+FFFD substitution). */
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return strictDecoder.decode(bytes);
+  } catch {
+    throw new InvalidUtf8Error();
+  }
+}
+
+// C0 controls except \t (09) and \n (0A), DEL, and C1 controls. \r is removed after CRLF → LF so
+// that line breaks survive while a lone CR (a header-injection favourite) does not.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+// Lone surrogates can only come from JSON escapes; Postgres rejects them, so drop them here.
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Trims and removes control characters other than newline and tab. */
+export function cleanValue(value: string): string {
+  return value.replace(/\r\n?/g, '\n').replace(CONTROL_CHARS, '').replace(LONE_SURROGATES, '').trim();
+}
+
+/** Length in Unicode code points, which is what "characters" means in the limits. */
+export function charLength(value: string): number {
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}
+
+// Deliberately simple (as browsers' type=email): one @, no spaces or angle brackets, a dotted
+// domain. Anything that passes is safe inside a Reply-To header once CR/LF are excluded.
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
+
+export function isEmail(value: string): boolean {
+  return EMAIL.test(value) && !value.includes('..');
+}
+
+/** Removes CR, LF and other controls from a value about to become a mail header. */
+export function headerSafe(value: string): string {
+  return value.replace(/[\r\n]+/g, ' ').replace(CONTROL_CHARS, '').trim();
+}
