@@ -101,12 +101,18 @@ export interface StackSettings {
   jwtSecret: string;
   anonKey: string;
   serviceRoleKey: string;
+  /** Extra folders of Edge Functions served besides supabase/functions (test fixtures). */
+  functionsDirs: string[];
+  /** How often the stack calls the form endpoint's e-mail retries (pg_cron's job when hosted). */
+  deliveryIntervalMs: number;
 }
 
 export function makeSettings(opts: {
   ports: StackPorts;
   dataDir: string;
   supabaseDir?: string;
+  functionsDirs?: string[];
+  deliveryIntervalMs?: number;
 }): StackSettings {
   const host = '127.0.0.1';
   const supabaseDir = opts.supabaseDir ?? SUPABASE_DIR;
@@ -122,5 +128,7 @@ export function makeSettings(opts: {
     jwtSecret: JWT_SECRET,
     anonKey: ANON_KEY,
     serviceRoleKey: SERVICE_ROLE_KEY,
+    functionsDirs: (opts.functionsDirs ?? []).map((dir) => path.resolve(dir)),
+    deliveryIntervalMs: opts.deliveryIntervalMs ?? 60_000,
   };
 }

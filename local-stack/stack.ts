@@ -22,6 +22,10 @@ export interface StackOptions {
   /** Run supabase/seed.sql on a new database (default true). */
   seed?: boolean;
   supabaseDir?: string;
+  /** Extra Edge Function folders to serve (each `<name>/index.ts`, optional `config.toml`). */
+  functionsDirs?: string[];
+  /** Interval of the scheduled `POST /functions/v1/forms/_deliver` (default 60 s). */
+  deliveryIntervalMs?: number;
   /** Log sink; default prints nothing. */
   log?: (service: string, message: string) => void;
 }
@@ -61,7 +65,13 @@ function listen(server: Server, port: number, host: string) {
 
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const ports: StackPorts = { ...DEFAULT_PORTS, ...options.ports };
-  const settings = makeSettings({ ports, dataDir: options.dataDir, supabaseDir: options.supabaseDir });
+  const settings = makeSettings({
+    ports,
+    dataDir: options.dataDir,
+    supabaseDir: options.supabaseDir,
+    functionsDirs: options.functionsDirs,
+    deliveryIntervalMs: options.deliveryIntervalMs,
+  });
   const log = options.log ?? (() => undefined);
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -97,7 +107,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const rest = createRestService(ctx);
     const realtime = await createRealtimeService(ctx);
     stops.push(() => realtime.close());
-    const functions = createFunctionsService(ctx);
+    const functions = createFunctionsService(ctx, {
+      env: {
+        SMTP_HOST: settings.host,
+        SMTP_PORT: String(ports.smtp),
+        MAIL_PROVIDER: 'smtp',
+        SITE_URL: settings.project.auth.siteUrl,
+      },
+    });
     stops.push(async () => functions.close?.());
 
     const gateway = createGateway(

@@ -1,11 +1,135 @@
-// Edge Functions stand-in mounted at /functions/v1: runs supabase/functions/<name> on Deno.
+// Edge Functions stand-in mounted at /functions/v1: runs supabase/functions/<name>/index.ts on
+// real Deno, one warm worker process per function, behind the CLI router's verify_jwt gate.
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { PROJECT_DIR } from '../config.ts';
 import type { HttpService, StackContext } from '../context.ts';
 import { sendJson } from '../http.ts';
+import { discoverFunctions, type ServedFunction } from './discovery.ts';
+import { functionEnvironment } from './environment.ts';
+import { BodyLimitError, proxyToWorker } from './proxy.ts';
+import { startScheduler, type ScheduledCall } from './scheduler.ts';
+import { rejectUnauthorized } from './verify-jwt.ts';
+import { BootError, FunctionWorker } from './worker-process.ts';
 
-export function createFunctionsService(_ctx: StackContext): HttpService {
+export interface FunctionsServiceOptions {
+  /** Extra environment for every function (e.g. the mail catcher's SMTP_HOST/SMTP_PORT, SITE_URL). */
+  env?: Record<string, string>;
+  /** Largest request body forwarded to a function. */
+  maxBodyBytes?: number;
+  /** How long a worker may take to boot (first boots download npm packages). */
+  bootTimeoutMs?: number;
+  /** Timed calls; default: the form endpoint's delivery retries. */
+  schedules?: ScheduledCall[];
+}
+
+const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
+const DEFAULT_BOOT_TIMEOUT_MS = 120_000;
+
+/** The Deno binary installed by the npm package `deno`, else one on PATH. */
+function denoBinary(): string {
+  const bundled = path.join(PROJECT_DIR, 'node_modules', 'deno', process.platform === 'win32' ? 'deno.exe' : 'deno');
+  return existsSync(bundled) ? bundled : 'deno';
+}
+
+/** The form endpoint retries e-mails on a timer; hosted Supabase does this with pg_cron + pg_net. */
+function defaultSchedules(ctx: StackContext): ScheduledCall[] {
+  const { apiUrl, serviceRoleKey, deliveryIntervalMs } = ctx.settings;
+  return [
+    {
+      name: 'forms',
+      method: 'POST',
+      url: `${apiUrl}/functions/v1/forms/_deliver`,
+      intervalMs: deliveryIntervalMs,
+      headers: { authorization: `Bearer ${serviceRoleKey}`, apikey: serviceRoleKey },
+    },
+  ];
+}
+
+const text = (res: ServerResponse, status: number, body: string) => {
+  res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+};
+
+export function createFunctionsService(ctx: StackContext, options: FunctionsServiceOptions = {}): HttpService {
+  const { settings } = ctx;
+  const log = (message: string) => ctx.log('functions', message);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const denoPath = denoBinary();
+  // Inside the data folder: persists across restarts, and parallel stacks never share its locks.
+  const denoDir = path.join(settings.dataDir, 'deno');
+  const workers = new Map<string, { entrypoint: string; worker: FunctionWorker }>();
+  let closed = false;
+
+  function workerFor(fn: ServedFunction): FunctionWorker {
+    const known = workers.get(fn.name);
+    if (known && known.entrypoint === fn.entrypoint) return known.worker;
+    if (known) void known.worker.close();
+    const worker = new FunctionWorker({
+      name: fn.name,
+      entrypoint: fn.entrypoint,
+      denoPath,
+      denoDir,
+      env: functionEnvironment({ settings, functionsDir: fn.functionsDir, extraEnv: options.env ?? {}, log }),
+      bootTimeoutMs: options.bootTimeoutMs ?? DEFAULT_BOOT_TIMEOUT_MS,
+      log,
+    });
+    workers.set(fn.name, { entrypoint: fn.entrypoint, worker });
+    return worker;
+  }
+
+  const scheduler = startScheduler(options.schedules ?? defaultSchedules(ctx), log);
+
+  async function handle(req: IncomingMessage, res: ServerResponse, subPath: string, url: URL) {
+    const name = subPath.split('/')[1] ?? '';
+    const fn = name
+      ? discoverFunctions({
+          supabaseDir: settings.supabaseDir,
+          projectFunctions: settings.project.functions,
+          extraDirs: settings.functionsDirs,
+        }).get(name)
+      : undefined;
+    if (!fn || closed) return text(res, 404, 'Function not found');
+
+    if (fn.verifyJwt && req.method !== 'OPTIONS') {
+      const msg = await rejectUnauthorized(req, settings.jwtSecret);
+      if (msg) return sendJson(res, 401, { msg });
+    }
+    const declared = Number(req.headers['content-length']);
+    if (declared > maxBodyBytes) return tooLarge(req, res);
+
+    const worker = workerFor(fn);
+    let port: number;
+    try {
+      port = await worker.port();
+    } catch (err) {
+      if (!(err instanceof BootError)) throw err;
+      log(err.message);
+      return sendJson(res, 503, { code: 'BOOT_ERROR', message: 'Worker failed to boot (please check logs)' });
+    }
+    try {
+      await proxyToWorker({ req, res, port, agent: worker.agent, targetPath: subPath + url.search, maxBodyBytes });
+    } catch (err) {
+      if (err instanceof BodyLimitError) return tooLarge(req, res);
+      log(`${fn.name}: ${(err as Error).message}`);
+      sendJson(res, 500, { code: 'WORKER_ERROR', message: 'Function exited due to an error (please check logs)' });
+    }
+  }
+
+  function tooLarge(req: IncomingMessage, res: ServerResponse) {
+    // Drain what the client still sends so it can read the answer.
+    req.resume();
+    sendJson(res, 413, { code: 'PAYLOAD_TOO_LARGE', message: `Request body exceeds ${maxBodyBytes} bytes` }, { Connection: 'close' });
+  }
+
   return {
-    async handle(_req, res) {
-      sendJson(res, 501, { msg: 'Not implemented yet' });
+    handle,
+    async close() {
+      closed = true;
+      scheduler.close();
+      await Promise.all([...workers.values()].map(({ worker }) => worker.close()));
+      workers.clear();
     },
   };
 }
