@@ -13,7 +13,12 @@ export interface CopyButtonProps extends Omit<ButtonProps, 'onClick' | 'children
   accessibleLabel?: string;
 }
 
-export function CopyButton({ text, label = 'Copy', accessibleLabel, ...buttonProps }: CopyButtonProps) {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  accessibleLabel,
+  ...buttonProps
+}: CopyButtonProps) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 

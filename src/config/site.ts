@@ -72,7 +72,12 @@ export const PLANS: readonly Plan[] = [
     description: 'For agencies and companies with many forms and clients.',
     monthly: 49,
     annually: 490,
-    features: ['Unlimited projects', 'Custom integrations', 'Dedicated account manager', 'Premium support'],
+    features: [
+      'Unlimited projects',
+      'Custom integrations',
+      'Dedicated account manager',
+      'Premium support',
+    ],
     popular: false,
   },
 ];

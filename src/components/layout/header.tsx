@@ -1,0 +1,175 @@
+// The fixed top bar: wordmark, main navigation, a mobile menu below the `lg` breakpoint and,
+// for a signed-in user, the profile menu. At most one of the two menus is open at a time.
+import { useEffect, useState } from 'react';
+import { Link as RouterLink, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import {
+  Avatar,
+  Box,
+  Button,
+  Container,
+  Flex,
+  HStack,
+  IconButton,
+  Link,
+  Menu,
+  Portal,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import { LuLayoutDashboard, LuLogOut, LuMenu, LuSettings, LuX } from 'react-icons/lu';
+import { Wordmark } from './wordmark';
+import { NAV_LINKS } from '../../config/site';
+import { paths } from '../../config/paths';
+import { displayName, useAuth } from '../../lib/auth';
+
+export const HEADER_HEIGHT = '64px';
+
+const navLinkStyle = {
+  px: '3',
+  py: '2',
+  rounded: 'md',
+  fontWeight: 'medium',
+  color: 'fg.muted',
+  _hover: { color: 'fg', bg: 'bg.muted', textDecoration: 'none' },
+  _currentPage: { color: 'teal.700', bg: 'teal.50' },
+} as const;
+
+export function Header() {
+  const { user, signOut } = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [profileOpen, setProfileOpen] = useState(false);
+
+  // Every completed navigation closes both menus.
+  useEffect(() => {
+    setMobileOpen(false);
+    setProfileOpen(false);
+  }, [location.key]);
+
+  function toggleMobile() {
+    setMobileOpen((open) => !open);
+    setProfileOpen(false);
+  }
+
+  function changeProfile(open: boolean) {
+    setProfileOpen(open);
+    if (open) setMobileOpen(false);
+  }
+
+  async function handleSignOut() {
+    setProfileOpen(false);
+    try {
+      await signOut();
+    } finally {
+      navigate(paths.login);
+    }
+  }
+
+  const name = displayName(user) ?? 'Unknown User';
+
+  return (
+    <Box
+      as="header"
+      position="fixed"
+      top="0"
+      insetX="0"
+      zIndex="sticky"
+      bg="bg/90"
+      backdropFilter="saturate(180%) blur(10px)"
+      borderBottomWidth="1px"
+    >
+      <Container maxW="6xl" h={HEADER_HEIGHT}>
+        <Flex h="full" align="center" justify="space-between" gap="4">
+          <Wordmark />
+          <HStack as="nav" aria-label="Main" gap="1" hideBelow="lg">
+            {NAV_LINKS.map((link) => (
+              <Link key={link.to} asChild {...navLinkStyle}>
+                <NavLink to={link.to}>{link.label}</NavLink>
+              </Link>
+            ))}
+          </HStack>
+          <HStack gap="2">
+            {user ? (
+              <Menu.Root
+                open={profileOpen}
+                onOpenChange={(details) => changeProfile(details.open)}
+                positioning={{ placement: 'bottom-end' }}
+              >
+                <Menu.Trigger asChild>
+                  <IconButton
+                    aria-label="Open profile menu"
+                    variant="ghost"
+                    rounded="full"
+                    size="sm"
+                  >
+                    <Avatar.Root size="sm" colorPalette="teal">
+                      <Avatar.Fallback name={name} />
+                      {typeof user.user_metadata?.avatar_url === 'string' && (
+                        <Avatar.Image src={user.user_metadata.avatar_url} alt="" />
+                      )}
+                    </Avatar.Root>
+                  </IconButton>
+                </Menu.Trigger>
+                <Portal>
+                  <Menu.Positioner>
+                    <Menu.Content minW="240px" aria-label="Profile">
+                      <Box px="2" py="2">
+                        <Text fontWeight="semibold">{name}</Text>
+                        <Text fontSize="sm" color="fg.muted" truncate>
+                          {user.email}
+                        </Text>
+                      </Box>
+                      <Menu.Separator />
+                      <Menu.Item value="dashboard" asChild>
+                        <RouterLink to={paths.dashboard}>
+                          <LuLayoutDashboard aria-hidden /> Dashboard
+                        </RouterLink>
+                      </Menu.Item>
+                      <Menu.Item value="settings" asChild>
+                        <RouterLink to={paths.settings}>
+                          <LuSettings aria-hidden /> Settings
+                        </RouterLink>
+                      </Menu.Item>
+                      <Menu.Separator />
+                      <Menu.Item value="sign-out" onSelect={() => void handleSignOut()}>
+                        <LuLogOut aria-hidden /> Sign out
+                      </Menu.Item>
+                    </Menu.Content>
+                  </Menu.Positioner>
+                </Portal>
+              </Menu.Root>
+            ) : (
+              <Button asChild size="sm" colorPalette="teal">
+                <RouterLink to={paths.login}>Login</RouterLink>
+              </Button>
+            )}
+            <IconButton
+              hideFrom="lg"
+              variant="ghost"
+              aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
+              aria-expanded={mobileOpen}
+              aria-controls="mobile-menu"
+              onClick={toggleMobile}
+            >
+              {mobileOpen ? <LuX /> : <LuMenu />}
+            </IconButton>
+          </HStack>
+        </Flex>
+      </Container>
+      {mobileOpen && (
+        <Box id="mobile-menu" hideFrom="lg" borderTopWidth="1px" bg="bg" shadow="md">
+          <Container maxW="6xl" py="3">
+            <Stack as="nav" aria-label="Mobile" gap="1">
+              {NAV_LINKS.map((link) => (
+                <Link key={link.to} asChild {...navLinkStyle} py="3">
+                  <NavLink to={link.to}>{link.label}</NavLink>
+                </Link>
+              ))}
+            </Stack>
+          </Container>
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,40 @@
+// The shared frame of every page: skip link, fixed header, main outlet and footer.
+import type { ReactNode } from 'react';
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { Box, Flex, Link } from '@chakra-ui/react';
+import { Header, HEADER_HEIGHT } from './header';
+import { Footer } from './footer';
+
+export function PageLayout({ newsletter }: { newsletter?: ReactNode }) {
+  const { pathname } = useLocation();
+  // A new page starts at its top, as with a full page load.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+
+  return (
+    <Flex direction="column" minH="100dvh">
+      <Link
+        href="#main"
+        position="absolute"
+        left="2"
+        top="-12"
+        zIndex="skipNav"
+        bg="bg"
+        px="4"
+        py="2"
+        rounded="md"
+        shadow="md"
+        _focus={{ top: '2' }}
+      >
+        Skip to content
+      </Link>
+      <Header />
+      <Box as="main" id="main" tabIndex={-1} flex="1" pt={HEADER_HEIGHT} outline="none">
+        <Outlet />
+      </Box>
+      <Footer newsletter={newsletter} />
+    </Flex>
+  );
+}

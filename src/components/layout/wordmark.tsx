@@ -1,0 +1,25 @@
+// The brand wordmark: `tinyback` + `.tools`, linking home.
+import { Link, Text } from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router-dom';
+import { paths } from '../../config/paths';
+import { site } from '../../config/site';
+
+export function Wordmark({ size = 'xl' }: { size?: 'lg' | 'xl' | '2xl' }) {
+  return (
+    <Link
+      asChild
+      fontWeight="800"
+      fontSize={size}
+      letterSpacing="-0.03em"
+      color="fg"
+      _hover={{ textDecoration: 'none' }}
+    >
+      <RouterLink to={paths.home} aria-label={`${site.name} home`}>
+        {site.wordmark.base}
+        <Text as="span" color="teal.600">
+          {site.wordmark.suffix}
+        </Text>
+      </RouterLink>
+    </Link>
+  );
+}

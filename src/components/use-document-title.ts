@@ -1,0 +1,9 @@
+// Sets document.title for the current page ("Pricing · tinyback.tools").
+import { useEffect } from 'react';
+import { pageTitle } from '../config/site';
+
+export function useDocumentTitle(page?: string) {
+  useEffect(() => {
+    document.title = pageTitle(page);
+  }, [page]);
+}

@@ -1,0 +1,94 @@
+// Auth state for the whole app: follows supabase.auth's state listener and offers the route
+// guards (signed-in only, visitors only) that wait for the first answer so no page flashes.
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { Center, Spinner } from '@chakra-ui/react';
+import type { Session, User } from '@supabase/supabase-js';
+import { supabase } from './supabase';
+import { paths } from '../config/paths';
+
+export interface AuthState {
+  user: User | null;
+  session: Session | null;
+  /** True until the client has reported the stored session (or its absence). */
+  loading: boolean;
+  /** True after the visitor arrived through a password-reset link and has not set a new password yet. */
+  recovering: boolean;
+  finishRecovery: () => void;
+  signOut: () => Promise<void>;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<Session | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [recovering, setRecovering] = useState(false);
+
+  useEffect(() => {
+    // supabase-js always emits INITIAL_SESSION first, so the listener alone settles `loading`.
+    const { data } = supabase.auth.onAuthStateChange((event, next) => {
+      setSession(next);
+      setLoading(false);
+      if (event === 'PASSWORD_RECOVERY') setRecovering(true);
+      if (event === 'SIGNED_OUT') setRecovering(false);
+    });
+    return () => data.subscription.unsubscribe();
+  }, []);
+
+  const value = useMemo<AuthState>(
+    () => ({
+      user: session?.user ?? null,
+      session,
+      loading,
+      recovering,
+      finishRecovery: () => setRecovering(false),
+      signOut: async () => {
+        const { error } = await supabase.auth.signOut();
+        if (error) throw error;
+      },
+    }),
+    [session, loading, recovering],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside <AuthProvider>.');
+  return value;
+}
+
+/** The name a signed-in user registered with, if any. */
+export function displayName(user: User | null): string | undefined {
+  const meta = user?.user_metadata as Record<string, unknown> | undefined;
+  const name = meta?.name ?? meta?.full_name ?? meta?.display_name;
+  return typeof name === 'string' && name.trim() ? name.trim() : undefined;
+}
+
+function AuthPending() {
+  return (
+    <Center minH="50vh" role="status" aria-label="Checking your session">
+      <Spinner size="lg" color="teal.500" />
+    </Center>
+  );
+}
+
+/** Renders child routes only for a signed-in user; a visitor goes to the login page. */
+export function ProtectedRoute() {
+  const { user, loading } = useAuth();
+  const location = useLocation();
+  if (loading) return <AuthPending />;
+  if (!user) return <Navigate to={paths.login} replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}
+
+/** Renders child routes only for a visitor; a signed-in user goes to the dashboard. */
+export function VisitorRoute() {
+  const { user, loading, recovering } = useAuth();
+  if (loading) return <AuthPending />;
+  // A password-reset link signs the user in; they still need the login page to set a new password.
+  if (user && !recovering) return <Navigate to={paths.dashboard} replace />;
+  return <Outlet />;
+}
