@@ -1,11 +1,107 @@
-// Supabase Realtime stand-in (postgres_changes over the Phoenix protocol) at /realtime/v1/websocket.
+// Supabase Realtime stand-in (postgres_changes over the Phoenix protocol) at /realtime/v1/websocket:
+// checks the socket's apikey, runs the channel protocol per socket, captures changes from a logical
+// replication slot and delivers each one to the subscribers allowed to see it.
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { StackContext, UpgradeService } from '../context.ts';
+import { Catalog } from './catalog.ts';
+import { Channel, RealtimeConnection } from './connection.ts';
+import { Delivery, type Subscriber } from './delivery.ts';
+import { parseVsn } from './protocol.ts';
+import { ChangeStream } from './replication.ts';
+import { checkApiKey } from './tokens.ts';
 
-export async function createRealtimeService(_ctx: StackContext): Promise<UpgradeService> {
+function rejectUpgrade(socket: Duplex, status: number, body: Record<string, unknown>) {
+  const text = JSON.stringify(body);
+  const reason = status === 401 ? 'Unauthorized' : status === 400 ? 'Bad Request' : 'Error';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+export async function createRealtimeService(ctx: StackContext): Promise<UpgradeService> {
+  const log = (m: string) => ctx.log('realtime', m);
+  const { settings, pool } = ctx;
+  const catalog = new Catalog(pool);
+  const connections = new Set<RealtimeConnection>();
+  const sockets = new Set<WebSocket>();
+
+  function* allChannels(): Iterable<Channel> {
+    for (const c of connections) yield* c.channels.values();
+  }
+  function* subscribers(): Iterable<Subscriber> {
+    for (const ch of allChannels()) if (ch.bindings.length) yield ch;
+  }
+  function* channelsOnTopic(topic: string): Iterable<Channel> {
+    for (const c of connections) {
+      const ch = c.channels.get(topic);
+      if (ch) yield ch;
+    }
+  }
+
+  const delivery = new Delivery(pool, catalog, subscribers, log);
+  const stream = new ChangeStream({
+    pool,
+    dbUrl: settings.dbUrl,
+    onTransaction: (changes) => void delivery.enqueue(changes),
+    onRelation: (schema, table) => catalog.invalidate(schema, table),
+    log,
+  });
+  await stream.start();
+
+  const wss = new WebSocketServer({ noServer: true });
+  let closing = false;
+
   return {
-    handleUpgrade(_req, socket) {
-      socket.end('HTTP/1.1 501 Not Implemented\r\nContent-Length: 0\r\n\r\n');
+    handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL) {
+      if (closing)
+        return rejectUpgrade(socket, 503, { error: 'Realtime is restarting, please standby' });
+      const vsn = parseVsn(url.searchParams.get('vsn'));
+      if (!vsn) return rejectUpgrade(socket, 400, { error: 'Unsupported protocol version' });
+      const header = req.headers['x-api-key'];
+      const apikey = (typeof header === 'string' && header) || url.searchParams.get('apikey');
+      checkApiKey(apikey, settings.jwtSecret, settings)
+        .then((auth) => {
+          if (!auth.ok) return rejectUpgrade(socket, auth.status, { error: auth.error });
+          wss.handleUpgrade(req, socket, head, (ws) => {
+            sockets.add(ws);
+            const connection = new RealtimeConnection(ws, vsn, auth.token, {
+              pool,
+              catalog,
+              jwtSecret: settings.jwtSecret,
+              channelsOnTopic,
+              log,
+            });
+            connections.add(connection);
+            const forget = () => {
+              connection.close();
+              connections.delete(connection);
+              sockets.delete(ws);
+            };
+            ws.on('close', forget);
+            ws.on('error', (err) => {
+              log(`socket error: ${err.message}`);
+              forget();
+            });
+          });
+        })
+        .catch((err: Error) => {
+          log(`upgrade failed: ${err.message}`);
+          rejectUpgrade(socket, 500, { error: 'Error connecting to Realtime' });
+        });
     },
-    async close() {},
+
+    async close() {
+      closing = true;
+      for (const ws of sockets) ws.terminate();
+      sockets.clear();
+      connections.clear();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await stream.close();
+      // Let in-flight deliveries finish before the pool they use is ended.
+      await delivery.enqueue([]).catch(() => undefined);
+    },
   };
 }

@@ -1,0 +1,245 @@
+// One Realtime WebSocket: the Phoenix channel lifecycle as Supabase Realtime runs it — join with
+// postgres_changes bindings, heartbeat, access_token refresh, leave — plus public broadcast.
+import type WebSocket from 'ws';
+import type pg from 'pg';
+import type { Claims } from '../jwt.ts';
+import type { Catalog } from './catalog.ts';
+import type { Subscriber } from './delivery.ts';
+import { decodeFrame, encodeFrame, type PhxMessage, type Vsn } from './protocol.ts';
+import { idForParams, resolveBindings, type Binding } from './subscriptions.ts';
+import { checkToken } from './tokens.ts';
+
+export interface ConnectionDeps {
+  pool: pg.Pool;
+  catalog: Catalog;
+  jwtSecret: string;
+  /** Every joined channel of every socket (for broadcast). */
+  channelsOnTopic: (topic: string) => Iterable<Channel>;
+  log: (message: string) => void;
+}
+
+export class Channel implements Subscriber {
+  bindings: Binding[] = [];
+  /** Bumped on every (re)subscription so a late validation result cannot overwrite a newer one. */
+  generation = 0;
+
+  constructor(
+    readonly connection: RealtimeConnection,
+    readonly topic: string,
+    readonly joinRef: string | null,
+    public token: string,
+    public claims: Claims,
+    readonly params: Record<string, unknown>[],
+    readonly broadcastSelf: boolean,
+    readonly broadcastAck: boolean,
+  ) {}
+
+  get name() {
+    return this.topic.slice('realtime:'.length);
+  }
+
+  /** Server-initiated pushes carry the join ref so the client routes them to this channel. */
+  push(event: string, payload: unknown, fastlane = false) {
+    this.connection.send({
+      joinRef: fastlane ? null : this.joinRef,
+      ref: null,
+      topic: this.topic,
+      event,
+      payload,
+    });
+  }
+
+  send(payload: unknown) {
+    this.push('postgres_changes', payload, true);
+  }
+}
+
+const asRecord = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+export class RealtimeConnection {
+  readonly channels = new Map<string, Channel>();
+
+  constructor(
+    private ws: WebSocket,
+    private vsn: Vsn,
+    private socketToken: string,
+    private deps: ConnectionDeps,
+  ) {
+    ws.on('message', (data, isBinary) => {
+      // Binary frames only carry user broadcasts in vsn 2.0.0, which this stand-in does not relay.
+      if (isBinary) return;
+      const msg = decodeFrame(data.toString(), this.vsn);
+      if (!msg) return;
+      this.handle(msg).catch((err: Error) =>
+        this.deps.log(`message ${msg.event} failed: ${err.message}`),
+      );
+    });
+  }
+
+  send(msg: PhxMessage) {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(encodeFrame(msg, this.vsn));
+  }
+
+  private reply(msg: PhxMessage, status: 'ok' | 'error', response: unknown) {
+    this.send({
+      joinRef: msg.joinRef,
+      ref: msg.ref,
+      topic: msg.topic,
+      event: 'phx_reply',
+      payload: { status, response },
+    });
+  }
+
+  private async handle(msg: PhxMessage) {
+    if (msg.topic === 'phoenix') {
+      if (msg.event === 'heartbeat') this.reply(msg, 'ok', {});
+      return;
+    }
+    switch (msg.event) {
+      case 'phx_join':
+        return this.join(msg);
+      case 'phx_leave':
+        return this.leave(msg);
+      case 'access_token':
+        return this.refreshToken(msg);
+      case 'broadcast':
+        return this.broadcast(msg);
+      case 'presence':
+        if (this.channels.has(msg.topic)) this.reply(msg, 'ok', {});
+        return;
+      default:
+        // Supabase logs and ignores unexpected events.
+        return;
+    }
+  }
+
+  private async join(msg: PhxMessage) {
+    if (!msg.topic.startsWith('realtime:') || msg.topic === 'realtime:') {
+      return this.reply(msg, 'error', {
+        reason: 'TopicNameRequired: You must provide a topic name',
+      });
+    }
+    const payload = asRecord(msg.payload);
+    const config = asRecord(payload.config);
+    const given = payload.access_token ?? payload.user_token;
+    // Opaque `sb_…` keys are not JWTs; the socket's apikey token stands in for them.
+    const token = typeof given === 'string' && !given.startsWith('sb_') ? given : this.socketToken;
+    const check = await checkToken(token, this.deps.jwtSecret);
+    if (!check.ok) return this.reply(msg, 'error', { reason: `${check.code}: ${check.message}` });
+
+    const params = (Array.isArray(config.postgres_changes) ? config.postgres_changes : []).filter(
+      (p): p is Record<string, unknown> => !!p && typeof p === 'object' && !Array.isArray(p),
+    );
+    const broadcast = asRecord(config.broadcast);
+    const previous = this.channels.get(msg.topic);
+    if (previous) this.channels.delete(msg.topic);
+    const channel = new Channel(
+      this,
+      msg.topic,
+      msg.joinRef,
+      token,
+      check.claims,
+      params,
+      broadcast.self === true,
+      broadcast.ack === true,
+    );
+    this.channels.set(msg.topic, channel);
+    this.reply(msg, 'ok', { postgres_changes: params.map((p) => ({ ...p, id: idForParams(p) })) });
+    if (asRecord(config.presence).enabled === true) channel.push('presence_state', {});
+    if (params.length) await this.subscribePostgres(channel);
+  }
+
+  /** Validates the bindings with the channel's current claims and reports like Supabase does. */
+  private async subscribePostgres(channel: Channel) {
+    const generation = ++channel.generation;
+    let result;
+    try {
+      result = await resolveBindings(
+        this.deps.pool,
+        this.deps.catalog,
+        channel.params,
+        channel.claims,
+      );
+    } catch (err) {
+      result = { ok: false as const, message: (err as Error).message };
+    }
+    if (generation !== channel.generation || this.channels.get(channel.topic) !== channel) return;
+    if (result.ok) {
+      channel.bindings = result.bindings;
+      channel.push('system', {
+        extension: 'postgres_changes',
+        status: 'ok',
+        message: 'Subscribed to PostgreSQL',
+        channel: channel.name,
+      });
+    } else {
+      channel.bindings = [];
+      channel.push('system', {
+        extension: 'postgres_changes',
+        status: 'error',
+        message: result.message,
+        channel: channel.name,
+      });
+    }
+  }
+
+  private leave(msg: PhxMessage) {
+    const channel = this.channels.get(msg.topic);
+    if (channel) this.channels.delete(msg.topic);
+    this.reply(msg, 'ok', {});
+    this.send({
+      joinRef: msg.joinRef,
+      ref: msg.joinRef,
+      topic: msg.topic,
+      event: 'phx_close',
+      payload: {},
+    });
+  }
+
+  private async refreshToken(msg: PhxMessage) {
+    const channel = this.channels.get(msg.topic);
+    if (!channel) return;
+    const token = asRecord(msg.payload).access_token;
+    if (typeof token !== 'string' || token.startsWith('sb_') || token === channel.token) return;
+    const check = await checkToken(token, this.deps.jwtSecret);
+    if (this.channels.get(msg.topic) !== channel) return;
+    if (!check.ok) {
+      // Supabase shuts the channel down with a system error, then Phoenix closes it.
+      this.channels.delete(msg.topic);
+      channel.push('system', {
+        extension: 'system',
+        status: 'error',
+        message: check.message,
+        channel: channel.name,
+      });
+      this.send({
+        joinRef: channel.joinRef,
+        ref: channel.joinRef,
+        topic: channel.topic,
+        event: 'phx_close',
+        payload: {},
+      });
+      return;
+    }
+    channel.token = token;
+    channel.claims = check.claims;
+    if (channel.params.length) await this.subscribePostgres(channel);
+  }
+
+  /** Public broadcast (JSON frames): relayed to the other sockets on the topic, and to self if asked. */
+  private broadcast(msg: PhxMessage) {
+    const sender = this.channels.get(msg.topic);
+    if (!sender) return;
+    const payload = asRecord(msg.payload);
+    for (const channel of this.deps.channelsOnTopic(msg.topic)) {
+      if (channel === sender && !sender.broadcastSelf) continue;
+      channel.push('broadcast', payload, true);
+    }
+    if (sender.broadcastAck) this.reply(msg, 'ok', {});
+  }
+
+  close() {
+    this.channels.clear();
+  }
+}

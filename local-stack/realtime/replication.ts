@@ -1,0 +1,194 @@
+// Change capture: a logical replication slot with pgoutput on the `supabase_realtime` publication.
+// Emits each committed transaction's INSERT/UPDATE/DELETE changes, in commit order, with the raw
+// text values Postgres sent (rendering happens later, per table).
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
+import { PUBLICATION } from './catalog.ts';
+import type { RawTuple } from './values.ts';
+
+export type ChangeType = 'INSERT' | 'UPDATE' | 'DELETE';
+
+export interface Change {
+  type: ChangeType;
+  schema: string;
+  table: string;
+  /** `YYYY-MM-DDTHH:MM:SS.mmmZ`, the transaction's commit time. */
+  commitTimestamp: string;
+  /** Columns of the relation in the stream, in attnum order. */
+  columns: { name: string; typeOid: number }[];
+  /** Replica identity columns (the primary key by default). */
+  keyColumns: string[];
+  record: RawTuple | null;
+  /** Key columns (or the full row with REPLICA IDENTITY FULL) before the change, when sent. */
+  oldRecord: RawTuple | null;
+}
+
+/** Slots of this stand-in are named with this prefix so stale ones can be recognised and dropped. */
+export const SLOT_PREFIX = 'tinyback_realtime_';
+
+/** Keeps pgoutput's text values as text: the `pg` type parsers would turn them into JS values. */
+class RawPgoutputPlugin extends PgoutputPlugin {
+  parse(buffer: Buffer): Pgoutput.Message {
+    const msg = super.parse(buffer);
+    if (msg.tag === 'relation') for (const col of msg.columns) col.parser = (raw: unknown) => raw;
+    return msg;
+  }
+}
+
+function toIso(commitTimeMicros: bigint): string {
+  return new Date(Number(commitTimeMicros / 1000n)).toISOString();
+}
+
+export interface ChangeStreamOptions {
+  pool: pg.Pool;
+  dbUrl: string;
+  onTransaction: (changes: Change[]) => void;
+  /** The stream announces a relation before its first change and again after it is altered. */
+  onRelation: (schema: string, table: string) => void;
+  log: (message: string) => void;
+}
+
+export class ChangeStream {
+  readonly slot = `${SLOT_PREFIX}${process.pid}_${randomBytes(4).toString('hex')}`;
+  private service: LogicalReplicationService | null = null;
+  private closed = false;
+  private pending: Change[] = [];
+  private commitTime = '';
+  private retryTimer: NodeJS.Timeout | null = null;
+
+  constructor(private opts: ChangeStreamOptions) {}
+
+  async start(): Promise<void> {
+    try {
+      await this.dropStaleSlots();
+      // Must be its own statement: slot creation cannot run in a transaction that wrote.
+      await this.opts.pool.query(`select pg_create_logical_replication_slot($1, 'pgoutput')`, [
+        this.slot,
+      ]);
+      await this.subscribe();
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+  }
+
+  /** Slots left by a crashed run keep WAL forever; drop the inactive ones with our prefix. */
+  private async dropStaleSlots() {
+    const { rows } = await this.opts.pool.query<{ slot_name: string }>(
+      `select slot_name from pg_replication_slots
+       where slot_name like $1 and not active and database = current_database()`,
+      [`${SLOT_PREFIX}%`],
+    );
+    for (const { slot_name } of rows) {
+      await this.opts.pool
+        .query('select pg_drop_replication_slot($1)', [slot_name])
+        .catch((e: Error) => this.opts.log(`could not drop stale slot ${slot_name}: ${e.message}`));
+    }
+  }
+
+  private async subscribe() {
+    const service = new LogicalReplicationService(
+      { connectionString: this.opts.dbUrl },
+      { acknowledge: { auto: true, timeoutSeconds: 10 } },
+    );
+    this.service = service;
+    service.on('data', (_lsn: string, msg: Pgoutput.Message) => this.handle(msg));
+    service.on('error', (err: Error) => {
+      if (this.closed) return;
+      this.opts.log(`replication error: ${err.message}`);
+      this.scheduleRetry();
+    });
+    const plugin = new RawPgoutputPlugin({ protoVersion: 1, publicationNames: [PUBLICATION] });
+    // Resolves when the stream ends; failures are reported through 'error'.
+    service.subscribe(plugin, this.slot).then(
+      () => !this.closed && this.scheduleRetry(),
+      () => undefined,
+    );
+    await new Promise<void>((resolve, reject) => {
+      service.once('start', () => resolve());
+      service.once('error', reject);
+    });
+  }
+
+  private scheduleRetry() {
+    if (this.closed || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.closed) return;
+      this.service?.removeAllListeners();
+      this.subscribe().catch((e: Error) =>
+        this.opts.log(`replication restart failed: ${e.message}`),
+      );
+    }, 1000);
+  }
+
+  private handle(msg: Pgoutput.Message) {
+    switch (msg.tag) {
+      case 'begin':
+        this.pending = [];
+        this.commitTime = toIso(msg.commitTime as bigint);
+        return;
+      case 'relation':
+        this.opts.onRelation(msg.schema, msg.name);
+        return;
+      case 'insert':
+      case 'update':
+      case 'delete': {
+        const rel = msg.relation;
+        const type: ChangeType =
+          msg.tag === 'insert' ? 'INSERT' : msg.tag === 'update' ? 'UPDATE' : 'DELETE';
+        const oldTuple = msg.tag === 'insert' ? null : (msg.old ?? msg.key);
+        this.pending.push({
+          type,
+          schema: rel.schema,
+          table: rel.name,
+          commitTimestamp: this.commitTime,
+          columns: rel.columns.map((c) => ({ name: c.name, typeOid: c.typeOid })),
+          keyColumns: rel.keyColumns,
+          record: msg.tag === 'delete' ? null : onlyDefined(msg.new),
+          oldRecord: oldTuple ? onlyDefined(oldTuple) : null,
+        });
+        return;
+      }
+      case 'commit': {
+        const changes = this.pending;
+        this.pending = [];
+        if (changes.length) this.opts.onTransaction(changes);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    await this.service?.stop().catch(() => undefined);
+    this.service?.removeAllListeners();
+    // The walsender may take a moment to release the slot after the connection ends.
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        await this.opts.pool.query(
+          'select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = $1',
+          [this.slot],
+        );
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    this.opts.log(`could not drop replication slot ${this.slot}`);
+  }
+}
+
+/** Unchanged TOASTed values without a fallback decode as `undefined`: leave them out. */
+function onlyDefined(tuple: Record<string, unknown>): RawTuple {
+  const out: RawTuple = {};
+  for (const [k, v] of Object.entries(tuple)) {
+    if (v === undefined) continue;
+    out[k] = v === null ? null : String(v);
+  }
+  return out;
+}
