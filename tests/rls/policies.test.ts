@@ -2,6 +2,8 @@
 // act on every table exactly as PostgREST would run their requests, and each allowed and denied
 // operation is asserted. Denied means what Postgres does: error 42501, or zero rows affected.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { access } from 'node:fs/promises';
+import path from 'node:path';
 import type pg from 'pg';
 import {
   anon,
@@ -436,6 +438,18 @@ describe('blog_posts', () => {
       const res = await q<{ id: number }>(`insert into public.blog_posts (title, category) values ('Next', 'updates') returning id`);
       expect(res.rows[0]!.id).toBe(rows.length + 1);
     });
+  });
+
+  it('each have a cover image in public/blog and markdown content', async () => {
+    const { rows } = await pool.query<{ image_url: string; content: string; category: string }>(
+      'select image_url, content, category from public.blog_posts order by id',
+    );
+    for (const post of rows) {
+      expect(post.image_url).toMatch(/^\/blog\/[a-z0-9-]+\.svg$/);
+      await expect(access(path.join('public', post.image_url))).resolves.toBeUndefined();
+      expect(post.content).toMatch(/^## /m);
+    }
+    expect(new Set(rows.map((r) => r.category))).toEqual(new Set(['updates', 'guides', 'tips']));
   });
 
   it('show published posts to visitors and users, and hide drafts', async () => {
