@@ -1,0 +1,115 @@
+// /blog/:id: one post (title, category, long date, cover, markdown body) beside the blog sidebar,
+// with clear loading, error and not-found states.
+import { useEffect } from 'react';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import { Badge, Box, Container, Grid, Heading, HStack, Link, Skeleton, SkeletonText, Stack, Text } from '@chakra-ui/react';
+import { LuArrowLeft } from 'react-icons/lu';
+import { paths } from '../../../config/paths';
+import { usePost } from '../api/get-post';
+import { usePosts } from '../api/get-posts';
+import { formatLongDate } from '../format-date';
+import { categoryLabel, isBlogCategory, type BlogPost } from '../types';
+import { BlogSidebar } from './blog-sidebar';
+import { BLOG_TITLE } from './blog-list-page';
+import { PostBody } from './post-body';
+import { PostCover } from './post-cover';
+import { RequestError } from './request-error';
+
+export function BlogPostPage() {
+  const { id } = useParams<{ id: string }>();
+  const { state, retry } = usePost(id);
+  const { state: posts } = usePosts();
+
+  const title = state.status === 'success' && state.data ? state.data.title : null;
+  useEffect(() => {
+    document.title = title ? `${title} · Blog · tinyback.tools` : BLOG_TITLE;
+  }, [title]);
+
+  return (
+    <Container maxW="6xl" py={{ base: 8, md: 12 }}>
+      <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 18rem' }} gap={{ base: 10, lg: 12 }}>
+        <Box minW={0}>
+          <BackLink />
+          {state.status === 'loading' && <PostSkeleton />}
+          {state.status === 'error' && (
+            <>
+              <Heading as="h1" size="2xl" mb={4}>
+                Blog post
+              </Heading>
+              <RequestError title="The post could not be loaded." onRetry={retry} />
+            </>
+          )}
+          {state.status === 'success' && (state.data ? <PostArticle post={state.data} /> : <PostNotFound />)}
+        </Box>
+        <BlogSidebar
+          posts={posts}
+          activeCategory={state.status === 'success' && state.data && isBlogCategory(state.data.category) ? state.data.category : undefined}
+        />
+      </Grid>
+    </Container>
+  );
+}
+
+function BackLink() {
+  return (
+    <Link asChild color="teal.600" fontWeight="medium" mb={6} display="inline-flex" alignItems="center" gap={2}>
+      <RouterLink to={paths.blog}>
+        <LuArrowLeft aria-hidden="true" /> All posts
+      </RouterLink>
+    </Link>
+  );
+}
+
+function PostArticle({ post }: { post: BlogPost }) {
+  return (
+    <Box as="article">
+      <Stack as="header" gap={4} mb={6}>
+        <HStack gap={3} flexWrap="wrap">
+          <Badge colorPalette="teal" variant="subtle">
+            {categoryLabel(post.category)}
+          </Badge>
+          <Text as="time" color="fg.muted" {...{ dateTime: post.created_at }}>
+            {formatLongDate(post.created_at)}
+          </Text>
+        </HStack>
+        <Heading as="h1" size={{ base: '3xl', md: '4xl' }} lineHeight="shorter">
+          {post.title}
+        </Heading>
+        {post.excerpt && (
+          <Text fontSize="lg" color="fg.muted">
+            {post.excerpt}
+          </Text>
+        )}
+      </Stack>
+      <Box borderRadius="xl" overflow="hidden" mb={8}>
+        <PostCover post={post} aspectRatio={2} />
+      </Box>
+      <PostBody content={post.content} />
+    </Box>
+  );
+}
+
+function PostNotFound() {
+  return (
+    <Stack borderWidth="1px" borderRadius="xl" p={{ base: 6, md: 10 }} gap={4} align="flex-start">
+      <Heading as="h1" size="2xl">
+        Post not found
+      </Heading>
+      <Text color="fg.muted">This post does not exist or is no longer published.</Text>
+      <Link asChild color="teal.600" fontWeight="semibold">
+        <RouterLink to={paths.blog}>Back to the blog</RouterLink>
+      </Link>
+    </Stack>
+  );
+}
+
+function PostSkeleton() {
+  return (
+    <Stack gap={5} aria-busy="true" aria-label="Loading post">
+      <Skeleton h="5" w="40" />
+      <Skeleton h="10" w="90%" />
+      <Skeleton h="64" borderRadius="xl" />
+      <SkeletonText noOfLines={6} />
+    </Stack>
+  );
+}
