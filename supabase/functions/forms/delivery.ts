@@ -9,7 +9,7 @@ export interface ClaimedJob {
   id: string;
   /** Token of this claim; finishing with a stale token (lease expired, job re-claimed) is a no-op. */
   lease: string;
-  /** Attempts made before this one. */
+  /** Attempts so far, this one included (the claim counts it). */
   attempts: number;
   recipient: string;
   subject: string;
@@ -18,7 +18,8 @@ export interface ClaimedJob {
   html_body: string;
 }
 
-export type Outcome = { sent: true } | { sent: false; error: string; retryInSeconds: number | null };
+export type Outcome =
+  { sent: true } | { sent: false; error: string; retryInSeconds: number | null };
 
 export interface DeliveryStore {
   /** Claims due jobs (or the one job `id` if it is due), leasing them for `leaseSeconds`. */
@@ -34,7 +35,12 @@ export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Prom
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function deliverOne(job: ClaimedJob, store: DeliveryStore, mailer: Mailer, from: string): Promise<Outcome> {
+async function deliverOne(
+  job: ClaimedJob,
+  store: DeliveryStore,
+  mailer: Mailer,
+  from: string,
+): Promise<Outcome> {
   let outcome: Outcome;
   try {
     await withTimeout(
@@ -52,11 +58,10 @@ async function deliverOne(job: ClaimedJob, store: DeliveryStore, mailer: Mailer,
     );
     outcome = { sent: true };
   } catch (err) {
-    const attempts = job.attempts + 1;
     outcome = {
       sent: false,
       error: String((err as Error)?.message ?? err).slice(0, 500),
-      retryInSeconds: retryDelaySeconds(attempts),
+      retryInSeconds: retryDelaySeconds(job.attempts),
     };
   }
   await store.finish(job, outcome);

@@ -33,7 +33,8 @@ export const fail = (
 ): EndpointError => ({ status, code, error, ...extra });
 
 export const ERRORS = {
-  methodNotAllowed: () => fail(405, 'method_not_allowed', 'This endpoint only accepts POST requests.'),
+  methodNotAllowed: () =>
+    fail(405, 'method_not_allowed', 'This endpoint only accepts POST requests.'),
   formNotFound: () => fail(404, 'form_not_found', 'This form does not exist.'),
   notFound: () => fail(404, 'not_found', 'Nothing is served at this address.'),
   originNotAllowed: () =>
@@ -56,7 +57,12 @@ export const ERRORS = {
     }),
   unauthorized: () => fail(401, 'unauthorized', 'A service-role bearer token is required.'),
   storageFailed: () =>
-    fail(503, 'storage_failed', 'The submission could not be saved; please try again in a moment.', {
-      retryAfter: 5,
-    }),
+    fail(
+      503,
+      'storage_failed',
+      'The submission could not be saved; please try again in a moment.',
+      {
+        retryAfter: 5,
+      },
+    ),
 } as const;

@@ -6,7 +6,13 @@ import { ERRORS, type EndpointError } from './errors.ts';
 import { composeNotification, type Notification } from './notification.ts';
 import { originAllowed, originOf, safeNext } from './origin.ts';
 import { bodyKind, parseBody } from './request-body.ts';
-import { corsHeaders, errorResponse, preflightResponse, successResponse, wantsJson } from './responses.ts';
+import {
+  corsHeaders,
+  errorResponse,
+  preflightResponse,
+  successResponse,
+  wantsJson,
+} from './responses.ts';
 import { validateSubmission } from './submission.ts';
 
 export interface FormRecord {
@@ -142,7 +148,8 @@ async function handleSubmission(
   const contentType = req.headers.get('content-type');
   if (!bodyKind(contentType)) return refuse(ERRORS.unsupportedType());
   const declared = Number(req.headers.get('content-length') ?? NaN);
-  const tooLarge = () => refuse(ERRORS.tooLarge(`The body is larger than ${LIMITS.maxBodyBytes} bytes.`));
+  const tooLarge = () =>
+    refuse(ERRORS.tooLarge(`The body is larger than ${LIMITS.maxBodyBytes} bytes.`));
   if (declared > LIMITS.maxBodyBytes) return tooLarge();
 
   let body: Uint8Array | null;
@@ -198,7 +205,9 @@ async function handleSubmission(
     id: result.entryId,
     json,
     corsOrigin,
-    redirectTo: safeNext(submission.next, form.allowed_origin) ?? `${deps.siteUrl.replace(/\/+$/, '')}/thanks`,
+    redirectTo:
+      safeNext(submission.next, form.allowed_origin) ??
+      `${deps.siteUrl.replace(/\/+$/, '')}/thanks`,
   });
 }
 

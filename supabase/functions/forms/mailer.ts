@@ -42,11 +42,13 @@ export function mailConfigFromEnv(env: (name: string) => string | undefined): Ma
     if (!apiKey) throw new Error('MAIL_PROVIDER=resend needs RESEND_API_KEY.');
     return { provider: 'resend', from, apiKey };
   }
-  if (provider !== 'smtp') throw new Error(`Unknown MAIL_PROVIDER "${provider}" (use smtp or resend).`);
+  if (provider !== 'smtp')
+    throw new Error(`Unknown MAIL_PROVIDER "${provider}" (use smtp or resend).`);
   const host = env('SMTP_HOST');
   if (!host) throw new Error('MAIL_PROVIDER=smtp needs SMTP_HOST.');
   const port = Number(env('SMTP_PORT') || 587);
-  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error('SMTP_PORT is not a port number.');
+  if (!Number.isInteger(port) || port <= 0 || port > 65535)
+    throw new Error('SMTP_PORT is not a port number.');
   const secureSetting = env('SMTP_SECURE');
   return {
     provider: 'smtp',

@@ -4,8 +4,7 @@
 import { decodeUtf8 } from './text.ts';
 
 export type MultipartResult =
-  | { ok: true; fields: [string, string][] }
-  | { ok: false; reason: 'malformed' | 'file' };
+  { ok: true; fields: [string, string][] } | { ok: false; reason: 'malformed' | 'file' };
 
 const CRLF = new Uint8Array([13, 10]);
 const enc = new TextEncoder();

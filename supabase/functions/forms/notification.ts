@@ -35,7 +35,8 @@ export function composeNotification(input: {
 }): Notification {
   const formName = headerSafe(input.formName);
   const subject = headerSafe(input.subject || defaultSubject(formName)) || defaultSubject(formName);
-  const replyTo = input.replyTo && isEmail(headerSafe(input.replyTo)) ? headerSafe(input.replyTo) : null;
+  const replyTo =
+    input.replyTo && isEmail(headerSafe(input.replyTo)) ? headerSafe(input.replyTo) : null;
   const when = input.receivedAt.toISOString();
 
   const textFields = input.fields.map(([name, value]) =>

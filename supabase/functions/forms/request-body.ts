@@ -68,7 +68,8 @@ function parseJsonFields(text: string): BodyResult {
     const values = Array.isArray(value) ? value : [value];
     for (const v of values) {
       const textValue = scalarToText(v);
-      if (textValue === null) bad[name.slice(0, LIMITS.maxFieldNameLength)] = 'Must be text, a number or a list of them.';
+      if (textValue === null)
+        bad[name.slice(0, LIMITS.maxFieldNameLength)] = 'Must be text, a number or a list of them.';
       else fields.push([name, textValue]);
     }
   }
@@ -79,14 +80,19 @@ function parseJsonFields(text: string): BodyResult {
 /** Parses a body already known to be at most LIMITS.maxBodyBytes long. */
 export function parseBody(contentType: string | null, body: Uint8Array): BodyResult {
   const kind = bodyKind(contentType);
-  if (!kind || !charsetIsUtf8(contentType ?? '')) return { ok: false, error: ERRORS.unsupportedType() };
+  if (!kind || !charsetIsUtf8(contentType ?? ''))
+    return { ok: false, error: ERRORS.unsupportedType() };
   if (body.length > LIMITS.maxBodyBytes) {
-    return { ok: false, error: ERRORS.tooLarge(`The body is larger than ${LIMITS.maxBodyBytes} bytes.`) };
+    return {
+      ok: false,
+      error: ERRORS.tooLarge(`The body is larger than ${LIMITS.maxBodyBytes} bytes.`),
+    };
   }
   try {
     if (kind === 'multipart') {
       const boundary = multipartBoundary(contentType ?? '');
-      if (!boundary) return { ok: false, error: ERRORS.invalidBody('The multipart boundary is missing.') };
+      if (!boundary)
+        return { ok: false, error: ERRORS.invalidBody('The multipart boundary is missing.') };
       const result = parseMultipart(body, boundary);
       if (result.ok) return { ok: true, fields: result.fields };
       return {
@@ -100,10 +106,12 @@ export function parseBody(contentType: string | null, body: Uint8Array): BodyRes
     const text = decodeUtf8(body);
     if (kind === 'json') return parseJsonFields(text);
     const fields = parseUrlencoded(text);
-    if (!fields) return { ok: false, error: ERRORS.invalidBody('The form body has a broken %-escape.') };
+    if (!fields)
+      return { ok: false, error: ERRORS.invalidBody('The form body has a broken %-escape.') };
     return { ok: true, fields };
   } catch (err) {
-    if (err instanceof InvalidUtf8Error) return { ok: false, error: ERRORS.invalidBody(err.message) };
+    if (err instanceof InvalidUtf8Error)
+      return { ok: false, error: ERRORS.invalidBody(err.message) };
     throw err;
   }
 }

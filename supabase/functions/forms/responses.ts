@@ -50,15 +50,25 @@ export function successResponse(opts: {
   });
 }
 
-export function errorResponse(err: EndpointError, opts: { json: boolean; corsOrigin: string | null }): Response {
+export function errorResponse(
+  err: EndpointError,
+  opts: { json: boolean; corsOrigin: string | null },
+): Response {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
-  if (err.retryAfter !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(err.retryAfter)));
+  if (err.retryAfter !== undefined)
+    headers['Retry-After'] = String(Math.max(1, Math.ceil(err.retryAfter)));
   if (err.status === 405) headers.Allow = 'POST, OPTIONS';
   if (opts.json) {
     const body = { ok: false, error: err.error, code: err.code, fields: err.fields ?? {} };
-    return Response.json(body, { status: err.status, headers: { ...headers, ...corsHeaders(opts.corsOrigin) } });
+    return Response.json(body, {
+      status: err.status,
+      headers: { ...headers, ...corsHeaders(opts.corsOrigin) },
+    });
   }
-  const lines = [err.error, ...Object.entries(err.fields ?? {}).map(([name, problem]) => `${name}: ${problem}`)];
+  const lines = [
+    err.error,
+    ...Object.entries(err.fields ?? {}).map(([name, problem]) => `${name}: ${problem}`),
+  ];
   return new Response(lines.join('\n') + '\n', {
     status: err.status,
     headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' },

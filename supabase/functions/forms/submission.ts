@@ -20,9 +20,14 @@ export interface Submission {
   isSpam: boolean;
 }
 
-export type SubmissionResult = { ok: true; submission: Submission } | { ok: false; error: EndpointError };
+export type SubmissionResult =
+  { ok: true; submission: Submission } | { ok: false; error: EndpointError };
 
-const COLUMNS = { name: LIMITS.maxNameLength, email: LIMITS.maxEmailLength, message: LIMITS.maxMessageLength };
+const COLUMNS = {
+  name: LIMITS.maxNameLength,
+  email: LIMITS.maxEmailLength,
+  message: LIMITS.maxMessageLength,
+};
 type Column = keyof typeof COLUMNS;
 const isColumn = (name: string): name is Column => Object.hasOwn(COLUMNS, name);
 
@@ -46,7 +51,10 @@ function maxLengthOf(name: string): number {
 
 export function validateSubmission(raw: RawField[]): SubmissionResult {
   if (raw.length > LIMITS.maxFields) {
-    return { ok: false, error: ERRORS.tooLarge(`A submission has at most ${LIMITS.maxFields} fields.`) };
+    return {
+      ok: false,
+      error: ERRORS.tooLarge(`A submission has at most ${LIMITS.maxFields} fields.`),
+    };
   }
   const problems: Record<string, string> = {};
   const seen = new Set<string>();
@@ -87,17 +95,24 @@ export function validateSubmission(raw: RawField[]): SubmissionResult {
     }
     ordered.push([name, value]);
     const previous = data[name];
-    data[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+    data[name] =
+      previous === undefined
+        ? value
+        : [...(Array.isArray(previous) ? previous : [previous]), value];
   }
 
   const email = values.get('email') || null;
   if (email && !isEmail(email)) problems.email = 'Enter a valid e-mail address.';
   const replyToField = values.get(SPECIAL_FIELDS.replyTo) || null;
-  if (replyToField && !isEmail(replyToField)) problems[SPECIAL_FIELDS.replyTo] = 'Enter a valid e-mail address.';
+  if (replyToField && !isEmail(replyToField))
+    problems[SPECIAL_FIELDS.replyTo] = 'Enter a valid e-mail address.';
   if (Object.keys(problems).length) return { ok: false, error: ERRORS.invalidFields(problems) };
 
   if (ordered.every(([, v]) => v === '')) {
-    return { ok: false, error: fail(422, 'invalid_fields', 'The submission is empty.', { fields: {} }) };
+    return {
+      ok: false,
+      error: fail(422, 'invalid_fields', 'The submission is empty.', { fields: {} }),
+    };
   }
 
   return {

@@ -28,7 +28,11 @@ const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])
 
 /** Trims and removes control characters other than newline and tab. */
 export function cleanValue(value: string): string {
-  return value.replace(/\r\n?/g, '\n').replace(CONTROL_CHARS, '').replace(LONE_SURROGATES, '').trim();
+  return value
+    .replace(/\r\n?/g, '\n')
+    .replace(CONTROL_CHARS, '')
+    .replace(LONE_SURROGATES, '')
+    .trim();
 }
 
 /** Length in Unicode code points, which is what "characters" means in the limits. */
@@ -48,5 +52,8 @@ export function isEmail(value: string): boolean {
 
 /** Removes CR, LF and other controls from a value about to become a mail header. */
 export function headerSafe(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ').replace(CONTROL_CHARS, '').trim();
+  return value
+    .replace(/[\r\n]+/g, ' ')
+    .replace(CONTROL_CHARS, '')
+    .trim();
 }

@@ -1,0 +1,237 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../_shared/limits.ts';
+import {
+  clientIp,
+  handleRequest,
+  routeOf,
+  type AcceptInput,
+  type AcceptResult,
+  type FormsDeps,
+} from './handler.ts';
+
+const FORM_ID = '0b5c6a1e-3f7d-4c2a-9e8b-1d2c3b4a5f60';
+const ORIGIN = 'https://site.test';
+
+function fakeDeps(overrides: Partial<FormsDeps> = {}) {
+  const accepted: AcceptInput[] = [];
+  const sent: string[] = [];
+  let acceptResult: AcceptResult | null = null;
+  const deps: FormsDeps = {
+    loadForm: async (id) =>
+      id === FORM_ID
+        ? { id, name: 'Contact', target_email: 'owner@example.com', allowed_origin: ORIGIN }
+        : null,
+    accept: async (input) => {
+      accepted.push(input);
+      return (
+        acceptResult ?? {
+          status: 'accepted',
+          entryId: input.entryId,
+          deliveryId: input.notification ? 'd1' : null,
+        }
+      );
+    },
+    hashIp: async (ip) => `hash(${ip})`,
+    sendNow: async (id) => void sent.push(id),
+    background: (work) => work,
+    deliverDue: async () => ({ claimed: 2, sent: 2, retrying: 0, failed: 0 }),
+    isServiceRole: (auth) => auth === 'Bearer service',
+    siteUrl: 'http://app.test/',
+    newId: () => 'entry-1',
+    now: () => new Date('2026-01-01T00:00:00Z'),
+    log: () => undefined,
+    ...overrides,
+  };
+  return { deps, accepted, sent, setAcceptResult: (r: AcceptResult) => (acceptResult = r) };
+}
+
+const post = (body: BodyInit, headers: Record<string, string>, path = `/forms/${FORM_ID}`) =>
+  new Request(`http://fn.test${path}`, {
+    method: 'POST',
+    body,
+    headers: { origin: ORIGIN, ...headers },
+  });
+const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  post(new URLSearchParams(fields).toString(), {
+    'content-type': 'application/x-www-form-urlencoded',
+    ...headers,
+  });
+
+describe('routing helpers', () => {
+  it('finds the segment after /forms/', () => {
+    expect(routeOf(`/forms/${FORM_ID}`)).toBe(FORM_ID);
+    expect(routeOf(`/functions/v1/forms/${FORM_ID}/`)).toBe(FORM_ID);
+    expect(routeOf('/forms/_deliver')).toBe('_deliver');
+    expect(routeOf('/forms')).toBeNull();
+    expect(routeOf(`/forms/${FORM_ID}/extra`)).toBeNull();
+  });
+
+  it('takes the first X-Forwarded-For address', () => {
+    expect(clientIp(new Headers({ 'x-forwarded-for': '203.0.113.9, 10.0.0.1' }))).toBe(
+      '203.0.113.9',
+    );
+    expect(clientIp(new Headers())).toBe('unknown');
+  });
+});
+
+describe('form endpoint handler', () => {
+  it('stores a browser post, sends at once and redirects to /thanks', async () => {
+    const { deps, accepted, sent } = fakeDeps();
+    const res = await handleRequest(
+      form(
+        { name: 'Ada', email: 'ada@example.com', message: 'Hi', userId: 'u' },
+        { 'x-forwarded-for': '1.2.3.4' },
+      ),
+      deps,
+    );
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('http://app.test/thanks');
+    expect(accepted[0]).toMatchObject({
+      formId: FORM_ID,
+      ipHash: 'hash(1.2.3.4)',
+      name: 'Ada',
+      isSpam: false,
+    });
+    expect(accepted[0].notification?.subject).toBe('New submission: Contact');
+    expect(sent).toEqual(['d1']);
+  });
+
+  it('answers JSON with CORS and honours _next on the allowed origin only', async () => {
+    const { deps } = fakeDeps();
+    const res = await handleRequest(
+      post(JSON.stringify({ message: 'Hi' }), { 'content-type': 'application/json' }),
+      deps,
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, id: 'entry-1' });
+    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    const good = await handleRequest(form({ message: 'x', _next: `${ORIGIN}/done` }), deps);
+    expect(good.headers.get('location')).toBe(`${ORIGIN}/done`);
+    const foreign = await handleRequest(form({ message: 'x', _next: 'https://evil.test/' }), deps);
+    expect(foreign.headers.get('location')).toBe('http://app.test/thanks');
+  });
+
+  it('treats a honeypot hit as success without queuing mail', async () => {
+    const { deps, accepted, sent } = fakeDeps();
+    const res = await handleRequest(form({ message: 'buy', _gotcha: 'x' }), deps);
+    expect(res.status).toBe(303);
+    expect(accepted[0]).toMatchObject({ isSpam: true, notification: null });
+    expect(sent).toEqual([]);
+  });
+
+  it('refuses with the right status and stores nothing', async () => {
+    const cases: [Request, number][] = [
+      [
+        new Request(`http://fn.test/forms/${FORM_ID}`, {
+          method: 'GET',
+          headers: { origin: ORIGIN },
+        }),
+        405,
+      ],
+      [
+        new Request(`http://fn.test/forms/${FORM_ID}`, {
+          method: 'PUT',
+          body: 'x',
+          headers: { origin: ORIGIN },
+        }),
+        405,
+      ],
+      [
+        post('a=b', { 'content-type': 'application/x-www-form-urlencoded' }, '/forms/not-a-uuid'),
+        404,
+      ],
+      [
+        post(
+          'a=b',
+          { 'content-type': 'application/x-www-form-urlencoded' },
+          '/forms/7a0e4bb0-0000-4000-8000-000000000000',
+        ),
+        404,
+      ],
+      [
+        post('a=b', {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: 'https://evil.test',
+        }),
+        403,
+      ],
+      [post('a=b', { 'content-type': 'text/plain' }), 415],
+      [
+        post('x'.repeat(LIMITS.maxBodyBytes + 1), {
+          'content-type': 'application/x-www-form-urlencoded',
+        }),
+        413,
+      ],
+      [post('{bad', { 'content-type': 'application/json' }), 400],
+      [form({ email: 'not-an-email' }), 422],
+      [post('a=b', { 'content-type': 'application/x-www-form-urlencoded' }, '/forms/'), 404],
+    ];
+    for (const [req, status] of cases) {
+      const { deps, accepted } = fakeDeps();
+      const res = await handleRequest(req, deps);
+      expect(res.status, `${req.method} ${req.url}`).toBe(status);
+      expect(accepted).toEqual([]);
+      expect(res.headers.get('content-type') ?? '').not.toContain('html');
+    }
+  });
+
+  it('passes the rate-limit verdict on as 429 with Retry-After', async () => {
+    const { deps, setAcceptResult } = fakeDeps();
+    setAcceptResult({ status: 'rate_limited', retryAfter: 17 });
+    const res = await handleRequest(form({ message: 'x' }, { accept: 'application/json' }), deps);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('17');
+    expect((await res.json()).code).toBe('rate_limited');
+  });
+
+  it('answers 503 with Retry-After when storage fails, never 2xx', async () => {
+    const { deps } = fakeDeps({
+      accept: async () => {
+        throw new Error('db down');
+      },
+    });
+    const res = await handleRequest(form({ message: 'x' }), deps);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+  });
+
+  it('answers preflight for the form origin and refuses others', async () => {
+    const { deps } = fakeDeps();
+    const ok = await handleRequest(
+      new Request(`http://fn.test/forms/${FORM_ID}`, {
+        method: 'OPTIONS',
+        headers: { origin: ORIGIN },
+      }),
+      deps,
+    );
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    const bad = await handleRequest(
+      new Request(`http://fn.test/forms/${FORM_ID}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.test' },
+      }),
+      deps,
+    );
+    expect(bad.status).toBe(403);
+    expect(bad.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('runs deliveries only for the service role', async () => {
+    const { deps } = fakeDeps();
+    const req = (auth?: string) =>
+      new Request('http://fn.test/forms/_deliver', {
+        method: 'POST',
+        headers: auth ? { authorization: auth } : {},
+      });
+    expect((await handleRequest(req(), deps)).status).toBe(401);
+    expect((await handleRequest(req('Bearer anon'), deps)).status).toBe(401);
+    const res = await handleRequest(req('Bearer service'), deps);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, claimed: 2, sent: 2, retrying: 0, failed: 0 });
+    expect((await handleRequest(new Request('http://fn.test/forms/_deliver'), deps)).status).toBe(
+      405,
+    );
+  });
+});

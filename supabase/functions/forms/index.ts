@@ -1,0 +1,77 @@
+// Entry point of the `forms` Edge Function: wires the environment (Supabase service client, mail
+// provider, salts, site URL) into the request handler. Everything else lives in pure modules.
+import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
+import { handleRequest, type FormsDeps } from './handler.ts';
+import { runDeliveries } from './delivery.ts';
+import { createResendMailer, mailConfigFromEnv, type Mailer } from './mailer.ts';
+import { createSmtpMailer } from './smtp-mailer.ts';
+import { hashIp, ipSaltFromEnv, isServiceKey } from './secrets.ts';
+import { createDeliveryStore, createFormStore } from './supabase-store.ts';
+
+const env = (name: string) => Deno.env.get(name);
+
+function required(name: string): string {
+  const value = env(name);
+  if (!value) throw new Error(`The forms function needs the ${name} environment variable.`);
+  return value;
+}
+
+const supabase = createClient(required('SUPABASE_URL'), required('SUPABASE_SERVICE_ROLE_KEY'), {
+  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+});
+const forms = createFormStore(supabase);
+const deliveries = createDeliveryStore(supabase);
+const salt = ipSaltFromEnv(env);
+const siteUrl = env('SITE_URL') || 'http://127.0.0.1:5173';
+
+// A broken mail setup must not lose submissions: jobs stay queued, each attempt records why.
+let mailer: Mailer;
+let from = '';
+try {
+  const config = mailConfigFromEnv(env);
+  from = config.from;
+  mailer = config.provider === 'resend' ? createResendMailer(config) : createSmtpMailer(config);
+} catch (err) {
+  const reason = (err as Error).message;
+  console.error(`forms: mail is not configured: ${reason}`);
+  mailer = {
+    send: () => Promise.reject(new Error(`Mail is not configured: ${reason}`)),
+  };
+}
+
+// On Supabase's Edge Runtime, waitUntil keeps the worker alive for the send after we answer.
+const edgeRuntime = (globalThis as { EdgeRuntime?: { waitUntil?(p: Promise<unknown>): void } })
+  .EdgeRuntime;
+/** Elsewhere, wait this long for the immediate send before answering; it carries on regardless. */
+const IMMEDIATE_SEND_WAIT_MS = 2_000;
+
+const deps: FormsDeps = {
+  loadForm: forms.loadForm,
+  accept: forms.accept,
+  hashIp: (ip) => hashIp(ip, salt),
+  async sendNow(deliveryId) {
+    try {
+      await runDeliveries(deliveries, mailer, from, { id: deliveryId, limit: 1 });
+    } catch (err) {
+      // The job stays pending (or its lease runs out) and the scheduled run retries it.
+      console.error(`forms: immediate send failed: ${(err as Error).message}`);
+    }
+  },
+  async background(work) {
+    if (edgeRuntime?.waitUntil) {
+      edgeRuntime.waitUntil(work);
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([work, new Promise((r) => (timer = setTimeout(r, IMMEDIATE_SEND_WAIT_MS)))]);
+    clearTimeout(timer);
+  },
+  deliverDue: () => runDeliveries(deliveries, mailer, from),
+  isServiceRole: (authorization) => isServiceKey(authorization, env),
+  siteUrl,
+  newId: () => crypto.randomUUID(),
+  now: () => new Date(),
+  log: (message) => console.error(`forms: ${message}`),
+};
+
+Deno.serve((req) => handleRequest(req, deps));

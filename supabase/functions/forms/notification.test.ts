@@ -1,0 +1,56 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { composeNotification, escapeHtml } from './notification.ts';
+
+const base = {
+  formName: 'Contact',
+  targetEmail: 'owner@example.com',
+  entryId: '11111111-1111-1111-1111-111111111111',
+  receivedAt: new Date('2026-01-02T03:04:05Z'),
+  fields: [
+    ['name', 'Ada <script>'],
+    ['message', 'line 1\nline "2" & more'],
+  ] as [string, string][],
+  subject: null,
+  replyTo: 'ada@example.com',
+};
+
+describe('notification e-mail', () => {
+  it('uses the default subject, the recipient and Reply-To', () => {
+    const n = composeNotification(base);
+    expect(n).toMatchObject({
+      to: 'owner@example.com',
+      subject: 'New submission: Contact',
+      replyTo: 'ada@example.com',
+    });
+  });
+
+  it('lists every field in order in text and escaped HTML', () => {
+    const n = composeNotification(base);
+    expect(n.text.indexOf('name: Ada <script>')).toBeLessThan(
+      n.text.indexOf('message:\n  line 1\n  line "2" & more'),
+    );
+    expect(n.html).toContain('Ada &lt;script&gt;');
+    expect(n.html).toContain('line &quot;2&quot; &amp; more');
+    expect(n.html).not.toContain('<script>');
+  });
+
+  it('never lets CR/LF into a header', () => {
+    const n = composeNotification({
+      ...base,
+      formName: 'Evil\r\nBcc: x@y.z',
+      subject: 'Hi\r\nBcc: victim@example.com',
+      replyTo: 'a@b.co\r\nBcc: c@d.co',
+      targetEmail: 'owner@example.com\nBcc: x@y.z',
+    });
+    for (const h of [n.subject, n.to, n.replyTo ?? '']) expect(h).not.toMatch(/[\r\n]/);
+    expect(n.subject).toBe('Hi Bcc: victim@example.com');
+    expect(n.replyTo).toBeNull();
+  });
+
+  it('escapes the five HTML specials', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe(
+      '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;',
+    );
+  });
+});

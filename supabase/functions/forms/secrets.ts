@@ -1,0 +1,55 @@
+// Secret-dependent helpers: the salted hash that stands in for a client's IP address, and the
+// service-role check guarding the `_deliver` route.
+
+const hex = (buf: ArrayBuffer) =>
+  [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * The salt for IP hashes: FORMS_IP_SALT when set; otherwise one derived from the service-role key,
+ * which is secret and differs per deployment, so hashes are never comparable across projects.
+ */
+export function ipSaltFromEnv(env: (name: string) => string | undefined): string {
+  const salt = env('FORMS_IP_SALT');
+  if (salt) return salt;
+  return `derived:${env('SUPABASE_SERVICE_ROLE_KEY') ?? ''}`;
+}
+
+/** Hex SHA-256 of salt and IP: enough to count a client, useless to recover its address. */
+export async function hashIp(ip: string, salt: string): Promise<string> {
+  const bytes = new TextEncoder().encode(`tinyback-ip:${salt}:${ip}`);
+  return hex(await crypto.subtle.digest('SHA-256', bytes));
+}
+
+/** Compares without an early exit, so timing does not reveal how much of a guess was right. */
+function sameText(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}
+
+/**
+ * True when `authorization` is `Bearer <key>` for one of the service keys: the legacy
+ * SUPABASE_SERVICE_ROLE_KEY JWT or any of the new SUPABASE_SECRET_KEYS.
+ */
+export function isServiceKey(
+  authorization: string | null,
+  env: (name: string) => string | undefined,
+): boolean {
+  const m = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '');
+  if (!m) return false;
+  const keys: string[] = [];
+  const legacy = env('SUPABASE_SERVICE_ROLE_KEY');
+  if (legacy) keys.push(legacy);
+  try {
+    const secretKeys = JSON.parse(env('SUPABASE_SECRET_KEYS') ?? '{}') as Record<string, unknown>;
+    for (const value of Object.values(secretKeys))
+      if (typeof value === 'string' && value) keys.push(value);
+  } catch {
+    // Not set or not JSON: only the legacy key counts.
+  }
+  let match = false;
+  for (const key of keys) match = sameText(m[1], key) || match;
+  return match;
+}

@@ -1,0 +1,82 @@
+// Storage for the endpoint through supabase-js with the service role: works unchanged on hosted
+// Supabase, self-hosted Supabase and the local stack. One RPC per step, each its own transaction.
+import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
+import { DELIVERY, LIMITS } from '../_shared/limits.ts';
+import type { ClaimedJob, DeliveryStore } from './delivery.ts';
+import type { AcceptInput, AcceptResult, FormRecord } from './handler.ts';
+
+export function createFormStore(client: SupabaseClient) {
+  return {
+    async loadForm(id: string): Promise<FormRecord | null> {
+      const { data, error } = await client
+        .from('forms')
+        .select('id, name, target_email, allowed_origin')
+        .eq('id', id)
+        .maybeSingle();
+      if (error) throw new Error(`forms lookup: ${error.message}`);
+      return (data as FormRecord | null) ?? null;
+    },
+
+    async accept(input: AcceptInput): Promise<AcceptResult> {
+      const n = input.notification;
+      const { data, error } = await client.rpc('accept_submission', {
+        p_entry_id: input.entryId,
+        p_form_id: input.formId,
+        p_ip_hash: input.ipHash,
+        p_name: input.name,
+        p_email: input.email,
+        p_message: input.message,
+        p_data: input.data,
+        p_is_spam: input.isSpam,
+        p_notification: n
+          ? { subject: n.subject, reply_to: n.replyTo, text: n.text, html: n.html }
+          : null,
+        p_per_minute: LIMITS.ratePerMinute,
+        p_per_day: LIMITS.ratePerDay,
+      });
+      if (error) throw new Error(`accept_submission: ${error.message}`);
+      const result = data as {
+        status: string;
+        entry_id?: string;
+        delivery_id?: string | null;
+        retry_after?: number;
+      };
+      if (result.status === 'accepted' && result.entry_id) {
+        return {
+          status: 'accepted',
+          entryId: result.entry_id,
+          deliveryId: result.delivery_id ?? null,
+        };
+      }
+      if (result.status === 'rate_limited')
+        return { status: 'rate_limited', retryAfter: Number(result.retry_after) };
+      if (result.status === 'form_not_found') return { status: 'form_not_found' };
+      throw new Error(`accept_submission: unexpected answer ${JSON.stringify(result)}`);
+    },
+  };
+}
+
+export function createDeliveryStore(client: SupabaseClient): DeliveryStore {
+  return {
+    async claim({ id, limit, leaseSeconds }) {
+      const { data, error } = await client.rpc('claim_email_deliveries', {
+        p_id: id ?? null,
+        p_limit: limit,
+        p_lease_seconds: leaseSeconds,
+        p_max_attempts: DELIVERY.maxAttempts,
+      });
+      if (error) throw new Error(`claim_email_deliveries: ${error.message}`);
+      return (data ?? []) as ClaimedJob[];
+    },
+    async finish(job, outcome) {
+      const { error } = await client.rpc('finish_email_delivery', {
+        p_id: job.id,
+        p_lease: job.lease,
+        p_sent: outcome.sent,
+        p_error: outcome.sent ? null : outcome.error,
+        p_retry_in_seconds: outcome.sent ? null : outcome.retryInSeconds,
+      });
+      if (error) throw new Error(`finish_email_delivery: ${error.message}`);
+    },
+  };
+}
