@@ -1,0 +1,45 @@
+// The HTML form snippet a site owner pastes into a page: one builder for the home page's example
+// and the dashboard's embed codes, so both always match what the endpoint accepts.
+import { SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits';
+
+/** Placeholder shown where a real form id goes. */
+export const EXAMPLE_FORM_ID = 'YOUR-FORM-ID';
+
+/** The public endpoint a form posts to: `{supabaseUrl}/functions/v1/forms/{formId}`. */
+export function formEndpoint(supabaseUrl: string, formId: string): string {
+  return `${supabaseUrl.replace(/\/+$/, '')}/functions/v1/forms/${encodeURIComponent(formId)}`;
+}
+
+export interface SnippetOptions {
+  supabaseUrl: string;
+  formId: string;
+  /** Optional page to land on after a successful post (the `_next` field). */
+  next?: string;
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/** A complete, working contact form: name, email, message and a hidden honeypot. */
+export function buildFormSnippet({ supabaseUrl, formId, next }: SnippetOptions): string {
+  const action = escapeAttribute(formEndpoint(supabaseUrl, formId));
+  const honeypot = SPECIAL_FIELDS.honeypots[0];
+  const lines = [
+    `<form action="${action}" method="POST">`,
+    `  <label for="name">Name</label>`,
+    `  <input id="name" name="name" type="text" autocomplete="name" required>`,
+    ``,
+    `  <label for="email">Email</label>`,
+    `  <input id="email" name="email" type="email" autocomplete="email" required>`,
+    ``,
+    `  <label for="message">Message</label>`,
+    `  <textarea id="message" name="message" rows="5" required></textarea>`,
+    ``,
+    `  <!-- Spam trap: people never see it, bots fill it in. Leave it empty. -->`,
+    `  <input type="text" name="${honeypot}" style="display:none" tabindex="-1" autocomplete="off">`,
+  ];
+  if (next) lines.push(`  <input type="hidden" name="${SPECIAL_FIELDS.next}" value="${escapeAttribute(next)}">`);
+  lines.push(``, `  <button type="submit">Send</button>`, `</form>`);
+  return lines.join('\n');
+}

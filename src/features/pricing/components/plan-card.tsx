@@ -1,0 +1,64 @@
+// One plan of the pricing page: price for the chosen cycle, features and a 'Get Started' link.
+import { Link as RouterLink } from 'react-router-dom';
+import { Badge, Button, Card, Flex, Heading, List, Stack, Text } from '@chakra-ui/react';
+import { LuCheck } from 'react-icons/lu';
+import type { BillingCycle, Plan } from '../../../config/site';
+
+export const AUTH_PATH = '/auth';
+
+export function PlanCard({ plan, cycle }: { plan: Plan; cycle: BillingCycle }) {
+  const price = cycle === 'monthly' ? plan.monthly : plan.annually;
+  const unit = cycle === 'monthly' ? 'month' : 'year';
+  return (
+    <Card.Root
+      as="article"
+      aria-labelledby={`plan-${plan.id}`}
+      variant={plan.popular ? 'elevated' : 'outline'}
+      borderWidth={plan.popular ? '2px' : '1px'}
+      borderColor={plan.popular ? 'teal.500' : 'border'}
+      position="relative"
+      h="full"
+    >
+      <Card.Body gap="5">
+        <Flex justify="space-between" align="center" gap="2">
+          <Heading as="h2" id={`plan-${plan.id}`} size="xl">
+            {plan.title}
+          </Heading>
+          {plan.popular && (
+            <Badge colorPalette="teal" variant="solid" rounded="full" px="3">
+              Most Popular
+            </Badge>
+          )}
+        </Flex>
+        <Text color="fg.muted">{plan.description}</Text>
+        <Flex align="baseline" gap="1" data-testid={`price-${plan.id}`}>
+          <Text as="span" fontSize="5xl" fontWeight="800" letterSpacing="-0.03em">
+            €{price}
+          </Text>
+          <Text as="span" color="fg.muted">
+            / {unit}
+          </Text>
+        </Flex>
+        <List.Root gap="2" variant="plain">
+          {plan.features.map((feature) => (
+            <List.Item key={feature} alignItems="center">
+              <List.Indicator asChild color="teal.600">
+                <LuCheck aria-hidden />
+              </List.Indicator>
+              {feature}
+            </List.Item>
+          ))}
+        </List.Root>
+      </Card.Body>
+      <Card.Footer>
+        <Stack w="full">
+          <Button asChild colorPalette="teal" variant={plan.popular ? 'solid' : 'outline'} size="lg" w="full">
+            <RouterLink to={`${AUTH_PATH}?plan=${plan.id}`} aria-label={`Get Started with ${plan.title}`}>
+              Get Started
+            </RouterLink>
+          </Button>
+        </Stack>
+      </Card.Footer>
+    </Card.Root>
+  );
+}
