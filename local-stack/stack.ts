@@ -34,6 +34,8 @@ export interface RunningStack {
   settings: StackSettings;
   /** Superuser connection pool, for tests and tools (never exposed over HTTP). */
   pool: pg.Pool;
+  /** Stops and restarts the mail catcher (on the same ports), to test delivery retries. */
+  mail: { stop(): Promise<void>; start(): Promise<void> };
   stop(): Promise<void>;
 }
 
@@ -99,12 +101,23 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       log('postgres', 'seeded');
     }
 
-    const mail = await startMailCatcher({ host: settings.host, webPort: ports.mailWeb, smtpPort: ports.smtp });
-    stops.push(() => mail.close());
+    const startMail = () => startMailCatcher({ host: settings.host, webPort: ports.mailWeb, smtpPort: ports.smtp });
+    let mail: Awaited<ReturnType<typeof startMail>> | null = await startMail();
+    stops.push(async () => mail?.close());
+    const mailControl = {
+      async stop() {
+        await mail?.close();
+        mail = null;
+      },
+      async start() {
+        mail ??= await startMail();
+      },
+    };
 
     const ctx: StackContext = { settings, pool, log };
     const auth = createAuthService(ctx);
     const rest = createRestService(ctx);
+    stops.push(async () => rest.close?.());
     const realtime = await createRealtimeService(ctx);
     stops.push(() => realtime.close());
     const functions = createFunctionsService(ctx, {
@@ -130,7 +143,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           gateway.closeAllConnections();
         }),
     );
-    return { settings, pool, stop: stopAll };
+    return { settings, pool, mail: mailControl, stop: stopAll };
   } catch (err) {
     await stopAll();
     throw err;
