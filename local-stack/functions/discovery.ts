@@ -13,7 +13,10 @@ export interface ServedFunction extends FunctionConfig {
 /** Supabase skips folders such as `_shared`: they hold code shared between functions. */
 const isServable = (name: string) => !name.startsWith('_') && !name.startsWith('.');
 
-function scanFolder(functionsDir: string, configuredByName: Map<string, FunctionConfig>): ServedFunction[] {
+function scanFolder(
+  functionsDir: string,
+  configuredByName: Map<string, FunctionConfig>,
+): ServedFunction[] {
   if (!existsSync(functionsDir)) return [];
   const found: ServedFunction[] = [];
   for (const entry of readdirSync(functionsDir, { withFileTypes: true })) {
@@ -21,7 +24,8 @@ function scanFolder(functionsDir: string, configuredByName: Map<string, Function
     const configured = configuredByName.get(entry.name);
     if (configured) continue;
     const entrypoint = path.join(functionsDir, entry.name, 'index.ts');
-    if (existsSync(entrypoint)) found.push({ name: entry.name, verifyJwt: true, entrypoint, functionsDir });
+    if (existsSync(entrypoint))
+      found.push({ name: entry.name, verifyJwt: true, entrypoint, functionsDir });
   }
   return found;
 }

@@ -17,7 +17,8 @@ export function parseDotenv(text: string): Record<string, string> {
       while (!rest.includes(quote) && i + 1 < lines.length) rest += '\n' + lines[++i];
       const end = rest.indexOf(quote);
       value = end >= 0 ? rest.slice(0, end) : rest;
-      if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\r/g, '\r').replace(/\\t/g, '\t');
+      if (quote === '"')
+        value = value.replace(/\\n/g, '\n').replace(/\\r/g, '\r').replace(/\\t/g, '\t');
     } else {
       value = value.replace(/\s+#.*$/, '').trim();
     }

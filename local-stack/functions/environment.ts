@@ -5,7 +5,8 @@ import type { StackSettings } from '../config.ts';
 import { readDotenv } from './dotenv.ts';
 
 // From the host only what Deno needs to reach the npm registry and behave normally.
-const HOST_VARIABLES = /^(PATH|HOME|TMPDIR|LANG|LC_ALL|TZ|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|NPM_CONFIG_REGISTRY|SSL_CERT_(FILE|DIR)|DENO_(CERT|TLS_CA_STORE|AUTH_TOKENS))$/;
+const HOST_VARIABLES =
+  /^(PATH|HOME|TMPDIR|LANG|LC_ALL|TZ|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|NPM_CONFIG_REGISTRY|SSL_CERT_(FILE|DIR)|NODE_EXTRA_CA_CERTS|DENO_(CERT|TLS_CA_STORE|AUTH_TOKENS))$/;
 
 export function functionEnvironment(opts: {
   settings: StackSettings;
@@ -26,12 +27,15 @@ export function functionEnvironment(opts: {
     ),
   );
   const projectEnvFile = path.join(settings.supabaseDir, 'functions', '.env');
-  const files = [projectEnvFile, path.join(functionsDir, '.env')].filter((f, i, all) => all.indexOf(f) === i);
+  const files = [projectEnvFile, path.join(functionsDir, '.env')].filter(
+    (f, i, all) => all.indexOf(f) === i,
+  );
   const fromFiles: Record<string, string> = {};
   for (const file of files) {
     for (const [key, value] of Object.entries(readDotenv(file))) {
       // Like the CLI: SUPABASE_* names are reserved for the platform's own values.
-      if (key.startsWith('SUPABASE_')) log(`${file}: env name cannot start with SUPABASE_, skipping ${key}`);
+      if (key.startsWith('SUPABASE_'))
+        log(`${file}: env name cannot start with SUPABASE_, skipping ${key}`);
       else fromFiles[key] = value;
     }
   }

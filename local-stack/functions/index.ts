@@ -29,7 +29,12 @@ const DEFAULT_BOOT_TIMEOUT_MS = 120_000;
 
 /** The Deno binary installed by the npm package `deno`, else one on PATH. */
 function denoBinary(): string {
-  const bundled = path.join(PROJECT_DIR, 'node_modules', 'deno', process.platform === 'win32' ? 'deno.exe' : 'deno');
+  const bundled = path.join(
+    PROJECT_DIR,
+    'node_modules',
+    'deno',
+    process.platform === 'win32' ? 'deno.exe' : 'deno',
+  );
   return existsSync(bundled) ? bundled : 'deno';
 }
 
@@ -48,11 +53,17 @@ function defaultSchedules(ctx: StackContext): ScheduledCall[] {
 }
 
 const text = (res: ServerResponse, status: number, body: string) => {
-  res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(body) });
+  res.writeHead(status, {
+    'Content-Type': 'text/plain',
+    'Content-Length': Buffer.byteLength(body),
+  });
   res.end(body);
 };
 
-export function createFunctionsService(ctx: StackContext, options: FunctionsServiceOptions = {}): HttpService {
+export function createFunctionsService(
+  ctx: StackContext,
+  options: FunctionsServiceOptions = {},
+): HttpService {
   const { settings } = ctx;
   const log = (message: string) => ctx.log('functions', message);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -71,7 +82,12 @@ export function createFunctionsService(ctx: StackContext, options: FunctionsServ
       entrypoint: fn.entrypoint,
       denoPath,
       denoDir,
-      env: functionEnvironment({ settings, functionsDir: fn.functionsDir, extraEnv: options.env ?? {}, log }),
+      env: functionEnvironment({
+        settings,
+        functionsDir: fn.functionsDir,
+        extraEnv: options.env ?? {},
+        log,
+      }),
       bootTimeoutMs: options.bootTimeoutMs ?? DEFAULT_BOOT_TIMEOUT_MS,
       log,
     });
@@ -106,21 +122,39 @@ export function createFunctionsService(ctx: StackContext, options: FunctionsServ
     } catch (err) {
       if (!(err instanceof BootError)) throw err;
       log(err.message);
-      return sendJson(res, 503, { code: 'BOOT_ERROR', message: 'Worker failed to boot (please check logs)' });
+      return sendJson(res, 503, {
+        code: 'BOOT_ERROR',
+        message: 'Worker failed to boot (please check logs)',
+      });
     }
     try {
-      await proxyToWorker({ req, res, port, agent: worker.agent, targetPath: subPath + url.search, maxBodyBytes });
+      await proxyToWorker({
+        req,
+        res,
+        port,
+        agent: worker.agent,
+        targetPath: subPath + url.search,
+        maxBodyBytes,
+      });
     } catch (err) {
       if (err instanceof BodyLimitError) return tooLarge(req, res);
       log(`${fn.name}: ${(err as Error).message}`);
-      sendJson(res, 500, { code: 'WORKER_ERROR', message: 'Function exited due to an error (please check logs)' });
+      sendJson(res, 500, {
+        code: 'WORKER_ERROR',
+        message: 'Function exited due to an error (please check logs)',
+      });
     }
   }
 
   function tooLarge(req: IncomingMessage, res: ServerResponse) {
     // Drain what the client still sends so it can read the answer.
     req.resume();
-    sendJson(res, 413, { code: 'PAYLOAD_TOO_LARGE', message: `Request body exceeds ${maxBodyBytes} bytes` }, { Connection: 'close' });
+    sendJson(
+      res,
+      413,
+      { code: 'PAYLOAD_TOO_LARGE', message: `Request body exceeds ${maxBodyBytes} bytes` },
+      { Connection: 'close' },
+    );
   }
 
   return {

@@ -31,7 +31,8 @@ function forwardedHeaders(req: IncomingMessage): http.OutgoingHttpHeaders {
   const prior = req.headers['x-forwarded-for'];
   headers['x-forwarded-for'] = prior ? `${prior}, ${client}` : client;
   headers['x-forwarded-host'] = req.headers.host ?? '';
-  headers['x-forwarded-proto'] = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
+  headers['x-forwarded-proto'] =
+    'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
   return headers;
 }
 

@@ -35,7 +35,8 @@ export function startScheduler(calls: ScheduledCall[], log: (message: string) =>
           log(`scheduled ${call.method} ${call.url}: ${res.status} ${text.slice(0, 200)}`);
         }
       } catch (err) {
-        if (!inFlight.signal.aborted) log(`scheduled ${call.method} ${call.url} failed: ${(err as Error).message}`);
+        if (!inFlight.signal.aborted)
+          log(`scheduled ${call.method} ${call.url} failed: ${(err as Error).message}`);
       } finally {
         running = false;
       }

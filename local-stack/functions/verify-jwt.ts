@@ -4,7 +4,10 @@ import type { IncomingMessage } from 'node:http';
 import { verifyJwt } from '../jwt.ts';
 
 /** Returns the 401 body's `msg` when the request may not reach the function, else null. */
-export async function rejectUnauthorized(req: IncomingMessage, jwtSecret: string): Promise<string | null> {
+export async function rejectUnauthorized(
+  req: IncomingMessage,
+  jwtSecret: string,
+): Promise<string | null> {
   const header = req.headers.authorization;
   if (!header) return 'Error: Missing authorization header';
   const [scheme, token] = header.split(' ');

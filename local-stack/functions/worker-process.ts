@@ -105,7 +105,9 @@ export class FunctionWorker {
       // An EPIPE on stdin only means the worker is gone; 'exit' reports that.
       child.stdin!.on('error', () => undefined);
 
-      child.once('error', (err) => fail(new BootError(`${name}: cannot start deno: ${err.message}`)));
+      child.once('error', (err) =>
+        fail(new BootError(`${name}: cannot start deno: ${err.message}`)),
+      );
       child.once('exit', (code, signal) => {
         if (this.child === child) {
           this.child = undefined;
@@ -113,7 +115,8 @@ export class FunctionWorker {
           this.agent.destroy();
         }
         if (!ready) fail(new BootError(`${name}: worker exited during boot (${signal ?? code})`));
-        else if (!this.closed) log(`${name}: worker ${child.pid} exited (${signal ?? code}); restarts on next request`);
+        else if (!this.closed)
+          log(`${name}: worker ${child.pid} exited (${signal ?? code}); restarts on next request`);
       });
     });
   }
