@@ -6,16 +6,20 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import pg from 'pg';
 import ws from 'ws';
 import { SignJWT } from 'jose';
-import {
-  createClient,
-  type RealtimeChannel,
-  type RealtimePostgresChangesPayload,
-  type SupabaseClient,
-} from '@supabase/supabase-js';
+import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 
 const stack = inject('stack');
 type Row = Record<string, unknown>;
-type Change = RealtimePostgresChangesPayload<Row>;
+/** What realtime-js hands to postgres_changes callbacks (`new`/`old` are `{}` when absent). */
+interface Change {
+  schema: string;
+  table: string;
+  commit_timestamp: string;
+  eventType: 'INSERT' | 'UPDATE' | 'DELETE';
+  new: Row;
+  old: Row;
+  errors: unknown;
+}
 type SystemMessage = { extension: string; status: string; message: string; channel: string };
 
 /** How long a subscriber must stay silent before "receives nothing" is accepted. */
@@ -94,8 +98,8 @@ async function subscribe(
   const channel = client.channel(`rt-${randomUUID()}`);
   const sub: Subscription = { channel, events: specs.map(() => []), systems: [], statuses: [] };
   specs.forEach((spec, i) => {
-    channel.on('postgres_changes', { schema: 'public', ...spec } as never, (payload: Change) =>
-      sub.events[i].push(payload),
+    channel.on('postgres_changes', { schema: 'public', ...spec } as never, (payload: unknown) =>
+      sub.events[i].push(payload as Change),
     );
   });
   channel.on('system', {}, (payload: SystemMessage) => sub.systems.push(payload));
