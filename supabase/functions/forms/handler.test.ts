@@ -37,6 +37,7 @@ function fakeDeps(overrides: Partial<FormsDeps> = {}) {
     background: (work) => work,
     deliverDue: async () => ({ claimed: 2, sent: 2, retrying: 0, failed: 0 }),
     isServiceRole: (auth) => auth === 'Bearer service',
+    clientIpPolicy: {},
     siteUrl: 'http://app.test/',
     newId: () => 'entry-1',
     now: () => new Date('2026-01-01T00:00:00Z'),
@@ -67,9 +68,14 @@ describe('routing helpers', () => {
     expect(routeOf(`/forms/${FORM_ID}/extra`)).toBeNull();
   });
 
-  it('takes the first X-Forwarded-For address', () => {
-    expect(clientIp(new Headers({ 'x-forwarded-for': '203.0.113.9, 10.0.0.1' }))).toBe(
-      '203.0.113.9',
+  it('reads the client address from the trusted end of X-Forwarded-For', () => {
+    const xff = (value: string, extra: Record<string, string> = {}) =>
+      new Headers({ 'x-forwarded-for': value, ...extra });
+    expect(clientIp(xff('6.6.6.6, 203.0.113.9'))).toBe('203.0.113.9');
+    expect(clientIp(xff('6.6.6.6, 203.0.113.9, 10.0.0.1'), { trustedHops: 2 })).toBe('203.0.113.9');
+    expect(clientIp(xff('203.0.113.9'), { trustedHops: 3 })).toBe('203.0.113.9');
+    expect(clientIp(xff('1.1.1.1', { 'x-real-ip': '198.51.100.1' }), { header: 'x-real-ip' })).toBe(
+      '198.51.100.1',
     );
     expect(clientIp(new Headers())).toBe('unknown');
   });

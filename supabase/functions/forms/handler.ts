@@ -61,6 +61,7 @@ export interface FormsDeps {
   deliverDue(): Promise<DeliveryReport>;
   /** True when the Authorization header carries the service-role key. */
   isServiceRole(authorization: string | null): boolean;
+  clientIpPolicy: ClientIpPolicy;
   /** The site's base URL; plain posts without a usable `_next` go to `${siteUrl}/thanks`. */
   siteUrl: string;
   newId(): string;
@@ -76,11 +77,29 @@ export function routeOf(pathname: string): string | null {
   return m ? m[1] : null;
 }
 
-/** The client address as the platform's proxy reports it (first X-Forwarded-For entry). */
-export function clientIp(headers: Headers): string {
-  const forwarded = headers.get('x-forwarded-for');
-  const first = forwarded?.split(',')[0]?.trim();
-  return first || headers.get('x-real-ip')?.trim() || 'unknown';
+/** How to find the client's address behind the platform's proxies. */
+export interface ClientIpPolicy {
+  /** A header the edge sets to the client address alone (e.g. `cf-connecting-ip`); wins when present. */
+  header?: string | null;
+  /** Proxies we trust that append to X-Forwarded-For; the entry this far from the right is the client. */
+  trustedHops?: number;
+}
+
+/**
+ * The client address. X-Forwarded-For is read from the right: entries on its left come from the
+ * client and could be forged to dodge the rate limit; the one our nearest proxy appended cannot.
+ */
+export function clientIp(headers: Headers, policy: ClientIpPolicy = {}): string {
+  if (policy.header) {
+    const value = headers.get(policy.header)?.trim();
+    if (value) return value;
+  }
+  const hops = Math.max(1, policy.trustedHops ?? 1);
+  const entries = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  return entries[Math.max(0, entries.length - hops)] || 'unknown';
 }
 
 /** Reads at most `limit` bytes; returns null when the body is longer. */
@@ -184,7 +203,7 @@ async function handleSubmission(
     result = await deps.accept({
       entryId,
       formId: form.id,
-      ipHash: await deps.hashIp(clientIp(req.headers)),
+      ipHash: await deps.hashIp(clientIp(req.headers, deps.clientIpPolicy)),
       name: submission.name,
       email: submission.email,
       message: submission.message,

@@ -68,6 +68,10 @@ const deps: FormsDeps = {
   },
   deliverDue: () => runDeliveries(deliveries, mailer, from),
   isServiceRole: (authorization) => isServiceKey(authorization, env),
+  clientIpPolicy: {
+    header: env('FORMS_CLIENT_IP_HEADER') || null,
+    trustedHops: Number(env('FORMS_TRUSTED_PROXY_HOPS') || 1),
+  },
   siteUrl,
   newId: () => crypto.randomUUID(),
   now: () => new Date(),
