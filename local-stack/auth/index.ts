@@ -1,11 +1,34 @@
-// GoTrue (Supabase Auth) stand-in mounted at /auth/v1.
+// GoTrue (Supabase Auth) stand-in mounted at /auth/v1: the subset of endpoints supabase-js uses,
+// with GoTrue's JSON shapes, error codes and token claims, on the auth.* tables.
 import type { HttpService, StackContext } from '../context.ts';
-import { sendJson } from '../http.ts';
+import { makeDeps } from './deps.ts';
+import { AuthError, OAuthError, sendAuthError } from './errors.ts';
+import { matchRoute } from './routes.ts';
 
-export function createAuthService(_ctx: StackContext): HttpService {
+export function createAuthService(ctx: StackContext): HttpService {
+  const deps = makeDeps(ctx);
   return {
-    async handle(_req, res) {
-      sendJson(res, 501, { code: 'not_implemented', message: 'Not implemented yet' });
+    async handle(req, res, path, url) {
+      const match = matchRoute(req.method ?? 'GET', path);
+      if (match.kind === 'not_found') {
+        req.resume();
+        return sendAuthError(res, new AuthError(404, 'not_found', 'Not Found'));
+      }
+      if (match.kind === 'method_not_allowed') {
+        req.resume();
+        res.setHeader('Allow', match.allowed.join(', '));
+        return sendAuthError(res, new AuthError(405, 'method_not_allowed', 'Method Not Allowed'));
+      }
+      try {
+        await match.handler(deps, { req, res, url, params: match.params });
+      } catch (err) {
+        if (err instanceof AuthError || err instanceof OAuthError) {
+          req.resume();
+          return sendAuthError(res, err);
+        }
+        ctx.log('auth', `${req.method} ${path} failed: ${(err as Error)?.stack ?? err}`);
+        sendAuthError(res, new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information'));
+      }
     },
   };
 }

@@ -122,11 +122,22 @@ create table if not exists auth.one_time_tokens (
   updated_at timestamp not null default now()
 );
 
+-- The authentication methods of each session (the access token's `amr` claim), as GoTrue keeps them.
+create table if not exists auth.mfa_amr_claims (
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  authentication_method text not null,
+  id uuid primary key,
+  unique (session_id, authentication_method)
+);
+
 alter table auth.users enable row level security;
 alter table auth.identities enable row level security;
 alter table auth.sessions enable row level security;
 alter table auth.refresh_tokens enable row level security;
 alter table auth.one_time_tokens enable row level security;
+alter table auth.mfa_amr_claims enable row level security;
 
 create or replace function auth.uid() returns uuid
 language sql stable

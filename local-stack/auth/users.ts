@@ -1,0 +1,256 @@
+// The user store: SQL on auth.users and auth.identities with GoTrue's column names, so database
+// triggers defined by migrations (e.g. creating public.profiles) fire as they do on Supabase.
+import { randomUUID } from 'node:crypto';
+import bcrypt from 'bcryptjs';
+import type pg from 'pg';
+import type { JsonObject } from './request.ts';
+
+export type Db = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+/** GoTrue's single-tenant instance id. */
+const INSTANCE_ID = '00000000-0000-0000-0000-000000000000';
+/** bcrypt.DefaultCost in Go, which GoTrue uses. */
+const BCRYPT_COST = 10;
+
+export interface UserRow {
+  id: string;
+  aud: string | null;
+  role: string | null;
+  email: string | null;
+  encrypted_password: string | null;
+  email_confirmed_at: Date | null;
+  confirmed_at: Date | null;
+  recovery_sent_at: Date | null;
+  last_sign_in_at: Date | null;
+  raw_app_meta_data: JsonObject | null;
+  raw_user_meta_data: JsonObject | null;
+  phone: string | null;
+  phone_confirmed_at: Date | null;
+  banned_until: Date | null;
+  created_at: Date | null;
+  updated_at: Date | null;
+  deleted_at: Date | null;
+  is_anonymous: boolean;
+}
+
+export interface IdentityRow {
+  id: string;
+  provider_id: string;
+  user_id: string;
+  identity_data: JsonObject;
+  provider: string;
+  last_sign_in_at: Date | null;
+  created_at: Date | null;
+  updated_at: Date | null;
+  email: string | null;
+}
+
+const USER_COLUMNS = `id, aud, role, email, encrypted_password, email_confirmed_at, confirmed_at,
+  recovery_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, phone, phone_confirmed_at,
+  banned_until, created_at, updated_at, deleted_at, is_anonymous`;
+
+export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST);
+
+/** Compares against bcrypt hashes from us or from pgcrypto's `crypt(…, gen_salt('bf'))` in seeds. */
+export async function passwordMatches(user: UserRow, password: string): Promise<boolean> {
+  if (!user.encrypted_password) return false;
+  try {
+    return await bcrypt.compare(password, user.encrypted_password);
+  } catch {
+    return false;
+  }
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
+  if (!isUuid(id)) return null;
+  const { rows } = await db.query<UserRow>(`select ${USER_COLUMNS} from auth.users where id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow>(
+    `select ${USER_COLUMNS} from auth.users where lower(email) = lower($1) and is_sso_user = false
+     order by created_at limit 1`,
+    [email],
+  );
+  return rows[0] ?? null;
+}
+
+export async function listIdentities(db: Db, userId: string): Promise<IdentityRow[]> {
+  const { rows } = await db.query<IdentityRow>(
+    `select id, provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at, email
+     from auth.identities where user_id = $1 order by created_at`,
+    [userId],
+  );
+  return rows;
+}
+
+export interface NewUser {
+  email: string;
+  password: string | null;
+  userMetadata: JsonObject;
+  appMetadata?: JsonObject;
+  confirmed: boolean;
+}
+
+/**
+ * Inserts the user and its e-mail identity in one transaction-bound call sequence. As GoTrue does,
+ * the identity's claims (sub, email, email_verified, phone_verified) are merged into user_metadata.
+ */
+export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
+  const id = randomUUID();
+  const identityData = {
+    sub: id,
+    email: user.email,
+    email_verified: user.confirmed,
+    phone_verified: false,
+  };
+  const appMetadata = { provider: 'email', providers: ['email'], ...user.appMetadata };
+  const userMetadata = { ...user.userMetadata, ...identityData };
+  const encrypted = user.password === null ? '' : await hashPassword(user.password);
+  const { rows } = await db.query<UserRow>(
+    `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+       raw_app_meta_data, raw_user_meta_data, is_super_admin, created_at, updated_at,
+       confirmation_token, recovery_token, email_change_token_new, email_change)
+     values ($1, $2, 'authenticated', 'authenticated', $3, $4, case when $5 then now() end,
+       $6, $7, false, now(), now(), '', '', '', '')
+     returning ${USER_COLUMNS}`,
+    [INSTANCE_ID, id, user.email, encrypted, user.confirmed, appMetadata, userMetadata],
+  );
+  await db.query(
+    `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+     values ($1, $2, $3, 'email', now(), now(), now())`,
+    [id, id, identityData],
+  );
+  return rows[0];
+}
+
+/** Merges `data` into user_metadata; a null value removes the key, as GoTrue's UpdateUserMetaData. */
+export async function mergeUserMetadata(db: Db, userId: string, data: JsonObject): Promise<void> {
+  const removed = Object.keys(data).filter((k) => data[k] === null);
+  const set = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null));
+  await db.query(
+    `update auth.users
+     set raw_user_meta_data = (coalesce(raw_user_meta_data, '{}'::jsonb) - $2::text[]) || $3::jsonb,
+         updated_at = now()
+     where id = $1`,
+    [userId, removed, set],
+  );
+}
+
+export async function mergeAppMetadata(db: Db, userId: string, data: JsonObject): Promise<void> {
+  const removed = Object.keys(data).filter((k) => data[k] === null);
+  const set = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null));
+  await db.query(
+    `update auth.users
+     set raw_app_meta_data = (coalesce(raw_app_meta_data, '{}'::jsonb) - $2::text[]) || $3::jsonb,
+         updated_at = now()
+     where id = $1`,
+    [userId, removed, set],
+  );
+}
+
+export async function setPassword(db: Db, userId: string, password: string): Promise<void> {
+  const encrypted = await hashPassword(password);
+  await db.query(`update auth.users set encrypted_password = $2, updated_at = now() where id = $1`, [
+    userId,
+    encrypted,
+  ]);
+}
+
+/** Changes the address at once (auto-confirmed e-mail change) and keeps the identity in step. */
+export async function setEmail(db: Db, userId: string, email: string): Promise<void> {
+  await db.query(
+    `update auth.users
+     set email = $2, email_change = '', email_change_token_new = '', email_confirmed_at = coalesce(email_confirmed_at, now()),
+         raw_user_meta_data = case when raw_user_meta_data ? 'email'
+           then jsonb_set(raw_user_meta_data, '{email}', to_jsonb($2::text)) else raw_user_meta_data end,
+         updated_at = now()
+     where id = $1`,
+    [userId, email],
+  );
+  await db.query(
+    `update auth.identities set identity_data = jsonb_set(identity_data, '{email}', to_jsonb($2::text)), updated_at = now()
+     where user_id = $1 and provider = 'email'`,
+    [userId, email],
+  );
+}
+
+export async function confirmEmail(db: Db, userId: string): Promise<void> {
+  await db.query(
+    `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now() where id = $1`,
+    [userId],
+  );
+}
+
+export async function touchLastSignIn(db: Db, userId: string): Promise<void> {
+  await db.query(`update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1`, [userId]);
+  await db.query(`update auth.identities set last_sign_in_at = now() where user_id = $1`, [userId]);
+}
+
+export async function deleteUser(db: Db, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query(`delete from auth.users where id = $1`, [userId]);
+  return (rowCount ?? 0) > 0;
+}
+
+export async function listUsers(db: Db, page: number, perPage: number): Promise<{ users: UserRow[]; total: number }> {
+  const { rows } = await db.query<UserRow & { total: string }>(
+    `select ${USER_COLUMNS}, count(*) over () as total from auth.users
+     order by created_at desc, id limit $1 offset $2`,
+    [perPage, (page - 1) * perPage],
+  );
+  let total = rows.length ? Number(rows[0].total) : 0;
+  if (!rows.length && page > 1) {
+    const count = await db.query<{ n: string }>(`select count(*) as n from auth.users`);
+    total = Number(count.rows[0].n);
+  }
+  return { users: rows.map(({ total: _total, ...user }) => user), total };
+}
+
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : undefined);
+
+/** The user object as GoTrue serialises it (`models.User`); optional timestamps are omitted when unset. */
+export function userJson(user: UserRow, identities: IdentityRow[]): JsonObject {
+  const json: JsonObject = {
+    id: user.id,
+    aud: user.aud ?? '',
+    role: user.role ?? '',
+    email: user.email ?? '',
+    email_confirmed_at: iso(user.email_confirmed_at),
+    phone: user.phone ?? '',
+    phone_confirmed_at: iso(user.phone_confirmed_at),
+    confirmed_at: iso(user.confirmed_at),
+    recovery_sent_at: iso(user.recovery_sent_at),
+    last_sign_in_at: iso(user.last_sign_in_at),
+    app_metadata: user.raw_app_meta_data ?? {},
+    user_metadata: user.raw_user_meta_data ?? {},
+    identities: identities.map((i) => ({
+      identity_id: i.id,
+      id: i.provider_id,
+      user_id: i.user_id,
+      identity_data: i.identity_data,
+      provider: i.provider,
+      last_sign_in_at: iso(i.last_sign_in_at),
+      created_at: iso(i.created_at),
+      updated_at: iso(i.updated_at),
+      email: i.email ?? undefined,
+    })),
+    created_at: iso(user.created_at),
+    updated_at: iso(user.updated_at),
+    banned_until: iso(user.banned_until),
+    deleted_at: iso(user.deleted_at),
+    is_anonymous: user.is_anonymous,
+  };
+  return json;
+}
+
+/** Loads the user with identities and serialises it. */
+export async function loadUserJson(db: Db, userId: string): Promise<JsonObject | null> {
+  const user = await findUserById(db, userId);
+  if (!user) return null;
+  return userJson(user, await listIdentities(db, userId));
+}
