@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
+import ws from 'ws';
 import { uniqueEmail } from '../support/db.ts';
 
 const PERMISSION_DENIED = '42501';
@@ -23,8 +24,13 @@ interface Entry {
 }
 
 const stack = inject('stack');
+// Node 20 has no global WebSocket; browsers and Node 22 need no transport option.
+const realtime = { transport: ws as unknown as typeof WebSocket };
 const newClient = (key = stack.anonKey) =>
-  createClient(stack.apiUrl, key, { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } });
+  createClient(stack.apiUrl, key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime,
+  });
 
 let anonClient: SupabaseClient;
 let service: SupabaseClient;
