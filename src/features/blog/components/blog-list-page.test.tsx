@@ -7,6 +7,9 @@ import { fakeDb } from '../testing/fake-supabase';
 import { samplePosts } from '../testing/fixtures';
 import { renderBlog } from '../testing/render';
 
+// Chakra in jsdom renders slowly on a busy machine; this is a budget, not a timing assertion.
+vi.setConfig({ testTimeout: 20_000 });
+
 vi.mock('../../../lib/supabase', async () => ({ supabase: (await import('../testing/fake-supabase')).fakeSupabase }));
 
 const postList = () => screen.getByRole('region', { name: /^(Latest posts|Updates|Guides|Tips)$/ });
@@ -95,6 +98,12 @@ describe('BlogListPage', () => {
     await user.click(screen.getByRole('link', { name: 'Show all posts' }));
     expect(cardTitles()).toHaveLength(4);
     expect(screen.getByRole('searchbox', { name: 'Search posts' })).toHaveValue('');
+  });
+
+  it('shows the newsletter sign-up it is given in the hero', async () => {
+    renderBlog('/blog', <form aria-label="Newsletter sign-up" />);
+    expect(screen.getByRole('form', { name: 'Newsletter sign-up' })).toBeInTheDocument();
+    await findCard('Introducing tinyback');
   });
 
   it('lists the three newest posts from the data as recent posts', async () => {

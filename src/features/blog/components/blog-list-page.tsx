@@ -1,8 +1,9 @@
 // /blog: the hero, the post grid filtered by ?cat= and ?q=, and the sidebar that sets them.
-import { useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { Box, Container, Grid, Heading, Link, Stack, Text } from '@chakra-ui/react';
 import { paths } from '../../../config/paths';
+import { useDocumentTitle } from '../../../components/use-document-title';
 import { usePosts } from '../api/get-posts';
 import { filterPosts, readBlogFilter, type BlogFilter } from '../filter-posts';
 import { CATEGORY_LABELS } from '../types';
@@ -11,16 +12,18 @@ import { BlogSidebar } from './blog-sidebar';
 import { PostGrid, PostGridSkeleton } from './post-grid';
 import { RequestError } from './request-error';
 
-export const BLOG_TITLE = 'Blog · tinyback.tools';
+export interface BlogListPageProps {
+  /** The newsletter sign-up shown in the hero. The app layer passes the newsletter feature's form
+   * here, since one feature never imports another. */
+  newsletter?: ReactNode;
+}
 
-export function BlogListPage() {
+export function BlogListPage({ newsletter }: BlogListPageProps = {}) {
   const [params, setParams] = useSearchParams();
   const filter = readBlogFilter(params);
   const { state, retry } = usePosts();
 
-  useEffect(() => {
-    document.title = BLOG_TITLE;
-  }, []);
+  useDocumentTitle('Blog');
 
   const visible = state.status === 'success' ? filterPosts(state.data, filter) : [];
 
@@ -35,7 +38,7 @@ export function BlogListPage() {
 
   return (
     <Box>
-      <BlogHero />
+      <BlogHero newsletter={newsletter} />
       <Container maxW="6xl" py={{ base: 8, md: 12 }}>
         <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 18rem' }} gap={{ base: 10, lg: 12 }}>
           <Stack as="section" aria-labelledby="blog-posts-heading" gap={5} minW={0}>

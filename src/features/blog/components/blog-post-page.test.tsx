@@ -6,6 +6,9 @@ import { fakeDb } from '../testing/fake-supabase';
 import { samplePosts } from '../testing/fixtures';
 import { renderBlog } from '../testing/render';
 
+// Chakra in jsdom renders slowly on a busy machine; this is a budget, not a timing assertion.
+vi.setConfig({ testTimeout: 20_000 });
+
 vi.mock('../../../lib/supabase', async () => ({ supabase: (await import('../testing/fake-supabase')).fakeSupabase }));
 
 beforeEach(() => fakeDb.reset(samplePosts.map((p) => ({ ...p }))));

@@ -1,16 +1,15 @@
 // /blog/:id: one post (title, category, long date, cover, markdown body) beside the blog sidebar,
 // with clear loading, error and not-found states.
-import { useEffect } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Badge, Box, Container, Grid, Heading, HStack, Link, Skeleton, SkeletonText, Stack, Text } from '@chakra-ui/react';
 import { LuArrowLeft } from 'react-icons/lu';
 import { paths } from '../../../config/paths';
+import { useDocumentTitle } from '../../../components/use-document-title';
 import { usePost } from '../api/get-post';
 import { usePosts } from '../api/get-posts';
 import { formatLongDate } from '../format-date';
 import { categoryLabel, isBlogCategory, type BlogPost } from '../types';
 import { BlogSidebar } from './blog-sidebar';
-import { BLOG_TITLE } from './blog-list-page';
 import { PostBody } from './post-body';
 import { PostCover } from './post-cover';
 import { RequestError } from './request-error';
@@ -21,9 +20,7 @@ export function BlogPostPage() {
   const { state: posts } = usePosts();
 
   const title = state.status === 'success' && state.data ? state.data.title : null;
-  useEffect(() => {
-    document.title = title ? `${title} · Blog · tinyback.tools` : BLOG_TITLE;
-  }, [title]);
+  useDocumentTitle(title ? `${title} · Blog` : 'Blog');
 
   return (
     <Container maxW="6xl" py={{ base: 8, md: 12 }}>

@@ -1,13 +1,8 @@
-// Renders blog pages inside the app's providers at a given URL, and exposes the current URL.
+// Renders the blog's routes at a given URL inside the app's providers, and shows the current URL.
 import type { ReactElement } from 'react';
-import { afterEach } from 'vitest';
-import { cleanup, render } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { renderWithProviders } from '../../../components/testing/render';
 import { BlogListPage, BlogPostPage } from '../index';
-
-// Vitest globals are off, so Testing Library cannot register its own cleanup.
-afterEach(cleanup);
 
 function LocationProbe() {
   const location = useLocation();
@@ -15,16 +10,14 @@ function LocationProbe() {
 }
 
 export function renderBlog(url: string, extra?: ReactElement) {
-  return render(
-    <ChakraProvider value={defaultSystem}>
-      <MemoryRouter initialEntries={[url]}>
-        <Routes>
-          <Route path="/blog" element={<BlogListPage />} />
-          <Route path="/blog/:id" element={<BlogPostPage />} />
-        </Routes>
-        <LocationProbe />
-        {extra}
-      </MemoryRouter>
-    </ChakraProvider>,
+  return renderWithProviders(
+    <>
+      <Routes>
+        <Route path="/blog" element={<BlogListPage newsletter={extra} />} />
+        <Route path="/blog/:id" element={<BlogPostPage />} />
+      </Routes>
+      <LocationProbe />
+    </>,
+    { route: url },
   );
 }
