@@ -1,0 +1,387 @@
+// Parses PostgREST's query-string grammar as postgrest-js writes it: `select=` trees with aliases,
+// casts, JSON paths and embeds; `col=op.value` filters with `not.`; `or=(…)`/`and=(…)` trees;
+// `order=`; and the dotted keys that target embedded resources. Pure: no SQL, no schema.
+import { queryParamError } from './errors.ts';
+
+export type JsonStep = { arrow: '->' | '->>'; key: string };
+
+export interface ColumnItem {
+  kind: 'column';
+  name: string;
+  alias?: string;
+  jsonPath: JsonStep[];
+  cast?: string;
+}
+
+export interface EmbedItem {
+  kind: 'embed';
+  relation: string;
+  alias?: string;
+  hint?: string;
+  inner: boolean;
+  select: SelectItem[];
+}
+
+export type SelectItem = { kind: 'star' } | ColumnItem | EmbedItem;
+
+export const OPERATORS = {
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  like: 'like',
+  ilike: 'ilike',
+  match: '~',
+  imatch: '~*',
+  isdistinct: 'is distinct from',
+  cs: '@>',
+  cd: '<@',
+  ov: '&&',
+  sl: '<<',
+  sr: '>>',
+  nxr: '&<',
+  nxl: '&>',
+  adj: '-|-',
+} as const;
+
+export type SimpleOperator = keyof typeof OPERATORS;
+export type FtsOperator = 'fts' | 'plfts' | 'phfts' | 'wfts';
+export type IsValue = 'null' | 'not_null' | 'true' | 'false' | 'unknown';
+
+export type Condition =
+  | { op: SimpleOperator; quantifier?: 'any' | 'all'; value: string }
+  | { op: 'in'; values: string[] }
+  | { op: 'is'; value: IsValue }
+  | { op: FtsOperator; config?: string; value: string };
+
+export interface Filter {
+  kind: 'filter';
+  column: string;
+  jsonPath: JsonStep[];
+  negate: boolean;
+  condition: Condition;
+}
+
+export interface LogicTree {
+  kind: 'logic';
+  operator: 'and' | 'or';
+  negate: boolean;
+  children: (Filter | LogicTree)[];
+}
+
+export type Predicate = Filter | LogicTree;
+
+export interface OrderTerm {
+  column: string;
+  jsonPath: JsonStep[];
+  direction?: 'asc' | 'desc';
+  nulls?: 'first' | 'last';
+}
+
+/** Splits on `sep` at depth 0, honouring parentheses and double-quoted strings. */
+export function splitTopLevel(input: string, sep = ','): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let current = '';
+  for (let i = 0; i < input.length; i++) {
+    const ch = input[i];
+    if (quoted) {
+      current += ch;
+      if (ch === '\\' && i + 1 < input.length) current += input[++i];
+      else if (ch === '"') quoted = false;
+      continue;
+    }
+    if (ch === '"') quoted = true;
+    else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    if (ch === sep && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  parts.push(current);
+  return parts;
+}
+
+/** Removes surrounding double quotes and their backslash escapes. */
+export function unquote(value: string): string {
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
+    return value.slice(1, -1).replace(/\\(.)/g, '$1');
+  }
+  return value;
+}
+
+/** Splits `data->a->>b` into the column and its JSON path. */
+function parseFieldPath(
+  field: string,
+  param: string,
+  raw: string,
+): { name: string; jsonPath: JsonStep[] } {
+  const parts = field.split(/(->>|->)/);
+  const name = unquote(parts[0]);
+  if (!name) throw queryParamError(param, raw, `missing column name in "${field}"`);
+  const jsonPath: JsonStep[] = [];
+  for (let i = 1; i < parts.length; i += 2) {
+    const key = unquote(parts[i + 1] ?? '');
+    if (!key) throw queryParamError(param, raw, `missing JSON key after "${parts[i]}"`);
+    jsonPath.push({ arrow: parts[i] as JsonStep['arrow'], key });
+  }
+  return { name, jsonPath };
+}
+
+const CAST = /^[A-Za-z_][A-Za-z0-9_ ]*(\[\])?$/;
+
+/** Parses the `select` parameter into a tree. */
+export function parseSelect(raw: string, param = 'select'): SelectItem[] {
+  // postgrest-js strips whitespace outside quotes; do the same for hand-written URLs.
+  const input = raw.replace(/\s+(?=(?:[^"]*"[^"]*")*[^"]*$)/g, '');
+  if (input === '') return [{ kind: 'star' }];
+  return parseSelectList(input, param, raw);
+}
+
+function parseSelectList(input: string, param: string, raw: string): SelectItem[] {
+  return splitTopLevel(input).map((part) => parseSelectItem(part, param, raw));
+}
+
+function parseSelectItem(part: string, param: string, raw: string): SelectItem {
+  if (part === '') throw queryParamError(param, raw, 'unexpected empty item in select list');
+  if (part === '*') return { kind: 'star' };
+  if (part.startsWith('...')) {
+    throw queryParamError(param, raw, 'spread embeds ("...") are not supported by the local stack');
+  }
+  let rest = part;
+  let alias: string | undefined;
+  // `alias:field` — a single colon; `::` is a cast.
+  const aliasMatch = /^("(?:[^"\\]|\\.)*"|[^:"(]+):(?!:)/.exec(rest);
+  if (aliasMatch) {
+    alias = unquote(aliasMatch[1]);
+    rest = rest.slice(aliasMatch[0].length);
+  }
+  const paren = rest.indexOf('(');
+  if (paren >= 0) {
+    if (!rest.endsWith(')'))
+      throw queryParamError(param, raw, `unbalanced parentheses in "${part}"`);
+    const head = rest.slice(0, paren);
+    const inside = rest.slice(paren + 1, -1);
+    const [relation, ...modifiers] = head.split('!');
+    if (!relation) throw queryParamError(param, raw, `missing relation name in "${part}"`);
+    let inner = false;
+    let hint: string | undefined;
+    for (const m of modifiers) {
+      if (m === 'inner') inner = true;
+      else if (m === 'left') inner = false;
+      else if (m && hint === undefined) hint = unquote(m);
+      else throw queryParamError(param, raw, `unexpected "!${m}" in "${part}"`);
+    }
+    return {
+      kind: 'embed',
+      relation: unquote(relation),
+      alias,
+      hint,
+      inner,
+      select: inside === '' ? [{ kind: 'star' }] : parseSelectList(inside, param, raw),
+    };
+  }
+  if (rest.includes(')')) throw queryParamError(param, raw, `unbalanced parentheses in "${part}"`);
+  let cast: string | undefined;
+  const castAt = rest.indexOf('::');
+  if (castAt >= 0) {
+    cast = rest.slice(castAt + 2);
+    rest = rest.slice(0, castAt);
+    if (!CAST.test(cast)) throw queryParamError(param, raw, `invalid cast "${cast}"`);
+  }
+  const { name, jsonPath } = parseFieldPath(rest, param, raw);
+  return { kind: 'column', name, alias, jsonPath, cast };
+}
+
+const FTS = new Set(['fts', 'plfts', 'phfts', 'wfts']);
+
+/** Parses `[not.]op.value` (the right-hand side of `col=…`, or the tail inside a logic tree). */
+export function parseCondition(
+  value: string,
+  param: string,
+  inLogicTree = false,
+): { negate: boolean; condition: Condition } {
+  let rest = value;
+  let negate = false;
+  if (rest.startsWith('not.')) {
+    negate = true;
+    rest = rest.slice(4);
+  }
+  const dot = rest.indexOf('.');
+  if (dot < 0) throw queryParamError(param, value, 'expected "operator.value"');
+  const opToken = rest.slice(0, dot);
+  let operand = rest.slice(dot + 1);
+  if (inLogicTree) operand = unquote(operand);
+  const m = /^([a-z]+)(?:\(([^)]*)\))?$/.exec(opToken);
+  if (!m) throw queryParamError(param, value, `unknown operator "${opToken}"`);
+  const [, op, modifier] = m;
+  if (op === 'in') {
+    if (!/^\(.*\)$/s.test(operand)) throw queryParamError(param, value, 'expected "in.(a,b,…)"');
+    const inside = operand.slice(1, -1);
+    const values = inside === '' ? [] : splitTopLevel(inside).map(unquote);
+    return { negate, condition: { op: 'in', values } };
+  }
+  if (op === 'is') {
+    const v = operand.toLowerCase();
+    if (!['null', 'not_null', 'true', 'false', 'unknown'].includes(v)) {
+      throw queryParamError(param, value, `"is" accepts null, not_null, true, false or unknown`);
+    }
+    return { negate, condition: { op: 'is', value: v as IsValue } };
+  }
+  if (FTS.has(op)) {
+    return {
+      negate,
+      condition: { op: op as FtsOperator, config: modifier || undefined, value: operand },
+    };
+  }
+  if (op in OPERATORS) {
+    let quantifier: 'any' | 'all' | undefined;
+    if (modifier !== undefined) {
+      if (modifier !== 'any' && modifier !== 'all') {
+        throw queryParamError(param, value, `unknown modifier "${modifier}"`);
+      }
+      quantifier = modifier;
+    }
+    return { negate, condition: { op: op as SimpleOperator, quantifier, value: operand } };
+  }
+  throw queryParamError(param, value, `unknown operator "${op}"`);
+}
+
+/** A `col=op.value` filter. */
+export function parseFilter(column: string, value: string): Filter {
+  const { name, jsonPath } = parseFieldPath(column, column, value);
+  const { negate, condition } = parseCondition(value, column);
+  return { kind: 'filter', column: name, jsonPath, negate, condition };
+}
+
+/** The value of `or=`/`and=`: `(cond,cond,…)` where a cond is `col.op.v` or a nested tree. */
+export function parseLogicTree(operator: 'and' | 'or', negate: boolean, value: string): LogicTree {
+  const param = negate ? `not.${operator}` : operator;
+  if (!/^\(.*\)$/s.test(value)) throw queryParamError(param, value, 'expected "(…)"');
+  const children = splitTopLevel(value.slice(1, -1)).map((part) =>
+    parseLogicChild(part, param, value),
+  );
+  return { kind: 'logic', operator, negate, children };
+}
+
+function parseLogicChild(part: string, param: string, raw: string): Predicate {
+  const nested = /^(not\.)?(and|or)(\(.*\))$/s.exec(part);
+  if (nested) return parseLogicTree(nested[2] as 'and' | 'or', Boolean(nested[1]), nested[3]);
+  // `col.op.value` or `col->a.op.value`; the column ends at its first dot.
+  let i = 0;
+  if (part.startsWith('"')) i = part.indexOf('"', 1) + 1;
+  const dot = part.indexOf('.', i);
+  if (dot <= 0) throw queryParamError(param, raw, `expected "column.operator.value" in "${part}"`);
+  const { name, jsonPath } = parseFieldPath(part.slice(0, dot), param, raw);
+  const { negate, condition } = parseCondition(part.slice(dot + 1), param, true);
+  return { kind: 'filter', column: name, jsonPath, negate, condition };
+}
+
+/** `order=a.desc.nullslast,b` */
+export function parseOrder(value: string, param = 'order'): OrderTerm[] {
+  return splitTopLevel(value).map((term) => {
+    if (term === '') throw queryParamError(param, value, 'unexpected empty order term');
+    const pieces = term.split('.');
+    let end = pieces.length;
+    let direction: OrderTerm['direction'];
+    let nulls: OrderTerm['nulls'];
+    const last = pieces[end - 1];
+    if (end > 1 && (last === 'nullsfirst' || last === 'nullslast')) {
+      nulls = last === 'nullsfirst' ? 'first' : 'last';
+      end--;
+    }
+    const dir = pieces[end - 1];
+    if (end > 1 && (dir === 'asc' || dir === 'desc')) {
+      direction = dir;
+      end--;
+    }
+    const field = pieces.slice(0, end).join('.');
+    if (field.includes('(')) {
+      throw queryParamError(
+        param,
+        value,
+        'ordering by an embedded resource is not supported by the local stack',
+      );
+    }
+    const { name, jsonPath } = parseFieldPath(field, param, value);
+    return { column: name, jsonPath, direction, nulls };
+  });
+}
+
+/** Parses a non-negative integer parameter such as `limit` or `offset`. */
+export function parseCount(param: string, value: string): number {
+  if (!/^-?\d+$/.test(value)) throw queryParamError(param, value, 'expected an integer');
+  return Number(value);
+}
+
+/** `columns="a","b"` (postgrest-js quotes every name). */
+export function parseColumns(value: string): string[] {
+  const names = splitTopLevel(value.replace(/\s+(?=(?:[^"]*"[^"]*")*[^"]*$)/g, '')).map(unquote);
+  if (names.some((n) => n === ''))
+    throw queryParamError('columns', value, 'unexpected empty column name');
+  return names;
+}
+
+/** Options of one level of the request tree (the root, or an embedded resource by its path). */
+export interface LevelOptions {
+  predicates: Predicate[];
+  order?: OrderTerm[];
+  limit?: number;
+  offset?: number;
+}
+
+export interface QueryParams {
+  select?: string;
+  columns?: string[];
+  onConflict?: string[];
+  /** Keyed by the embed path joined with '.', '' for the root. */
+  levels: Map<string, LevelOptions>;
+}
+
+const RESERVED = new Set(['select', 'columns', 'on_conflict']);
+
+/** Splits the query string into the request tree's options. `skip` names keys that are rpc arguments. */
+export function parseQueryParams(
+  search: URLSearchParams,
+  skip: Set<string> = new Set(),
+): QueryParams {
+  const result: QueryParams = { levels: new Map() };
+  const level = (path: string) => {
+    let l = result.levels.get(path);
+    if (!l) result.levels.set(path, (l = { predicates: [] }));
+    return l;
+  };
+  level('');
+  for (const [key, value] of search) {
+    if (skip.has(key)) continue;
+    if (key === 'select') result.select = value;
+    else if (key === 'columns') result.columns = parseColumns(value);
+    else if (key === 'on_conflict') result.onConflict = parseColumns(value);
+    if (RESERVED.has(key)) continue;
+    const segments = key.split('.');
+    const last = segments[segments.length - 1];
+    if (last === 'order' || last === 'limit' || last === 'offset') {
+      const l = level(segments.slice(0, -1).join('.'));
+      if (last === 'order') l.order = parseOrder(value, key);
+      else if (last === 'limit') l.limit = parseCount(key, value);
+      else l.offset = parseCount(key, value);
+    } else if (last === 'or' || last === 'and') {
+      const negate = segments[segments.length - 2] === 'not';
+      const path = segments.slice(0, negate ? -2 : -1).join('.');
+      level(path).predicates.push(parseLogicTree(last, negate, value));
+    } else {
+      // The column may carry a JSON path (`data->>a`), whose keys are not embed paths.
+      const arrow = key.indexOf('->');
+      const head = arrow >= 0 ? key.slice(0, arrow) : key;
+      const dot = head.lastIndexOf('.');
+      const path = dot >= 0 ? key.slice(0, dot) : '';
+      const column = dot >= 0 ? key.slice(dot + 1) : key;
+      level(path).predicates.push(parseFilter(column, value));
+    }
+  }
+  return result;
+}

@@ -1,0 +1,416 @@
+// Builds the SELECT of a read (and the representation of a write): select lists with aliases,
+// casts and JSON paths, embedded resources through foreign keys, filters, order and paging.
+// Rows are rendered by Postgres itself (json_agg / to_json), as PostgREST does, so every type
+// comes out exactly as PostgREST would print it. Permissions are left to Postgres (RLS, GRANTs).
+import { RestError } from './errors.ts';
+import {
+  OPERATORS,
+  type EmbedItem,
+  type Filter,
+  type JsonStep,
+  type LevelOptions,
+  type OrderTerm,
+  type Predicate,
+  type SelectItem,
+} from './query-grammar.ts';
+import {
+  EXPOSED_SCHEMA,
+  type ForeignKey,
+  type SchemaSnapshot,
+  type TableInfo,
+} from './schema-cache.ts';
+import { ident, qualified, type Params } from './sql.ts';
+
+/** Thrown when a name is missing from the cache; the caller reloads the cache and plans again. */
+export class SchemaMiss extends Error {}
+
+export interface BuildContext {
+  snapshot: SchemaSnapshot;
+  params: Params;
+  /** First planning pass: unknown columns raise SchemaMiss. On the second, Postgres reports them. */
+  strict: boolean;
+  levels: Map<string, LevelOptions>;
+  usedLevels: Set<string>;
+  aliasCount: number;
+}
+
+export function newBuildContext(
+  snapshot: SchemaSnapshot,
+  params: Params,
+  levels: Map<string, LevelOptions>,
+  strict: boolean,
+): BuildContext {
+  return { snapshot, params, strict, levels, usedLevels: new Set(), aliasCount: 0 };
+}
+
+function columnRef(ctx: BuildContext, alias: string, name: string, jsonPath: JsonStep[]): string {
+  let sql = `${ident(alias)}.${ident(name)}`;
+  for (const step of jsonPath) {
+    // Integer keys index JSON arrays, as in PostgREST.
+    const key = /^-?\d+$/.test(step.key)
+      ? `${ctx.params.add(step.key)}::int`
+      : `${ctx.params.add(step.key)}::text`;
+    sql += `${step.arrow}${key}`;
+  }
+  return sql;
+}
+
+function checkColumn(ctx: BuildContext, table: TableInfo | undefined, name: string) {
+  if (ctx.strict && table && !table.columns.has(name)) throw new SchemaMiss(name);
+}
+
+const TSQUERY = {
+  fts: 'to_tsquery',
+  plfts: 'plainto_tsquery',
+  phfts: 'phraseto_tsquery',
+  wfts: 'websearch_to_tsquery',
+};
+
+function renderFilter(ctx: BuildContext, f: Filter, alias: string, level: Level): string {
+  const c = f.condition;
+  // `embed=is.null` / `embed=not.is.null` filter parents by the presence of an embedded row.
+  const embed = level.embeds.get(f.column);
+  if (embed && f.jsonPath.length === 0) {
+    if (c.op !== 'is' || (c.value !== 'null' && c.value !== 'not_null')) {
+      throw new RestError(
+        400,
+        'PGRST120',
+        `Bad operator on the '${f.column}' embedded resource`,
+        'Only is null or not is null filters are allowed on embedded resources',
+      );
+    }
+    const present = (c.value === 'not_null') !== f.negate;
+    return `${present ? '' : 'not '}exists (${embed.existsSql(alias)})`;
+  }
+  checkColumn(ctx, level.table, f.column);
+  const col = columnRef(ctx, alias, f.column, f.jsonPath);
+  let sql: string;
+  switch (c.op) {
+    case 'in':
+      sql = `${col} = any(${ctx.params.add(c.values)})`;
+      break;
+    case 'is':
+      sql = c.value === 'not_null' ? `${col} is not null` : `${col} is ${c.value}`;
+      break;
+    case 'fts':
+    case 'plfts':
+    case 'phfts':
+    case 'wfts': {
+      const config = c.config ? `${ctx.params.add(c.config)}::regconfig, ` : '';
+      sql = `${col} @@ ${TSQUERY[c.op]}(${config}${ctx.params.add(c.value)})`;
+      break;
+    }
+    default: {
+      // PostgREST accepts `*` as the wildcard so URLs need no `%` escaping.
+      const value = c.op === 'like' || c.op === 'ilike' ? c.value.replace(/\*/g, '%') : c.value;
+      const op = OPERATORS[c.op];
+      sql = c.quantifier
+        ? `${col} ${op} ${c.quantifier}(${ctx.params.add(value)})`
+        : `${col} ${op} ${ctx.params.add(value)}`;
+    }
+  }
+  return f.negate ? `not (${sql})` : sql;
+}
+
+function renderPredicate(ctx: BuildContext, p: Predicate, alias: string, level: Level): string {
+  if (p.kind === 'filter') return renderFilter(ctx, p, alias, level);
+  const joined = p.children
+    .map((child) => renderPredicate(ctx, child, alias, level))
+    .join(p.operator === 'and' ? ' and ' : ' or ');
+  return p.negate ? `not (${joined})` : `(${joined})`;
+}
+
+function renderOrder(
+  ctx: BuildContext,
+  terms: OrderTerm[],
+  alias: string,
+  table?: TableInfo,
+): string {
+  return terms
+    .map((t) => {
+      checkColumn(ctx, table, t.column);
+      let sql = columnRef(ctx, alias, t.column, t.jsonPath);
+      if (t.direction) sql += ` ${t.direction}`;
+      if (t.nulls) sql += ` nulls ${t.nulls}`;
+      return sql;
+    })
+    .join(', ');
+}
+
+interface Relationship {
+  fk: ForeignKey;
+  /** The embedded table. */
+  target: string;
+  toOne: boolean;
+  cardinality: 'many-to-one' | 'one-to-many' | 'one-to-one';
+  /** Join condition between the embedded alias and the parent alias. */
+  join: (child: string, parent: string) => string;
+}
+
+function isUnique(table: TableInfo | undefined, columns: string[]): boolean {
+  if (!table) return false;
+  return table.uniqueKeys.some(
+    (key) => key.length === columns.length && key.every((c) => columns.includes(c)),
+  );
+}
+
+function equalities(
+  childCols: string[],
+  childAlias: string,
+  parentCols: string[],
+  parentAlias: string,
+) {
+  return childCols
+    .map(
+      (c, i) => `${ident(childAlias)}.${ident(c)} = ${ident(parentAlias)}.${ident(parentCols[i])}`,
+    )
+    .join(' and ');
+}
+
+function findRelationships(
+  snapshot: SchemaSnapshot,
+  parent: string,
+  item: EmbedItem,
+): Relationship[] {
+  const found: Relationship[] = [];
+  for (const fk of snapshot.foreignKeys) {
+    if (fk.table === parent && fk.foreignTable === item.relation) {
+      const oneToOne = isUnique(snapshot.tables.get(parent), fk.columns);
+      found.push({
+        fk,
+        target: fk.foreignTable,
+        toOne: true,
+        cardinality: oneToOne ? 'one-to-one' : 'many-to-one',
+        join: (child, par) => equalities(fk.foreignColumns, child, fk.columns, par),
+      });
+    }
+    if (fk.foreignTable === parent && fk.table === item.relation) {
+      const oneToOne = isUnique(snapshot.tables.get(fk.table), fk.columns);
+      found.push({
+        fk,
+        target: fk.table,
+        toOne: oneToOne,
+        cardinality: oneToOne ? 'one-to-one' : 'one-to-many',
+        join: (child, par) => equalities(fk.columns, child, fk.foreignColumns, par),
+      });
+    }
+  }
+  if (item.hint === undefined) return found;
+  const hint = item.hint;
+  return found.filter(
+    (r) =>
+      r.fk.name === hint ||
+      (r.fk.columns.length === 1 && r.fk.columns[0] === hint) ||
+      (r.fk.foreignColumns.length === 1 && r.fk.foreignColumns[0] === hint),
+  );
+}
+
+function resolveRelationship(ctx: BuildContext, parent: string, item: EmbedItem): Relationship {
+  const found = findRelationships(ctx.snapshot, parent, item);
+  if (found.length === 1) return found[0];
+  if (found.length === 0) {
+    if (ctx.strict) throw new SchemaMiss(item.relation);
+    throw new RestError(
+      400,
+      'PGRST200',
+      `Could not find a relationship between '${parent}' and '${item.relation}' in the schema cache`,
+      `Searched for a foreign key relationship between '${parent}' and '${item.relation}'${
+        item.hint ? ` using the hint '${item.hint}'` : ''
+      } in the schema '${EXPOSED_SCHEMA}', but no matches were found.`,
+      null,
+    );
+  }
+  const fmt = (cols: string[]) => `(${cols.join(', ')})`;
+  throw new RestError(
+    300,
+    'PGRST201',
+    `Could not embed because more than one relationship was found for '${parent}' and '${item.relation}'`,
+    found.map((r) => ({
+      cardinality: r.cardinality,
+      embedding: `${parent} with ${item.relation}`,
+      relationship: `${r.fk.name} using ${r.fk.table}${fmt(r.fk.columns)} and ${r.fk.foreignTable}${fmt(r.fk.foreignColumns)}`,
+    })),
+    `Try changing '${item.relation}' to one of the following: ${found
+      .map((r) => `'${item.relation}!${r.fk.name}'`)
+      .join(', ')}. Find the desired relationship in the 'details' key.`,
+  );
+}
+
+interface EmbedPlan {
+  /** The correlated subquery yielding the embedded JSON, given the parent alias. */
+  valueSql: (parentAlias: string) => string;
+  /** `select 1 from … where join and filters`, for `!inner` and `embed=not.is.null`. */
+  existsSql: (parentAlias: string) => string;
+  inner: boolean;
+}
+
+interface Level {
+  table?: TableInfo;
+  embeds: Map<string, EmbedPlan>;
+}
+
+/** One level of the tree: its select list, where clauses, order and paging, for `alias`. */
+export interface RenderedLevel {
+  list: string;
+  where: string[];
+  order: string;
+  limit?: number;
+  offset?: number;
+}
+
+/** Renders a level reading `tableName` (or a function's rows when `table` is undefined) under `alias`. */
+export function renderLevel(
+  ctx: BuildContext,
+  tableName: string,
+  table: TableInfo | undefined,
+  alias: string,
+  select: SelectItem[],
+  path: string,
+): RenderedLevel {
+  ctx.usedLevels.add(path);
+  const options = ctx.levels.get(path) ?? { predicates: [] };
+  const level: Level = { table, embeds: new Map() };
+  const list: string[] = [];
+
+  for (const item of select) {
+    if (item.kind === 'star') {
+      list.push(`${ident(alias)}.*`);
+    } else if (item.kind === 'column') {
+      checkColumn(ctx, table, item.name);
+      const out =
+        item.alias ??
+        (item.jsonPath.length ? item.jsonPath[item.jsonPath.length - 1].key : item.name);
+      const cast = item.cast ? `::${item.cast}` : '';
+      list.push(`${columnRef(ctx, alias, item.name, item.jsonPath)}${cast} as ${ident(out)}`);
+    } else {
+      const out = item.alias ?? item.relation;
+      const plan = planEmbed(ctx, tableName, item, path ? `${path}.${out}` : out);
+      level.embeds.set(out, plan);
+      list.push(`${plan.valueSql(alias)} as ${ident(out)}`);
+    }
+  }
+
+  const where = options.predicates.map((p) => renderPredicate(ctx, p, alias, level));
+  for (const plan of level.embeds.values()) {
+    if (plan.inner) where.push(`exists (${plan.existsSql(alias)})`);
+  }
+  return {
+    list: list.join(', ') || 'null',
+    where,
+    order: options.order ? renderOrder(ctx, options.order, alias, table) : '',
+    limit: options.limit,
+    offset: options.offset,
+  };
+}
+
+function planEmbed(ctx: BuildContext, parent: string, item: EmbedItem, path: string): EmbedPlan {
+  if (!ctx.snapshot.tables.has(parent)) {
+    throw new RestError(
+      400,
+      'PGRST200',
+      `Could not find a relationship between '${parent}' and '${item.relation}' in the schema cache`,
+      `Searched for a foreign key relationship between '${parent}' and '${item.relation}' in the schema '${EXPOSED_SCHEMA}', but no matches were found.`,
+    );
+  }
+  const rel = resolveRelationship(ctx, parent, item);
+  const target = ctx.snapshot.tables.get(rel.target);
+  const from = qualified(EXPOSED_SCHEMA, rel.target);
+  const alias = `${rel.target}_${++ctx.aliasCount}`;
+  const rendered = renderLevel(ctx, rel.target, target, alias, item.select, path);
+
+  const whereOf = (conds: string[], join: string) => [join, ...conds].join(' and ');
+  const paging = (l: RenderedLevel) =>
+    `${l.order ? ` order by ${l.order}` : ''}${l.limit !== undefined ? ` limit ${l.limit}` : ''}${
+      l.offset !== undefined ? ` offset ${l.offset}` : ''
+    }`;
+  return {
+    inner: item.inner,
+    valueSql: (parentAlias) => {
+      const inner = `select ${rendered.list} from ${from} as ${ident(alias)} where ${whereOf(
+        rendered.where,
+        rel.join(alias, parentAlias),
+      )}${paging(rendered)}`;
+      return rel.toOne
+        ? `(select pg_catalog.to_json(pgrst_e) from (${inner}) as pgrst_e)`
+        : `(select coalesce(pg_catalog.json_agg(pgrst_e), '[]') from (${inner}) as pgrst_e)`;
+    },
+    // The embed's filters render again for each exists() test, under their own alias, and only
+    // when used: every parameter placed in the statement must appear in its text.
+    existsSql: (parentAlias) => {
+      const existsAlias = `${rel.target}_${++ctx.aliasCount}`;
+      const existsLevel = renderLevel(ctx, rel.target, target, existsAlias, [], path);
+      return `select 1 from ${from} as ${ident(existsAlias)} where ${whereOf(
+        existsLevel.where,
+        rel.join(existsAlias, parentAlias),
+      )}`;
+    },
+  };
+}
+
+/** Fails with PGRST108 when a dotted parameter names a resource that is not embedded. */
+export function checkUnusedLevels(ctx: BuildContext) {
+  for (const path of ctx.levels.keys()) {
+    if (!ctx.usedLevels.has(path)) {
+      const name = path.split('.').pop() as string;
+      throw new RestError(
+        400,
+        'PGRST108',
+        `'${name}' is not an embedded resource in this request`,
+        null,
+        `Verify that '${name}' is included in the 'select' query parameter.`,
+      );
+    }
+  }
+}
+
+export type BodyShape = 'array' | 'object' | 'none';
+
+/**
+ * The statement that answers a read: `total` (when counted), `page_total` and `body` (JSON text).
+ * `source` is a FROM item ending in `alias` (a table, a CTE of written rows, or a function call).
+ */
+export function buildReadStatement(opts: {
+  ctx: BuildContext;
+  from: string;
+  alias: string;
+  tableName: string;
+  table?: TableInfo;
+  select: SelectItem[];
+  count: boolean;
+  limit?: number;
+  offset?: number;
+  shape: BodyShape;
+  stripNulls: boolean;
+  extraWhere?: string[];
+}): string {
+  const { ctx } = opts;
+  const level = renderLevel(ctx, opts.tableName, opts.table, opts.alias, opts.select, '');
+  checkUnusedLevels(ctx);
+  const where = [...(opts.extraWhere ?? []), ...level.where];
+  const whereSql = where.length ? ` where ${where.join(' and ')}` : '';
+  const limit = opts.limit ?? level.limit;
+  const offset = opts.offset ?? level.offset;
+  const source =
+    `select ${level.list} from ${opts.from}${whereSql}` +
+    (level.order ? ` order by ${level.order}` : '') +
+    (limit !== undefined ? ` limit ${limit}` : '') +
+    (offset ? ` offset ${offset}` : '');
+  const total = opts.count
+    ? `(select pg_catalog.count(*) from ${opts.from}${whereSql})`
+    : 'null::bigint';
+  return `with pgrst_source as (${source}) select ${total} as total, pg_catalog.count(_postgrest_t) as page_total, ${bodyExpression(
+    opts.shape,
+    opts.stripNulls,
+  )} as body from (select * from pgrst_source) as _postgrest_t`;
+}
+
+/** The aggregate rendering the rows `_postgrest_t` as PostgREST's response body, as text. */
+export function bodyExpression(shape: BodyShape, stripNulls: boolean): string {
+  if (shape === 'none') return 'null::text';
+  const agg = stripNulls
+    ? `pg_catalog.json_agg(pg_catalog.json_strip_nulls(pg_catalog.to_json(_postgrest_t)))`
+    : `pg_catalog.json_agg(_postgrest_t)`;
+  return shape === 'object'
+    ? `coalesce((${agg}) -> 0, 'null')::text`
+    : `coalesce(${agg}, '[]')::text`;
+}

@@ -1,0 +1,262 @@
+// PostgREST's schema cache for the exposed schema `public`: tables and views with their columns,
+// primary keys and foreign-key relationships, functions with their parameters, and the per-role
+// settings applied to each request. Reloaded on `NOTIFY pgrst, 'reload schema'` and on a miss.
+import pg from 'pg';
+
+export const EXPOSED_SCHEMA = 'public';
+
+export interface ColumnInfo {
+  name: string;
+  type: string;
+}
+
+export interface ForeignKey {
+  name: string;
+  table: string;
+  columns: string[];
+  foreignTable: string;
+  foreignColumns: string[];
+}
+
+export interface TableInfo {
+  name: string;
+  kind: 'table' | 'view';
+  columns: Map<string, ColumnInfo>;
+  primaryKey: string[];
+  /** Column sets with a unique guarantee (primary key and unique constraints). */
+  uniqueKeys: string[][];
+}
+
+export interface FunctionParam {
+  name: string;
+  type: string;
+  mode: 'i' | 'o' | 'b' | 'v' | 't';
+}
+
+export interface FunctionInfo {
+  name: string;
+  params: FunctionParam[];
+  /** How many trailing input parameters have defaults. */
+  defaultCount: number;
+  returnsSet: boolean;
+  returnType: string;
+  /** Result columns when the function returns rows (a table type, OUT or TABLE parameters). */
+  resultColumns: string[] | null;
+}
+
+export interface SchemaSnapshot {
+  tables: Map<string, TableInfo>;
+  foreignKeys: ForeignKey[];
+  functions: Map<string, FunctionInfo[]>;
+  /** Role → settings such as `statement_timeout` from `alter role … set`. */
+  roleSettings: Map<string, [string, string][]>;
+}
+
+const TABLES_SQL = `
+  select c.relname as name, c.relkind as kind
+  from pg_catalog.pg_class c
+  where c.relnamespace = $1::regnamespace and c.relkind in ('r', 'v', 'm', 'f', 'p')`;
+
+const COLUMNS_SQL = `
+  select c.relname as table, a.attname as name, pg_catalog.format_type(a.atttypid, a.atttypmod) as type
+  from pg_catalog.pg_attribute a
+  join pg_catalog.pg_class c on c.oid = a.attrelid
+  where c.relnamespace = $1::regnamespace and c.relkind in ('r', 'v', 'm', 'f', 'p')
+    and a.attnum > 0 and not a.attisdropped
+  order by c.relname, a.attnum`;
+
+const CONSTRAINTS_SQL = `
+  select con.conname as name, con.contype as type, c.relname as table,
+    array(select a.attname from unnest(con.conkey) with ordinality k(n, i)
+          join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.n order by k.i)::text[] as columns,
+    fc.relname as foreign_table,
+    fc.relnamespace = $1::regnamespace as foreign_exposed,
+    array(select a.attname from unnest(con.confkey) with ordinality k(n, i)
+          join pg_catalog.pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.n order by k.i)::text[] as foreign_columns
+  from pg_catalog.pg_constraint con
+  join pg_catalog.pg_class c on c.oid = con.conrelid
+  left join pg_catalog.pg_class fc on fc.oid = con.confrelid
+  where c.relnamespace = $1::regnamespace and con.contype in ('p', 'u', 'f')
+  order by con.conname`;
+
+const FUNCTIONS_SQL = `
+  select p.proname as name, p.pronargdefaults as default_count, p.proretset as returns_set,
+    pg_catalog.format_type(p.prorettype, null) as return_type,
+    t.typrelid as return_relid,
+    coalesce((
+      select json_agg(json_build_object('name', coalesce(x.n, ''), 'type', pg_catalog.format_type(x.ty, null),
+                                        'mode', coalesce(x.m::text, 'i')) order by x.i)
+      from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]), p.proargnames, p.proargmodes)
+        with ordinality as x(ty, n, m, i)
+      where x.ty is not null
+    ), '[]') as params,
+    case when t.typrelid <> 0 then array(
+      select a.attname from pg_catalog.pg_attribute a
+      where a.attrelid = t.typrelid and a.attnum > 0 and not a.attisdropped order by a.attnum)::text[]
+    end as relation_columns
+  from pg_catalog.pg_proc p
+  join pg_catalog.pg_type t on t.oid = p.prorettype
+  where p.pronamespace = $1::regnamespace and p.prokind = 'f'
+    and p.prorettype not in ('trigger'::regtype, 'event_trigger'::regtype)`;
+
+const ROLE_SETTINGS_SQL = `
+  select r.rolname as role, s.setconfig as config
+  from pg_catalog.pg_db_role_setting s
+  join pg_catalog.pg_roles r on r.oid = s.setrole
+  where s.setdatabase in (0, (select oid from pg_catalog.pg_database where datname = current_database()))
+  order by s.setdatabase`;
+
+async function introspect(pool: pg.Pool): Promise<SchemaSnapshot> {
+  const schema = [EXPOSED_SCHEMA];
+  const [tables, columns, constraints, functions, roles] = await Promise.all([
+    pool.query<{ name: string; kind: string }>(TABLES_SQL, schema),
+    pool.query<{ table: string; name: string; type: string }>(COLUMNS_SQL, schema),
+    pool.query<{
+      name: string;
+      type: string;
+      table: string;
+      columns: string[];
+      foreign_table: string | null;
+      foreign_exposed: boolean | null;
+      foreign_columns: string[];
+    }>(CONSTRAINTS_SQL, schema),
+    pool.query<{
+      name: string;
+      default_count: number;
+      returns_set: boolean;
+      return_type: string;
+      return_relid: number;
+      params: FunctionParam[];
+      relation_columns: string[] | null;
+    }>(FUNCTIONS_SQL, schema),
+    pool.query<{ role: string; config: string[] }>(ROLE_SETTINGS_SQL),
+  ]);
+
+  const snapshot: SchemaSnapshot = {
+    tables: new Map(),
+    foreignKeys: [],
+    functions: new Map(),
+    roleSettings: new Map(),
+  };
+  for (const t of tables.rows) {
+    snapshot.tables.set(t.name, {
+      name: t.name,
+      kind: t.kind === 'v' || t.kind === 'm' ? 'view' : 'table',
+      columns: new Map(),
+      primaryKey: [],
+      uniqueKeys: [],
+    });
+  }
+  for (const c of columns.rows) {
+    snapshot.tables.get(c.table)?.columns.set(c.name, { name: c.name, type: c.type });
+  }
+  for (const c of constraints.rows) {
+    const table = snapshot.tables.get(c.table);
+    if (!table) continue;
+    if (c.type === 'p') table.primaryKey = c.columns;
+    if (c.type === 'p' || c.type === 'u') table.uniqueKeys.push(c.columns);
+    if (c.type === 'f' && c.foreign_table && c.foreign_exposed) {
+      snapshot.foreignKeys.push({
+        name: c.name,
+        table: c.table,
+        columns: c.columns,
+        foreignTable: c.foreign_table,
+        foreignColumns: c.foreign_columns,
+      });
+    }
+  }
+  for (const f of functions.rows) {
+    const outColumns = f.params.filter((p) => p.mode === 'o' || p.mode === 'b' || p.mode === 't');
+    const info: FunctionInfo = {
+      name: f.name,
+      params: f.params,
+      defaultCount: f.default_count,
+      returnsSet: f.returns_set,
+      returnType: f.return_type,
+      resultColumns: outColumns.length
+        ? outColumns.map((p) => p.name)
+        : f.return_relid
+          ? (f.relation_columns ?? [])
+          : null,
+    };
+    const list = snapshot.functions.get(f.name) ?? [];
+    list.push(info);
+    snapshot.functions.set(f.name, list);
+  }
+  for (const r of roles.rows) {
+    const pairs = snapshot.roleSettings.get(r.role) ?? [];
+    for (const entry of r.config ?? []) {
+      const eq = entry.indexOf('=');
+      if (eq > 0) pairs.push([entry.slice(0, eq), entry.slice(eq + 1)]);
+    }
+    snapshot.roleSettings.set(r.role, pairs);
+  }
+  return snapshot;
+}
+
+export class SchemaCache {
+  private current: Promise<SchemaSnapshot> | null = null;
+  private loadStartedAt = 0;
+  private listener: pg.Client | null = null;
+  private closed = false;
+
+  constructor(
+    private pool: pg.Pool,
+    private dbUrl: string,
+    private log: (message: string) => void,
+  ) {}
+
+  get(): Promise<SchemaSnapshot> {
+    if (!this.current) this.reload();
+    return this.current as Promise<SchemaSnapshot>;
+  }
+
+  reload(): Promise<SchemaSnapshot> {
+    this.loadStartedAt = performance.now();
+    const next = introspect(this.pool);
+    // A failed load must not poison the cache: the next request tries again.
+    next.catch(() => {
+      if (this.current === next) this.current = null;
+    });
+    this.current = next;
+    return next;
+  }
+
+  /**
+   * Reloads after a table, column, function or relationship was not found: a migration may have
+   * just created it and the NOTIFY may not have arrived yet. Requests that miss while a reload
+   * started after they arrived share that reload.
+   */
+  reloadOnMiss(requestStartedAt: number): Promise<SchemaSnapshot> {
+    if (this.current && this.loadStartedAt >= requestStartedAt) return this.current;
+    return this.reload();
+  }
+
+  /** Listens on the `pgrst` channel as PostgREST does (`NOTIFY pgrst, 'reload schema'`). */
+  async listen(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.dbUrl });
+    client.on('error', (err) => this.log(`schema listener: ${err.message}`));
+    client.on('notification', (msg) => {
+      if (msg.channel !== 'pgrst') return;
+      const payload = (msg.payload ?? '').trim();
+      if (payload === '' || payload === 'reload schema') {
+        this.reload().catch((err: Error) => this.log(`schema reload failed: ${err.message}`));
+      }
+    });
+    await client.connect();
+    await client.query('listen pgrst');
+    if (this.closed) {
+      await client.end();
+      return;
+    }
+    this.listener = client;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.listener;
+    this.listener = null;
+    await client?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,155 @@
+// Builds INSERT (and upsert), UPDATE and DELETE statements as PostgREST does: the JSON body is
+// turned into rows by Postgres (json_populate_recordset) so defaults, types and constraints
+// behave as in the database, and the written rows are rendered like a read when asked for.
+import { RestError } from './errors.ts';
+import {
+  bodyExpression,
+  renderLevel,
+  checkUnusedLevels,
+  type BodyShape,
+  type BuildContext,
+} from './read-query.ts';
+import type { SelectItem } from './query-grammar.ts';
+import { EXPOSED_SCHEMA, type TableInfo } from './schema-cache.ts';
+import { ident, qualified } from './sql.ts';
+
+export type ReturnPreference = 'minimal' | 'representation' | 'headers-only';
+
+interface WriteOptions {
+  ctx: BuildContext;
+  table: TableInfo;
+  returning: ReturnPreference;
+  select: SelectItem[];
+  shape: BodyShape;
+  stripNulls: boolean;
+}
+
+/** `returning …` of the data-modifying CTE: nothing beyond a marker unless rows are wanted. */
+function returningClause(opts: WriteOptions, alias: string): string {
+  if (opts.returning === 'representation') return `returning ${ident(alias)}.*`;
+  if (opts.returning === 'headers-only' && opts.table.primaryKey.length) {
+    return `returning ${opts.table.primaryKey.map((c) => `${ident(alias)}.${ident(c)}`).join(', ')}`;
+  }
+  // `returning 1` counts rows without needing a SELECT policy, like PostgREST's minimal return.
+  return 'returning 1';
+}
+
+/** Wraps the data-modifying statement and renders what it wrote (or only counts it). */
+function wrap(opts: WriteOptions, alias: string, modifying: string, countTotal: boolean): string {
+  // Filters of a write belong to its WHERE; the representation shows every written row.
+  const root = opts.ctx.levels.get('') ?? { predicates: [] };
+  opts.ctx.levels.set('', { ...root, predicates: [] });
+  let list = '1';
+  let pk = '';
+  if (opts.returning === 'representation') {
+    list = renderLevel(opts.ctx, opts.table.name, opts.table, alias, opts.select, '').list;
+    checkUnusedLevels(opts.ctx);
+  } else if (opts.returning === 'headers-only' && opts.table.primaryKey.length) {
+    pk = `, (select pg_catalog.to_json(pgrst_pk) from (select * from pgrst_source limit 1) as pgrst_pk)::text as location_key`;
+  }
+  const shape: BodyShape = opts.returning === 'representation' ? opts.shape : 'none';
+  const total = countTotal ? 'pg_catalog.count(_postgrest_t)' : 'null::bigint';
+  return `with pgrst_source as (${modifying}) select ${total} as total, pg_catalog.count(_postgrest_t) as page_total, ${bodyExpression(
+    shape,
+    opts.stripNulls,
+  )} as body${pk} from (select ${list} from pgrst_source as ${ident(alias)}) as _postgrest_t`;
+}
+
+export interface InsertOptions extends WriteOptions {
+  /** The body, always as an array of objects. */
+  rows: Record<string, unknown>[];
+  columns: string[];
+  missingDefault: boolean;
+  upsert?: { resolution: 'merge-duplicates' | 'ignore-duplicates'; onConflict: string[] };
+  count: boolean;
+}
+
+export function buildInsert(opts: InsertOptions): string {
+  const { ctx, table } = opts;
+  const alias = table.name;
+  const target = qualified(EXPOSED_SCHEMA, table.name);
+  const rowType = `null::${target}`;
+  const cols = opts.columns.map(ident);
+  let rowsSql: string;
+  if (opts.missingDefault && cols.length) {
+    // Each absent key takes the column's DEFAULT, so rows are spelled out one VALUES tuple each.
+    const tuples = opts.rows.map((row) => {
+      const p = ctx.params.add(JSON.stringify(row));
+      const cells = opts.columns.map((c) =>
+        Object.prototype.hasOwnProperty.call(row, c)
+          ? `(pg_catalog.json_populate_record(${rowType}, ${p}::json)).${ident(c)}`
+          : 'default',
+      );
+      return `(${cells.join(', ')})`;
+    });
+    rowsSql = tuples.length
+      ? `values ${tuples.join(', ')}`
+      : `select ${cols.join(', ')} from ${target} where false`;
+  } else {
+    const p = ctx.params.add(JSON.stringify(opts.rows));
+    rowsSql = `select ${cols.join(', ')} from pg_catalog.json_populate_recordset(${rowType}, ${p}::json) as pgrst_body`;
+  }
+  let conflict = '';
+  if (opts.upsert) {
+    const targetCols = opts.upsert.onConflict.map(ident).join(', ');
+    const targetSql = targetCols ? ` (${targetCols})` : '';
+    const updatable = opts.columns.filter((c) => !opts.upsert?.onConflict.includes(c));
+    conflict =
+      opts.upsert.resolution === 'ignore-duplicates' || updatable.length === 0
+        ? ` on conflict${targetSql} do nothing`
+        : ` on conflict${targetSql} do update set ${updatable
+            .map((c) => `${ident(c)} = excluded.${ident(c)}`)
+            .join(', ')}`;
+  }
+  const columnList = cols.length ? ` (${cols.join(', ')})` : '';
+  const modifying = `insert into ${target} as ${ident(alias)}${columnList} ${rowsSql}${conflict} ${returningClause(
+    opts,
+    alias,
+  )}`;
+  return wrap(opts, alias, modifying, opts.count);
+}
+
+/** The WHERE of an update or delete; pg-safeupdate (loaded on Supabase) refuses none. */
+function whereOf(
+  ctx: BuildContext,
+  table: TableInfo,
+  alias: string,
+  command: 'UPDATE' | 'DELETE',
+): string {
+  const level = renderLevel(ctx, table.name, table, alias, [], '');
+  if (!level.where.length) throw new RestError(400, '21000', `${command} requires a WHERE clause`);
+  return level.where.join(' and ');
+}
+
+export interface UpdateOptions extends WriteOptions {
+  values: Record<string, unknown>;
+  columns: string[];
+  count: boolean;
+}
+
+export function buildUpdate(opts: UpdateOptions): string {
+  const { ctx, table } = opts;
+  const alias = table.name;
+  const target = qualified(EXPOSED_SCHEMA, table.name);
+  const where = whereOf(ctx, table, alias, 'UPDATE');
+  const p = ctx.params.add(JSON.stringify(opts.values));
+  const set = opts.columns.map((c) => `${ident(c)} = pgrst_body.${ident(c)}`).join(', ');
+  const modifying =
+    `update ${target} as ${ident(alias)} set ${set} ` +
+    `from (select * from pg_catalog.json_populate_record(null::${target}, ${p}::json)) as pgrst_body ` +
+    `where ${where} ${returningClause(opts, alias)}`;
+  return wrap(opts, alias, modifying, opts.count);
+}
+
+export interface DeleteOptions extends WriteOptions {
+  count: boolean;
+}
+
+export function buildDelete(opts: DeleteOptions): string {
+  const { ctx, table } = opts;
+  const alias = table.name;
+  const target = qualified(EXPOSED_SCHEMA, table.name);
+  const where = whereOf(ctx, table, alias, 'DELETE');
+  const modifying = `delete from ${target} as ${ident(alias)} where ${where} ${returningClause(opts, alias)}`;
+  return wrap(opts, alias, modifying, opts.count);
+}
