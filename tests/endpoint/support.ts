@@ -1,0 +1,133 @@
+// Helpers for the form endpoint's integration tests: seeding forms, raw HTTP requests (so that
+// malformed bodies, odd methods and forged headers reach the function byte for byte), and
+// counting what got stored.
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { createAuthUser, createForm } from '../support/db.ts';
+
+export const ORIGIN = 'https://site.example.test';
+
+export interface SeededForm {
+  formId: string;
+  userId: string;
+  targetEmail: string;
+  name: string;
+}
+
+/** A user and one form with a unique target address, so each test finds its own e-mails. */
+export async function seedForm(pool: pg.Pool, name = 'Contact'): Promise<SeededForm> {
+  const user = await createAuthUser(pool, 'Owner');
+  const targetEmail = `inbox-${randomUUID().slice(0, 8)}@owner.example.test`;
+  // Stored with a trailing slash and upper case on purpose: the data model normalises origins.
+  const formId = await createForm(pool, user.id, {
+    name,
+    target_email: targetEmail,
+    allowed_origin: `${ORIGIN.toUpperCase()}/`,
+  });
+  return { formId, userId: user.id, targetEmail, name };
+}
+
+export const functionUrl = (apiUrl: string, formId: string) =>
+  `${apiUrl}/functions/v1/forms/${formId}`;
+/** The spec's public path, routed by the gateway to the same function. */
+export const publicUrl = (apiUrl: string, formId: string) => `${apiUrl}/api/forms/${formId}`;
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** Sends exactly these bytes and headers (no fetch normalisation, no redirect following). */
+export function rawRequest(
+  url: string,
+  opts: {
+    method?: string;
+    headers?: Record<string, string | number>;
+    body?: Buffer | string;
+    chunked?: boolean;
+  } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const body =
+      opts.body === undefined
+        ? undefined
+        : Buffer.isBuffer(opts.body)
+          ? opts.body
+          : Buffer.from(opts.body);
+    const headers: Record<string, string | number> = { ...opts.headers };
+    if (
+      body &&
+      !opts.chunked &&
+      !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')
+    ) {
+      headers['content-length'] = body.length;
+    }
+    const req = http.request(
+      url,
+      { method: opts.method ?? 'POST', headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (body && opts.chunked) {
+      // Several writes without a length: the server only learns the size by reading.
+      for (let i = 0; i < body.length; i += 16 * 1024) req.write(body.subarray(i, i + 16 * 1024));
+    } else if (body) req.write(body);
+    req.end();
+  });
+}
+
+export const urlencoded = (fields: Record<string, string> | [string, string][]) =>
+  new URLSearchParams(fields as Record<string, string>).toString();
+
+/** A multipart body as browsers build it. */
+export function multipart(
+  fields: [string, string][],
+  boundary = '----tinybackTestBoundary7MA4YWxk',
+): { body: Buffer; type: string } {
+  const parts = fields.map(
+    ([name, value]) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  return {
+    body: Buffer.from(parts.join('') + `--${boundary}--\r\n`),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+export interface Stored {
+  entries: number;
+  deliveries: number;
+}
+
+export async function storedFor(pool: pg.Pool, formId: string): Promise<Stored> {
+  const { rows } = await pool.query<{ entries: number; deliveries: number }>(
+    `select (select count(*)::int from public.entries where form_id = $1) as entries,
+            (select count(*)::int from public.email_deliveries d join public.entries e on e.id = d.entry_id
+              where e.form_id = $1) as deliveries`,
+    [formId],
+  );
+  return rows[0]!;
+}
+
+export async function totalEntries(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>('select count(*)::int as n from public.entries');
+  return rows[0]!.n;
+}
+
+/** Forgets every client's counters, so one test's posts never rate-limit the next test's. */
+export async function resetRateLimits(pool: pg.Pool): Promise<void> {
+  await pool.query('delete from public.submission_rate_limits');
+}
