@@ -42,7 +42,11 @@ let bobForm: string;
 async function signUp(name: string) {
   const client = newClient();
   const email = uniqueEmail(name.toLowerCase());
-  const { data, error } = await client.auth.signUp({ email, password: 'correct-horse-9', options: { data: { name } } });
+  const { data, error } = await client.auth.signUp({
+    email,
+    password: 'correct-horse-9',
+    options: { data: { name } },
+  });
   if (error) throw error;
   expect(data.session, 'sign-up is auto-confirmed locally and returns a session').not.toBeNull();
   return { client, id: data.user!.id, email };
@@ -62,7 +66,13 @@ async function createForm(client: SupabaseClient, name: string): Promise<string>
 async function serviceInsertEntry(formId: string, fields: Partial<Entry> = {}): Promise<Entry> {
   const { data, error } = await service
     .from('entries')
-    .insert({ form_id: formId, name: 'Visitor', email: 'visitor@example.test', message: 'Hello', ...fields })
+    .insert({
+      form_id: formId,
+      name: 'Visitor',
+      email: 'visitor@example.test',
+      message: 'Hello',
+      ...fields,
+    })
     .select()
     .single();
   if (error) throw error;
@@ -99,15 +109,30 @@ describe('profiles', () => {
   });
 
   it('let the owner rename herself but not change her role or e-mail', async () => {
-    const renamed = await alice.client.from('profiles').update({ name: 'Alice A.' }).eq('id', alice.id).select('name');
+    const renamed = await alice.client
+      .from('profiles')
+      .update({ name: 'Alice A.' })
+      .eq('id', alice.id)
+      .select('name');
     expect(renamed.data).toEqual([{ name: 'Alice A.' }]);
     const role = await alice.client.from('profiles').update({ role: 'admin' }).eq('id', alice.id);
     expect(role.error?.code).toBe(PERMISSION_DENIED);
-    const email = await alice.client.from('profiles').update({ email: 'x@example.test' }).eq('id', alice.id);
+    const email = await alice.client
+      .from('profiles')
+      .update({ email: 'x@example.test' })
+      .eq('id', alice.id);
     expect(email.error?.code).toBe(PERMISSION_DENIED);
-    const bobsRename = await bob.client.from('profiles').update({ name: 'Mallory' }).eq('id', alice.id).select('id');
+    const bobsRename = await bob.client
+      .from('profiles')
+      .update({ name: 'Mallory' })
+      .eq('id', alice.id)
+      .select('id');
     expect(bobsRename.data).toEqual([]);
-    const { data } = await service.from('profiles').select('name, role').eq('id', alice.id).single();
+    const { data } = await service
+      .from('profiles')
+      .select('name, role')
+      .eq('id', alice.id)
+      .single();
     expect(data).toEqual({ name: 'Alice A.', role: 'user' });
   });
 });
@@ -117,11 +142,21 @@ describe('forms', () => {
     const id = randomUUID();
     const { data, error } = await alice.client
       .from('forms')
-      .insert({ id, name: ' Newsletter ', target_email: 'me@example.test', allowed_origin: 'https://Alice.Example/' })
+      .insert({
+        id,
+        name: ' Newsletter ',
+        target_email: 'me@example.test',
+        allowed_origin: 'https://Alice.Example/',
+      })
       .select('id, user_id, name, allowed_origin')
       .single();
     expect(error).toBeNull();
-    expect(data).toEqual({ id, user_id: alice.id, name: 'Newsletter', allowed_origin: 'https://alice.example' });
+    expect(data).toEqual({
+      id,
+      user_id: alice.id,
+      name: 'Newsletter',
+      allowed_origin: 'https://alice.example',
+    });
     await alice.client.from('forms').delete().eq('id', id);
   });
 
@@ -137,7 +172,12 @@ describe('forms', () => {
   it('cannot be created for someone else or by a visitor', async () => {
     const forBob = await alice.client
       .from('forms')
-      .insert({ user_id: bob.id, name: 'x', target_email: 'a@example.test', allowed_origin: 'https://a.example' });
+      .insert({
+        user_id: bob.id,
+        name: 'x',
+        target_email: 'a@example.test',
+        allowed_origin: 'https://a.example',
+      });
     expect(forBob.error?.code).toBe(PERMISSION_DENIED);
     const visitor = await anonClient
       .from('forms')
@@ -146,21 +186,37 @@ describe('forms', () => {
   });
 
   it('reject an empty name, a bad e-mail and an origin with a path', async () => {
-    const base = { name: 'Contact', target_email: 'me@example.test', allowed_origin: 'https://a.example' };
-    for (const bad of [{ name: '  ' }, { target_email: 'not-an-email' }, { allowed_origin: 'https://a.example/contact' }]) {
+    const base = {
+      name: 'Contact',
+      target_email: 'me@example.test',
+      allowed_origin: 'https://a.example',
+    };
+    for (const bad of [
+      { name: '  ' },
+      { target_email: 'not-an-email' },
+      { allowed_origin: 'https://a.example/contact' },
+    ]) {
       const { error } = await alice.client.from('forms').insert({ ...base, ...bad });
       expect(error?.code, JSON.stringify(bad)).toBe(CHECK_VIOLATION);
     }
   });
 
   it('are changed and deleted by their owner only', async () => {
-    const bobsUpdate = await bob.client.from('forms').update({ name: 'Hijacked' }).eq('id', aliceForm).select('id');
+    const bobsUpdate = await bob.client
+      .from('forms')
+      .update({ name: 'Hijacked' })
+      .eq('id', aliceForm)
+      .select('id');
     expect(bobsUpdate.data).toEqual([]);
     const bobsDelete = await bob.client.from('forms').delete().eq('id', aliceForm).select('id');
     expect(bobsDelete.data).toEqual([]);
     const visitorDelete = await anonClient.from('forms').delete().eq('id', aliceForm);
     expect(visitorDelete.error?.code).toBe(PERMISSION_DENIED);
-    const own = await alice.client.from('forms').update({ name: 'Alice contact' }).eq('id', aliceForm).select('name');
+    const own = await alice.client
+      .from('forms')
+      .update({ name: 'Alice contact' })
+      .eq('id', aliceForm)
+      .select('name');
     expect(own.data).toEqual([{ name: 'Alice contact' }]);
     const temp = await createForm(alice.client, 'Temporary');
     const ownDelete = await alice.client.from('forms').delete().eq('id', temp).select('id');
@@ -176,7 +232,9 @@ describe('entries', () => {
 
   it('cannot be inserted by users or visitors', async () => {
     for (const client of [alice.client, bob.client, anonClient]) {
-      const { error } = await client.from('entries').insert({ form_id: aliceForm, message: 'spoofed' });
+      const { error } = await client
+        .from('entries')
+        .insert({ form_id: aliceForm, message: 'spoofed' });
       expect(error?.code).toBe(PERMISSION_DENIED);
     }
   });
@@ -203,19 +261,33 @@ describe('entries', () => {
       const { error } = await alice.client.from('entries').update(change).eq('id', entry.id);
       expect(error?.code, JSON.stringify(change)).toBe(PERMISSION_DENIED);
     }
-    const bobs = await bob.client.from('entries').update({ is_spam: false }).eq('id', entry.id).select('id');
+    const bobs = await bob.client
+      .from('entries')
+      .update({ is_spam: false })
+      .eq('id', entry.id)
+      .select('id');
     expect(bobs.data).toEqual([]);
     const visitor = await anonClient.from('entries').update({ is_spam: false }).eq('id', entry.id);
     expect(visitor.error?.code).toBe(PERMISSION_DENIED);
-    const { data } = await service.from('entries').select('message, is_spam').eq('id', entry.id).single();
+    const { data } = await service
+      .from('entries')
+      .select('message, is_spam')
+      .eq('id', entry.id)
+      .single();
     expect(data).toEqual({ message: 'Hello', is_spam: true });
   });
 
   it('are deleted by the owner only', async () => {
     const entry = await serviceInsertEntry(aliceForm);
-    expect((await bob.client.from('entries').delete().eq('id', entry.id).select('id')).data).toEqual([]);
-    expect((await anonClient.from('entries').delete().eq('id', entry.id)).error?.code).toBe(PERMISSION_DENIED);
-    expect((await alice.client.from('entries').delete().eq('id', entry.id).select('id')).data).toEqual([{ id: entry.id }]);
+    expect(
+      (await bob.client.from('entries').delete().eq('id', entry.id).select('id')).data,
+    ).toEqual([]);
+    expect((await anonClient.from('entries').delete().eq('id', entry.id)).error?.code).toBe(
+      PERMISSION_DENIED,
+    );
+    expect(
+      (await alice.client.from('entries').delete().eq('id', entry.id).select('id')).data,
+    ).toEqual([{ id: entry.id }]);
   });
 });
 
@@ -223,11 +295,16 @@ describe('newsletter_subscribers', () => {
   it('accept anyone, take a repeated address without error, and keep one row', async () => {
     const email = uniqueEmail('news');
     expect((await anonClient.from('newsletter_subscribers').insert({ email })).error).toBeNull();
-    const again = await anonClient.from('newsletter_subscribers').insert({ email: email.toUpperCase() });
+    const again = await anonClient
+      .from('newsletter_subscribers')
+      .insert({ email: email.toUpperCase() });
     expect(again.error).toBeNull();
     expect(again.status).toBe(201);
     expect((await alice.client.from('newsletter_subscribers').insert({ email })).error).toBeNull();
-    const { data } = await service.from('newsletter_subscribers').select('email').ilike('email', email);
+    const { data } = await service
+      .from('newsletter_subscribers')
+      .select('email')
+      .ilike('email', email);
     expect(data).toEqual([{ email }]);
   });
 
@@ -239,7 +316,9 @@ describe('newsletter_subscribers', () => {
   });
 
   it('reject a malformed address', async () => {
-    const { error } = await anonClient.from('newsletter_subscribers').insert({ email: 'not-an-email' });
+    const { error } = await anonClient
+      .from('newsletter_subscribers')
+      .insert({ email: 'not-an-email' });
     expect(error?.code).toBe(CHECK_VIOLATION);
   });
 });
@@ -258,7 +337,9 @@ describe('blog_posts', () => {
         expect(error).toBeNull();
         expect(data!.length).toBeGreaterThanOrEqual(5);
         expect(data!.every((p) => p.published)).toBe(true);
-        expect((await client.from('blog_posts').select('id').eq('id', draft.data!.id)).data).toEqual([]);
+        expect(
+          (await client.from('blog_posts').select('id').eq('id', draft.data!.id)).data,
+        ).toEqual([]);
         const write = await client.from('blog_posts').insert({ title: 'x', category: 'tips' });
         expect(write.error?.code).toBe(PERMISSION_DENIED);
       }
@@ -270,17 +351,26 @@ describe('blog_posts', () => {
 
 describe('realtime', () => {
   /** Resolves once the channel is joined and its postgres_changes subscription is live. */
-  function listen(client: SupabaseClient, name: string, received: Entry[], onEntry?: (entry: Entry) => void) {
+  function listen(
+    client: SupabaseClient,
+    name: string,
+    received: Entry[],
+    onEntry?: (entry: Entry) => void,
+  ) {
     return new Promise<RealtimeChannel>((resolve, reject) => {
       let joined = false;
       let changesReady = false;
       const channel = client
         .channel(name)
-        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'entries' }, (payload) => {
-          const entry = payload.new as Entry;
-          received.push(entry);
-          onEntry?.(entry);
-        })
+        .on(
+          'postgres_changes',
+          { event: 'INSERT', schema: 'public', table: 'entries' },
+          (payload) => {
+            const entry = payload.new as Entry;
+            received.push(entry);
+            onEntry?.(entry);
+          },
+        )
         .on('system', {}, (message: { extension?: string; status?: string; message?: string }) => {
           if (message.extension !== 'postgres_changes') return;
           if (message.status === 'ok') {
@@ -292,7 +382,8 @@ describe('realtime', () => {
           if (status === 'SUBSCRIBED') {
             joined = true;
             if (changesReady) resolve(channel);
-          } else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') reject(err ?? new Error(`${name}: ${status}`));
+          } else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT')
+            reject(err ?? new Error(`${name}: ${status}`));
         });
     });
   }
@@ -313,10 +404,20 @@ describe('realtime', () => {
     const entry = await serviceInsertEntry(aliceForm, { message: 'Realtime for Alice' });
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('Alice did not receive the entry within 1 s')), REALTIME_DEADLINE_MS);
+      timer = setTimeout(
+        () => reject(new Error('Alice did not receive the entry within 1 s')),
+        REALTIME_DEADLINE_MS,
+      );
     });
-    const delivered = await Promise.race([aliceReceived, deadline]).finally(() => clearTimeout(timer));
-    expect(delivered).toMatchObject({ id: entry.id, form_id: aliceForm, user_id: alice.id, message: 'Realtime for Alice' });
+    const delivered = await Promise.race([aliceReceived, deadline]).finally(() =>
+      clearTimeout(timer),
+    );
+    expect(delivered).toMatchObject({
+      id: entry.id,
+      form_id: aliceForm,
+      user_id: alice.id,
+      message: 'Realtime for Alice',
+    });
 
     // Changes are delivered in commit order, so once Bob has his own later entry, Alice's entry
     // has already been considered for him and withheld.

@@ -11,7 +11,11 @@ export type Actor =
 
 export const anon: Actor = { role: 'anon' };
 export const serviceRole: Actor = { role: 'service_role' };
-export const user = (userId: string, email?: string): Actor => ({ role: 'authenticated', userId, email });
+export const user = (userId: string, email?: string): Actor => ({
+  role: 'authenticated',
+  userId,
+  email,
+});
 
 /** What one statement did: its rows, or the Postgres error code (42501 = permission denied). */
 export interface Outcome<R = Record<string, unknown>> {
@@ -21,7 +25,10 @@ export interface Outcome<R = Record<string, unknown>> {
   message?: string;
 }
 
-export type Query = <R = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<Outcome<R>>;
+export type Query = <R = Record<string, unknown>>(
+  sql: string,
+  params?: unknown[],
+) => Promise<Outcome<R>>;
 
 /** A pool connected as the `postgres` superuser (bypasses RLS and grants; for setup only). */
 export function superuserPool(dbUrl: string): pg.Pool {
@@ -31,12 +38,21 @@ export function superuserPool(dbUrl: string): pg.Pool {
 /** The JWT claims PostgREST would expose for this actor, as GoTrue/Supabase issue them. */
 export function claimsOf(actor: Actor): Record<string, unknown> {
   if (actor.role === 'authenticated') {
-    return { sub: actor.userId, role: 'authenticated', aud: 'authenticated', email: actor.email ?? '' };
+    return {
+      sub: actor.userId,
+      role: 'authenticated',
+      aud: 'authenticated',
+      email: actor.email ?? '',
+    };
   }
   return { role: actor.role, iss: 'supabase-demo' };
 }
 
-async function capture<R>(client: pg.PoolClient, sql: string, params?: unknown[]): Promise<Outcome<R>> {
+async function capture<R>(
+  client: pg.PoolClient,
+  sql: string,
+  params?: unknown[],
+): Promise<Outcome<R>> {
   // A savepoint per statement so that one denied statement does not end the transaction.
   await client.query('savepoint stmt');
   try {
@@ -65,7 +81,9 @@ export async function withActor<T>(
     await client.query('begin');
     if (setup) await setup((sql, params) => capture(client, sql, params));
     await client.query(`set local role ${actor.role}`);
-    await client.query("select set_config('request.jwt.claims', $1, true)", [JSON.stringify(claimsOf(actor))]);
+    await client.query("select set_config('request.jwt.claims', $1, true)", [
+      JSON.stringify(claimsOf(actor)),
+    ]);
     return await fn((sql, params) => capture(client, sql, params));
   } finally {
     await client.query('rollback').catch(() => undefined);
@@ -94,7 +112,11 @@ export function asUser<R = Record<string, unknown>>(
 }
 
 /** Runs one statement as a signed-out visitor (rolled back). */
-export function asAnon<R = Record<string, unknown>>(pool: pg.Pool, sql: string, params?: unknown[]): Promise<Outcome<R>> {
+export function asAnon<R = Record<string, unknown>>(
+  pool: pg.Pool,
+  sql: string,
+  params?: unknown[],
+): Promise<Outcome<R>> {
   return runAs<R>(pool, anon, sql, params);
 }
 
@@ -110,7 +132,11 @@ export function uniqueEmail(label: string): string {
 }
 
 /** Inserts a confirmed user into auth.users the way GoTrue does on sign-up (committed). */
-export async function createAuthUser(pool: pg.Pool, name: string, email = uniqueEmail(name.toLowerCase())): Promise<TestUser> {
+export async function createAuthUser(
+  pool: pg.Pool,
+  name: string,
+  email = uniqueEmail(name.toLowerCase()),
+): Promise<TestUser> {
   const id = randomUUID();
   await pool.query(
     `insert into auth.users
@@ -133,7 +159,12 @@ export async function createForm(
   const { rows } = await pool.query<{ id: string }>(
     `insert into public.forms (user_id, name, target_email, allowed_origin)
      values ($1, $2, $3, $4) returning id`,
-    [userId, fields.name ?? 'Contact', fields.target_email ?? 'owner@example.test', fields.allowed_origin ?? 'https://example.test'],
+    [
+      userId,
+      fields.name ?? 'Contact',
+      fields.target_email ?? 'owner@example.test',
+      fields.allowed_origin ?? 'https://example.test',
+    ],
   );
   return rows[0]!.id;
 }
@@ -151,7 +182,13 @@ export async function createEntry(
     const { rows } = await client.query<{ id: string; user_id: string }>(
       `insert into public.entries (form_id, name, email, message, data)
        values ($1, $2, $3, $4, $5) returning id, user_id`,
-      [formId, fields.name ?? 'Visitor', fields.email ?? 'visitor@example.test', fields.message ?? 'Hello', fields.data ?? {}],
+      [
+        formId,
+        fields.name ?? 'Visitor',
+        fields.email ?? 'visitor@example.test',
+        fields.message ?? 'Hello',
+        fields.data ?? {},
+      ],
     );
     await client.query('commit');
     return rows[0]!;
