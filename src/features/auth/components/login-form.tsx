@@ -1,0 +1,62 @@
+// E-mail and password sign-in form (Formik + Yup); the submit stays disabled while invalid.
+import { useState } from 'react';
+import { useFormik } from 'formik';
+import { Button, Checkbox, Field, Flex, Input, Stack } from '@chakra-ui/react';
+import { signIn, signInSchema } from '../api/sign-in';
+import { FormError } from './auth-card';
+
+export function LoginForm({ onSignedIn, onForgotPassword }: { onSignedIn: () => void; onForgotPassword: () => void }) {
+  const [serverError, setServerError] = useState<string | null>(null);
+  const formik = useFormik({
+    initialValues: { email: '', password: '', remember: true },
+    validationSchema: signInSchema,
+    onSubmit: async (values) => {
+      setServerError(null);
+      try {
+        await signIn(values);
+        onSignedIn();
+      } catch (error) {
+        setServerError(error instanceof Error && error.message ? error.message : 'Sign in failed.');
+      }
+    },
+  });
+  const valid = signInSchema.isValidSync(formik.values);
+  const fieldError = (name: 'email' | 'password') => (formik.touched[name] ? formik.errors[name] : undefined);
+
+  return (
+    <form onSubmit={formik.handleSubmit} noValidate>
+      <Stack gap="4">
+        <Field.Root invalid={Boolean(fieldError('email'))} required>
+          <Field.Label>Email</Field.Label>
+          <Input type="email" autoComplete="email" {...formik.getFieldProps('email')} />
+          <Field.ErrorText>{fieldError('email')}</Field.ErrorText>
+        </Field.Root>
+        <Field.Root invalid={Boolean(fieldError('password'))} required>
+          <Field.Label>Password</Field.Label>
+          <Input type="password" autoComplete="current-password" {...formik.getFieldProps('password')} />
+          <Field.ErrorText>{fieldError('password')}</Field.ErrorText>
+        </Field.Root>
+        <Flex justify="space-between" align="center" gap="3" wrap="wrap">
+          {/* Sessions are kept on this device either way; the box is shown as in the spec. */}
+          <Checkbox.Root
+            checked={formik.values.remember}
+            onCheckedChange={(details) => void formik.setFieldValue('remember', details.checked === true)}
+            colorPalette="teal"
+            size="sm"
+          >
+            <Checkbox.HiddenInput />
+            <Checkbox.Control />
+            <Checkbox.Label>Remember me</Checkbox.Label>
+          </Checkbox.Root>
+          <Button variant="plain" size="sm" color="teal.700" px="0" onClick={onForgotPassword}>
+            Forgot password?
+          </Button>
+        </Flex>
+        <Button type="submit" colorPalette="teal" size="lg" disabled={!valid} loading={formik.isSubmitting}>
+          Sign in
+        </Button>
+        <FormError message={serverError} />
+      </Stack>
+    </form>
+  );
+}

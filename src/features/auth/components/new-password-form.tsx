@@ -1,0 +1,47 @@
+// Shown after a password-reset link signed the user in: sets the new password.
+import { useState, type FormEvent } from 'react';
+import { Button, Field, Input, Stack } from '@chakra-ui/react';
+import { updatePassword } from '../api/update-password';
+import { PASSWORD_MIN_LENGTH } from '../../../config/site';
+import { FormError } from './auth-card';
+
+export function NewPasswordForm({ onDone }: { onDone: () => void }) {
+  const [password, setPassword] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSaving(true);
+    setError(null);
+    try {
+      await updatePassword(password);
+      onDone();
+    } catch (caught) {
+      setError(caught instanceof Error && caught.message ? caught.message : 'The password could not be changed.');
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="4">
+        <Field.Root required>
+          <Field.Label>New password</Field.Label>
+          <Input
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            required
+          />
+          <Field.HelperText>At least {PASSWORD_MIN_LENGTH} characters.</Field.HelperText>
+        </Field.Root>
+        <Button type="submit" colorPalette="teal" size="lg" loading={saving} disabled={!password}>
+          Save new password
+        </Button>
+        <FormError message={error} />
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,82 @@
+// Account creation form: full name, e-mail, password. Only the browser checks the fields (spec §5);
+// the server's answer is shown with the messages of the error catalogue.
+import { useEffect, useState, type FormEvent } from 'react';
+import { Button, Field, Input, Stack, Text } from '@chakra-ui/react';
+import { signUp } from '../api/sign-up';
+import { registerErrorMessage } from '../register-errors';
+import { clearSignupEmail, peekSignupEmail } from '../../../lib/signup-prefill';
+import { PASSWORD_MIN_LENGTH } from '../../../config/site';
+import { FormError } from './auth-card';
+
+export function RegisterForm({ onSignedUp }: { onSignedUp: () => void }) {
+  const [name, setName] = useState('');
+  // The hero's e-mail prefills the form once; it is dropped from storage as soon as it is used.
+  const [email, setEmail] = useState(peekSignupEmail);
+  const [password, setPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [confirmTo, setConfirmTo] = useState<string | null>(null);
+
+  useEffect(() => clearSignupEmail(), []);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitting(true);
+    setError(null);
+    try {
+      const { signedIn } = await signUp({ name, email, password });
+      if (signedIn) onSignedUp();
+      else setConfirmTo(email.trim());
+    } catch (caught) {
+      setError(registerErrorMessage(caught));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  if (confirmTo) {
+    return (
+      <Text role="status" textAlign="center">
+        Almost there: we sent a confirmation link to <strong>{confirmTo}</strong>. Open it to finish creating your account.
+      </Text>
+    );
+  }
+
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="4">
+        <Field.Root required>
+          <Field.Label>Full name</Field.Label>
+          <Input name="name" autoComplete="name" value={name} onChange={(event) => setName(event.target.value)} required />
+        </Field.Root>
+        <Field.Root required>
+          <Field.Label>Email</Field.Label>
+          <Input
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            required
+          />
+        </Field.Root>
+        <Field.Root required>
+          <Field.Label>Password</Field.Label>
+          <Input
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            required
+          />
+          <Field.HelperText>At least {PASSWORD_MIN_LENGTH} characters.</Field.HelperText>
+        </Field.Root>
+        <Button type="submit" colorPalette="teal" size="lg" loading={submitting}>
+          Create account
+        </Button>
+        <FormError message={error} />
+      </Stack>
+    </form>
+  );
+}

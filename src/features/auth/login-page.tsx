@@ -1,0 +1,55 @@
+// The login page: sign in, request a password reset, or set a new password after a reset link.
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Link, Text } from '@chakra-ui/react';
+import { useDocumentTitle } from '../../components/use-document-title';
+import { paths } from '../../config/paths';
+import { useAuth } from '../../lib/auth';
+import { AuthCard } from './components/auth-card';
+import { LoginForm } from './components/login-form';
+import { ForgotPasswordForm } from './components/forgot-password-form';
+import { NewPasswordForm } from './components/new-password-form';
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const { recovering, finishRecovery, user } = useAuth();
+  const [mode, setMode] = useState<'sign-in' | 'forgot'>('sign-in');
+  const title = recovering ? 'Set a new password' : mode === 'forgot' ? 'Reset your password' : 'Welcome back';
+  useDocumentTitle(recovering ? 'Set a new password' : 'Login');
+
+  const signUpLink = (
+    <Text>
+      No account yet?{' '}
+      <Link asChild color="teal.700" fontWeight="semibold">
+        <RouterLink to={paths.register}>Sign Up</RouterLink>
+      </Link>
+    </Text>
+  );
+
+  if (recovering) {
+    return (
+      <AuthCard title={title} subtitle={user?.email ? `for ${user.email}` : undefined}>
+        <NewPasswordForm
+          onDone={() => {
+            finishRecovery();
+            navigate(paths.dashboard, { replace: true });
+          }}
+        />
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title={title}
+      subtitle={mode === 'sign-in' ? 'Sign in to manage your forms and messages.' : undefined}
+      footer={signUpLink}
+    >
+      {mode === 'sign-in' ? (
+        <LoginForm onSignedIn={() => navigate(paths.dashboard, { replace: true })} onForgotPassword={() => setMode('forgot')} />
+      ) : (
+        <ForgotPasswordForm initialEmail="" onBack={() => setMode('sign-in')} />
+      )}
+    </AuthCard>
+  );
+}

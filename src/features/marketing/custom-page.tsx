@@ -1,0 +1,97 @@
+// The custom web development page: the service, how a project runs, and how to get in touch.
+import type { IconType } from 'react-icons';
+import { Box, Button, Card, Flex, Heading, Icon, List, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { LuCheck, LuDatabase, LuGauge, LuLayoutTemplate, LuMail, LuPalette, LuPlug } from 'react-icons/lu';
+import { PageHero } from '../../components/page-hero';
+import { Section } from '../../components/section';
+import { useDocumentTitle } from '../../components/use-document-title';
+import { site } from '../../config/site';
+
+const services: { icon: IconType; title: string; text: string }[] = [
+  { icon: LuLayoutTemplate, title: 'Marketing sites', text: 'Fast static sites and landing pages with forms that just work, built to rank and convert.' },
+  { icon: LuDatabase, title: 'Web apps on Supabase', text: 'Dashboards, portals and internal tools with auth, row-level security and realtime updates.' },
+  { icon: LuPlug, title: 'Integrations', text: 'Connect your forms and data to CRMs, spreadsheets, payment providers and your own APIs.' },
+  { icon: LuPalette, title: 'Design systems', text: 'Accessible, consistent UI components your team can keep building with.' },
+  { icon: LuGauge, title: 'Performance & accessibility', text: 'Audits and fixes for Core Web Vitals and WCAG 2.2 AA.' },
+  { icon: LuMail, title: 'Migrations', text: 'Move forms and submissions from other form services or a legacy mailer script to tinyback.' },
+];
+
+const steps = [
+  { title: 'Discovery call', text: 'Thirty minutes to understand your goals, audience and constraints. Free of charge.' },
+  { title: 'Fixed proposal', text: 'A written scope, timeline and fixed price, so there are no surprises on the invoice.' },
+  { title: 'Build in the open', text: 'Weekly previews on a staging link; you give feedback while it is still cheap to change.' },
+  { title: 'Launch & handover', text: 'We launch, document everything and hand over the code. It is yours, no lock-in.' },
+];
+
+export function CustomPage() {
+  useDocumentTitle('Custom web development');
+  return (
+    <>
+      <PageHero
+        eyebrow="Custom Web"
+        title="Custom web development"
+        lead="The team behind tinyback builds websites and web apps for freelancers, startups and companies, fast, accessible and privacy-friendly by default."
+      >
+        <Button asChild colorPalette="teal" size="lg">
+          <a href={`mailto:${site.contactEmail}?subject=Custom%20web%20project`}>Tell us about your project</a>
+        </Button>
+      </PageHero>
+      <Section id="services" title="What we build">
+        <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="5">
+          {services.map((service) => (
+            <Card.Root key={service.title} variant="outline">
+              <Card.Body gap="3">
+                <Flex w="10" h="10" rounded="lg" bg="teal.50" color="teal.700" align="center" justify="center">
+                  <Icon as={service.icon} boxSize="5" aria-hidden />
+                </Flex>
+                <Heading as="h3" size="md">
+                  {service.title}
+                </Heading>
+                <Text color="fg.muted">{service.text}</Text>
+              </Card.Body>
+            </Card.Root>
+          ))}
+        </SimpleGrid>
+      </Section>
+      <Section id="process" title="How a project runs" bg="bg.subtle">
+        <SimpleGrid as="ol" columns={{ base: 1, md: 2, lg: 4 }} gap="5" listStyle="none">
+          {steps.map((step, index) => (
+            <Box as="li" key={step.title} bg="bg" rounded="xl" borderWidth="1px" p="6">
+              <Text color="teal.700" fontWeight="800" fontSize="2xl" aria-hidden>
+                {String(index + 1).padStart(2, '0')}
+              </Text>
+              <Heading as="h3" size="md" mt="2">
+                {step.title}
+              </Heading>
+              <Text color="fg.muted" mt="2">
+                {step.text}
+              </Text>
+            </Box>
+          ))}
+        </SimpleGrid>
+      </Section>
+      <Section id="why" title="Why work with us">
+        <Stack maxW="2xl" mx="auto" gap="6">
+          <List.Root gap="3" variant="plain" fontSize="lg">
+            {[
+              'We run our own product on the stack we recommend to you.',
+              'EU-based, GDPR-aware, no trackers unless you ask for them.',
+              'Accessible by default: keyboard, screen readers and 360 px phones are tested.',
+              'You own the code and the hosting accounts from day one.',
+            ].map((point) => (
+              <List.Item key={point} alignItems="flex-start">
+                <List.Indicator asChild color="teal.600" mt="1">
+                  <LuCheck aria-hidden />
+                </List.Indicator>
+                {point}
+              </List.Item>
+            ))}
+          </List.Root>
+          <Button asChild colorPalette="teal" size="lg" alignSelf="center">
+            <a href={`mailto:${site.contactEmail}?subject=Custom%20web%20project`}>Email {site.contactEmail}</a>
+          </Button>
+        </Stack>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,4 @@
+// Public surface of the marketing feature.
+export { ToolsPage } from './tools-page';
+export { CustomPage } from './custom-page';
+export { ThanksPage } from './thanks-page';
