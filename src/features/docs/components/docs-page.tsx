@@ -1,0 +1,102 @@
+// /docs: the documentation hub — a table of contents beside every section a site owner needs.
+import { Box, Container, Grid, Heading, Link, List, Stack, Text } from '@chakra-ui/react';
+import { useDocumentTitle } from '../../../components/use-document-title';
+import { DOC_SECTIONS } from '../toc';
+import { Ajax, AllowedOrigin, Endpoint, GettingStarted, HtmlForm, Limits, Notifications, Spam, SpecialFields } from './form-backend-sections';
+import {
+  Analytics,
+  ApiKeys,
+  ApiReference,
+  Booking,
+  Contact,
+  Faq,
+  Newsletter,
+  Security,
+  SelfHosting,
+  Troubleshooting,
+  Webhooks,
+} from './more-sections';
+
+export function DocsPage() {
+  useDocumentTitle('Docs');
+  return (
+    <Box>
+      <Box as="section" bgGradient="to-br" gradientFrom="teal.50" gradientTo="blue.50" borderBottomWidth="1px">
+        <Container maxW="6xl" py={{ base: 10, md: 14 }}>
+          <Stack gap={4} maxW="2xl">
+            <Heading as="h1" size={{ base: '3xl', md: '4xl' }}>
+              Documentation
+            </Heading>
+            <Text fontSize={{ base: 'md', md: 'lg' }} color="gray.700">
+              Everything you need to receive form submissions from any website with tinyback: the endpoint, copyable
+              examples, the special fields, spam defence, limits and error codes.
+            </Text>
+          </Stack>
+        </Container>
+      </Box>
+      <Container maxW="6xl" py={{ base: 8, md: 12 }}>
+        <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: '15rem minmax(0, 1fr)' }} gap={{ base: 8, lg: 12 }}>
+          <TableOfContents />
+          <Box minW={0} maxW="3xl">
+            <GettingStarted />
+            <Endpoint />
+            <HtmlForm />
+            <Ajax />
+            <SpecialFields />
+            <AllowedOrigin />
+            <Spam />
+            <Limits />
+            <Notifications />
+            <ApiKeys />
+            <Analytics />
+            <Newsletter />
+            <Booking />
+            <Webhooks />
+            <ApiReference />
+            <Troubleshooting />
+            <Security />
+            <SelfHosting />
+            <Faq />
+            <Contact />
+          </Box>
+        </Grid>
+      </Container>
+    </Box>
+  );
+}
+
+function TableOfContents() {
+  return (
+    <Box
+      as="nav"
+      aria-labelledby="docs-toc-heading"
+      position={{ lg: 'sticky' }}
+      top={{ lg: '88px' }}
+      alignSelf="start"
+      maxH={{ lg: 'calc(100vh - 110px)' }}
+      overflowY={{ lg: 'auto' }}
+      borderWidth={{ base: '1px', lg: 0 }}
+      borderRadius="lg"
+      p={{ base: 4, lg: 0 }}
+    >
+      <Text id="docs-toc-heading" fontWeight="bold" mb={3} fontSize="sm" textTransform="uppercase" letterSpacing="wide" color="fg.muted">
+        On this page
+      </Text>
+      <List.Root listStyleType="none" gap={1} columns={{ base: 1, sm: 2, lg: 1 }} css={{ columnGap: '1rem' }}>
+        {DOC_SECTIONS.map((section) => (
+          <List.Item key={section.id} breakInside="avoid">
+            <Link href={`#${section.id}`} display="block" py={1} color="fg" _hover={{ color: 'teal.600' }}>
+              {section.title}
+              {'soon' in section && section.soon ? (
+                <Text as="span" color="fg.muted" fontSize="xs">
+                  {' '}
+                  (soon)
+                </Text>
+              ) : null}
+            </Link>
+          </List.Item>
+        ))}
+      </List.Root>
+    </Box>
+  );
+}

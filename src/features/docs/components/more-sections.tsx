@@ -1,0 +1,286 @@
+// The docs sections beyond form posts: API keys, analytics, newsletter, booking, webhooks, the API
+// reference, troubleshooting, security, self-hosting, FAQ and contact.
+import { Link as RouterLink } from 'react-router-dom';
+import { Box, Heading, Link, Stack, Text } from '@chakra-ui/react';
+import { env } from '../../../config/env';
+import { paths } from '../../../config/paths';
+import { site } from '../../../config/site';
+import { DELIVERY, LIMITS, SPECIAL_FIELDS, formatCount, formatSeconds } from '../endpoint-facts';
+import { endpointUrl } from '../examples';
+import { docSection } from '../toc';
+import { CodeSample } from './code-sample';
+import { DocSection } from './doc-section';
+import { Bullets, C, DataTable, Item, Note, P } from './docs-ui';
+
+export function ApiKeys() {
+  return (
+    <DocSection {...docSection('api-keys')}>
+      <P>
+        Server-to-server access with a bearer token is on its way. You will create keys in the dashboard and send them
+        as <C>Authorization: Bearer {'<key>'}</C>:
+      </P>
+      <Bullets>
+        <Item>
+          <strong>Read-only keys</strong> list your forms and entries, e.g. to feed a CRM or a spreadsheet.
+        </Item>
+        <Item>
+          <strong>Write-limited keys</strong> may submit to your own forms from a server, where no browser Origin
+          exists, and nothing else.
+        </Item>
+      </Bullets>
+      <P>
+        Until then, read your data with your own session through the Supabase API (see the{' '}
+        <Link href="#api-reference" color="teal.600">
+          API reference
+        </Link>
+        ). Browser forms need no key at all.
+      </P>
+    </DocSection>
+  );
+}
+
+export function Analytics() {
+  return (
+    <DocSection {...docSection('analytics')}>
+      <P>
+        The dashboard counts the submissions of each form and lists them as they arrive, live, with spam kept apart.
+        That is the whole of our analytics: tinyback adds no script, cookie or tracking pixel to your website, and the
+        endpoint keeps no IP addresses.
+      </P>
+    </DocSection>
+  );
+}
+
+export function Newsletter() {
+  return (
+    <DocSection {...docSection('newsletter')}>
+      <P>
+        A newsletter sign-up is a form with a single <C>email</C> field. Create a form for it, and every address lands
+        in your dashboard and your inbox, protected by the same origin check, honeypots and rate limit as any other
+        form.
+      </P>
+      <CodeSample
+        label="Newsletter sign-up form"
+        code={`<form action="${endpointUrl(env.supabaseUrl)}" method="POST">
+  <label>E-mail <input type="email" name="email" required></label>
+  <input type="hidden" name="${SPECIAL_FIELDS.subject}" value="New newsletter subscriber">
+  <input type="text" name="${SPECIAL_FIELDS.honeypots[0]}" tabindex="-1" autocomplete="off" style="display:none">
+  <button type="submit">Subscribe</button>
+</form>`}
+      />
+      <P>
+        Want to hear about tinyback itself? Sign up in the footer of any page or on the{' '}
+        <Link asChild color="teal.600">
+          <RouterLink to={paths.blog}>blog</RouterLink>
+        </Link>
+        .
+      </P>
+    </DocSection>
+  );
+}
+
+export function Booking() {
+  return (
+    <DocSection {...docSection('booking')}>
+      <P>
+        Booking pages — a public link where visitors pick a slot and you get the request by e-mail — are being built.
+        The dashboard already has a Booking section to show where they will live; nothing there takes real bookings
+        yet.
+      </P>
+    </DocSection>
+  );
+}
+
+export function Webhooks() {
+  return (
+    <DocSection {...docSection('webhooks')}>
+      <P>
+        Soon each form will be able to call a URL of yours for every new submission (signed, retried like e-mails), so
+        you can connect Slack, a CRM or your own automation without polling.
+      </P>
+      <P>
+        Today you can already react to new entries on your own Supabase project: submissions are rows in the{' '}
+        <C>entries</C> table, so a Database Webhook or a trigger there fires for each one.
+      </P>
+    </DocSection>
+  );
+}
+
+export function ApiReference() {
+  return (
+    <DocSection {...docSection('api-reference')}>
+      <Stack gap={6}>
+        <Box>
+          <Heading as="h3" size="lg" mb={2}>
+            <C>POST /functions/v1/forms/{'{formId}'}</C>
+          </Heading>
+          <P>Submits one entry. Public; no key needed.</P>
+          <DataTable
+            caption="Request"
+            head={['Part', 'Value']}
+            rows={[
+              ['Path', <><C>formId</C>: the form’s UUID</>],
+              ['Headers', <><C>Origin</C> (or <C>Referer</C>) on the allowed origin; <C>Accept: application/json</C> for JSON answers</>],
+              [
+                'Body',
+                <>
+                  urlencoded, multipart (text only) or JSON object of strings, numbers or lists; at most{' '}
+                  {formatCount(LIMITS.maxFields)} fields
+                </>,
+              ],
+            ]}
+          />
+          <DataTable
+            caption="Responses"
+            head={['Status', 'Body']}
+            rows={[
+              ['200', <><C>{'{ "ok": true, "id": "<entry id>" }'}</C> (JSON clients)</>],
+              ['303', <>Redirect to <C>{SPECIAL_FIELDS.next}</C> or the thank-you page (browser posts)</>],
+              ['4xx / 5xx', <><C>{'{ "ok": false, "error", "code", "fields" }'}</C> or plain text; see the error table</>],
+            ]}
+          />
+        </Box>
+        <Box>
+          <Heading as="h3" size="lg" mb={2}>
+            <C>OPTIONS /functions/v1/forms/{'{formId}'}</C>
+          </Heading>
+          <P>CORS preflight; allowed for the form’s origin only.</P>
+        </Box>
+        <Box>
+          <Heading as="h3" size="lg" mb={2}>
+            Reading your entries
+          </Heading>
+          <P>
+            Forms and entries are Postgres tables behind row-level security: signed in, you see your own rows and no
+            one else’s. With <C>@supabase/supabase-js</C>:
+          </P>
+          <CodeSample
+            label="Reading entries with supabase-js"
+            code={`const { data, error } = await supabase
+  .from('entries')
+  .select('id, name, email, message, data, is_spam, created_at')
+  .eq('form_id', formId)
+  .order('created_at', { ascending: false });`}
+          />
+        </Box>
+      </Stack>
+    </DocSection>
+  );
+}
+
+export function Troubleshooting() {
+  const problems: [string, string][] = [
+    [
+      '403 origin_not_allowed',
+      'The page’s origin differs from the form’s allowed origin: check https vs http, www vs no www, and the port. Pages opened as file:// send no usable origin.',
+    ],
+    ['404 form_not_found', 'The form id in the URL is wrong or the form was deleted. Copy the embed code again.'],
+    [
+      '429 rate_limited',
+      `More than ${formatCount(LIMITS.ratePerMinute)} posts a minute or ${formatCount(LIMITS.ratePerDay)} a day from one network. Wait for the Retry-After seconds; testing from the same machine counts too.`,
+    ],
+    ['415 file_uploads_unsupported', 'Remove file inputs and enctype="multipart/form-data" if you do not need them.'],
+    [
+      'No e-mail arrived',
+      `Look in your spam folder, then in the dashboard: the entry is stored either way. Failed deliveries are retried for a while (up to ${formatSeconds(DELIVERY.maxDelaySeconds)} between attempts). Entries with a filled honeypot are never e-mailed — make sure your own hidden field stays empty.`,
+    ],
+    ['The browser shows a plain text error', 'That is the refusal explained in one sentence; post with JavaScript for inline messages.'],
+    ['fetch fails with a CORS error', 'Usually the same as a 403: the page is not on the allowed origin.'],
+  ];
+  return (
+    <DocSection {...docSection('troubleshooting')}>
+      <Stack as="dl" gap={4}>
+        {problems.map(([title, answer]) => (
+          <Box key={title}>
+            <Text as="dt" fontWeight="semibold">
+              {title}
+            </Text>
+            <Text as="dd" color="fg.muted" ms={0}>
+              {answer}
+            </Text>
+          </Box>
+        ))}
+      </Stack>
+    </DocSection>
+  );
+}
+
+export function Security() {
+  return (
+    <DocSection {...docSection('security')}>
+      <Bullets>
+        <Item>Entries are written only by the endpoint with the service role; browsers can never insert or read them directly.</Item>
+        <Item>Row-level security on every table: each user reads and changes only their own forms and entries.</Item>
+        <Item>Values are length-limited and cleaned of control characters; e-mails are HTML-escaped, and no header can be injected through a field.</Item>
+        <Item>Responses never contain HTML, and JSON answers are readable only by the form’s own origin.</Item>
+        <Item>IP addresses are stored only as salted hashes, for the rate limit.</Item>
+        <Item>Everything is open source: you can read it, run it yourself and keep your data in your own Supabase project.</Item>
+      </Bullets>
+      <P>
+        Found a vulnerability? Please write to{' '}
+        <Link href={`mailto:${site.contactEmail}`} color="teal.600">
+          {site.contactEmail}
+        </Link>{' '}
+        before disclosing it.
+      </P>
+    </DocSection>
+  );
+}
+
+export function SelfHosting() {
+  return (
+    <DocSection {...docSection('self-hosting')}>
+      <P>
+        tinyback runs on any Supabase project, hosted or self-hosted: the database migrations, the <C>forms</C> Edge
+        Function and this site. The <strong>README</strong> at the root of the source code has the two commands for a
+        local copy, and the steps for deploying the backend (migrations, function, secrets for mail delivery and the
+        retry schedule) and the site.
+      </P>
+      <Note>
+        On hosted Supabase, outgoing SMTP ports are blocked: use the Resend provider for notifications there. Self-hosted
+        Supabase can use any SMTP server.
+      </Note>
+    </DocSection>
+  );
+}
+
+export function Faq() {
+  const faqs: [string, string][] = [
+    ['Do I need JavaScript?', 'No. A plain HTML form works; JavaScript only adds inline messages.'],
+    ['Can I use my existing Formspree or FormSubmit form?', `Yes. Change the action URL; ${SPECIAL_FIELDS.next}, ${SPECIAL_FIELDS.subject}, ${SPECIAL_FIELDS.replyTo} and ${SPECIAL_FIELDS.honeypots.join('/')} mean the same here.`],
+    ['Is the redirect after submit a paid feature?', `No. ${SPECIAL_FIELDS.next} works on every plan, limited to your own website so the form cannot be used to redirect elsewhere.`],
+    ['Can visitors upload files?', 'Not yet. Multipart forms with file fields are refused with a clear error.'],
+    ['Where is my data stored?', 'In the Postgres database of the Supabase project tinyback runs on — yours, if you host it yourself.'],
+    ['How many fields can a form have?', `Up to ${formatCount(LIMITS.maxFields)} per submission, any names you like.`],
+  ];
+  return (
+    <DocSection {...docSection('faq')}>
+      <Stack as="dl" gap={4}>
+        {faqs.map(([q, a]) => (
+          <Box key={q}>
+            <Text as="dt" fontWeight="semibold">
+              {q}
+            </Text>
+            <Text as="dd" color="fg.muted" ms={0}>
+              {a}
+            </Text>
+          </Box>
+        ))}
+      </Stack>
+    </DocSection>
+  );
+}
+
+export function Contact() {
+  return (
+    <DocSection {...docSection('contact')}>
+      <P>
+        Questions, ideas or trouble? Write to{' '}
+        <Link href={`mailto:${site.contactEmail}`} color="teal.600" fontWeight="semibold">
+          {site.contactEmail}
+        </Link>
+        .
+      </P>
+    </DocSection>
+  );
+}

@@ -1,0 +1,75 @@
+// What the docs say about the form endpoint, taken from the endpoint's own modules so the page
+// cannot drift from what the function does: limits, retry schedule, special fields and the
+// status/code of every refusal.
+import { DELIVERY, LIMITS, SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits.ts';
+import { ERRORS } from '../../../supabase/functions/forms/errors.ts';
+
+export { DELIVERY, LIMITS, SPECIAL_FIELDS };
+
+export interface ErrorRow {
+  status: number;
+  code: string;
+  when: string;
+  retryAfter: boolean;
+}
+
+/** Every refusal a site owner can meet, in status order; status and code come from the function. */
+export const ERROR_ROWS: ErrorRow[] = [
+  { ...pick(ERRORS.invalidBody('')), when: 'The body cannot be parsed (broken JSON, truncated multipart, invalid UTF-8).' },
+  {
+    ...pick(ERRORS.originNotAllowed()),
+    when: 'The Origin (or Referer) of the request is not the form’s allowed origin.',
+  },
+  { ...pick(ERRORS.formNotFound()), when: 'No form has this id.' },
+  { ...pick(ERRORS.methodNotAllowed()), when: 'Anything but POST (and the OPTIONS preflight).' },
+  {
+    ...pick(ERRORS.tooLarge('')),
+    when: `The body is over ${formatBytes(LIMITS.maxBodyBytes)} or has more than ${formatCount(LIMITS.maxFields)} fields.`,
+  },
+  {
+    ...pick(ERRORS.unsupportedType()),
+    when: 'The Content-Type is not form-urlencoded, multipart/form-data or JSON.',
+  },
+  { ...pick(ERRORS.fileUpload()), when: 'The multipart body contains a file; uploads are not supported yet.' },
+  {
+    ...pick(ERRORS.invalidFields({})),
+    when: 'A field breaks a rule, e.g. an email that is not an e-mail address or a value that is too long. `fields` says which.',
+  },
+  { ...pick(ERRORS.rateLimited(60)), when: 'Too many submissions from one network; wait for Retry-After seconds.' },
+  {
+    ...pick(ERRORS.storageFailed()),
+    when: 'The submission could not be saved. Nothing was stored: retry after Retry-After seconds.',
+  },
+];
+
+function pick(error: { status: number; code: string; retryAfter?: number }) {
+  return { status: error.status, code: error.code, retryAfter: error.retryAfter !== undefined };
+}
+
+/** 65536 → "64 KiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${formatCount(bytes)} bytes`;
+}
+
+/** 10000 → "10,000". */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** 30 → "30 seconds", 21600 → "6 hours". */
+export function formatSeconds(seconds: number): string {
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3_600, 'hour'],
+    [60, 'minute'],
+  ];
+  for (const [size, unit] of units) {
+    if (seconds >= size && seconds % size === 0) {
+      const n = seconds / size;
+      return `${formatCount(n)} ${unit}${n === 1 ? '' : 's'}`;
+    }
+  }
+  return `${formatCount(seconds)} second${seconds === 1 ? '' : 's'}`;
+}

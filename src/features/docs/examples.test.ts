@@ -1,0 +1,48 @@
+// The docs' code samples: real, parseable forms and requests for this instance's endpoint.
+import { describe, expect, it } from 'vitest';
+import { SPECIAL_FIELDS } from './endpoint-facts';
+import { endpointUrl, fetchExample, htmlFormExample, rewriteExample } from './examples';
+import { formatBytes, formatSeconds } from './endpoint-facts';
+
+const base = 'https://abc.supabase.co';
+
+describe('docs examples', () => {
+  it('builds the function URL of a form', () => {
+    expect(endpointUrl(`${base}/`, 'f1')).toBe('https://abc.supabase.co/functions/v1/forms/f1');
+  });
+
+  it('gives an HTML form that posts every field to the endpoint with a hidden honeypot', () => {
+    const doc = new DOMParser().parseFromString(htmlFormExample(base), 'text/html');
+    const form = doc.querySelector('form')!;
+    expect(form.getAttribute('action')).toBe(endpointUrl(base));
+    expect(form.getAttribute('method')).toBe('POST');
+    const names = [...form.querySelectorAll('[name]')].map((el) => el.getAttribute('name'));
+    expect(names).toEqual(['name', 'email', 'message', SPECIAL_FIELDS.next, SPECIAL_FIELDS.subject, SPECIAL_FIELDS.honeypots[0]]);
+    const trap = form.querySelector(`[name="${SPECIAL_FIELDS.honeypots[0]}"]`) as HTMLElement;
+    expect(trap.style.display).toBe('none');
+    expect(trap.getAttribute('tabindex')).toBe('-1');
+  });
+
+  it('gives a fetch example that asks for JSON and handles both answers', () => {
+    const code = fetchExample(base);
+    expect(code).toContain(`fetch('${endpointUrl(base)}'`);
+    expect(code).toContain("Accept: 'application/json'");
+    expect(code).toContain('result.ok');
+    expect(code).toContain('result.fields');
+    expect(code).toContain('Retry-After');
+  });
+
+  it('rewrites /api/forms to the function', () => {
+    expect(rewriteExample(base)).toContain(`/api/forms/*  ${base}/functions/v1/forms/:splat  200`);
+  });
+});
+
+describe('number formatting', () => {
+  it('formats sizes and durations for people', () => {
+    expect(formatBytes(64 * 1024)).toBe('64 KiB');
+    expect(formatBytes(1000)).toBe('1,000 bytes');
+    expect(formatSeconds(30)).toBe('30 seconds');
+    expect(formatSeconds(6 * 3600)).toBe('6 hours');
+    expect(formatSeconds(60)).toBe('1 minute');
+  });
+});
