@@ -10,6 +10,7 @@ import { discoverFunctions, type ServedFunction } from './discovery.ts';
 import { functionEnvironment } from './environment.ts';
 import { BodyLimitError, proxyToWorker } from './proxy.ts';
 import { startScheduler, type ScheduledCall } from './scheduler.ts';
+import { watchFolders } from './watch.ts';
 import { rejectUnauthorized } from './verify-jwt.ts';
 import { BootError, FunctionWorker } from './worker-process.ts';
 
@@ -70,7 +71,10 @@ export function createFunctionsService(
   const denoPath = denoBinary();
   // Inside the data folder: persists across restarts, and parallel stacks never share its locks.
   const denoDir = path.join(settings.dataDir, 'deno');
-  const workers = new Map<string, { entrypoint: string; worker: FunctionWorker }>();
+  const workers = new Map<
+    string,
+    { entrypoint: string; functionsDir: string; worker: FunctionWorker }
+  >();
   let closed = false;
 
   function workerFor(fn: ServedFunction): FunctionWorker {
@@ -91,11 +95,26 @@ export function createFunctionsService(
       bootTimeoutMs: options.bootTimeoutMs ?? DEFAULT_BOOT_TIMEOUT_MS,
       log,
     });
-    workers.set(fn.name, { entrypoint: fn.entrypoint, worker });
+    workers.set(fn.name, { entrypoint: fn.entrypoint, functionsDir: fn.functionsDir, worker });
     return worker;
   }
 
   const scheduler = startScheduler(options.schedules ?? defaultSchedules(ctx), log);
+
+  // An edited function (or its .env, or _shared code) gets a fresh worker on its next request.
+  const folders = [path.join(settings.supabaseDir, 'functions'), ...settings.functionsDirs];
+  const watcher = watchFolders(
+    folders,
+    (dir) => {
+      for (const [name, entry] of workers) {
+        if (entry.functionsDir !== dir) continue;
+        log(`${name}: source changed, reloading`);
+        workers.delete(name);
+        void entry.worker.close();
+      }
+    },
+    log,
+  );
 
   async function handle(req: IncomingMessage, res: ServerResponse, subPath: string, url: URL) {
     const name = subPath.split('/')[1] ?? '';
@@ -162,6 +181,7 @@ export function createFunctionsService(
     async close() {
       closed = true;
       scheduler.close();
+      watcher.close();
       await Promise.all([...workers.values()].map(({ worker }) => worker.close()));
       workers.clear();
     },

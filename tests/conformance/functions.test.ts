@@ -1,7 +1,7 @@
 // Conformance of the Edge Functions stand-in (/functions/v1): fixture functions run on real Deno,
 // driven through supabase-js `functions.invoke` and plain fetch, on a stack of this file's own
 // (the shared test stack serves only supabase/functions, these need tests/fixtures/functions).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ const FIXTURES = path.resolve(
 
 let stack: RunningStack | undefined;
 let dataDir: string;
+let liveDir: string;
 let api: string;
 let anonKey: string;
 let supabase: SupabaseClient;
@@ -26,12 +27,16 @@ const workerPids = new Set<number>();
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-functions-test-'));
+  // A functions folder the reload test edits while the stack runs.
+  liveDir = path.join(dataDir, 'live-functions');
+  await mkdir(path.join(liveDir, 'live'), { recursive: true });
+  await writeFile(path.join(liveDir, 'live/index.ts'), liveSource('v1'));
   const [apiPort, db, mailWeb, smtp] = await freePorts(4);
   stack = await startStack({
     dataDir,
     ports: { api: apiPort, db, mailWeb, smtp },
     seed: false,
-    functionsDirs: [FIXTURES],
+    functionsDirs: [FIXTURES, liveDir],
     deliveryIntervalMs: 200,
     log: (service, message) => {
       if (process.env.STACK_LOG) console.log(`[${service}] ${message}`);
@@ -51,6 +56,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+const liveSource = (version: string) => `Deno.serve(() => new Response('${version}'));\n`;
 const fn = (name: string) => `${api}/functions/v1/${name}`;
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
@@ -276,6 +282,13 @@ describe('workers', () => {
       expect(error).toBeNull();
       expect(data).toEqual({ met: true });
     }
+  });
+
+  it('reload a function after its source changes', async () => {
+    const live = async () => (await fetch(fn('live'), { headers: bearer(anonKey) })).text();
+    expect(await live()).toBe('v1');
+    await writeFile(path.join(liveDir, 'live/index.ts'), liveSource('v2'));
+    await expect.poll(live, { timeout: 15_000 }).toBe('v2');
   });
 });
 
