@@ -40,9 +40,12 @@ function wrap(opts: WriteOptions, alias: string, modifying: string, countTotal: 
   const root = opts.ctx.levels.get('') ?? { predicates: [] };
   opts.ctx.levels.set('', { ...root, predicates: [] });
   let list = '1';
+  let order = '';
   let pk = '';
   if (opts.returning === 'representation') {
-    list = renderLevel(opts.ctx, opts.table.name, opts.table, alias, opts.select, '').list;
+    const level = renderLevel(opts.ctx, opts.table.name, opts.table, alias, opts.select, '');
+    list = level.list;
+    if (level.order) order = ` order by ${level.order}`;
     checkUnusedLevels(opts.ctx);
   } else if (opts.returning === 'headers-only' && opts.table.primaryKey.length) {
     pk = `, (select pg_catalog.to_json(pgrst_pk) from (select * from pgrst_source limit 1) as pgrst_pk)::text as location_key`;
@@ -52,7 +55,7 @@ function wrap(opts: WriteOptions, alias: string, modifying: string, countTotal: 
   return `with pgrst_source as (${modifying}) select ${total} as total, pg_catalog.count(_postgrest_t) as page_total, ${bodyExpression(
     shape,
     opts.stripNulls,
-  )} as body${pk} from (select ${list} from pgrst_source as ${ident(alias)}) as _postgrest_t`;
+  )} as body${pk} from (select ${list} from pgrst_source as ${ident(alias)}${order}) as _postgrest_t`;
 }
 
 export interface InsertOptions extends WriteOptions {
@@ -93,7 +96,8 @@ export function buildInsert(opts: InsertOptions): string {
   if (opts.upsert) {
     const targetCols = opts.upsert.onConflict.map(ident).join(', ');
     const targetSql = targetCols ? ` (${targetCols})` : '';
-    const updatable = opts.columns.filter((c) => !opts.upsert?.onConflict.includes(c));
+    // Like PostgREST, every payload column is set from the proposed row, conflict target included.
+    const updatable = opts.columns;
     conflict =
       opts.upsert.resolution === 'ignore-duplicates' || updatable.length === 0
         ? ` on conflict${targetSql} do nothing`
