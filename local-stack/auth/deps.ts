@@ -6,7 +6,13 @@ import type { StackContext } from '../context.ts';
 import type { Claims } from '../jwt.ts';
 import { forbidden } from './errors.ts';
 import { requireClaims } from './request.ts';
-import { createSession, findSession, sessionAmr, type AuthMethod, type SessionRow } from './sessions.ts';
+import {
+  createSession,
+  findSession,
+  sessionAmr,
+  type AuthMethod,
+  type SessionRow,
+} from './sessions.ts';
 import { sessionResponse, type SessionResponse, type TokenSettings } from './tokens.ts';
 import { findUserById, listIdentities, userJson, type Db, type UserRow } from './users.ts';
 
@@ -33,7 +39,10 @@ export function makeDeps(ctx: StackContext): AuthDeps {
 }
 
 /** Runs `fn` in one transaction, so a user and its session appear together or not at all. */
-export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('begin');
@@ -94,7 +103,8 @@ export async function authenticate(deps: AuthDeps, req: IncomingMessage): Promis
   const sessionId = claims.session_id;
   if (typeof sessionId === 'string' && sessionId) {
     session = await findSession(deps.pool, sessionId);
-    if (!session) throw forbidden('session_not_found', 'Session from session_id claim in JWT does not exist');
+    if (!session)
+      throw forbidden('session_not_found', 'Session from session_id claim in JWT does not exist');
   }
   return { claims, user, session };
 }

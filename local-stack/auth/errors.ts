@@ -32,18 +32,29 @@ export class OAuthError extends Error {
 }
 
 export const badRequest = (code: string, message: string) => new AuthError(400, code, message);
-export const validationFailed = (message: string) => new AuthError(400, 'validation_failed', message);
+export const validationFailed = (message: string) =>
+  new AuthError(400, 'validation_failed', message);
 export const unprocessable = (code: string, message: string) => new AuthError(422, code, message);
 export const forbidden = (code: string, message: string) => new AuthError(403, code, message);
 export const notFound = (code: string, message: string) => new AuthError(404, code, message);
 
 export function weakPassword(minimumLength: number) {
-  return new AuthError(422, 'weak_password', `Password should be at least ${minimumLength} characters.`, {
-    weak_password: { reasons: ['length'] },
-  });
+  return new AuthError(
+    422,
+    'weak_password',
+    `Password should be at least ${minimumLength} characters.`,
+    {
+      weak_password: { reasons: ['length'] },
+    },
+  );
 }
 
-export function sendAuthJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+export function sendAuthJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   sendJson(res, status, body, { ...AUTH_HEADERS, ...headers });
 }
 

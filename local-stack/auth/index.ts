@@ -27,7 +27,14 @@ export function createAuthService(ctx: StackContext): HttpService {
           return sendAuthError(res, err);
         }
         ctx.log('auth', `${req.method} ${path} failed: ${(err as Error)?.stack ?? err}`);
-        sendAuthError(res, new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information'));
+        sendAuthError(
+          res,
+          new AuthError(
+            500,
+            'unexpected_failure',
+            'Unexpected failure, please check server logs for more information',
+          ),
+        );
       }
     },
   };

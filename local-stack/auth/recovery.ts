@@ -8,7 +8,9 @@ export const OTP_EXPIRY_SECONDS = 3600;
 const OTP_LENGTH = 6;
 
 export function tokenHash(email: string, otp: string): string {
-  return createHash('sha224').update(email + otp).digest('hex');
+  return createHash('sha224')
+    .update(email + otp)
+    .digest('hex');
 }
 
 export interface RecoveryToken {
@@ -17,14 +19,21 @@ export interface RecoveryToken {
 }
 
 /** Replaces any earlier recovery token of the user with a new one. */
-export async function createRecoveryToken(db: Db, userId: string, email: string): Promise<RecoveryToken> {
+export async function createRecoveryToken(
+  db: Db,
+  userId: string,
+  email: string,
+): Promise<RecoveryToken> {
   const otp = String(randomInt(10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
   const hash = tokenHash(email, otp);
-  await db.query(`update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1`, [
-    userId,
-    hash,
-  ]);
-  await db.query(`delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token'`, [userId]);
+  await db.query(
+    `update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1`,
+    [userId, hash],
+  );
+  await db.query(
+    `delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token'`,
+    [userId],
+  );
   await db.query(
     `insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to)
      values ($1, $2, 'recovery_token', $3, $4)`,
@@ -48,7 +57,10 @@ export async function consumeRecoveryToken(db: Db, hash: string): Promise<string
   );
   const userId = rows[0]?.id ?? null;
   if (userId) {
-    await db.query(`delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token'`, [userId]);
+    await db.query(
+      `delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token'`,
+      [userId],
+    );
   }
   return userId;
 }
@@ -66,5 +78,9 @@ export function recoveryMail(verifyUrl: string, otp: string) {
 }
 
 function escapeHtml(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }

@@ -3,12 +3,20 @@
 import type { ProjectConfig } from '../config.ts';
 
 function globToRegExp(glob: string): RegExp {
-  const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = escaped.replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*');
+  const escape = (part: string) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  // As GoTrue compiles them (separators `.` and `/`): `*` stays within one host label or path
+  // segment, `**` crosses them.
+  const pattern = glob
+    .split('**')
+    .map((part) => part.split('*').map(escape).join('[^./]*'))
+    .join('.*');
   return new RegExp(`^${pattern}$`);
 }
 
-export function resolveRedirect(requested: string | null | undefined, auth: ProjectConfig['auth']): string {
+export function resolveRedirect(
+  requested: string | null | undefined,
+  auth: ProjectConfig['auth'],
+): string {
   const site = auth.siteUrl;
   if (!requested) return site;
   let target: URL;
@@ -27,7 +35,9 @@ export function resolveRedirect(requested: string | null | undefined, auth: Proj
     if (pattern === requested) return true;
     if (pattern.includes('*')) return globToRegExp(pattern).test(requested);
     // A plain entry allows paths below it, as the CLI's examples rely on.
-    return requested.startsWith(pattern.endsWith('/') ? pattern : `${pattern}/`) || requested === pattern;
+    return (
+      requested.startsWith(pattern.endsWith('/') ? pattern : `${pattern}/`) || requested === pattern
+    );
   });
   return allowed ? requested : site;
 }

@@ -41,7 +41,8 @@ export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> 
 export function stringField(body: JsonObject, key: string): string {
   const value = body[key];
   if (value === undefined || value === null) return '';
-  if (typeof value !== 'string') throw badJson(`json: cannot unmarshal ${typeof value} into field ${key} of type string`);
+  if (typeof value !== 'string')
+    throw badJson(`json: cannot unmarshal ${typeof value} into field ${key} of type string`);
   return value;
 }
 
@@ -50,7 +51,9 @@ export function objectField(body: JsonObject, key: string): JsonObject | undefin
   const value = body[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw badJson(`json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into field ${key} of type map`);
+    throw badJson(
+      `json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into field ${key} of type map`,
+    );
   }
   return value as JsonObject;
 }
@@ -58,17 +61,20 @@ export function objectField(body: JsonObject, key: string): JsonObject | undefin
 export function booleanField(body: JsonObject, key: string): boolean {
   const value = body[key];
   if (value === undefined || value === null) return false;
-  if (typeof value !== 'boolean') throw badJson(`json: cannot unmarshal ${typeof value} into field ${key} of type bool`);
+  if (typeof value !== 'boolean')
+    throw badJson(`json: cannot unmarshal ${typeof value} into field ${key} of type bool`);
   return value;
 }
 
 /** Verifies the bearer JWT as GoTrue's `requireAuthentication` does and returns its claims. */
 export async function requireClaims(req: IncomingMessage, jwtSecret: string): Promise<Claims> {
   const token = bearerToken(req);
-  if (!token) throw new AuthError(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
+  if (!token)
+    throw new AuthError(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
   const result = await verifyJwt(token, jwtSecret);
   if (!result.ok) {
-    const detail = result.reason === 'expired' ? 'token has invalid claims: token is expired' : result.message;
+    const detail =
+      result.reason === 'expired' ? 'token has invalid claims: token is expired' : result.message;
     throw forbidden('bad_jwt', `invalid JWT: unable to parse or verify signature, ${detail}`);
   }
   return result.claims;

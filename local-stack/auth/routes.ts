@@ -1,5 +1,11 @@
 // The Auth route table: method + path pattern → handler, with GoTrue's 404/405 for the rest.
-import { adminCreateUser, adminDeleteUser, adminGetUser, adminListUsers, adminUpdateUser } from './handlers/admin.ts';
+import {
+  adminCreateUser,
+  adminDeleteUser,
+  adminGetUser,
+  adminListUsers,
+  adminUpdateUser,
+} from './handlers/admin.ts';
 import { logout } from './handlers/logout.ts';
 import { health, settings } from './handlers/meta.ts';
 import { recover } from './handlers/recover.ts';

@@ -33,7 +33,11 @@ export interface IssuedTokens {
   refreshToken: string;
 }
 
-export async function createSession(db: Db, userId: string, method: AuthMethod): Promise<IssuedTokens> {
+export async function createSession(
+  db: Db,
+  userId: string,
+  method: AuthMethod,
+): Promise<IssuedTokens> {
   const sessionId = randomUUID();
   await db.query(
     `insert into auth.sessions (id, user_id, created_at, updated_at, aal, refreshed_at)
@@ -49,7 +53,12 @@ export async function createSession(db: Db, userId: string, method: AuthMethod):
   return { sessionId, refreshToken };
 }
 
-async function insertRefreshToken(db: Db, userId: string, sessionId: string, parent: string | null) {
+async function insertRefreshToken(
+  db: Db,
+  userId: string,
+  sessionId: string,
+  parent: string | null,
+) {
   const token = newRefreshToken();
   await db.query(
     `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
@@ -108,7 +117,9 @@ export async function rotateRefreshToken(
   if (!row) return { ok: false, reason: 'not_found' };
   if (!row.session_id) return { ok: false, reason: 'session_not_found' };
   // Lock the session so concurrent refreshes of one session serialise.
-  const session = await client.query(`select id from auth.sessions where id = $1 for update`, [row.session_id]);
+  const session = await client.query(`select id from auth.sessions where id = $1 for update`, [
+    row.session_id,
+  ]);
   if (!session.rowCount) return { ok: false, reason: 'session_not_found' };
 
   if (row.revoked) {
@@ -119,31 +130,49 @@ export async function rotateRefreshToken(
         [row.session_id],
       );
       if (active.rows[0]) {
-        return { ok: true, userId: row.user_id, sessionId: row.session_id, refreshToken: active.rows[0].token };
+        return {
+          ok: true,
+          userId: row.user_id,
+          sessionId: row.session_id,
+          refreshToken: active.rows[0].token,
+        };
       }
     }
-    await client.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false`, [
-      row.session_id,
-    ]);
+    await client.query(
+      `update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false`,
+      [row.session_id],
+    );
     return { ok: false, reason: 'already_used' };
   }
 
-  await client.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where token = $1`, [presented]);
+  await client.query(
+    `update auth.refresh_tokens set revoked = true, updated_at = now() where token = $1`,
+    [presented],
+  );
   const next = await insertRefreshToken(client, row.user_id, row.session_id, presented);
-  await client.query(`update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now() where id = $1`, [
-    row.session_id,
-  ]);
+  await client.query(
+    `update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now() where id = $1`,
+    [row.session_id],
+  );
   return { ok: true, userId: row.user_id, sessionId: row.session_id, refreshToken: next };
 }
 
 export type LogoutScope = 'global' | 'local' | 'others';
 
 /** Deletes sessions (their refresh tokens cascade) for the given scope. */
-export async function endSessions(db: Db, userId: string, sessionId: string | null, scope: LogoutScope) {
+export async function endSessions(
+  db: Db,
+  userId: string,
+  sessionId: string | null,
+  scope: LogoutScope,
+) {
   if (scope === 'local' && sessionId) {
     await db.query(`delete from auth.sessions where id = $1`, [sessionId]);
   } else if (scope === 'others') {
-    await db.query(`delete from auth.sessions where user_id = $1 and id is distinct from $2`, [userId, sessionId]);
+    await db.query(`delete from auth.sessions where user_id = $1 and id is distinct from $2`, [
+      userId,
+      sessionId,
+    ]);
   } else {
     await db.query(`delete from auth.sessions where user_id = $1`, [userId]);
   }

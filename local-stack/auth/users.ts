@@ -63,7 +63,9 @@ export async function passwordMatches(user: UserRow, password: string): Promise<
 
 export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
   if (!isUuid(id)) return null;
-  const { rows } = await db.query<UserRow>(`select ${USER_COLUMNS} from auth.users where id = $1`, [id]);
+  const { rows } = await db.query<UserRow>(`select ${USER_COLUMNS} from auth.users where id = $1`, [
+    id,
+  ]);
   return rows[0] ?? null;
 }
 
@@ -152,10 +154,10 @@ export async function mergeAppMetadata(db: Db, userId: string, data: JsonObject)
 
 export async function setPassword(db: Db, userId: string, password: string): Promise<void> {
   const encrypted = await hashPassword(password);
-  await db.query(`update auth.users set encrypted_password = $2, updated_at = now() where id = $1`, [
-    userId,
-    encrypted,
-  ]);
+  await db.query(
+    `update auth.users set encrypted_password = $2, updated_at = now() where id = $1`,
+    [userId, encrypted],
+  );
 }
 
 /** Changes the address at once (auto-confirmed e-mail change) and keeps the identity in step. */
@@ -184,7 +186,10 @@ export async function confirmEmail(db: Db, userId: string): Promise<void> {
 }
 
 export async function touchLastSignIn(db: Db, userId: string): Promise<void> {
-  await db.query(`update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1`, [userId]);
+  await db.query(
+    `update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1`,
+    [userId],
+  );
   await db.query(`update auth.identities set last_sign_in_at = now() where user_id = $1`, [userId]);
 }
 
@@ -193,7 +198,11 @@ export async function deleteUser(db: Db, userId: string): Promise<boolean> {
   return (rowCount ?? 0) > 0;
 }
 
-export async function listUsers(db: Db, page: number, perPage: number): Promise<{ users: UserRow[]; total: number }> {
+export async function listUsers(
+  db: Db,
+  page: number,
+  perPage: number,
+): Promise<{ users: UserRow[]; total: number }> {
   const { rows } = await db.query<UserRow & { total: string }>(
     `select ${USER_COLUMNS}, count(*) over () as total from auth.users
      order by created_at desc, id limit $1 offset $2`,

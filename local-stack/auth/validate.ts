@@ -10,7 +10,8 @@ export function validateEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
   if (!email) throw validationFailed('An email address is required');
   if (email.length > 255) throw validationFailed('An email address is too long');
-  if (!EMAIL_PATTERN.test(email)) throw validationFailed('Unable to validate email address: invalid format');
+  if (!EMAIL_PATTERN.test(email))
+    throw validationFailed('Unable to validate email address: invalid format');
   return email;
 }
 

@@ -67,7 +67,9 @@ export async function startMailCatcher(opts: {
     // on a misbehaving client; log them instead.
     mailserver.smtp.removeAllListeners('error');
     let startupError: ((err: Error) => void) | undefined;
-    mailserver.smtp.on('error', (err) => (startupError ? startupError(err) : log(`smtp: ${err.message}`)));
+    mailserver.smtp.on('error', (err) =>
+      startupError ? startupError(err) : log(`smtp: ${err.message}`),
+    );
     await new Promise<void>((resolve, reject) => {
       startupError = reject;
       mailserver.listen().then(resolve, reject);

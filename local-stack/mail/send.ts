@@ -12,7 +12,10 @@ export interface OutgoingMail {
 /** The sender GoTrue uses by default for the local stack's mail. */
 export const DEFAULT_SENDER = 'Supabase Auth <admin@email.com>';
 
-export async function sendMail(smtp: { host: string; port: number }, mail: OutgoingMail): Promise<void> {
+export async function sendMail(
+  smtp: { host: string; port: number },
+  mail: OutgoingMail,
+): Promise<void> {
   // A fresh, unpooled transport per message keeps no sockets open that could delay shutdown.
   const transport = nodemailer.createTransport({
     host: smtp.host,

@@ -21,7 +21,8 @@ const APP_URL = 'http://127.0.0.1:5173';
 
 let counter = 0;
 /** A fresh address per test so tests never see each other's users. */
-const uniqueEmail = (tag: string) => `auth-${tag}-${Date.now().toString(36)}-${counter++}@example.com`;
+const uniqueEmail = (tag: string) =>
+  `auth-${tag}-${Date.now().toString(36)}-${counter++}@example.com`;
 
 function client(apiUrl = stack.apiUrl): SupabaseClient {
   return createClient(apiUrl, stack.anonKey, {
@@ -34,15 +35,25 @@ function client(apiUrl = stack.apiUrl): SupabaseClient {
 async function signedUp(tag: string, data: Record<string, unknown> = {}) {
   const supabase = client();
   const email = uniqueEmail(tag);
-  const { data: result, error } = await supabase.auth.signUp({ email, password: PASSWORD, options: { data } });
+  const { data: result, error } = await supabase.auth.signUp({
+    email,
+    password: PASSWORD,
+    options: { data },
+  });
   expect(error).toBeNull();
   expect(result.session).not.toBeNull();
   return { supabase, email, session: result.session!, user: result.user! };
 }
 
 /** The recovery link and code from the mail the catcher received for `email`. */
-async function recoveryMailFor(email: string): Promise<{ mail: CaughtMail; link: string; code: string }> {
-  const mail = await waitForMail(stack.mailWebUrl, (m) => isTo(m, email) && /reset/i.test(m.subject), 10_000);
+async function recoveryMailFor(
+  email: string,
+): Promise<{ mail: CaughtMail; link: string; code: string }> {
+  const mail = await waitForMail(
+    stack.mailWebUrl,
+    (m) => isTo(m, email) && /reset/i.test(m.subject),
+    10_000,
+  );
   const link = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(mail.text ?? '')?.[1];
   const code = /code: (\d{6})/.exec(mail.text ?? '')?.[1];
   if (!link || !code) throw new Error(`recovery mail without link or code: ${mail.text}`);
@@ -61,7 +72,11 @@ describe('sign-up and sign-in', () => {
     expect(error).toBeNull();
     const { user, session } = data;
     expect(user?.email).toBe(email.toLowerCase());
-    expect(user?.user_metadata).toMatchObject({ name: 'Ada Lovelace', email: email.toLowerCase(), email_verified: true });
+    expect(user?.user_metadata).toMatchObject({
+      name: 'Ada Lovelace',
+      email: email.toLowerCase(),
+      email_verified: true,
+    });
     expect(user?.app_metadata).toEqual({ provider: 'email', providers: ['email'] });
     expect(user?.aud).toBe('authenticated');
     expect(user?.role).toBe('authenticated');
@@ -98,10 +113,15 @@ describe('sign-up and sign-in', () => {
     const db = new pg.Client({ connectionString: stack.dbUrl });
     await db.connect();
     try {
-      const u = await db.query('select email, encrypted_password, raw_user_meta_data from auth.users where id = $1', [user.id]);
+      const u = await db.query(
+        'select email, encrypted_password, raw_user_meta_data from auth.users where id = $1',
+        [user.id],
+      );
       expect(u.rows[0].email).toBe(email.toLowerCase());
       expect(u.rows[0].encrypted_password).toMatch(/^\$2[aby]\$10\$/);
-      const identities = await db.query('select provider from auth.identities where user_id = $1', [user.id]);
+      const identities = await db.query('select provider from auth.identities where user_id = $1', [
+        user.id,
+      ]);
       expect(identities.rows).toEqual([{ provider: 'email' }]);
       const sessionId = decodeJwt(session.access_token).session_id;
       const tokens = await db.query(
@@ -117,7 +137,10 @@ describe('sign-up and sign-in', () => {
   it('signs in with e-mail (any case) and password; getUser and getSession return the user', async () => {
     const { email, user } = await signedUp('signin', { name: 'Grace' });
     const supabase = client();
-    const { data, error } = await supabase.auth.signInWithPassword({ email: email.toUpperCase(), password: PASSWORD });
+    const { data, error } = await supabase.auth.signInWithPassword({
+      email: email.toUpperCase(),
+      password: PASSWORD,
+    });
     expect(error).toBeNull();
     expect(data.user?.id).toBe(user.id);
     expect(data.user?.last_sign_in_at).toBeTruthy();
@@ -139,7 +162,9 @@ describe('refresh tokens', () => {
     expect(error).toBeNull();
     expect(data.session?.refresh_token).toMatch(/^[A-Za-z0-9]{12}$/);
     expect(data.session?.refresh_token).not.toBe(session.refresh_token);
-    expect(decodeJwt(data.session!.access_token).session_id).toBe(decodeJwt(session.access_token).session_id);
+    expect(decodeJwt(data.session!.access_token).session_id).toBe(
+      decodeJwt(session.access_token).session_id,
+    );
     const got = await client().auth.getUser(data.session!.access_token);
     expect(got.error).toBeNull();
     expect(got.data.user?.id).toBe(session.user.id);
@@ -167,7 +192,11 @@ describe('updating the user', () => {
     const { supabase } = await signedUp('meta', { name: 'Old Name', plan: 'free' });
     const { data, error } = await supabase.auth.updateUser({ data: { name: 'New Name' } });
     expect(error).toBeNull();
-    expect(data.user?.user_metadata).toMatchObject({ name: 'New Name', plan: 'free', email_verified: true });
+    expect(data.user?.user_metadata).toMatchObject({
+      name: 'New Name',
+      plan: 'free',
+      email_verified: true,
+    });
     const got = await supabase.auth.getUser();
     expect(got.data.user?.user_metadata.name).toBe('New Name');
   });
@@ -211,7 +240,9 @@ describe('signing out', () => {
     const refresh = await client().auth.refreshSession({ refresh_token: session.refresh_token });
     expect(refresh.error?.code).toBe('refresh_token_not_found');
     expect(refresh.error?.status).toBe(400);
-    const otherRefresh = await client().auth.refreshSession({ refresh_token: otherSignIn.data.session!.refresh_token });
+    const otherRefresh = await client().auth.refreshSession({
+      refresh_token: otherSignIn.data.session!.refresh_token,
+    });
     expect(otherRefresh.error?.code).toBe('refresh_token_not_found');
 
     // GoTrue answers 403 session_not_found; auth-js turns that into AuthSessionMissingError.
@@ -230,12 +261,16 @@ describe('signing out', () => {
       sessions.push(data.session!);
     }
     expect((await a.auth.signOut({ scope: 'local' })).error).toBeNull();
-    expect((await client().auth.getUser(sessions[0].access_token)).error?.name).toBe('AuthSessionMissingError');
+    expect((await client().auth.getUser(sessions[0].access_token)).error?.name).toBe(
+      'AuthSessionMissingError',
+    );
     expect((await client().auth.getUser(sessions[1].access_token)).error).toBeNull();
 
     expect((await b.auth.signOut({ scope: 'others' })).error).toBeNull();
     expect((await client().auth.getUser(sessions[1].access_token)).error).toBeNull();
-    expect((await client().auth.getUser(sessions[2].access_token)).error?.name).toBe('AuthSessionMissingError');
+    expect((await client().auth.getUser(sessions[2].access_token)).error?.name).toBe(
+      'AuthSessionMissingError',
+    );
   });
 });
 
@@ -270,7 +305,9 @@ describe('password recovery by e-mail', () => {
     ]);
     expect(fragment.get('type')).toBe('recovery');
     expect(fragment.get('token_type')).toBe('bearer');
-    expect(decodeJwt(fragment.get('access_token')!).amr).toEqual([{ method: 'recovery', timestamp: expect.any(Number) }]);
+    expect(decodeJwt(fragment.get('access_token')!).amr).toEqual([
+      { method: 'recovery', timestamp: expect.any(Number) },
+    ]);
 
     const browser = client();
     const set = await browser.auth.setSession({
@@ -282,7 +319,10 @@ describe('password recovery by e-mail', () => {
     const updated = await browser.auth.updateUser({ password: 'recovered-password' });
     expect(updated.error).toBeNull();
 
-    const signIn = await client().auth.signInWithPassword({ email, password: 'recovered-password' });
+    const signIn = await client().auth.signInWithPassword({
+      email,
+      password: 'recovered-password',
+    });
     expect(signIn.error).toBeNull();
 
     // The link is single-use: a second visit redirects with GoTrue's error fragment.
@@ -302,7 +342,11 @@ describe('password recovery by e-mail', () => {
     // Without redirect_to the link goes back to the site URL.
     expect(new URL(link).searchParams.get('redirect_to')).toBe(APP_URL);
 
-    const wrong = await client().auth.verifyOtp({ email, token: code === '000000' ? '111111' : '000000', type: 'recovery' });
+    const wrong = await client().auth.verifyOtp({
+      email,
+      token: code === '000000' ? '111111' : '000000',
+      type: 'recovery',
+    });
     expect(wrong.error?.code).toBe('otp_expired');
     expect(wrong.error?.status).toBe(403);
 
@@ -317,7 +361,10 @@ describe('password recovery by e-mail', () => {
     expect((await client().auth.resetPasswordForEmail(email)).error).toBeNull();
     const { link } = await recoveryMailFor(email);
     const tokenHash = new URL(link).searchParams.get('token')!;
-    const { data, error } = await client().auth.verifyOtp({ token_hash: tokenHash, type: 'recovery' });
+    const { data, error } = await client().auth.verifyOtp({
+      token_hash: tokenHash,
+      type: 'recovery',
+    });
     expect(error).toBeNull();
     expect(data.session?.access_token).toBeTruthy();
   });
@@ -364,7 +411,10 @@ describe('admin API (service_role)', () => {
     const after = await client().auth.signInWithPassword({ email, password: PASSWORD });
     expect(after.error?.code).toBe('invalid_credentials');
 
-    const duplicate = await admin().auth.admin.createUser({ email: signIn.data.user!.email!, password: PASSWORD });
+    const duplicate = await admin().auth.admin.createUser({
+      email: signIn.data.user!.email!,
+      password: PASSWORD,
+    });
     expect(duplicate.error).toBeNull(); // the deleted address is free again
   });
 
@@ -380,7 +430,12 @@ describe('admin API (service_role)', () => {
     expect(anon.error?.code).toBe('not_admin');
     expect(anon.error?.status).toBe(403);
 
-    const bare = new AuthClient({ url: `${stack.apiUrl}/auth/v1`, headers: {}, persistSession: false, autoRefreshToken: false });
+    const bare = new AuthClient({
+      url: `${stack.apiUrl}/auth/v1`,
+      headers: {},
+      persistSession: false,
+      autoRefreshToken: false,
+    });
     const { error } = await bare.admin.listUsers();
     expect(error?.code).toBe('no_authorization');
     expect(error?.status).toBe(401);
@@ -390,7 +445,10 @@ describe('admin API (service_role)', () => {
 describe('error codes', () => {
   it('user_already_exists (422) for a second sign-up, whatever the case', async () => {
     const { email } = await signedUp('dup');
-    const { data, error } = await client().auth.signUp({ email: email.toUpperCase(), password: PASSWORD });
+    const { data, error } = await client().auth.signUp({
+      email: email.toUpperCase(),
+      password: PASSWORD,
+    });
     expect(error?.code).toBe('user_already_exists');
     expect(error?.status).toBe(422);
     expect(error?.message).toBe('User already registered');
@@ -460,7 +518,11 @@ describe('with other config.toml settings', () => {
     const port = (server.address() as AddressInfo).port;
     apiUrl = `http://127.0.0.1:${port}`;
     const settings = makeSettings({ ports: { ...stack.ports, api: port }, dataDir });
-    const auth: ProjectConfig['auth'] = { ...settings.project.auth, enableSignup: false, refreshTokenReuseInterval: 0 };
+    const auth: ProjectConfig['auth'] = {
+      ...settings.project.auth,
+      enableSignup: false,
+      refreshTokenReuseInterval: 0,
+    };
     const service = createAuthService({
       settings: { ...settings, project: { ...settings.project, auth } },
       pool,
@@ -480,7 +542,10 @@ describe('with other config.toml settings', () => {
   });
 
   it('signup_disabled (422) when sign-ups are turned off', async () => {
-    const { error } = await client(apiUrl).auth.signUp({ email: uniqueEmail('disabled'), password: PASSWORD });
+    const { error } = await client(apiUrl).auth.signUp({
+      email: uniqueEmail('disabled'),
+      password: PASSWORD,
+    });
     expect(error?.code).toBe('signup_disabled');
     expect(error?.status).toBe(422);
     expect(error?.message).toBe('Signups not allowed for this instance');
@@ -490,14 +555,20 @@ describe('with other config.toml settings', () => {
     const { email } = await signedUp('already-used');
     const supabase = client(apiUrl);
     const { data } = await supabase.auth.signInWithPassword({ email, password: PASSWORD });
-    const first = await client(apiUrl).auth.refreshSession({ refresh_token: data.session!.refresh_token });
+    const first = await client(apiUrl).auth.refreshSession({
+      refresh_token: data.session!.refresh_token,
+    });
     expect(first.error).toBeNull();
-    const reused = await client(apiUrl).auth.refreshSession({ refresh_token: data.session!.refresh_token });
+    const reused = await client(apiUrl).auth.refreshSession({
+      refresh_token: data.session!.refresh_token,
+    });
     expect(reused.error?.code).toBe('refresh_token_already_used');
     expect(reused.error?.status).toBe(400);
     expect(reused.error?.message).toBe('Invalid Refresh Token: Already Used');
     // Reuse revokes the whole family: the successor is dead too.
-    const successor = await client(apiUrl).auth.refreshSession({ refresh_token: first.data.session!.refresh_token });
+    const successor = await client(apiUrl).auth.refreshSession({
+      refresh_token: first.data.session!.refresh_token,
+    });
     expect(successor.error?.code).toBe('refresh_token_already_used');
   });
 });
@@ -515,12 +586,19 @@ describe('HTTP edge cases (requests supabase-js never sends)', () => {
     expect(missing.headers.get('x-supabase-api-version')).toBe('2024-01-01');
     const wrongMethod = await auth('/signup', { method: 'GET' });
     expect(wrongMethod.status).toBe(405);
-    expect(await wrongMethod.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    expect(await wrongMethod.json()).toMatchObject({
+      code: expect.any(String),
+      message: expect.any(String),
+    });
   });
 
   it('400 bad_json for malformed JSON and wrongly typed fields, with both code fields and the header', async () => {
     for (const body of ['{"email": ', '[1,2]', '{"email": 42, "password": "x"}']) {
-      const res = await auth('/signup', { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
+      const res = await auth('/signup', {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(res.status).toBe(400);
       expect(res.headers.get('x-sb-error-code')).toBe('bad_json');
       const json = await res.json();
@@ -543,6 +621,10 @@ describe('HTTP edge cases (requests supabase-js never sends)', () => {
   it('GET /settings reports e-mail sign-up with auto-confirmation', async () => {
     const res = await auth('/settings');
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ external: { email: true, phone: false }, disable_signup: false, mailer_autoconfirm: true });
+    expect(await res.json()).toMatchObject({
+      external: { email: true, phone: false },
+      disable_signup: false,
+      mailer_autoconfirm: true,
+    });
   });
 });

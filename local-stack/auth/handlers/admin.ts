@@ -2,7 +2,13 @@
 // seeds and tools (supabase-js `auth.admin.*`).
 import { withTransaction } from '../deps.ts';
 import { notFound, sendAuthJson, unprocessable, validationFailed } from '../errors.ts';
-import { booleanField, objectField, readJsonObject, requireAdmin, stringField } from '../request.ts';
+import {
+  booleanField,
+  objectField,
+  readJsonObject,
+  requireAdmin,
+  stringField,
+} from '../request.ts';
 import { endSessions } from '../sessions.ts';
 import { checkPasswordStrength, validateEmail } from '../validate.ts';
 import {
@@ -23,7 +29,8 @@ import {
 } from '../users.ts';
 import type { AuthHandler } from './types.ts';
 
-const emailExists = () => unprocessable('email_exists', 'A user with this email address has already been registered');
+const emailExists = () =>
+  unprocessable('email_exists', 'A user with this email address has already been registered');
 
 function userIdParam(params: Record<string, string>): string {
   const id = params.id ?? '';
@@ -36,17 +43,25 @@ export const adminCreateUser: AuthHandler = async (deps, { req, res }) => {
   const body = await readJsonObject(req);
   const rawEmail = stringField(body, 'email');
   const password = stringField(body, 'password');
-  if (stringField(body, 'phone')) throw validationFailed('Phone users are not supported by the local stack');
+  if (stringField(body, 'phone'))
+    throw validationFailed('Phone users are not supported by the local stack');
   if (!rawEmail) throw validationFailed('Unable to validate email address: invalid format');
   const email = validateEmail(rawEmail);
-  if (password) checkPasswordStrength(password, deps.ctx.settings.project.auth.minimumPasswordLength);
+  if (password)
+    checkPasswordStrength(password, deps.ctx.settings.project.auth.minimumPasswordLength);
   const userMetadata = objectField(body, 'user_metadata') ?? objectField(body, 'data') ?? {};
   const appMetadata = objectField(body, 'app_metadata') ?? {};
   const confirmed = booleanField(body, 'email_confirm');
   const user = await withTransaction(deps.pool, async (client) => {
     await client.query(`select pg_advisory_xact_lock(hashtext('auth.signup:' || $1))`, [email]);
     if (await findUserByEmail(client, email)) throw emailExists();
-    const created = await insertUser(client, { email, password: password || null, userMetadata, appMetadata, confirmed });
+    const created = await insertUser(client, {
+      email,
+      password: password || null,
+      userMetadata,
+      appMetadata,
+      confirmed,
+    });
     return loadUserJson(client, created.id);
   });
   sendAuthJson(res, 200, user);
@@ -55,15 +70,25 @@ export const adminCreateUser: AuthHandler = async (deps, { req, res }) => {
 export const adminListUsers: AuthHandler = async (deps, { req, res, url }) => {
   await requireAdmin(req, deps.tokens.jwtSecret);
   const page = Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1);
-  const perPage = Math.min(1000, Math.max(1, Number.parseInt(url.searchParams.get('per_page') ?? '50', 10) || 50));
+  const perPage = Math.min(
+    1000,
+    Math.max(1, Number.parseInt(url.searchParams.get('per_page') ?? '50', 10) || 50),
+  );
   const { users, total } = await listUsers(deps.pool, page, perPage);
-  const json = await Promise.all(users.map(async (u) => userJson(u, await listIdentities(deps.pool, u.id))));
+  const json = await Promise.all(
+    users.map(async (u) => userJson(u, await listIdentities(deps.pool, u.id))),
+  );
   const links: string[] = [];
   const base = `${deps.externalUrl}/admin/users`;
   const last = Math.max(1, Math.ceil(total / perPage));
   if (page < last) links.push(`<${base}?page=${page + 1}&per_page=${perPage}>; rel="next"`);
   links.push(`<${base}?page=${last}&per_page=${perPage}>; rel="last"`);
-  sendAuthJson(res, 200, { users: json, aud: 'authenticated' }, { 'X-Total-Count': String(total), Link: links.join(', ') });
+  sendAuthJson(
+    res,
+    200,
+    { users: json, aud: 'authenticated' },
+    { 'X-Total-Count': String(total), Link: links.join(', ') },
+  );
 };
 
 export const adminGetUser: AuthHandler = async (deps, { req, res, params }) => {
@@ -83,7 +108,8 @@ export const adminUpdateUser: AuthHandler = async (deps, { req, res, params }) =
   const rawEmail = stringField(body, 'email');
   const userMetadata = objectField(body, 'user_metadata');
   const appMetadata = objectField(body, 'app_metadata');
-  if (password) checkPasswordStrength(password, deps.ctx.settings.project.auth.minimumPasswordLength);
+  if (password)
+    checkPasswordStrength(password, deps.ctx.settings.project.auth.minimumPasswordLength);
   const email = rawEmail ? validateEmail(rawEmail) : undefined;
   if (email && email !== user.email) {
     const other = await findUserByEmail(deps.pool, email);

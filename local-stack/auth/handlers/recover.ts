@@ -19,13 +19,18 @@ export const recover: AuthHandler = async (deps, { req, res, url }) => {
   const user = await findUserByEmail(deps.pool, email);
   if (user) {
     const redirectTo = resolveRedirect(url.searchParams.get('redirect_to'), settings.project.auth);
-    const token = await withTransaction(deps.pool, (client) => createRecoveryToken(client, user.id, email));
+    const token = await withTransaction(deps.pool, (client) =>
+      createRecoveryToken(client, user.id, email),
+    );
     const link = new URL(`${deps.externalUrl}/verify`);
     link.searchParams.set('token', token.hash);
     link.searchParams.set('type', 'recovery');
     link.searchParams.set('redirect_to', redirectTo);
     try {
-      await sendMail({ host: settings.host, port: settings.ports.smtp }, { to: email, ...recoveryMail(link.href, token.otp) });
+      await sendMail(
+        { host: settings.host, port: settings.ports.smtp },
+        { to: email, ...recoveryMail(link.href, token.otp) },
+      );
     } catch (err) {
       deps.ctx.log('auth', `recovery mail to ${email} failed: ${(err as Error).message}`);
       throw new AuthError(500, 'unexpected_failure', 'Error sending recovery email');

@@ -9,7 +9,8 @@ import type { AuthHandler } from './types.ts';
 
 export const signup: AuthHandler = async (deps, { req, res }) => {
   const auth = deps.ctx.settings.project.auth;
-  if (!auth.enableSignup) throw unprocessable('signup_disabled', 'Signups not allowed for this instance');
+  if (!auth.enableSignup)
+    throw unprocessable('signup_disabled', 'Signups not allowed for this instance');
   const body = await readJsonObject(req);
   const rawEmail = stringField(body, 'email');
   const phone = stringField(body, 'phone');
@@ -18,7 +19,8 @@ export const signup: AuthHandler = async (deps, { req, res }) => {
 
   if (!password) throw validationFailed('Signup requires a valid password');
   checkPasswordStrength(password, auth.minimumPasswordLength);
-  if (rawEmail && phone) throw validationFailed('Only an email address or phone number should be provided on signup.');
+  if (rawEmail && phone)
+    throw validationFailed('Only an email address or phone number should be provided on signup.');
   if (phone) throw new AuthError(400, 'phone_provider_disabled', 'Phone signups are disabled');
   if (!rawEmail) throw validationFailed('To signup, please provide your email');
   const email = validateEmail(rawEmail);
@@ -34,10 +36,18 @@ export const signup: AuthHandler = async (deps, { req, res }) => {
       }
       return { kind: 'user' as const, user: await loadUserJson(client, existing.id) };
     }
-    const user = await insertUser(client, { email, password, userMetadata: data, confirmed: autoconfirm });
+    const user = await insertUser(client, {
+      email,
+      password,
+      userMetadata: data,
+      confirmed: autoconfirm,
+    });
     if (!autoconfirm) return { kind: 'user' as const, user: await loadUserJson(client, user.id) };
     await touchLastSignIn(client, user.id);
-    return { kind: 'session' as const, session: await startSession(deps, client, user.id, 'password') };
+    return {
+      kind: 'session' as const,
+      session: await startSession(deps, client, user.id, 'password'),
+    };
   });
   sendAuthJson(res, 200, result.kind === 'session' ? result.session : result.user);
 };

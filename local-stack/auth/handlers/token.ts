@@ -24,7 +24,8 @@ const passwordGrant: AuthHandler = async (deps, { req, res }) => {
   if (!email) throw invalidCredentials(); // no phone provider here
   const user = await findUserByEmail(deps.pool, email);
   if (!user || !password || !(await passwordMatches(user, password))) throw invalidCredentials();
-  if (user.banned_until && user.banned_until.getTime() > Date.now()) throw badRequest('user_banned', 'User is banned');
+  if (user.banned_until && user.banned_until.getTime() > Date.now())
+    throw badRequest('user_banned', 'User is banned');
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
   const session = await withTransaction(deps.pool, async (client) => {
     await touchLastSignIn(client, user.id);
@@ -41,12 +42,23 @@ const refreshGrant: AuthHandler = async (deps, { req, res }) => {
   const session = await withTransaction(deps.pool, async (client) => {
     const outcome = await rotateRefreshToken(client, presented, reuseInterval);
     if (!outcome.ok) return outcome;
-    return { ok: true as const, session: await sessionFor(deps, client, outcome.userId, outcome.sessionId, outcome.refreshToken) };
+    return {
+      ok: true as const,
+      session: await sessionFor(
+        deps,
+        client,
+        outcome.userId,
+        outcome.sessionId,
+        outcome.refreshToken,
+      ),
+    };
   });
   if (!session.ok) {
     // The family revocation above is committed before the error is reported.
-    if (session.reason === 'already_used') throw badRequest('refresh_token_already_used', 'Invalid Refresh Token: Already Used');
-    if (session.reason === 'session_not_found') throw badRequest('session_not_found', 'Invalid Refresh Token: No Valid Session Found');
+    if (session.reason === 'already_used')
+      throw badRequest('refresh_token_already_used', 'Invalid Refresh Token: Already Used');
+    if (session.reason === 'session_not_found')
+      throw badRequest('session_not_found', 'Invalid Refresh Token: No Valid Session Found');
     throw badRequest('refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
   }
   sendAuthJson(res, 200, session.session);

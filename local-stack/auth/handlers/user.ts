@@ -25,21 +25,28 @@ export const updateUser: AuthHandler = async (deps, { req, res }) => {
   const data = objectField(body, 'data');
   const password = body.password === undefined ? undefined : stringField(body, 'password');
   const rawEmail = stringField(body, 'email');
-  if (objectField(body, 'app_metadata')) throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
+  if (objectField(body, 'app_metadata'))
+    throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
   const auth = deps.ctx.settings.project.auth;
   const user = caller.user;
 
   if (password !== undefined) {
     checkPasswordStrength(password, auth.minimumPasswordLength);
     if (await passwordMatches(user, password)) {
-      throw unprocessable('same_password', 'New password should be different from the old password.');
+      throw unprocessable(
+        'same_password',
+        'New password should be different from the old password.',
+      );
     }
   }
   const email = rawEmail ? validateEmail(rawEmail) : undefined;
   if (email && email !== user.email) {
     const other = await findUserByEmail(deps.pool, email);
     if (other && other.id !== user.id) {
-      throw unprocessable('email_exists', 'A user with this email address has already been registered');
+      throw unprocessable(
+        'email_exists',
+        'A user with this email address has already been registered',
+      );
     }
   }
 
@@ -48,7 +55,12 @@ export const updateUser: AuthHandler = async (deps, { req, res }) => {
     if (password !== undefined) {
       await setPassword(client, user.id, password);
       // A new password signs the user out everywhere else, as GoTrue does.
-      await endSessions(client, user.id, caller.session?.id ?? null, caller.session ? 'others' : 'global');
+      await endSessions(
+        client,
+        user.id,
+        caller.session?.id ?? null,
+        caller.session ? 'others' : 'global',
+      );
     }
     // With confirmations off the change applies at once (GoTrue's autoconfirm path).
     if (email && email !== user.email) await setEmail(client, user.id, email);

@@ -11,21 +11,34 @@ import type { AuthHandler } from './types.ts';
 
 const otpExpired = () => forbidden('otp_expired', 'Token has expired or is invalid');
 
-function redirect(res: Parameters<AuthHandler>[1]['res'], target: string, fragment: URLSearchParams) {
+function redirect(
+  res: Parameters<AuthHandler>[1]['res'],
+  target: string,
+  fragment: URLSearchParams,
+) {
   const url = new URL(target);
   url.hash = fragment.toString();
   sendJson(res, 303, undefined, { ...AUTH_HEADERS, Location: url.href });
 }
 
 export const verifyGet: AuthHandler = async (deps, { res, url }) => {
-  const redirectTo = resolveRedirect(url.searchParams.get('redirect_to'), deps.ctx.settings.project.auth);
+  const redirectTo = resolveRedirect(
+    url.searchParams.get('redirect_to'),
+    deps.ctx.settings.project.auth,
+  );
   const type = url.searchParams.get('type') ?? '';
   const token = url.searchParams.get('token') ?? '';
   const fail = (errorCode: string, description: string, error = 'access_denied') =>
-    redirect(res, redirectTo, new URLSearchParams({ error, error_code: errorCode, error_description: description }));
+    redirect(
+      res,
+      redirectTo,
+      new URLSearchParams({ error, error_code: errorCode, error_description: description }),
+    );
 
-  if (type !== 'recovery') return fail('validation_failed', 'Unsupported verification type', 'invalid_request');
-  if (!token) return fail('validation_failed', 'Verify requires a token or a token hash', 'invalid_request');
+  if (type !== 'recovery')
+    return fail('validation_failed', 'Unsupported verification type', 'invalid_request');
+  if (!token)
+    return fail('validation_failed', 'Verify requires a token or a token hash', 'invalid_request');
   const session = await withTransaction(deps.pool, async (client) => {
     const userId = await consumeRecoveryToken(client, token);
     return userId ? startSession(deps, client, userId, 'recovery') : null;
@@ -57,7 +70,8 @@ export const verifyPost: AuthHandler = async (deps, { req, res }) => {
   let hash = hashParam;
   if (!hash) {
     if (!otp) throw validationFailed('Verify requires a token or a token hash');
-    if (!rawEmail) throw validationFailed('Only an email address or phone number should be provided on verify');
+    if (!rawEmail)
+      throw validationFailed('Only an email address or phone number should be provided on verify');
     hash = tokenHash(validateEmail(rawEmail), otp);
   }
   const session = await withTransaction(deps.pool, async (client) => {
