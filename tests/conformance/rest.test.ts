@@ -275,7 +275,7 @@ describe('reads', () => {
       'id',
     );
     expect(error).toBeNull();
-    expect((data ?? []).map((r) => r.title)).toEqual(expected);
+    expect(((data ?? []) as { title: string }[]).map((r) => r.title)).toEqual(expected);
   });
 
   it('orders by several columns with nulls placement', async () => {
