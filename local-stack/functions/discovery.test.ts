@@ -25,7 +25,8 @@ describe('discoverFunctions', () => {
       'functions/no-entry/readme.md': '',
     });
     const extra = tree({
-      'config.toml': '[functions.open]\nverify_jwt = false\nentrypoint = "./hello2/main.ts"\n',
+      'config.toml':
+        '[functions.open]\nverify_jwt = false\nentrypoint = "./hello2/main.ts"\n[functions.later]\nverify_jwt = false\n',
       'hello2/main.ts': '',
       'hello/index.ts': '',
     });

@@ -66,7 +66,10 @@ export function discoverFunctions(opts: {
   ];
   for (const [functionsDir, configured] of sources) {
     const byName = new Map(configured.filter((f) => isServable(f.name)).map((f) => [f.name, f]));
-    for (const f of byName.values()) served.set(f.name, { ...f, functionsDir });
+    // A config entry whose file is not written yet is not a function yet (404, not a boot error).
+    for (const f of byName.values()) {
+      if (existsSync(f.entrypoint)) served.set(f.name, { ...f, functionsDir });
+    }
     for (const f of scanFolder(functionsDir, byName)) served.set(f.name, f);
   }
   return served;
