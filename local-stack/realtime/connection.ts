@@ -5,7 +5,15 @@ import type pg from 'pg';
 import type { Claims } from '../jwt.ts';
 import type { Catalog } from './catalog.ts';
 import type { Subscriber } from './delivery.ts';
-import { decodeFrame, encodeFrame, type PhxMessage, type Vsn } from './protocol.ts';
+import {
+  decodeFrame,
+  decodeUserBroadcastPush,
+  encodeFrame,
+  encodeUserBroadcast,
+  type PhxMessage,
+  type UserBroadcast,
+  type Vsn,
+} from './protocol.ts';
 import { idForParams, resolveBindings, type Binding } from './subscriptions.ts';
 import { checkToken } from './tokens.ts';
 
@@ -67,9 +75,14 @@ export class RealtimeConnection {
     private deps: ConnectionDeps,
   ) {
     ws.on('message', (data, isBinary) => {
-      // Binary frames only carry user broadcasts in vsn 2.0.0, which this stand-in does not relay.
-      if (isBinary) return;
-      const msg = decodeFrame(data.toString(), this.vsn);
+      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+      if (isBinary) {
+        // Binary frames only carry user broadcasts (vsn 2.0.0).
+        const push = decodeUserBroadcastPush(buf);
+        if (push) this.broadcast(push);
+        return;
+      }
+      const msg = decodeFrame(buf.toString('utf8'), this.vsn);
       if (!msg) return;
       this.handle(msg).catch((err: Error) =>
         this.deps.log(`message ${msg.event} failed: ${err.message}`),
@@ -104,7 +117,7 @@ export class RealtimeConnection {
       case 'access_token':
         return this.refreshToken(msg);
       case 'broadcast':
-        return this.broadcast(msg);
+        return this.broadcast(this.jsonBroadcast(msg));
       case 'presence':
         if (this.channels.has(msg.topic)) this.reply(msg, 'ok', {});
         return;
@@ -227,16 +240,60 @@ export class RealtimeConnection {
     if (channel.params.length) await this.subscribePostgres(channel);
   }
 
-  /** Public broadcast (JSON frames): relayed to the other sockets on the topic, and to self if asked. */
-  private broadcast(msg: PhxMessage) {
+  /** A broadcast sent as a JSON frame (vsn 1.0.0, or vsn 2.0.0 without a string event). */
+  private jsonBroadcast(msg: PhxMessage): UserBroadcast {
+    const payload = asRecord(msg.payload);
+    return {
+      joinRef: msg.joinRef,
+      ref: msg.ref,
+      topic: msg.topic,
+      event: typeof payload.event === 'string' ? payload.event : '',
+      payload: Buffer.from(JSON.stringify(payload.payload ?? {})),
+      json: true,
+      metadata: '',
+    };
+  }
+
+  /** Public broadcast: relayed to the other sockets on the topic, and to the sender if asked. */
+  private broadcast(msg: UserBroadcast) {
     const sender = this.channels.get(msg.topic);
     if (!sender) return;
-    const payload = asRecord(msg.payload);
     for (const channel of this.deps.channelsOnTopic(msg.topic)) {
       if (channel === sender && !sender.broadcastSelf) continue;
-      channel.push('broadcast', payload, true);
+      channel.connection.deliverBroadcast(channel, msg);
     }
-    if (sender.broadcastAck) this.reply(msg, 'ok', {});
+    if (sender.broadcastAck && msg.ref) {
+      this.send({
+        joinRef: msg.joinRef,
+        ref: msg.ref,
+        topic: msg.topic,
+        event: 'phx_reply',
+        payload: { status: 'ok', response: {} },
+      });
+    }
+  }
+
+  private deliverBroadcast(channel: Channel, msg: UserBroadcast) {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    if (this.vsn === '2.0.0') {
+      this.ws.send(encodeUserBroadcast(msg), { binary: true });
+      return;
+    }
+    // A vsn 1.0.0 socket cannot carry binary payloads, as in Supabase.
+    if (!msg.json) return;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(msg.payload.toString('utf8'));
+    } catch {
+      return;
+    }
+    const body: Record<string, unknown> = { type: 'broadcast', event: msg.event, payload };
+    try {
+      if (msg.metadata) body.meta = JSON.parse(msg.metadata) as unknown;
+    } catch {
+      // Metadata is optional; a malformed one is dropped rather than the message.
+    }
+    channel.push('broadcast', body, true);
   }
 
   close() {

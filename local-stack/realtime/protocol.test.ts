@@ -1,6 +1,13 @@
 // Phoenix frame encoding for both protocol versions realtime-js speaks.
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { decodeFrame, encodeFrame, parseVsn } from './protocol.ts';
+import {
+  decodeFrame,
+  decodeUserBroadcastPush,
+  encodeFrame,
+  encodeUserBroadcast,
+  parseVsn,
+} from './protocol.ts';
 
 describe('protocol frames', () => {
   it('picks the version from the vsn query param, defaulting to 1.0.0', () => {
@@ -51,5 +58,35 @@ describe('protocol frames', () => {
     expect(decodeFrame('not json', '2.0.0')).toBeNull();
     expect(decodeFrame('{"topic":"x"}', '2.0.0')).toBeNull();
     expect(decodeFrame('[1,2,3]', '1.0.0')).toBeNull();
+  });
+});
+
+describe('user broadcast binary frames', () => {
+  it('decodes a USER_BROADCAST_PUSH and encodes a USER_BROADCAST', () => {
+    const parts = ['1', '5', 'realtime:room', 'ping', ''];
+    const payload = Buffer.from('{"n":1}');
+    const push = Buffer.concat([
+      Buffer.from([3, ...parts.map((p) => p.length), 1]),
+      ...parts.map((p) => Buffer.from(p)),
+      payload,
+    ]);
+    const decoded = decodeUserBroadcastPush(push);
+    expect(decoded).toMatchObject({
+      joinRef: '1',
+      ref: '5',
+      topic: 'realtime:room',
+      event: 'ping',
+      json: true,
+    });
+    expect(decoded!.payload.toString()).toBe('{"n":1}');
+
+    const out = encodeUserBroadcast(decoded!);
+    expect([...out.subarray(0, 5)]).toEqual([4, 13, 4, 0, 1]);
+    expect(out.subarray(5).toString()).toBe('realtime:roomping{"n":1}');
+  });
+
+  it('ignores other binary kinds and truncated frames', () => {
+    expect(decodeUserBroadcastPush(Buffer.from([4, 0, 0, 0, 0, 0, 1]))).toBeNull();
+    expect(decodeUserBroadcastPush(Buffer.from([3, 5, 0, 0, 0, 0, 1]))).toBeNull();
   });
 });

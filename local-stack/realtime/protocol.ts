@@ -57,3 +57,63 @@ export function encodeFrame(msg: PhxMessage, vsn: Vsn): string {
     join_ref: msg.joinRef,
   });
 }
+
+/** realtime-js sends a user broadcast on vsn 2.0.0 as binary kind 3 and understands kind 4 back. */
+const USER_BROADCAST_PUSH = 3;
+const USER_BROADCAST = 4;
+const JSON_ENCODING = 1;
+
+export interface UserBroadcast {
+  joinRef: string | null;
+  ref: string | null;
+  topic: string;
+  event: string;
+  /** Raw bytes of the user payload, JSON text when `json` is true. */
+  payload: Buffer;
+  json: boolean;
+  metadata: string;
+}
+
+/** Decodes a binary USER_BROADCAST_PUSH frame; null for any other or malformed frame. */
+export function decodeUserBroadcastPush(buf: Buffer): UserBroadcast | null {
+  if (buf.length < 7 || buf[0] !== USER_BROADCAST_PUSH) return null;
+  const [joinRefLen, refLen, topicLen, eventLen, metaLen, encoding] = buf.subarray(1, 7);
+  let offset = 7;
+  const take = (len: number) => {
+    const s = buf.subarray(offset, offset + len).toString('utf8');
+    offset += len;
+    return s;
+  };
+  if (buf.length < offset + joinRefLen + refLen + topicLen + eventLen + metaLen) return null;
+  const joinRef = take(joinRefLen);
+  const ref = take(refLen);
+  const topic = take(topicLen);
+  const event = take(eventLen);
+  const metadata = take(metaLen);
+  return {
+    joinRef: joinRef || null,
+    ref: ref || null,
+    topic,
+    event,
+    payload: buf.subarray(offset),
+    json: encoding === JSON_ENCODING,
+    metadata,
+  };
+}
+
+/** Encodes a server → client USER_BROADCAST frame. */
+export function encodeUserBroadcast(
+  msg: Pick<UserBroadcast, 'topic' | 'event' | 'payload' | 'json' | 'metadata'>,
+): Buffer {
+  const topic = Buffer.from(msg.topic);
+  const event = Buffer.from(msg.event);
+  const metadata = Buffer.from(msg.metadata);
+  const header = Buffer.from([
+    USER_BROADCAST,
+    topic.length,
+    event.length,
+    metadata.length,
+    msg.json ? JSON_ENCODING : 0,
+  ]);
+  return Buffer.concat([header, topic, event, metadata, msg.payload]);
+}

@@ -249,6 +249,31 @@ describe.each(['2.0.0', '1.0.0'] as const)('postgres_changes over protocol vsn %
   });
 });
 
+describe.each(['2.0.0', '1.0.0'] as const)('broadcast over protocol vsn %s', (vsn) => {
+  it('relays a broadcast to the other subscribers of the topic, and to the sender when asked', async () => {
+    const topic = `room-${randomUUID()}`;
+    const received: { who: string; payload: unknown }[] = [];
+    const join = async (who: string, self: boolean) => {
+      const channel = makeClient({ vsn }).channel(topic, {
+        config: { broadcast: { self, ack: true } },
+      });
+      channel.on('broadcast', { event: 'ping' }, (msg) =>
+        received.push({ who, payload: msg.payload }),
+      );
+      await new Promise<void>((resolve) =>
+        channel.subscribe((status) => status === 'SUBSCRIBED' && resolve()),
+      );
+      return channel;
+    };
+    const sender = await join('sender', true);
+    await join('listener', false);
+    expect(await sender.send({ type: 'broadcast', event: 'ping', payload: { n: 1 } })).toBe('ok');
+    await waitUntil(() => received.length >= 2, DELIVERY_MS, 'the broadcast on both sockets');
+    expect(received.map((r) => r.who).sort()).toEqual(['listener', 'sender']);
+    expect(received[0].payload).toEqual({ n: 1 });
+  });
+});
+
 describe('filters', () => {
   it('applies eq, neq, lt, lte, gt, gte and in with the column type', async () => {
     const ops: [string, number[]][] = [
