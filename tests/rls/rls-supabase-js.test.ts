@@ -170,14 +170,12 @@ describe('forms', () => {
   });
 
   it('cannot be created for someone else or by a visitor', async () => {
-    const forBob = await alice.client
-      .from('forms')
-      .insert({
-        user_id: bob.id,
-        name: 'x',
-        target_email: 'a@example.test',
-        allowed_origin: 'https://a.example',
-      });
+    const forBob = await alice.client.from('forms').insert({
+      user_id: bob.id,
+      name: 'x',
+      target_email: 'a@example.test',
+      allowed_origin: 'https://a.example',
+    });
     expect(forBob.error?.code).toBe(PERMISSION_DENIED);
     const visitor = await anonClient
       .from('forms')
@@ -349,14 +347,43 @@ describe('blog_posts', () => {
   });
 });
 
+/** What one subscriber received, with a way to wait for one particular entry. */
+class Inbox {
+  readonly entries: Entry[] = [];
+  private waiters: { id: string; resolve: (entry: Entry) => void }[] = [];
+
+  push(entry: Entry) {
+    this.entries.push(entry);
+    for (const w of this.waiters.filter((w) => w.id === entry.id)) w.resolve(entry);
+    this.waiters = this.waiters.filter((w) => w.id !== entry.id);
+  }
+
+  /** Resolves when the entry arrives; rejects after `deadlineMs` if given. */
+  waitFor(id: string, deadlineMs?: number): Promise<Entry> {
+    const found = this.entries.find((e) => e.id === id);
+    if (found) return Promise.resolve(found);
+    return new Promise<Entry>((resolve, reject) => {
+      const timer =
+        deadlineMs === undefined
+          ? undefined
+          : setTimeout(
+              () => reject(new Error(`entry ${id} did not arrive within ${deadlineMs} ms`)),
+              deadlineMs,
+            );
+      this.waiters.push({
+        id,
+        resolve: (entry) => {
+          clearTimeout(timer);
+          resolve(entry);
+        },
+      });
+    });
+  }
+}
+
 describe('realtime', () => {
   /** Resolves once the channel is joined and its postgres_changes subscription is live. */
-  function listen(
-    client: SupabaseClient,
-    name: string,
-    received: Entry[],
-    onEntry?: (entry: Entry) => void,
-  ) {
+  function listen(client: SupabaseClient, name: string, inbox: Inbox) {
     return new Promise<RealtimeChannel>((resolve, reject) => {
       let joined = false;
       let changesReady = false;
@@ -365,11 +392,7 @@ describe('realtime', () => {
         .on(
           'postgres_changes',
           { event: 'INSERT', schema: 'public', table: 'entries' },
-          (payload) => {
-            const entry = payload.new as Entry;
-            received.push(entry);
-            onEntry?.(entry);
-          },
+          (payload) => inbox.push(payload.new as Entry),
         )
         .on('system', {}, (message: { extension?: string; status?: string; message?: string }) => {
           if (message.extension !== 'postgres_changes') return;
@@ -389,28 +412,22 @@ describe('realtime', () => {
   }
 
   it('delivers a new entry to its owner within a second, and to nobody else', async () => {
-    const forAlice: Entry[] = [];
-    const forBob: Entry[] = [];
-    const forVisitor: Entry[] = [];
-    let aliceGot: (entry: Entry) => void = () => undefined;
-    let bobGot: (entry: Entry) => void = () => undefined;
+    const forAlice = new Inbox();
+    const forBob = new Inbox();
+    const forVisitor = new Inbox();
     await Promise.all([
-      listen(alice.client, 'entries-alice', forAlice, (e) => aliceGot(e)),
-      listen(bob.client, 'entries-bob', forBob, (e) => bobGot(e)),
+      listen(alice.client, 'entries-alice', forAlice),
+      listen(bob.client, 'entries-bob', forBob),
       listen(anonClient, 'entries-visitor', forVisitor),
     ]);
 
-    const aliceReceived = new Promise<Entry>((resolve) => (aliceGot = resolve));
+    // The deadline runs from before the insert, so it covers the write and the delivery.
+    const insertedAt = Date.now();
     const entry = await serviceInsertEntry(aliceForm, { message: 'Realtime for Alice' });
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error('Alice did not receive the entry within 1 s')),
-        REALTIME_DEADLINE_MS,
-      );
-    });
-    const delivered = await Promise.race([aliceReceived, deadline]).finally(() =>
-      clearTimeout(timer),
+    const aliceId = entry.id;
+    const delivered = await forAlice.waitFor(
+      aliceId,
+      REALTIME_DEADLINE_MS - (Date.now() - insertedAt),
     );
     expect(delivered).toMatchObject({
       id: entry.id,
@@ -421,13 +438,15 @@ describe('realtime', () => {
 
     // Changes are delivered in commit order, so once Bob has his own later entry, Alice's entry
     // has already been considered for him and withheld.
-    const bobReceived = new Promise<Entry>((resolve) => (bobGot = resolve));
     const bobsEntry = await serviceInsertEntry(bobForm, { message: 'Realtime for Bob' });
-    expect((await bobReceived).id).toBe(bobsEntry.id);
+    await forBob.waitFor(bobsEntry.id);
     // The visitor's socket is separate; give it a moment to flush anything it might have been sent.
     await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(forBob.map((e) => e.id)).toEqual([bobsEntry.id]);
-    expect(forAlice.map((e) => e.id)).toEqual([entry.id]);
-    expect(forVisitor).toEqual([]);
+
+    expect(forBob.entries.map((e) => e.id)).not.toContain(aliceId);
+    expect(forBob.entries.every((e) => e.user_id === bob.id)).toBe(true);
+    expect(forAlice.entries.map((e) => e.id)).not.toContain(bobsEntry.id);
+    expect(forAlice.entries.every((e) => e.user_id === alice.id)).toBe(true);
+    expect(forVisitor.entries).toEqual([]);
   });
 });
