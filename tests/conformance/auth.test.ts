@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AuthClient, createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { decodeJwt, jwtVerify } from 'jose';
+import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 import pg from 'pg';
 import ws from 'ws';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -109,7 +109,7 @@ describe('sign-up and sign-in', () => {
   });
 
   it('stores users as GoTrue does: lower-cased e-mail, bcrypt cost 10, identity and session rows', async () => {
-    const { email, user, session } = await signedUp('storage');
+    const { email, user, session } = await signedUp('storage', { name: 'Stored Person' });
     const db = new pg.Client({ connectionString: stack.dbUrl });
     await db.connect();
     try {
@@ -129,6 +129,11 @@ describe('sign-up and sign-in', () => {
         [sessionId],
       );
       expect(tokens.rows).toEqual([{ token: session.refresh_token, revoked: false }]);
+      // The insert went through SQL, so the migrations' trigger on auth.users made the profile.
+      const profile = await db.query('select name, email from public.profiles where id = $1', [
+        user.id,
+      ]);
+      expect(profile.rows).toEqual([{ name: 'Stored Person', email: email.toLowerCase() }]);
     } finally {
       await db.end();
     }
@@ -177,6 +182,17 @@ describe('refresh tokens', () => {
     const again = await client().auth.refreshSession({ refresh_token: session.refresh_token });
     expect(again.error).toBeNull();
     expect(again.data.session?.refresh_token).toBe(first.data.session?.refresh_token);
+  });
+
+  it('two tabs refreshing the same token at once both get the same successor', async () => {
+    const { session } = await signedUp('race');
+    const [a, b] = await Promise.all([
+      client().auth.refreshSession({ refresh_token: session.refresh_token }),
+      client().auth.refreshSession({ refresh_token: session.refresh_token }),
+    ]);
+    expect(a.error).toBeNull();
+    expect(b.error).toBeNull();
+    expect(a.data.session?.refresh_token).toBe(b.data.session?.refresh_token);
   });
 
   it('refresh_token_not_found (400) for an unknown token', async () => {
@@ -493,6 +509,21 @@ describe('error codes', () => {
     expect(garbage.error?.code).toBe('bad_jwt');
     expect(garbage.error?.status).toBe(403);
 
+    const secret = new TextEncoder().encode(stack.jwtSecret);
+    const { session } = await signedUp('expired');
+    const claims = decodeJwt(session.access_token);
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await new SignJWT({ ...claims, iat: now - 7200, exp: now - 3600 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(secret);
+    const expiredResult = await client().auth.getUser(expired);
+    expect(expiredResult.error?.code).toBe('bad_jwt');
+    expect(expiredResult.error?.status).toBe(403);
+    const forged = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(new TextEncoder().encode('another-secret-that-is-at-least-32-chars'));
+    expect((await client().auth.getUser(forged)).error?.code).toBe('bad_jwt');
+
     const anonKey = await client().auth.getUser(stack.anonKey);
     expect(anonKey.error?.code).toBe('bad_jwt');
     expect(anonKey.error?.status).toBe(403);
@@ -504,6 +535,20 @@ describe('error codes', () => {
  * A second Auth service on the same database with other config.toml settings, for behaviour the
  * project's config does not show: disabled sign-ups and a zero refresh-token reuse interval.
  */
+describe('deleted users', () => {
+  it('user_not_found (403) for a still-unexpired JWT of a deleted user', async () => {
+    const { user, session } = await signedUp('deleted');
+    const admin = createClient(stack.apiUrl, stack.serviceRoleKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: ws as unknown as typeof WebSocket },
+    });
+    expect((await admin.auth.admin.deleteUser(user.id)).error).toBeNull();
+    const { error } = await client().auth.getUser(session.access_token);
+    expect(error?.code).toBe('user_not_found');
+    expect(error?.status).toBe(403);
+  });
+});
+
 describe('with other config.toml settings', () => {
   let server: http.Server;
   let pool: pg.Pool;
