@@ -1,0 +1,197 @@
+// PostgREST's query-string grammar as postgrest-js writes it.
+import { describe, expect, it } from 'vitest';
+import { RestError } from './errors.ts';
+import {
+  parseColumns,
+  parseFilter,
+  parseLogicTree,
+  parseOrder,
+  parseQueryParams,
+  parseSelect,
+  splitTopLevel,
+} from './query-grammar.ts';
+
+describe('parseSelect', () => {
+  it('reads columns, aliases, casts, JSON paths and nested embeds', () => {
+    expect(
+      parseSelect(
+        'id,name:title,qty::text,c:meta->a->>b,form:forms!fk!inner(name,owner:profiles(*))',
+      ),
+    ).toEqual([
+      { kind: 'column', name: 'id', alias: undefined, jsonPath: [], cast: undefined },
+      { kind: 'column', name: 'title', alias: 'name', jsonPath: [], cast: undefined },
+      { kind: 'column', name: 'qty', alias: undefined, jsonPath: [], cast: 'text' },
+      {
+        kind: 'column',
+        name: 'meta',
+        alias: 'c',
+        jsonPath: [
+          { arrow: '->', key: 'a' },
+          { arrow: '->>', key: 'b' },
+        ],
+        cast: undefined,
+      },
+      {
+        kind: 'embed',
+        relation: 'forms',
+        alias: 'form',
+        hint: 'fk',
+        inner: true,
+        select: [
+          { kind: 'column', name: 'name', alias: undefined, jsonPath: [], cast: undefined },
+          {
+            kind: 'embed',
+            relation: 'profiles',
+            alias: 'owner',
+            hint: undefined,
+            inner: false,
+            select: [{ kind: 'star' }],
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('treats an empty select as * and strips whitespace outside quotes', () => {
+    expect(parseSelect('')).toEqual([{ kind: 'star' }]);
+    expect(parseSelect(' id , forms ( name ) ')).toEqual(parseSelect('id,forms(name)'));
+  });
+
+  it.each(['id,forms(name', 'id,,name', 'qty::text;drop', 'a)'])(
+    'refuses %s with PGRST100',
+    (raw) => {
+      expect(() => parseSelect(raw)).toThrow(RestError);
+      try {
+        parseSelect(raw);
+      } catch (err) {
+        expect((err as RestError).code).toBe('PGRST100');
+        expect((err as RestError).status).toBe(400);
+      }
+    },
+  );
+});
+
+describe('filters', () => {
+  it('reads operators, negation, quantifiers and full-text configs', () => {
+    expect(parseFilter('qty', 'gte.5').condition).toEqual({
+      op: 'gte',
+      quantifier: undefined,
+      value: '5',
+    });
+    expect(parseFilter('title', 'not.like.a*')).toMatchObject({
+      negate: true,
+      condition: { op: 'like', value: 'a*' },
+    });
+    expect(parseFilter('email', 'eq.a.b@c.com').condition).toMatchObject({ value: 'a.b@c.com' });
+    expect(parseFilter('t', 'like(any).{a*,b*}').condition).toEqual({
+      op: 'like',
+      quantifier: 'any',
+      value: '{a*,b*}',
+    });
+    expect(parseFilter('t', 'fts(english).cat').condition).toEqual({
+      op: 'fts',
+      config: 'english',
+      value: 'cat',
+    });
+    expect(parseFilter('qty', 'is.NULL').condition).toEqual({ op: 'is', value: 'null' });
+    expect(parseFilter('data->>k', 'eq.1')).toMatchObject({
+      column: 'data',
+      jsonPath: [{ arrow: '->>', key: 'k' }],
+    });
+  });
+
+  it('splits in-lists on commas outside double quotes', () => {
+    expect(parseFilter('n', 'in.(a,"b,c","d\\"e",)').condition).toEqual({
+      op: 'in',
+      values: ['a', 'b,c', 'd"e', ''],
+    });
+    expect(parseFilter('n', 'in.()').condition).toEqual({ op: 'in', values: [] });
+  });
+
+  it.each(['qty=bogus.1', 'qty=eq', 'qty=is.maybe', 'qty=in.1,2', 'qty=like(some).x'])(
+    'refuses %s',
+    (pair) => {
+      const [col, value] = pair.split('=');
+      expect(() => parseFilter(col, value)).toThrow(/failed to parse/);
+    },
+  );
+
+  it('reads nested logic trees with quoted values', () => {
+    expect(parseLogicTree('or', false, '(a.eq.1,not.and(b.gt.2,c.eq."x,y"),d.in.(1,2))')).toEqual({
+      kind: 'logic',
+      operator: 'or',
+      negate: false,
+      children: [
+        {
+          kind: 'filter',
+          column: 'a',
+          jsonPath: [],
+          negate: false,
+          condition: { op: 'eq', quantifier: undefined, value: '1' },
+        },
+        {
+          kind: 'logic',
+          operator: 'and',
+          negate: true,
+          children: [
+            {
+              kind: 'filter',
+              column: 'b',
+              jsonPath: [],
+              negate: false,
+              condition: { op: 'gt', quantifier: undefined, value: '2' },
+            },
+            {
+              kind: 'filter',
+              column: 'c',
+              jsonPath: [],
+              negate: false,
+              condition: { op: 'eq', quantifier: undefined, value: 'x,y' },
+            },
+          ],
+        },
+        {
+          kind: 'filter',
+          column: 'd',
+          jsonPath: [],
+          negate: false,
+          condition: { op: 'in', values: ['1', '2'] },
+        },
+      ],
+    });
+  });
+});
+
+describe('order, columns and the parameter tree', () => {
+  it('reads order terms', () => {
+    expect(parseOrder('a.desc.nullslast,b,c.nullsfirst')).toEqual([
+      { column: 'a', jsonPath: [], direction: 'desc', nulls: 'last' },
+      { column: 'b', jsonPath: [], direction: undefined, nulls: undefined },
+      { column: 'c', jsonPath: [], direction: undefined, nulls: 'first' },
+    ]);
+  });
+
+  it('reads quoted column lists', () => {
+    expect(splitTopLevel('a,(b,c),"d,e"')).toEqual(['a', '(b,c)', '"d,e"']);
+    expect(parseColumns('"title","qty"')).toEqual(['title', 'qty']);
+  });
+
+  it('puts root and embedded options on their levels and skips rpc arguments', () => {
+    const q = parseQueryParams(
+      new URLSearchParams(
+        'select=id,forms(name)&id=gt.1&forms.name=eq.x&forms.order=name.desc&forms.limit=2&not.or=(a.eq.1,b.eq.2)&limit=5&offset=10&columns="a"&min=3',
+      ),
+      new Set(['min']),
+    );
+    expect(q.select).toBe('id,forms(name)');
+    expect(q.columns).toEqual(['a']);
+    const root = q.levels.get('');
+    expect(root?.limit).toBe(5);
+    expect(root?.offset).toBe(10);
+    expect(root?.predicates.map((p) => p.kind)).toEqual(['filter', 'logic']);
+    const forms = q.levels.get('forms');
+    expect(forms?.limit).toBe(2);
+    expect(forms?.order?.[0]).toMatchObject({ column: 'name', direction: 'desc' });
+    expect(forms?.predicates[0]).toMatchObject({ column: 'name' });
+  });
+});
