@@ -30,6 +30,7 @@ export class Channel implements Subscriber {
   bindings: Binding[] = [];
   /** Bumped on every (re)subscription so a late validation result cannot overwrite a newer one. */
   generation = 0;
+  expiryTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly connection: RealtimeConnection,
@@ -146,7 +147,7 @@ export class RealtimeConnection {
     );
     const broadcast = asRecord(config.broadcast);
     const previous = this.channels.get(msg.topic);
-    if (previous) this.channels.delete(msg.topic);
+    if (previous) this.drop(previous);
     const channel = new Channel(
       this,
       msg.topic,
@@ -158,6 +159,7 @@ export class RealtimeConnection {
       broadcast.ack === true,
     );
     this.channels.set(msg.topic, channel);
+    this.watchExpiry(channel);
     this.reply(msg, 'ok', { postgres_changes: params.map((p) => ({ ...p, id: idForParams(p) })) });
     if (asRecord(config.presence).enabled === true) channel.push('presence_state', {});
     if (params.length) await this.subscribePostgres(channel);
@@ -199,7 +201,7 @@ export class RealtimeConnection {
 
   private leave(msg: PhxMessage) {
     const channel = this.channels.get(msg.topic);
-    if (channel) this.channels.delete(msg.topic);
+    if (channel) this.drop(channel);
     this.reply(msg, 'ok', {});
     this.send({
       joinRef: msg.joinRef,
@@ -217,26 +219,10 @@ export class RealtimeConnection {
     if (typeof token !== 'string' || token.startsWith('sb_') || token === channel.token) return;
     const check = await checkToken(token, this.deps.jwtSecret);
     if (this.channels.get(msg.topic) !== channel) return;
-    if (!check.ok) {
-      // Supabase shuts the channel down with a system error, then Phoenix closes it.
-      this.channels.delete(msg.topic);
-      channel.push('system', {
-        extension: 'system',
-        status: 'error',
-        message: check.message,
-        channel: channel.name,
-      });
-      this.send({
-        joinRef: channel.joinRef,
-        ref: channel.joinRef,
-        topic: channel.topic,
-        event: 'phx_close',
-        payload: {},
-      });
-      return;
-    }
+    if (!check.ok) return this.shutdown(channel, check.message);
     channel.token = token;
     channel.claims = check.claims;
+    this.watchExpiry(channel);
     if (channel.params.length) await this.subscribePostgres(channel);
   }
 
@@ -296,7 +282,52 @@ export class RealtimeConnection {
     channel.push('broadcast', body, true);
   }
 
+  /** Supabase re-checks the token when it expires and shuts the channel down if it has. */
+  private watchExpiry(channel: Channel) {
+    if (channel.expiryTimer) clearTimeout(channel.expiryTimer);
+    const exp = Number(channel.claims.exp) * 1000;
+    // Timers cannot wait longer than ~24 days; re-arm at most hourly.
+    const delay = Math.min(Math.max(exp - Date.now(), 0) + 50, 60 * 60 * 1000);
+    channel.expiryTimer = setTimeout(() => {
+      channel.expiryTimer = null;
+      if (this.channels.get(channel.topic) !== channel) return;
+      checkToken(channel.token, this.deps.jwtSecret)
+        .then((check) => {
+          if (this.channels.get(channel.topic) !== channel) return;
+          if (check.ok) this.watchExpiry(channel);
+          else this.shutdown(channel, check.message);
+        })
+        .catch((err: Error) => this.deps.log(`token re-check failed: ${err.message}`));
+    }, delay);
+    channel.expiryTimer.unref();
+  }
+
+  private drop(channel: Channel) {
+    if (channel.expiryTimer) clearTimeout(channel.expiryTimer);
+    channel.expiryTimer = null;
+    if (this.channels.get(channel.topic) === channel) this.channels.delete(channel.topic);
+  }
+
+  /** Ends a channel as Supabase does: a `system` error, then Phoenix closes it. */
+  private shutdown(channel: Channel, message: string) {
+    this.drop(channel);
+    channel.push('system', {
+      extension: 'system',
+      status: 'error',
+      message,
+      channel: channel.name,
+    });
+    this.send({
+      joinRef: channel.joinRef,
+      ref: channel.joinRef,
+      topic: channel.topic,
+      event: 'phx_close',
+      payload: {},
+    });
+  }
+
   close() {
+    for (const channel of [...this.channels.values()]) this.drop(channel);
     this.channels.clear();
   }
 }

@@ -475,6 +475,31 @@ describe('row level security and grants', () => {
     expect(sub.events[0].map((e) => e.new.body)).toEqual(['a1', 'b1']);
   });
 
+  it('closes the channel with a system error when its token expires or a bad token arrives', async () => {
+    const expiring = makeClient();
+    await expiring.realtime.setAuth(await mintJwt({ sub: userA, role: 'authenticated' }, 2));
+    const shortLived = await subscribe(expiring, [{ event: '*', table: 'rt_items' }]);
+    await waitUntil(
+      () => shortLived.statuses.includes('CLOSED'),
+      4000,
+      'the channel to close on expiry',
+    );
+    expect(shortLived.systems.at(-1)).toMatchObject({ extension: 'system', status: 'error' });
+    expect(shortLived.systems.at(-1)?.message).toMatch(/^Token has expired/);
+
+    const forged = makeClient();
+    await forged.realtime.setAuth(await userJwt(userA));
+    const sub = await subscribe(forged, [{ event: '*', table: 'rt_items' }]);
+    const badToken = (await userJwt(userB)).replace(/\.[^.]+$/, '.invalidsignature');
+    await forged.realtime.setAuth(badToken);
+    await waitUntil(
+      () => sub.statuses.includes('CLOSED'),
+      2000,
+      'the channel to close on a bad token',
+    );
+    expect(sub.systems.at(-1)).toMatchObject({ extension: 'system', status: 'error' });
+  });
+
   it('refuses a join with an expired access token', async () => {
     const client = makeClient();
     await client.realtime.setAuth(await mintJwt({ sub: userA, role: 'authenticated' }, -60));
