@@ -1,24 +1,13 @@
-// Minimal app shell; the public site and dashboard routes are added by their features.
-import { BrowserRouter, Route, Routes } from 'react-router-dom';
-import { Box, Heading, Text } from '@chakra-ui/react';
+// The app: providers around the browser router and the route table.
+import { BrowserRouter } from 'react-router-dom';
 import { AppProvider } from './provider';
-
-function Home() {
-  return (
-    <Box as="main" p={8}>
-      <Heading as="h1">tinyback.tools</Heading>
-      <Text>The open-source, self-hostable form backend.</Text>
-    </Box>
-  );
-}
+import { AppRoutes } from './router';
 
 export function App() {
   return (
     <AppProvider>
       <BrowserRouter>
-        <Routes>
-          <Route path="*" element={<Home />} />
-        </Routes>
+        <AppRoutes />
       </BrowserRouter>
     </AppProvider>
   );

@@ -86,6 +86,13 @@ export function findPlan(id: string | null | undefined): Plan | undefined {
   return PLANS.find((plan) => plan.id === id);
 }
 
+/** The pricing cards' link target (no screen of its own): it forwards to register with the plan. */
+export const PLAN_SIGNUP_PATH = '/auth';
+
+export function planSignupPath(planId: Plan['id']): string {
+  return `${PLAN_SIGNUP_PATH}?plan=${planId}`;
+}
+
 /** The header's main navigation, in order. */
 export const NAV_LINKS = [
   { label: 'Tools', to: paths.tools },

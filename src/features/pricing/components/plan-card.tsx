@@ -2,9 +2,7 @@
 import { Link as RouterLink } from 'react-router-dom';
 import { Badge, Button, Card, Flex, Heading, List, Stack, Text } from '@chakra-ui/react';
 import { LuCheck } from 'react-icons/lu';
-import type { BillingCycle, Plan } from '../../../config/site';
-
-export const AUTH_PATH = '/auth';
+import { planSignupPath, type BillingCycle, type Plan } from '../../../config/site';
 
 export function PlanCard({ plan, cycle }: { plan: Plan; cycle: BillingCycle }) {
   const price = cycle === 'monthly' ? plan.monthly : plan.annually;
@@ -53,7 +51,7 @@ export function PlanCard({ plan, cycle }: { plan: Plan; cycle: BillingCycle }) {
       <Card.Footer>
         <Stack w="full">
           <Button asChild colorPalette="teal" variant={plan.popular ? 'solid' : 'outline'} size="lg" w="full">
-            <RouterLink to={`${AUTH_PATH}?plan=${plan.id}`} aria-label={`Get Started with ${plan.title}`}>
+            <RouterLink to={planSignupPath(plan.id)} aria-label={`Get Started with ${plan.title}`}>
               Get Started
             </RouterLink>
           </Button>
