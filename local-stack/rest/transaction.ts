@@ -33,13 +33,14 @@ export async function inRequestTransaction<T>(
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query(
-      `begin isolation level read committed ${settings.readOnly ? 'read only' : 'read write'}`,
-    );
+    // The pool logs in as the superuser; acting as `authenticator` makes Postgres refuse roles
+    // the real PostgREST could not switch to either (e.g. a forged `"role": "postgres"`).
+    // Both statements go in one round trip (simple protocol, no parameters).
     try {
-      // The pool logs in as the superuser; acting as `authenticator` makes Postgres refuse roles
-      // the real PostgREST could not switch to either (e.g. a forged `"role": "postgres"`).
-      await client.query('set local session authorization authenticator');
+      await client.query(
+        `begin isolation level read committed ${settings.readOnly ? 'read only' : 'read write'}; ` +
+          'set local session authorization authenticator',
+      );
       const pairs: [string, string][] = [
         ...settings.roleSettings.filter(([k]) => APPLIED_ROLE_SETTINGS.has(k) || k.includes('.')),
         ['search_path', '"public", "extensions"'],

@@ -113,7 +113,10 @@ export function buildInsert(opts: InsertOptions): string {
   return wrap(opts, alias, modifying, opts.count);
 }
 
-/** The WHERE of an update or delete; pg-safeupdate (loaded on Supabase) refuses none. */
+/**
+ * The WHERE of an update or delete; pg-safeupdate (loaded on Supabase) refuses none. With
+ * `limit`/`offset`, PostgREST narrows the rows by `ctid` through an ordered subquery.
+ */
 function whereOf(
   ctx: BuildContext,
   table: TableInfo,
@@ -122,7 +125,27 @@ function whereOf(
 ): string {
   const level = renderLevel(ctx, table.name, table, alias, [], '');
   if (!level.where.length) throw new RestError(400, '21000', `${command} requires a WHERE clause`);
-  return level.where.join(' and ');
+  const where = level.where.join(' and ');
+  if (level.limit === undefined && level.offset === undefined) return where;
+  if (level.limit !== undefined && level.limit < 0) {
+    throw new RestError(
+      416,
+      'PGRST103',
+      'Requested range not satisfiable',
+      'Limit should be greater than or equal to zero.',
+    );
+  }
+  const inner = 'pgrst_limited';
+  const limited = renderLevel(ctx, table.name, table, inner, [], '');
+  const paging =
+    (limited.order ? ` order by ${limited.order}` : '') +
+    (level.limit !== undefined ? ` limit ${level.limit}` : '') +
+    (level.offset ? ` offset ${level.offset}` : '');
+  // The outer filters stay: every parameter rendered must appear in the statement.
+  return `${where} and ${ident(alias)}.ctid = any(array(select ${ident(inner)}.ctid from ${qualified(
+    EXPOSED_SCHEMA,
+    table.name,
+  )} as ${ident(inner)} where ${limited.where.join(' and ')}${paging}))`;
 }
 
 export interface UpdateOptions extends WriteOptions {

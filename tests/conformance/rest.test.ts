@@ -528,6 +528,22 @@ describe('writes', () => {
     expect(rows[0].n).toBe(0);
   });
 
+  it('limits an update to the first rows in the given order', async () => {
+    const { data, error } = await service
+      .from('conformance_items')
+      .update({ note: 'first-undone' })
+      .eq('done', false)
+      .order('id', { ascending: true })
+      .limit(1)
+      .select('title');
+    expect(error).toBeNull();
+    expect(data).toEqual([{ title: 'apple' }]);
+    const { rows } = await db.query(
+      `select count(*)::int as n from public.conformance_items where note = 'first-undone'`,
+    );
+    expect(rows[0].n).toBe(1);
+  });
+
   it('rolls back a write whose .single() representation is not one row', async () => {
     const { error, status } = await service
       .from('conformance_items')
