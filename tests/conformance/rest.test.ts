@@ -860,17 +860,29 @@ describe('errors', () => {
     expect(Object.keys(result.error ?? {}).sort()).toEqual(['code', 'details', 'hint', 'message']);
   });
 
-  it('answers 404 42P01 when a cached table was dropped', async () => {
+  it('answers 404 42P01 for a dropped table still cached, and PGRST205 after NOTIFY pgrst', async () => {
     await db.query(
       `create table public.conformance_ghost (id int); grant select on public.conformance_ghost to service_role`,
     );
     const before = await service.from('conformance_ghost').select('*');
     expect(before.error).toBeNull();
     await db.query(`drop table public.conformance_ghost`);
-    const after = await service.from('conformance_ghost').select('*');
-    // Either the table is still cached (42P01 from Postgres) or the reload already dropped it.
-    expect(after.status).toBe(404);
-    expect(['42P01', 'PGRST205']).toContain(after.error?.code);
+    // Nothing told the cache yet, so the statement reaches Postgres, which reports the table.
+    const stale = await service.from('conformance_ghost').select('*');
+    expect(stale.status).toBe(404);
+    expect(stale.error).toMatchObject({
+      code: '42P01',
+      message: 'relation "public.conformance_ghost" does not exist',
+    });
+
+    await db.query(`notify pgrst, 'reload schema'`);
+    // The reload is asynchronous: ask until the cache has dropped the table.
+    let code: string | undefined;
+    for (let attempt = 0; attempt < 100 && code !== 'PGRST205'; attempt++) {
+      if (attempt) await new Promise((r) => setTimeout(r, 50));
+      code = (await service.from('conformance_ghost').select('*')).error?.code;
+    }
+    expect(code).toBe('PGRST205');
   });
 
   it('answers 406 PGRST106 for a schema that is not exposed', async () => {
