@@ -48,6 +48,10 @@ describe('toRestError', () => {
   it('passes RestErrors through and turns other failures into 503 PGRST000', () => {
     const own = new RestError(406, 'PGRST116', 'x');
     expect(toRestError(own, true)).toBe(own);
+    expect(toRestError(new TypeError('x is undefined'), true)).toMatchObject({
+      status: 500,
+      code: 'PGRSTX00',
+    });
     const lost = toRestError(new Error('Connection terminated unexpectedly'), true);
     expect(lost.status).toBe(503);
     expect(lost.code).toBe('PGRST000');

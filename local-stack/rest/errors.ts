@@ -121,6 +121,11 @@ export function toRestError(err: unknown, authed: boolean): RestError {
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
     return new RestError(status, code, err.message, err.detail ?? null, err.hint ?? null, headers);
   }
+  // A fault of this stand-in rather than of the database: answer it plainly instead of blaming
+  // the connection.
+  if (err instanceof TypeError || err instanceof RangeError || err instanceof URIError) {
+    return new RestError(500, 'PGRSTX00', 'Internal error', err.message);
+  }
   // A lost connection or a pool failure: PostgREST answers 503 and retries the connection.
   return new RestError(
     503,

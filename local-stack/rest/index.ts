@@ -160,6 +160,14 @@ function limitsOf(
   return { offset, limit: limits.length ? Math.min(...limits) : undefined };
 }
 
+function pathSegments(urlPath: string): string[] {
+  try {
+    return urlPath.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    throw new RestError(404, 'PGRST125', 'Invalid path specified in request URL');
+  }
+}
+
 export function createRestService(ctx: StackContext): HttpService {
   const log = (m: string) => ctx.log('rest', m);
   const cache = new SchemaCache(ctx.pool, ctx.settings.dbUrl, log);
@@ -518,7 +526,7 @@ export function createRestService(ctx: StackContext): HttpService {
         }
         checkProfile(req);
         identity = await identify(req, ctx.settings.jwtSecret);
-        const segments = urlPath.split('/').filter(Boolean).map(decodeURIComponent);
+        const segments = pathSegments(urlPath);
 
         if (segments.length === 0) {
           if (method !== 'GET' && method !== 'HEAD') {
