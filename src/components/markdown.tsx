@@ -24,21 +24,21 @@ function MarkdownLink({ href, children }: ComponentProps<'a'>) {
   if (!href) return <>{children}</>;
   if (href.startsWith('#')) {
     return (
-      <Link href={href} color="teal.600" textDecoration="underline">
+      <Link href={href} color="teal.700" textDecoration="underline">
         {children}
       </Link>
     );
   }
   if (isInternalHref(href)) {
     return (
-      <Link asChild color="teal.600" textDecoration="underline">
+      <Link asChild color="teal.700" textDecoration="underline">
         <RouterLink to={href}>{children}</RouterLink>
       </Link>
     );
   }
   // Content links leave the site: no opener access and no ranking credit for what authors paste.
   return (
-    <Link href={href} color="teal.600" textDecoration="underline" target="_blank" rel="noopener noreferrer nofollow">
+    <Link href={href} color="teal.700" textDecoration="underline" target="_blank" rel="noopener noreferrer nofollow">
       {children}
     </Link>
   );
@@ -114,8 +114,11 @@ const components: Components = {
   img: ({ src, alt }) =>
     typeof src === 'string' ? <Image src={src} alt={alt ?? ''} loading="lazy" borderRadius="md" my={4} maxW="100%" /> : null,
   pre: ({ children }) => (
+    // Focusable so keyboard users can scroll long lines sideways.
     <Box
       as="pre"
+      tabIndex={0}
+      _focusVisible={{ outline: '2px solid', outlineColor: 'teal.500', outlineOffset: '2px' }}
       my={4}
       p={4}
       bg="gray.900"

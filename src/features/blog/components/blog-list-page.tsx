@@ -87,7 +87,7 @@ function NoMatches({ filter, total }: { filter: BlogFilter; total: number }) {
         No posts match {what}.
       </Text>
       <Text color="fg.muted">Try other words or another category.</Text>
-      <Link asChild color="teal.600" fontWeight="semibold">
+      <Link asChild color="teal.700" fontWeight="semibold">
         <RouterLink to={paths.blog}>Show all posts</RouterLink>
       </Link>
     </Stack>

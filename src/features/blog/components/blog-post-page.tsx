@@ -49,7 +49,7 @@ export function BlogPostPage() {
 
 function BackLink() {
   return (
-    <Link asChild color="teal.600" fontWeight="medium" mb={6} display="inline-flex" alignItems="center" gap={2}>
+    <Link asChild color="teal.700" fontWeight="medium" mb={6} display="inline-flex" alignItems="center" gap={2}>
       <RouterLink to={paths.blog}>
         <LuArrowLeft aria-hidden="true" /> All posts
       </RouterLink>
@@ -93,7 +93,7 @@ function PostNotFound() {
         Post not found
       </Heading>
       <Text color="fg.muted">This post does not exist or is no longer published.</Text>
-      <Link asChild color="teal.600" fontWeight="semibold">
+      <Link asChild color="teal.700" fontWeight="semibold">
         <RouterLink to={paths.blog}>Back to the blog</RouterLink>
       </Link>
     </Stack>

@@ -85,7 +85,7 @@ function TableOfContents() {
       <List.Root listStyleType="none" gap={1} columns={{ base: 1, sm: 2, lg: 1 }} css={{ columnGap: '1rem' }}>
         {DOC_SECTIONS.map((section) => (
           <List.Item key={section.id} breakInside="avoid">
-            <Link href={`#${section.id}`} display="block" py={1} color="fg" _hover={{ color: 'teal.600' }}>
+            <Link href={`#${section.id}`} display="block" py={1} color="fg" _hover={{ color: 'teal.700' }}>
               {section.title}
               {'soon' in section && section.soon ? (
                 <Text as="span" color="fg.muted" fontSize="xs">

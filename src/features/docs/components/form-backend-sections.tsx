@@ -31,11 +31,11 @@ export function GettingStarted() {
       </P>
       <Bullets ordered>
         <Item>
-          <Link asChild color="teal.600">
+          <Link asChild color="teal.700">
             <RouterLink to={paths.register}>Create an account</RouterLink>
           </Link>{' '}
           and open{' '}
-          <Link asChild color="teal.600">
+          <Link asChild color="teal.700">
             <RouterLink to={paths.dashboardForms}>Dashboard → Forms</RouterLink>
           </Link>
           .
@@ -88,7 +88,7 @@ export function HtmlForm() {
       <P>
         The simplest integration needs no JavaScript at all. After a successful post the browser is sent, with a{' '}
         <C>303 See Other</C>, to the address in <C>{SPECIAL_FIELDS.next}</C> or else to our{' '}
-        <Link asChild color="teal.600">
+        <Link asChild color="teal.700">
           <RouterLink to={paths.thanks}>thank-you page</RouterLink>
         </Link>
         .
@@ -96,7 +96,7 @@ export function HtmlForm() {
       <CodeSample label="HTML form" code={htmlFormExample(env.supabaseUrl)} />
       <P>
         If a plain form post is refused, the browser shows a short plain-text explanation with the HTTP status (see{' '}
-        <Link href="#limits" color="teal.600">
+        <Link href="#limits" color="teal.700">
           limits and error codes
         </Link>
         ). For inline error messages, post with JavaScript as shown next.

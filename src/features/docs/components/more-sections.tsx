@@ -30,7 +30,7 @@ export function ApiKeys() {
       </Bullets>
       <P>
         Until then, read your data with your own session through the Supabase API (see the{' '}
-        <Link href="#api-reference" color="teal.600">
+        <Link href="#api-reference" color="teal.700">
           API reference
         </Link>
         ). Browser forms need no key at all.
@@ -70,7 +70,7 @@ export function Newsletter() {
       />
       <P>
         Want to hear about tinyback itself? Sign up in the footer of any page or on the{' '}
-        <Link asChild color="teal.600">
+        <Link asChild color="teal.700">
           <RouterLink to={paths.blog}>blog</RouterLink>
         </Link>
         .
@@ -218,7 +218,7 @@ export function Security() {
       </Bullets>
       <P>
         Found a vulnerability? Please write to{' '}
-        <Link href={`mailto:${site.contactEmail}`} color="teal.600">
+        <Link href={`mailto:${site.contactEmail}`} color="teal.700">
           {site.contactEmail}
         </Link>{' '}
         before disclosing it.
@@ -276,7 +276,7 @@ export function Contact() {
     <DocSection {...docSection('contact')}>
       <P>
         Questions, ideas or trouble? Write to{' '}
-        <Link href={`mailto:${site.contactEmail}`} color="teal.600" fontWeight="semibold">
+        <Link href={`mailto:${site.contactEmail}`} color="teal.700" fontWeight="semibold">
           {site.contactEmail}
         </Link>
         .
