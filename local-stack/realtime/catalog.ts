@@ -37,11 +37,14 @@ select c.oid::int as oid, n.nspname as schema, c.relname as name, c.relrowsecuri
             where i.indrelid = c.oid and i.indisprimary), '[]') as pk
 from pg_class c join pg_namespace n on n.oid = c.relnamespace`;
 
+/** Relation messages announce most table changes; the TTL covers the rest (e.g. new policies). */
+const TABLE_TTL_MS = 5000;
+
 /** Column privileges change with GRANTs, which logical replication does not announce. */
 const PRIVILEGE_TTL_MS = 1000;
 
 export class Catalog {
-  private tables = new Map<string, Promise<TableInfo | null>>();
+  private tables = new Map<string, { at: number; info: Promise<TableInfo | null> }>();
   private privileges = new Map<string, { at: number; columns: Promise<Set<string>> }>();
 
   constructor(private pool: pg.Pool) {}
@@ -57,32 +60,30 @@ export class Catalog {
 
   table(schema: string, name: string): Promise<TableInfo | null> {
     const key = `${schema}.${name}`;
-    let entry = this.tables.get(key);
-    if (!entry) {
-      entry = this.pool
-        .query(`${TABLE_SQL} where n.nspname = $1 and c.relname = $2 and c.relkind in ('r', 'p')`, [
-          schema,
-          name,
-        ])
-        .then(({ rows }) => {
-          const r = rows[0];
-          if (!r) return null;
-          return {
-            oid: r.oid,
-            schema: r.schema,
-            name: r.name,
-            qualified: `${quoteIdent(r.schema)}.${quoteIdent(r.name)}`,
-            rlsEnabled: r.rls,
-            columns: r.columns,
-            primaryKey: r.pk,
-          } satisfies TableInfo;
-        });
-      entry.then(
-        (t) => t === null && this.tables.delete(key),
-        () => this.tables.delete(key),
-      );
-      this.tables.set(key, entry);
-    }
+    const cached = this.tables.get(key);
+    if (cached && Date.now() - cached.at < TABLE_TTL_MS) return cached.info;
+    const entry = this.pool
+      .query(`${TABLE_SQL} where n.nspname = $1 and c.relname = $2 and c.relkind in ('r', 'p')`, [
+        schema,
+        name,
+      ])
+      .then(({ rows }) => {
+        const r = rows[0];
+        if (!r) return null;
+        return {
+          oid: r.oid,
+          schema: r.schema,
+          name: r.name,
+          qualified: `${quoteIdent(r.schema)}.${quoteIdent(r.name)}`,
+          rlsEnabled: r.rls,
+          columns: r.columns,
+          primaryKey: r.pk,
+        } satisfies TableInfo;
+      });
+    // Failures and unknown tables are not cached, so a table created later is found.
+    const forget = () => this.tables.get(key)?.info === entry && this.tables.delete(key);
+    entry.then((t) => t === null && forget(), forget);
+    this.tables.set(key, { at: Date.now(), info: entry });
     return entry;
   }
 
