@@ -76,6 +76,7 @@ export async function startPostgres(opts: {
       '-c', 'max_connections=200',
       '-c', 'fsync=off',
       '-c', 'synchronous_commit=off',
+      '-c', 'wal_writer_delay=10ms',
       '-c', 'full_page_writes=off',
       '-c', 'timezone=UTC',
     ],
