@@ -1,6 +1,6 @@
 // The fixed top bar: wordmark, main navigation, a mobile menu below the `lg` breakpoint and,
 // for a signed-in user, the profile menu. At most one of the two menus is open at a time.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import {
   Avatar,
@@ -40,6 +40,7 @@ export function Header() {
   const navigate = useNavigate();
   const [mobileOpen, setMobileOpen] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
+  const signingOut = useRef(false);
 
   // Every completed navigation closes both menus.
   useEffect(() => {
@@ -58,10 +59,13 @@ export function Header() {
   }
 
   async function handleSignOut() {
+    if (signingOut.current) return;
+    signingOut.current = true;
     setProfileOpen(false);
     try {
       await signOut();
     } finally {
+      signingOut.current = false;
       navigate(paths.login);
     }
   }
@@ -94,6 +98,10 @@ export function Header() {
               <Menu.Root
                 open={profileOpen}
                 onOpenChange={(details) => changeProfile(details.open)}
+                // Keyboard selection arrives here; pointer clicks reach the button itself.
+                onSelect={(details) => {
+                  if (details.value === 'sign-out') void handleSignOut();
+                }}
                 positioning={{ placement: 'bottom-end' }}
               >
                 <Menu.Trigger asChild>
@@ -132,8 +140,11 @@ export function Header() {
                         </RouterLink>
                       </Menu.Item>
                       <Menu.Separator />
-                      <Menu.Item value="sign-out" onSelect={() => void handleSignOut()}>
-                        <LuLogOut aria-hidden /> Sign out
+                      <Menu.Item value="sign-out" asChild>
+                        {/* A real button, so activation never depends on the menu's pointer tracking. */}
+                        <button type="button" onClick={() => void handleSignOut()}>
+                          <LuLogOut aria-hidden /> Sign out
+                        </button>
                       </Menu.Item>
                     </Menu.Content>
                   </Menu.Positioner>

@@ -1,0 +1,117 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { renderWithProviders } from '../testing/render';
+import { createSupabaseMock, fakeSession } from '../testing/supabase-mock';
+import { AuthProvider } from '../../lib/auth';
+import { Header } from './header';
+
+const mock = vi.hoisted(() => ({ current: undefined as unknown as ReturnType<typeof createSupabaseMock> }));
+vi.mock('../../lib/supabase', () => ({
+  get supabase() {
+    return mock.current.supabase;
+  },
+}));
+
+const SLOW = { timeout: 10_000 };
+
+function Location() {
+  return <output data-testid="location">{useLocation().pathname}</output>;
+}
+
+function renderHeader() {
+  return renderWithProviders(
+    <AuthProvider>
+      <Header />
+      <Routes>
+        <Route path="*" element={<Location />} />
+      </Routes>
+    </AuthProvider>,
+  );
+}
+
+const mobileToggle = () => screen.getByRole('button', { name: /(Open|Close) menu/ });
+const profileTrigger = () => screen.getByRole('button', { name: 'Open profile menu' });
+
+describe('Header', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    mock.current = createSupabaseMock();
+  });
+
+  it('shows the wordmark, the main links and a Login link to a visitor', async () => {
+    renderHeader();
+    expect(await screen.findByRole('link', { name: 'Login' }, SLOW)).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: 'tinyback.tools home' })).toHaveTextContent('tinyback.tools');
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual([
+      'Tools',
+      'Pricing',
+      'Docs',
+      'Blog',
+      'Custom Web',
+    ]);
+  });
+
+  it('highlights the active link', async () => {
+    renderWithProviders(
+      <AuthProvider>
+        <Header />
+      </AuthProvider>,
+      { route: '/pricing' },
+    );
+    const nav = await screen.findByRole('navigation', { name: 'Main' }, SLOW);
+    expect(within(nav).getByRole('link', { name: 'Pricing' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Tools' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('keeps at most one menu open and closes both on navigation', async () => {
+    mock.current.setSession(fakeSession('ada@example.com'));
+    const user = userEvent.setup();
+    renderHeader();
+    await screen.findByRole('button', { name: 'Open profile menu' }, SLOW);
+
+    await user.click(mobileToggle());
+    expect(mobileToggle()).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('navigation', { name: 'Mobile' })).toBeInTheDocument();
+
+    // Opening the profile menu closes the mobile menu…
+    await user.click(profileTrigger());
+    await waitFor(() => expect(profileTrigger()).toHaveAttribute('aria-expanded', 'true'));
+    expect(mobileToggle()).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('navigation', { name: 'Mobile' })).not.toBeInTheDocument();
+    const menu = screen.getByRole('menu');
+    expect(within(menu).getByText('Unknown User')).toBeInTheDocument();
+    expect(within(menu).getByText('ada@example.com')).toBeInTheDocument();
+
+    // …and the reverse.
+    await user.click(mobileToggle());
+    expect(mobileToggle()).toHaveAttribute('aria-expanded', 'true');
+    await waitFor(() => expect(profileTrigger()).toHaveAttribute('aria-expanded', 'false'));
+
+    // A completed navigation closes the mobile menu…
+    await user.click(within(screen.getByRole('navigation', { name: 'Mobile' })).getByRole('link', { name: 'Pricing' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/pricing');
+    expect(mobileToggle()).toHaveAttribute('aria-expanded', 'false');
+
+    // …and the profile menu.
+    await user.click(profileTrigger());
+    await waitFor(() => expect(profileTrigger()).toHaveAttribute('aria-expanded', 'true'));
+    await user.click(screen.getByRole('menuitem', { name: /Dashboard/ }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/dashboard');
+    await waitFor(() => expect(profileTrigger()).toHaveAttribute('aria-expanded', 'false'));
+  });
+
+  it('shows the display name and signs out to the login page', async () => {
+    mock.current.setSession(fakeSession('ada@example.com', 'Ada Lovelace'));
+    const user = userEvent.setup();
+    renderHeader();
+    await user.click(await screen.findByRole('button', { name: 'Open profile menu' }, SLOW));
+    expect(await screen.findByText('Ada Lovelace', {}, SLOW)).toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: /Settings/ })).toHaveAttribute('href', '/settings');
+    await user.click(screen.getByRole('menuitem', { name: /Sign out/ }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'), SLOW);
+    expect(mock.current.supabase.auth.signOut).toHaveBeenCalled();
+    expect(await screen.findByRole('link', { name: 'Login' }, SLOW)).toBeInTheDocument();
+  });
+});
