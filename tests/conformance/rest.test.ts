@@ -161,7 +161,20 @@ beforeAll(async () => {
   });
 });
 
+// The stack is shared by every suite of the run: leave no fixture behind (other suites check,
+// for example, that every public table has row level security).
+const CLEANUP = `
+  drop table if exists public.conformance_items, public.conformance_parents, public.conformance_owned,
+    public.conformance_inbox, public.conformance_log, public.conformance_loose,
+    public.conformance_ghost, public.conformance_late cascade;
+  drop function if exists public.conformance_sum(integer, integer), public.conformance_items_over(integer),
+    public.conformance_titles(), public.conformance_echo(jsonb), public.conformance_fail(text),
+    public.conformance_touch(text), public.conformance_whoami();
+  notify pgrst, 'reload schema';
+`;
+
 afterAll(async () => {
+  await db?.query(CLEANUP);
   await db?.end();
 });
 
