@@ -8,7 +8,7 @@ function prices() {
   return ['starter', 'pro', 'enterprise'].map((id) => screen.getByTestId(`price-${id}`).textContent);
 }
 
-describe('PricingPage', () => {
+describe('PricingPage', { timeout: 30_000 }, () => {
   it('shows monthly prices by default and annual prices after the switch', async () => {
     const user = userEvent.setup();
     renderWithProviders(<PricingPage />);

@@ -57,7 +57,8 @@ export function DataTable({ caption, head, rows }: { caption: string; head: stri
           {rows.map((cells, i) => (
             <Table.Row key={i}>
               {cells.map((cell, j) => (
-                <Table.Cell key={j} verticalAlign="top">
+                // The first column names things (fields, codes); they must not break mid-name.
+                <Table.Cell key={j} verticalAlign="top" css={j === 0 ? { '& code': { whiteSpace: 'nowrap', wordBreak: 'normal' } } : undefined}>
                   {cell}
                 </Table.Cell>
               ))}

@@ -9,7 +9,7 @@ vi.mock('../../../lib/supabase', () => ({
   supabase: { from: (table: string) => ({ insert: (row: unknown) => insert(table, row) }) },
 }));
 
-describe('NewsletterForm', () => {
+describe('NewsletterForm', { timeout: 30_000 }, () => {
   beforeEach(() => insert.mockReset());
 
   it('is disabled while invalid and shows the message only after a submit attempt', async () => {

@@ -1,0 +1,64 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { AuthApiError } from '@supabase/supabase-js';
+import { renderWithProviders } from '../../../components/testing/render';
+import { createSupabaseMock } from '../../../components/testing/supabase-mock';
+import { LoginForm } from './login-form';
+
+const mock = vi.hoisted(() => ({ current: undefined as unknown as ReturnType<typeof createSupabaseMock> }));
+vi.mock('../../../lib/supabase', () => ({
+  get supabase() {
+    return mock.current.supabase;
+  },
+}));
+
+describe('LoginForm', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    mock.current = createSupabaseMock();
+  });
+
+  it('keeps the submit disabled until the e-mail is valid and a password is given', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<LoginForm onSignedIn={() => {}} onForgotPassword={() => {}} />);
+    const submit = screen.getByRole('button', { name: 'Sign in' });
+    expect(submit).toBeDisabled();
+    await user.type(screen.getByLabelText(/^Email/), 'ada@');
+    await user.type(screen.getByLabelText(/^Password/), 'pw');
+    await waitFor(() => expect(submit).toBeDisabled());
+    expect(await screen.findByText('Enter a valid email address.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText(/^Email/), 'example.com');
+    await waitFor(() => expect(submit).toBeEnabled());
+    await user.clear(screen.getByLabelText(/^Password/));
+    await waitFor(() => expect(submit).toBeDisabled());
+    expect(screen.getByText('Remember me')).toBeInTheDocument();
+  });
+
+  it("signs in, or shows the server's message under the form", async () => {
+    const user = userEvent.setup();
+    const onSignedIn = vi.fn();
+    mock.current.supabase.auth.signInWithPassword
+      .mockResolvedValueOnce({ data: {}, error: new AuthApiError('Invalid login credentials', 400, 'invalid_credentials') })
+      .mockResolvedValueOnce({ data: {}, error: null });
+    renderWithProviders(<LoginForm onSignedIn={onSignedIn} onForgotPassword={() => {}} />);
+    await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
+    await user.type(screen.getByLabelText(/^Password/), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid login credentials');
+    expect(onSignedIn).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(onSignedIn).toHaveBeenCalled());
+    expect(mock.current.supabase.auth.signInWithPassword).toHaveBeenLastCalledWith({
+      email: 'ada@example.com',
+      password: 'wrong',
+    });
+  });
+
+  it('opens the password reset on request', async () => {
+    const user = userEvent.setup();
+    const onForgotPassword = vi.fn();
+    renderWithProviders(<LoginForm onSignedIn={() => {}} onForgotPassword={onForgotPassword} />);
+    await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    expect(onForgotPassword).toHaveBeenCalled();
+  });
+});
