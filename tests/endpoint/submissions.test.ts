@@ -16,6 +16,7 @@ import {
   storedFor,
   totalEntries,
   urlencoded,
+  until,
   type SeededForm,
 } from './support.ts';
 
@@ -101,9 +102,17 @@ describe('accepted submissions', () => {
     const order = ['name:', 'email:', 'message:', 'company:'].map((k) => mail.text!.indexOf(k));
     expect([...order].sort((a, b) => a - b)).toEqual(order);
 
-    const { rows } = await pool.query(
-      'select status, recipient from public.email_deliveries where entry_id = $1',
-      [entry.id],
+    // The outbox records the send just after the catcher has the message.
+    const rows = await until(
+      'the delivery marked sent',
+      async () =>
+        (
+          await pool.query(
+            'select status, recipient from public.email_deliveries where entry_id = $1',
+            [entry.id],
+          )
+        ).rows,
+      (r) => r[0]?.status === 'sent',
     );
     expect(rows).toEqual([{ status: 'sent', recipient: form.targetEmail }]);
   });

@@ -131,3 +131,20 @@ export async function totalEntries(pool: pg.Pool): Promise<number> {
 export async function resetRateLimits(pool: pg.Pool): Promise<void> {
   await pool.query('delete from public.submission_rate_limits');
 }
+
+/** Polls `probe` until `done` holds; fails with the last value seen after `timeoutMs`. */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
