@@ -13,13 +13,18 @@ export interface RequestResult<T> {
   retry: () => void;
 }
 
+const LOADING = { status: 'loading' } as const;
+
 export function useRequest<T>(
   fetcher: () => Promise<T>,
   key: string,
   options: { refetchOnFocus?: boolean } = {},
 ): RequestResult<T> {
-  const [state, setState] = useState<RequestState<T>>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  // Each answer is tagged with the request it belongs to; until the current request has answered,
+  // the state is "loading" (derived, so no state has to be reset when the key changes).
+  const token = `${key}#${attempt}`;
+  const [answer, setAnswer] = useState<{ token: string; state: RequestState<T> } | null>(null);
   // The latest fetcher without making it an effect dependency (callers pass inline closures).
   const fetcherRef = useRef(fetcher);
   useEffect(() => {
@@ -28,15 +33,14 @@ export function useRequest<T>(
 
   useEffect(() => {
     let active = true;
-    setState({ status: 'loading' });
     fetcherRef.current().then(
-      (data) => active && setState({ status: 'success', data }),
-      (error: unknown) => active && setState({ status: 'error', error: toError(error) }),
+      (data) => active && setAnswer({ token, state: { status: 'success', data } }),
+      (error: unknown) => active && setAnswer({ token, state: { status: 'error', error: toError(error) } }),
     );
     return () => {
       active = false;
     };
-  }, [key, attempt]);
+  }, [token]);
 
   const refetchOnFocus = options.refetchOnFocus ?? false;
   useEffect(() => {
@@ -45,7 +49,7 @@ export function useRequest<T>(
     // Keeps what is on screen while refreshing; a failed refresh leaves the old data in place.
     const onFocus = () => {
       fetcherRef.current().then(
-        (data) => active && setState({ status: 'success', data }),
+        (data) => active && setAnswer({ token, state: { status: 'success', data } }),
         () => undefined,
       );
     };
@@ -54,10 +58,10 @@ export function useRequest<T>(
       active = false;
       window.removeEventListener('focus', onFocus);
     };
-  }, [key, refetchOnFocus]);
+  }, [token, refetchOnFocus]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  return { state, retry };
+  return { state: answer?.token === token ? answer.state : LOADING, retry };
 }
 
 function toError(error: unknown): Error {
