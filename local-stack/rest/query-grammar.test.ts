@@ -37,6 +37,7 @@ describe('parseSelect', () => {
         alias: 'form',
         hint: 'fk',
         inner: true,
+        spread: false,
         select: [
           { kind: 'column', name: 'name', alias: undefined, jsonPath: [], cast: undefined },
           {
@@ -45,11 +46,23 @@ describe('parseSelect', () => {
             alias: 'owner',
             hint: undefined,
             inner: false,
+            spread: false,
             select: [{ kind: 'star' }],
           },
         ],
       },
     ]);
+  });
+
+  it('reads spread embeds and refuses an alias on them', () => {
+    expect(parseSelect('id,...forms(form_name:name)')[1]).toMatchObject({
+      kind: 'embed',
+      relation: 'forms',
+      spread: true,
+      select: [{ kind: 'column', name: 'name', alias: 'form_name' }],
+    });
+    expect(() => parseSelect('x:...forms(name)')).toThrow(RestError);
+    expect(() => parseSelect('...name')).toThrow(RestError);
   });
 
   it('treats an empty select as * and strips whitespace outside quotes', () => {

@@ -19,6 +19,8 @@ export interface EmbedItem {
   alias?: string;
   hint?: string;
   inner: boolean;
+  /** `...rel(cols)`: the related row's columns join the parent's (to-one relationships only). */
+  spread: boolean;
   select: SelectItem[];
 }
 
@@ -149,9 +151,6 @@ function parseSelectList(input: string, param: string, raw: string): SelectItem[
 function parseSelectItem(part: string, param: string, raw: string): SelectItem {
   if (part === '') throw queryParamError(param, raw, 'unexpected empty item in select list');
   if (part === '*') return { kind: 'star' };
-  if (part.startsWith('...')) {
-    throw queryParamError(param, raw, 'spread embeds ("...") are not supported by the local stack');
-  }
   let rest = part;
   let alias: string | undefined;
   // `alias:field` — a single colon; `::` is a cast.
@@ -160,6 +159,8 @@ function parseSelectItem(part: string, param: string, raw: string): SelectItem {
     alias = unquote(aliasMatch[1]);
     rest = rest.slice(aliasMatch[0].length);
   }
+  const spread = rest.startsWith('...');
+  if (spread) rest = rest.slice(3);
   const paren = rest.indexOf('(');
   if (paren >= 0) {
     if (!rest.endsWith(')'))
@@ -176,16 +177,21 @@ function parseSelectItem(part: string, param: string, raw: string): SelectItem {
       else if (m && hint === undefined) hint = unquote(m);
       else throw queryParamError(param, raw, `unexpected "!${m}" in "${part}"`);
     }
+    if (spread && alias !== undefined) {
+      throw queryParamError(param, raw, `a spread embed takes no alias in "${part}"`);
+    }
     return {
       kind: 'embed',
       relation: unquote(relation),
       alias,
       hint,
       inner,
+      spread,
       select: inside === '' ? [{ kind: 'star' }] : parseSelectList(inside, param, raw),
     };
   }
   if (rest.includes(')')) throw queryParamError(param, raw, `unbalanced parentheses in "${part}"`);
+  if (spread) throw queryParamError(param, raw, `"..." spreads an embedded resource: "${part}"`);
   let cast: string | undefined;
   const castAt = rest.indexOf('::');
   if (castAt >= 0) {

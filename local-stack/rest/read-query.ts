@@ -239,6 +239,8 @@ function resolveRelationship(ctx: BuildContext, parent: string, item: EmbedItem)
 interface EmbedPlan {
   /** The correlated subquery yielding the embedded JSON, given the parent alias. */
   valueSql: (parentAlias: string) => string;
+  /** For spreads: `left join lateral (…) as alias on true`, whose columns join the parent's. */
+  lateralSql: (parentAlias: string, lateralAlias: string) => string;
   /** `select 1 from … where join and filters`, for `!inner` and `embed=not.is.null`. */
   existsSql: (parentAlias: string) => string;
   inner: boolean;
@@ -252,6 +254,8 @@ interface Level {
 /** One level of the tree: its select list, where clauses, order and paging, for `alias`. */
 export interface RenderedLevel {
   list: string;
+  /** Lateral joins of spread embeds, to follow the level's FROM item. */
+  joins: string;
   where: string[];
   order: string;
   limit?: number;
@@ -271,6 +275,7 @@ export function renderLevel(
   const options = ctx.levels.get(path) ?? { predicates: [] };
   const level: Level = { table, embeds: new Map() };
   const list: string[] = [];
+  const joins: string[] = [];
 
   for (const item of select) {
     if (item.kind === 'star') {
@@ -282,6 +287,16 @@ export function renderLevel(
         (item.jsonPath.length ? item.jsonPath[item.jsonPath.length - 1].key : item.name);
       const cast = item.cast ? `::${item.cast}` : '';
       list.push(`${columnRef(ctx, alias, item.name, item.jsonPath)}${cast} as ${ident(out)}`);
+    } else if (item.spread) {
+      const plan = planEmbed(
+        ctx,
+        tableName,
+        item,
+        path ? `${path}.${item.relation}` : item.relation,
+      );
+      const lateral = `pgrst_spread_${++ctx.aliasCount}`;
+      joins.push(plan.lateralSql(alias, lateral));
+      list.push(`${ident(lateral)}.*`);
     } else {
       const out = item.alias ?? item.relation;
       const plan = planEmbed(ctx, tableName, item, path ? `${path}.${out}` : out);
@@ -296,6 +311,7 @@ export function renderLevel(
   }
   return {
     list: list.join(', ') || 'null',
+    joins: joins.map((j) => ` ${j}`).join(''),
     where,
     order: options.order ? renderOrder(ctx, options.order, alias, table) : '',
     limit: options.limit,
@@ -313,6 +329,14 @@ function planEmbed(ctx: BuildContext, parent: string, item: EmbedItem, path: str
     );
   }
   const rel = resolveRelationship(ctx, parent, item);
+  if (item.spread && !rel.toOne) {
+    throw new RestError(
+      400,
+      'PGRST127',
+      'Feature not implemented',
+      `Spreading the ${rel.cardinality} relationship '${item.relation}' is not supported by the local stack.`,
+    );
+  }
   const target = ctx.snapshot.tables.get(rel.target);
   const from = qualified(EXPOSED_SCHEMA, rel.target);
   const alias = `${rel.target}_${++ctx.aliasCount}`;
@@ -325,8 +349,13 @@ function planEmbed(ctx: BuildContext, parent: string, item: EmbedItem, path: str
     }`;
   return {
     inner: item.inner,
+    lateralSql: (parentAlias, lateralAlias) =>
+      `left join lateral (select ${rendered.list} from ${from} as ${ident(alias)}${rendered.joins} where ${whereOf(
+        rendered.where,
+        rel.join(alias, parentAlias),
+      )}) as ${ident(lateralAlias)} on true`,
     valueSql: (parentAlias) => {
-      const inner = `select ${rendered.list} from ${from} as ${ident(alias)} where ${whereOf(
+      const inner = `select ${rendered.list} from ${from} as ${ident(alias)}${rendered.joins} where ${whereOf(
         rendered.where,
         rel.join(alias, parentAlias),
       )}${paging(rendered)}`;
@@ -391,7 +420,7 @@ export function buildReadStatement(opts: {
   const limit = opts.limit ?? level.limit;
   const offset = opts.offset ?? level.offset;
   const source =
-    `select ${level.list} from ${opts.from}${whereSql}` +
+    `select ${level.list} from ${opts.from}${level.joins}${whereSql}` +
     (level.order ? ` order by ${level.order}` : '') +
     (limit !== undefined ? ` limit ${limit}` : '') +
     (offset ? ` offset ${offset}` : '');

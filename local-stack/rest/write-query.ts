@@ -41,10 +41,12 @@ function wrap(opts: WriteOptions, alias: string, modifying: string, countTotal: 
   opts.ctx.levels.set('', { ...root, predicates: [] });
   let list = '1';
   let order = '';
+  let joins = '';
   let pk = '';
   if (opts.returning === 'representation') {
     const level = renderLevel(opts.ctx, opts.table.name, opts.table, alias, opts.select, '');
     list = level.list;
+    joins = level.joins;
     if (level.order) order = ` order by ${level.order}`;
     checkUnusedLevels(opts.ctx);
   } else if (opts.returning === 'headers-only' && opts.table.primaryKey.length) {
@@ -55,7 +57,7 @@ function wrap(opts: WriteOptions, alias: string, modifying: string, countTotal: 
   return `with pgrst_source as (${modifying}) select ${total} as total, pg_catalog.count(_postgrest_t) as page_total, ${bodyExpression(
     shape,
     opts.stripNulls,
-  )} as body${pk} from (select ${list} from pgrst_source as ${ident(alias)}${order}) as _postgrest_t`;
+  )} as body${pk} from (select ${list} from pgrst_source as ${ident(alias)}${joins}${order}) as _postgrest_t`;
 }
 
 export interface InsertOptions extends WriteOptions {

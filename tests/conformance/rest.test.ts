@@ -234,6 +234,19 @@ describe('reads', () => {
     ]);
   });
 
+  it('spreads a to-one embed into the parent row', async () => {
+    const { data, error } = await service
+      .from('conformance_items')
+      .select('title, ...conformance_parents(parent_name:name)')
+      .in('title', ['apple', 'carrot'])
+      .order('id');
+    expect(error).toBeNull();
+    expect(data).toEqual([
+      { title: 'apple', parent_name: 'alpha' },
+      { title: 'carrot', parent_name: null },
+    ]);
+  });
+
   it('keeps only parents with a matching child through !inner', async () => {
     const { data, error } = await service
       .from('conformance_parents')
