@@ -169,6 +169,51 @@ describe('e-mail outbox', () => {
     await expectEachMailedOnce(form);
   });
 
+  it('hands every due job to exactly one of many concurrent claimers', async () => {
+    const form = await seedForm(stack.pool);
+    const jobs = 24;
+    for (let i = 0; i < jobs; i++) {
+      await stack.pool.query(
+        `select public.accept_submission(gen_random_uuid(), $1, $2, null, null, $3, '{}', false,
+           '{"subject":"s","text":"t","html":"h"}', 1000, 1000)`,
+        [form.formId, `client-${i}`, `message ${i}`],
+      );
+    }
+    // Eight workers, each on its own connection as the service role, claiming small batches at once.
+    const claimers = Array.from({ length: 8 }, async () => {
+      const client = await stack.pool.connect();
+      const ids: string[] = [];
+      try {
+        for (;;) {
+          await client.query('begin');
+          await client.query('set local role service_role');
+          const { rows } = await client.query<{ id: string }>(
+            `select c.id from public.claim_email_deliveries(null, 2, 60, $1) c
+               join public.email_deliveries d on d.id = c.id join public.entries e on e.id = d.entry_id
+              where e.form_id = $2`,
+            [DELIVERY.maxAttempts, form.formId],
+          );
+          await client.query('commit');
+          if (rows.length === 0) break;
+          ids.push(...rows.map((r) => r.id));
+        }
+      } finally {
+        client.release();
+      }
+      return ids;
+    });
+    const claimed = (await Promise.all(claimers)).flat();
+    expect(new Set(claimed).size).toBe(claimed.length);
+    // The scheduled worker is running too and may have taken some; either way every job was
+    // claimed exactly once (a claim counts an attempt).
+    expect(claimed.length).toBeGreaterThan(0);
+    const rows = await deliveries(form.formId);
+    expect(rows).toHaveLength(jobs);
+    for (const row of rows) expect(row.attempts).toBe(1);
+    // Leases held by these test claimers would expire into real sends later; drop the jobs.
+    await stack.pool.query('delete from public.entries where form_id = $1', [form.formId]);
+  });
+
   it('gives a job up after the last attempt', async () => {
     const form = await seedForm(stack.pool);
     await stack.mail.stop();
