@@ -60,7 +60,9 @@ describe('Markdown', () => {
   });
 
   it('drops javascript: link targets and isolates external links', () => {
-    const { container } = renderMarkdown('[click](javascript:alert(1)) and [site](https://example.com)');
+    const { container } = renderMarkdown(
+      '[click](javascript:alert(1)) and [site](https://example.com)',
+    );
     expect(container).toHaveTextContent('click');
     expect(screen.queryByRole('link', { name: 'click' })).toBeNull();
     expect(container.innerHTML).not.toMatch(/javascript:/i);

@@ -6,7 +6,18 @@ import type { ComponentProps } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { Link as RouterLink } from 'react-router-dom';
-import { Blockquote, Box, Code, Heading, Image, Link, List, Separator, Table, Text } from '@chakra-ui/react';
+import {
+  Blockquote,
+  Box,
+  Code,
+  Heading,
+  Image,
+  Link,
+  List,
+  Separator,
+  Table,
+  Text,
+} from '@chakra-ui/react';
 
 export class MarkdownInputError extends Error {
   constructor() {
@@ -38,7 +49,13 @@ function MarkdownLink({ href, children }: ComponentProps<'a'>) {
   }
   // Content links leave the site: no opener access and no ranking credit for what authors paste.
   return (
-    <Link href={href} color="teal.700" textDecoration="underline" target="_blank" rel="noopener noreferrer nofollow">
+    <Link
+      href={href}
+      color="teal.700"
+      textDecoration="underline"
+      target="_blank"
+      rel="noopener noreferrer nofollow"
+    >
       {children}
     </Link>
   );
@@ -83,7 +100,13 @@ const components: Components = {
   ),
   a: MarkdownLink,
   ul: ({ children, className }) => (
-    <List.Root as="ul" ps={6} my={4} gap={1} listStyleType={className?.includes('contains-task-list') ? 'none' : 'disc'}>
+    <List.Root
+      as="ul"
+      ps={6}
+      my={4}
+      gap={1}
+      listStyleType={className?.includes('contains-task-list') ? 'none' : 'disc'}
+    >
       {children}
     </List.Root>
   ),
@@ -112,7 +135,9 @@ const components: Components = {
   ),
   hr: () => <Separator my={8} />,
   img: ({ src, alt }) =>
-    typeof src === 'string' ? <Image src={src} alt={alt ?? ''} loading="lazy" borderRadius="md" my={4} maxW="100%" /> : null,
+    typeof src === 'string' ? (
+      <Image src={src} alt={alt ?? ''} loading="lazy" borderRadius="md" my={4} maxW="100%" />
+    ) : null,
   pre: ({ children }) => (
     // Focusable so keyboard users can scroll long lines sideways.
     <Box
@@ -127,7 +152,15 @@ const components: Components = {
       overflowX="auto"
       fontSize="sm"
       lineHeight="1.6"
-      css={{ '& code': { bg: 'transparent', color: 'inherit', p: 0, fontSize: 'inherit', whiteSpace: 'pre' } }}
+      css={{
+        '& code': {
+          bg: 'transparent',
+          color: 'inherit',
+          p: 0,
+          fontSize: 'inherit',
+          whiteSpace: 'pre',
+        },
+      }}
     >
       {children}
     </Box>

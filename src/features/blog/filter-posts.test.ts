@@ -7,7 +7,10 @@ const ids = (posts: { id: number }[]) => posts.map((p) => p.id);
 
 describe('readBlogFilter', () => {
   it('reads a known category and trims the search text', () => {
-    expect(readBlogFilter(new URLSearchParams('cat=guides&q=%20spam%20'))).toEqual({ category: 'guides', query: 'spam' });
+    expect(readBlogFilter(new URLSearchParams('cat=guides&q=%20spam%20'))).toEqual({
+      category: 'guides',
+      query: 'spam',
+    });
   });
 
   it('ignores an unknown category', () => {
@@ -30,7 +33,9 @@ describe('filterPosts', () => {
   it('searches title, excerpt and content without regard to case', () => {
     expect(ids(filterPosts(samplePosts, { category: null, query: 'SpAm' }))).toEqual([2, 3]);
     expect(ids(filterPosts(samplePosts, { category: null, query: 'thank-you' }))).toEqual([3]);
-    expect(ids(filterPosts(samplePosts, { category: null, query: 'functions deploy' }))).toEqual([4]);
+    expect(ids(filterPosts(samplePosts, { category: null, query: 'functions deploy' }))).toEqual([
+      4,
+    ]);
   });
 
   it('combines category and search', () => {

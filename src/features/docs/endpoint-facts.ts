@@ -15,7 +15,10 @@ export interface ErrorRow {
 
 /** Every refusal a site owner can meet, in status order; status and code come from the function. */
 export const ERROR_ROWS: ErrorRow[] = [
-  { ...pick(ERRORS.invalidBody('')), when: 'The body cannot be parsed (broken JSON, truncated multipart, invalid UTF-8).' },
+  {
+    ...pick(ERRORS.invalidBody('')),
+    when: 'The body cannot be parsed (broken JSON, truncated multipart, invalid UTF-8).',
+  },
   {
     ...pick(ERRORS.originNotAllowed()),
     when: 'The Origin (or Referer) of the request is not the form’s allowed origin.',
@@ -30,12 +33,18 @@ export const ERROR_ROWS: ErrorRow[] = [
     ...pick(ERRORS.unsupportedType()),
     when: 'The Content-Type is not form-urlencoded, multipart/form-data or JSON.',
   },
-  { ...pick(ERRORS.fileUpload()), when: 'The multipart body contains a file; uploads are not supported yet.' },
+  {
+    ...pick(ERRORS.fileUpload()),
+    when: 'The multipart body contains a file; uploads are not supported yet.',
+  },
   {
     ...pick(ERRORS.invalidFields({})),
     when: 'A field breaks a rule, e.g. an email that is not an e-mail address or a value that is too long. `fields` says which.',
   },
-  { ...pick(ERRORS.rateLimited(60)), when: 'Too many submissions from one network; wait for Retry-After seconds.' },
+  {
+    ...pick(ERRORS.rateLimited(60)),
+    when: 'Too many submissions from one network; wait for Retry-After seconds.',
+  },
   {
     ...pick(ERRORS.storageFailed()),
     when: 'The submission could not be saved. Nothing was stored: retry after Retry-After seconds.',

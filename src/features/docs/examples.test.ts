@@ -17,7 +17,14 @@ describe('docs examples', () => {
     expect(form.getAttribute('action')).toBe(endpointUrl(base));
     expect(form.getAttribute('method')).toBe('POST');
     const names = [...form.querySelectorAll('[name]')].map((el) => el.getAttribute('name'));
-    expect(names).toEqual(['name', 'email', 'message', SPECIAL_FIELDS.next, SPECIAL_FIELDS.subject, SPECIAL_FIELDS.honeypots[0]]);
+    expect(names).toEqual([
+      'name',
+      'email',
+      'message',
+      SPECIAL_FIELDS.next,
+      SPECIAL_FIELDS.subject,
+      SPECIAL_FIELDS.honeypots[0],
+    ]);
     const trap = form.querySelector(`[name="${SPECIAL_FIELDS.honeypots[0]}"]`) as HTMLElement;
     expect(trap.style.display).toBe('none');
     expect(trap.getAttribute('tabindex')).toBe('-1');

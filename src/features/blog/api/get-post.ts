@@ -27,5 +27,8 @@ export async function getPost(id: number): Promise<BlogPost | null> {
 /** An id that cannot exist is answered as "not found" without asking the server. */
 export function usePost(rawId: string | undefined) {
   const id = parsePostId(rawId);
-  return useRequest(() => (id === null ? Promise.resolve(null) : getPost(id)), `blog-post:${rawId ?? ''}`);
+  return useRequest(
+    () => (id === null ? Promise.resolve(null) : getPost(id)),
+    `blog-post:${rawId ?? ''}`,
+  );
 }

@@ -3,9 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 export type RequestState<T> =
-  | { status: 'loading' }
-  | { status: 'error'; error: Error }
-  | { status: 'success'; data: T };
+  { status: 'loading' } | { status: 'error'; error: Error } | { status: 'success'; data: T };
 
 export interface RequestResult<T> {
   state: RequestState<T>;
@@ -35,7 +33,8 @@ export function useRequest<T>(
     let active = true;
     fetcherRef.current().then(
       (data) => active && setAnswer({ token, state: { status: 'success', data } }),
-      (error: unknown) => active && setAnswer({ token, state: { status: 'error', error: toError(error) } }),
+      (error: unknown) =>
+        active && setAnswer({ token, state: { status: 'error', error: toError(error) } }),
     );
     return () => {
       active = false;
@@ -66,7 +65,12 @@ export function useRequest<T>(
 
 function toError(error: unknown): Error {
   if (error instanceof Error) return error;
-  if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string') {
+  if (
+    error &&
+    typeof error === 'object' &&
+    'message' in error &&
+    typeof error.message === 'string'
+  ) {
     return new Error(error.message);
   }
   return new Error('The request failed.');

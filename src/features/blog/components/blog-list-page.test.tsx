@@ -10,10 +10,15 @@ import { renderBlog } from '../testing/render';
 // Chakra in jsdom renders slowly on a busy machine; this is a budget, not a timing assertion.
 vi.setConfig({ testTimeout: 20_000 });
 
-vi.mock('../../../lib/supabase', async () => ({ supabase: (await import('../testing/fake-supabase')).fakeSupabase }));
+vi.mock('../../../lib/supabase', async () => ({
+  supabase: (await import('../testing/fake-supabase')).fakeSupabase,
+}));
 
 const postList = () => screen.getByRole('region', { name: /^(Latest posts|Updates|Guides|Tips)$/ });
-const findCard = async (name: string) => within(await screen.findByRole('region', { name: /^(Latest posts|Updates|Guides|Tips)$/ })).findByRole('link', { name });
+const findCard = async (name: string) =>
+  within(
+    await screen.findByRole('region', { name: /^(Latest posts|Updates|Guides|Tips)$/ }),
+  ).findByRole('link', { name });
 const cardTitles = () =>
   within(postList())
     .queryAllByRole('heading', { level: 3 })
@@ -32,7 +37,12 @@ describe('BlogListPage', () => {
       'Introducing tinyback',
     ]);
     const links = within(postList()).getAllByRole('link');
-    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/blog/4', '/blog/3', '/blog/2', '/blog/1']);
+    expect(links.map((a) => a.getAttribute('href'))).toEqual([
+      '/blog/4',
+      '/blog/3',
+      '/blog/2',
+      '/blog/1',
+    ]);
     expect(screen.getByRole('status')).toHaveTextContent('4 posts');
     expect(document.title).toBe('Blog · tinyback.tools');
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
@@ -43,7 +53,10 @@ describe('BlogListPage', () => {
     const card = (await findCard('Stop form spam with a honeypot')).closest('article')!;
     expect(within(card).getByText('Guides')).toBeInTheDocument();
     expect(within(card).getByText('February 14, 2026')).toBeInTheDocument();
-    expect(within(card).getByRole('img')).toHaveAttribute('alt', 'Cover illustration for “Stop form spam with a honeypot”');
+    expect(within(card).getByRole('img')).toHaveAttribute(
+      'alt',
+      'Cover illustration for “Stop form spam with a honeypot”',
+    );
     expect(within(card).getByRole('img')).toHaveAttribute('src', '/blog/honeypot.svg');
   });
 
@@ -53,8 +66,13 @@ describe('BlogListPage', () => {
     expect(cardTitles()).toEqual(['Deploying on Supabase', 'Stop form spam with a honeypot']);
     expect(screen.getByRole('status')).toHaveTextContent('2 posts in Guides');
     const nav = screen.getByRole('navigation', { name: 'Categories' });
-    expect(within(nav).getByRole('link', { name: 'Guides' })).toHaveAttribute('aria-current', 'page');
-    expect(within(nav).getByRole('link', { name: 'All posts' })).not.toHaveAttribute('aria-current');
+    expect(within(nav).getByRole('link', { name: 'Guides' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    expect(within(nav).getByRole('link', { name: 'All posts' })).not.toHaveAttribute(
+      'aria-current',
+    );
   });
 
   it('switches category through the sidebar links', async () => {
@@ -62,7 +80,10 @@ describe('BlogListPage', () => {
     renderBlog('/blog');
     await findCard('Deploying on Supabase');
     const nav = screen.getByRole('navigation', { name: 'Categories' });
-    expect(within(nav).getByRole('link', { name: 'Tips' })).toHaveAttribute('href', '/blog?cat=tips');
+    expect(within(nav).getByRole('link', { name: 'Tips' })).toHaveAttribute(
+      'href',
+      '/blog?cat=tips',
+    );
     await user.click(within(nav).getByRole('link', { name: 'Tips' }));
     expect(cardTitles()).toEqual(['Redirect after submit']);
     await user.click(within(nav).getByRole('link', { name: 'All posts' }));
@@ -79,7 +100,11 @@ describe('BlogListPage', () => {
     expect(screen.getByTestId('location')).toHaveTextContent('/blog?q=spam');
     expect(screen.getByRole('status')).toHaveTextContent('2 posts matching “spam”');
     // The category links keep the search so both filters combine.
-    expect(within(screen.getByRole('navigation', { name: 'Categories' })).getByRole('link', { name: 'Tips' })).toHaveAttribute('href', '/blog?cat=tips&q=spam');
+    expect(
+      within(screen.getByRole('navigation', { name: 'Categories' })).getByRole('link', {
+        name: 'Tips',
+      }),
+    ).toHaveAttribute('href', '/blog?cat=tips&q=spam');
   });
 
   it('applies category and search together from a shared URL', async () => {
@@ -93,7 +118,9 @@ describe('BlogListPage', () => {
   it('says when nothing matches and offers a way back to all posts', async () => {
     const user = userEvent.setup();
     renderBlog('/blog?cat=updates&q=honeypot');
-    expect(await screen.findByText('No posts match “honeypot” in the Updates category.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('No posts match “honeypot” in the Updates category.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('0 posts in Updates matching “honeypot”');
     await user.click(screen.getByRole('link', { name: 'Show all posts' }));
     expect(cardTitles()).toHaveLength(4);
@@ -111,7 +138,11 @@ describe('BlogListPage', () => {
     const recent = await screen.findByRole('list', { name: 'Recent posts' });
     const links = within(recent).getAllByRole('link');
     // Not the fixed ids 1, 2, 3 and not limited by the active filter.
-    expect(links.map((a) => a.textContent)).toEqual(['Deploying on Supabase', 'Redirect after submit', 'Stop form spam with a honeypot']);
+    expect(links.map((a) => a.textContent)).toEqual([
+      'Deploying on Supabase',
+      'Redirect after submit',
+      'Stop form spam with a honeypot',
+    ]);
     expect(links.map((a) => a.getAttribute('href'))).toEqual(['/blog/4', '/blog/3', '/blog/2']);
   });
 
@@ -136,7 +167,12 @@ describe('BlogListPage', () => {
   it('refreshes the list when the window regains focus', async () => {
     renderBlog('/blog');
     await findCard('Deploying on Supabase');
-    fakeDb.rows.push({ ...samplePosts[0], id: 6, title: 'Fresh news', created_at: '2026-05-01T08:00:00Z' });
+    fakeDb.rows.push({
+      ...samplePosts[0],
+      id: 6,
+      title: 'Fresh news',
+      created_at: '2026-05-01T08:00:00Z',
+    });
     window.dispatchEvent(new Event('focus'));
     expect(await findCard('Fresh news')).toHaveAttribute('href', '/blog/6');
   });

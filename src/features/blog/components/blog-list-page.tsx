@@ -40,7 +40,10 @@ export function BlogListPage({ newsletter }: BlogListPageProps = {}) {
     <Box>
       <BlogHero newsletter={newsletter} />
       <Container maxW="6xl" py={{ base: 8, md: 12 }}>
-        <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 18rem' }} gap={{ base: 10, lg: 12 }}>
+        <Grid
+          templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 18rem' }}
+          gap={{ base: 10, lg: 12 }}
+        >
           <Stack as="section" aria-labelledby="blog-posts-heading" gap={5} minW={0}>
             <Heading as="h2" id="blog-posts-heading" size="xl">
               {filter.category ? CATEGORY_LABELS[filter.category] : 'Latest posts'}
@@ -49,9 +52,15 @@ export function BlogListPage({ newsletter }: BlogListPageProps = {}) {
               {state.status === 'success' ? describeResults(visible.length, filter) : ''}
             </Text>
             {state.status === 'loading' && <PostGridSkeleton />}
-            {state.status === 'error' && <RequestError title="The posts could not be loaded." onRetry={retry} />}
+            {state.status === 'error' && (
+              <RequestError title="The posts could not be loaded." onRetry={retry} />
+            )}
             {state.status === 'success' &&
-              (visible.length > 0 ? <PostGrid posts={visible} /> : <NoMatches filter={filter} total={state.data.length} />)}
+              (visible.length > 0 ? (
+                <PostGrid posts={visible} />
+              ) : (
+                <NoMatches filter={filter} total={state.data.length} />
+              ))}
           </Stack>
           <BlogSidebar
             posts={state}
@@ -78,11 +87,22 @@ function NoMatches({ filter, total }: { filter: BlogFilter; total: number }) {
   if (total === 0 && !filter.category && !filter.query) {
     return <Text color="fg.muted">No posts have been published yet.</Text>;
   }
-  const what = [filter.query && `“${filter.query}”`, filter.category && `the ${CATEGORY_LABELS[filter.category]} category`]
+  const what = [
+    filter.query && `“${filter.query}”`,
+    filter.category && `the ${CATEGORY_LABELS[filter.category]} category`,
+  ]
     .filter(Boolean)
     .join(' in ');
   return (
-    <Stack borderWidth="1px" borderStyle="dashed" borderRadius="xl" p={8} gap={3} align="center" textAlign="center">
+    <Stack
+      borderWidth="1px"
+      borderStyle="dashed"
+      borderRadius="xl"
+      p={8}
+      gap={3}
+      align="center"
+      textAlign="center"
+    >
       <Text fontWeight="semibold" fontSize="lg">
         No posts match {what}.
       </Text>

@@ -9,7 +9,9 @@ import { renderBlog } from '../testing/render';
 // Chakra in jsdom renders slowly on a busy machine; this is a budget, not a timing assertion.
 vi.setConfig({ testTimeout: 20_000 });
 
-vi.mock('../../../lib/supabase', async () => ({ supabase: (await import('../testing/fake-supabase')).fakeSupabase }));
+vi.mock('../../../lib/supabase', async () => ({
+  supabase: (await import('../testing/fake-supabase')).fakeSupabase,
+}));
 
 beforeEach(() => fakeDb.reset(samplePosts.map((p) => ({ ...p }))));
 
@@ -17,12 +19,18 @@ const article = () => screen.getByRole('article');
 
 describe('BlogPostPage', () => {
   it('shows the post with its category, long date, cover and markdown body', async () => {
-    fakeDb.rows[2].content = 'Use **_next** here.\nSame paragraph.\n\n| a | b |\n|---|---|\n| 1 | 2 |';
+    fakeDb.rows[2].content =
+      'Use **_next** here.\nSame paragraph.\n\n| a | b |\n|---|---|\n| 1 | 2 |';
     renderBlog('/blog/3');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Redirect after submit' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Redirect after submit' }),
+    ).toBeInTheDocument();
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     expect(within(article()).getByText('Tips')).toBeInTheDocument();
-    expect(within(article()).getByText('March 4, 2026')).toHaveAttribute('datetime', '2026-03-04T12:00:00Z');
+    expect(within(article()).getByText('March 4, 2026')).toHaveAttribute(
+      'datetime',
+      '2026-03-04T12:00:00Z',
+    );
     expect(within(article()).getByText('_next').tagName).toBe('STRONG');
     expect(within(article()).getByRole('table')).toBeInTheDocument();
     expect(article().querySelector('br')).toBeNull();
@@ -32,34 +40,49 @@ describe('BlogPostPage', () => {
   it('shows the cover image with alt text', async () => {
     renderBlog('/blog/2');
     await screen.findByRole('heading', { level: 1, name: 'Stop form spam with a honeypot' });
-    const img = within(article()).getByRole('img', { name: 'Cover illustration for “Stop form spam with a honeypot”' });
+    const img = within(article()).getByRole('img', {
+      name: 'Cover illustration for “Stop form spam with a honeypot”',
+    });
     expect(img).toHaveAttribute('src', '/blog/honeypot.svg');
   });
 
   it('shows "Post not found" with a way back for an id that does not exist', async () => {
     renderBlog('/blog/999');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Post not found' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Post not found' }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to the blog' })).toHaveAttribute('href', '/blog');
   });
 
   it('treats an unpublished post as not found', async () => {
     renderBlog('/blog/5');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Post not found' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Post not found' }),
+    ).toBeInTheDocument();
     expect(screen.queryByText('Secret.')).toBeNull();
   });
 
-  it.each(['abc', '1.5', '-1', '0', '99999999999'])('shows not found for the id %s without asking for a post', async (id) => {
-    renderBlog(`/blog/${id}`);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Post not found' })).toBeInTheDocument();
-    expect(fakeDb.queries.some((q) => q.filters.some(([column]) => column === 'id'))).toBe(false);
-  });
+  it.each(['abc', '1.5', '-1', '0', '99999999999'])(
+    'shows not found for the id %s without asking for a post',
+    async (id) => {
+      renderBlog(`/blog/${id}`);
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'Post not found' }),
+      ).toBeInTheDocument();
+      expect(fakeDb.queries.some((q) => q.filters.some(([column]) => column === 'id'))).toBe(false);
+    },
+  );
 
   it('keeps the sidebar with recent posts and a search that leads to the list', async () => {
     const user = userEvent.setup();
     renderBlog('/blog/1');
     await screen.findByRole('heading', { level: 1, name: 'Introducing tinyback' });
     const recent = await screen.findByRole('list', { name: 'Recent posts' });
-    expect(within(recent).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['/blog/4', '/blog/3', '/blog/2']);
+    expect(
+      within(recent)
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/blog/4', '/blog/3', '/blog/2']);
     await user.type(screen.getByRole('searchbox', { name: 'Search posts' }), 'honeypot{Enter}');
     expect(screen.getByTestId('location')).toHaveTextContent('/blog?q=honeypot');
     expect(await screen.findByRole('status')).toHaveTextContent('1 post matching “honeypot”');
@@ -70,7 +93,9 @@ describe('BlogPostPage', () => {
     (fakeDb.rows[0] as unknown as { content: unknown }).content = null;
     renderBlog('/blog/1');
     expect(await screen.findByText('This post could not be displayed.')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 1, name: 'Introducing tinyback' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'Introducing tinyback' }),
+    ).toBeInTheDocument();
     spy.mockRestore();
   });
 
@@ -81,6 +106,8 @@ describe('BlogPostPage', () => {
     expect(await screen.findByText('The post could not be loaded.')).toBeInTheDocument();
     fakeDb.failWith = null;
     await user.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Introducing tinyback' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Introducing tinyback' }),
+    ).toBeInTheDocument();
   });
 });

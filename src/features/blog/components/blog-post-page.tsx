@@ -1,7 +1,19 @@
 // /blog/:id: one post (title, category, long date, cover, markdown body) beside the blog sidebar,
 // with clear loading, error and not-found states.
 import { Link as RouterLink, useParams } from 'react-router-dom';
-import { Badge, Box, Container, Grid, Heading, HStack, Link, Skeleton, SkeletonText, Stack, Text } from '@chakra-ui/react';
+import {
+  Badge,
+  Box,
+  Container,
+  Grid,
+  Heading,
+  HStack,
+  Link,
+  Skeleton,
+  SkeletonText,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import { LuArrowLeft } from 'react-icons/lu';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../components/use-document-title';
@@ -24,7 +36,10 @@ export function BlogPostPage() {
 
   return (
     <Container maxW="6xl" py={{ base: 8, md: 12 }}>
-      <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 18rem' }} gap={{ base: 10, lg: 12 }}>
+      <Grid
+        templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 18rem' }}
+        gap={{ base: 10, lg: 12 }}
+      >
         <Box minW={0}>
           <BackLink />
           {state.status === 'loading' && <PostSkeleton />}
@@ -36,11 +51,16 @@ export function BlogPostPage() {
               <RequestError title="The post could not be loaded." onRetry={retry} />
             </>
           )}
-          {state.status === 'success' && (state.data ? <PostArticle post={state.data} /> : <PostNotFound />)}
+          {state.status === 'success' &&
+            (state.data ? <PostArticle post={state.data} /> : <PostNotFound />)}
         </Box>
         <BlogSidebar
           posts={posts}
-          activeCategory={state.status === 'success' && state.data && isBlogCategory(state.data.category) ? state.data.category : undefined}
+          activeCategory={
+            state.status === 'success' && state.data && isBlogCategory(state.data.category)
+              ? state.data.category
+              : undefined
+          }
         />
       </Grid>
     </Container>
@@ -49,7 +69,15 @@ export function BlogPostPage() {
 
 function BackLink() {
   return (
-    <Link asChild color="teal.700" fontWeight="medium" mb={6} display="inline-flex" alignItems="center" gap={2}>
+    <Link
+      asChild
+      color="teal.700"
+      fontWeight="medium"
+      mb={6}
+      display="inline-flex"
+      alignItems="center"
+      gap={2}
+    >
       <RouterLink to={paths.blog}>
         <LuArrowLeft aria-hidden="true" /> All posts
       </RouterLink>

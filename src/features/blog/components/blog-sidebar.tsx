@@ -2,7 +2,19 @@
 // filters as you type; elsewhere it takes you to the list with the search applied.
 import { useId, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { Box, chakra, Field, Heading, Input, InputGroup, Link, List, Skeleton, Stack, Text } from '@chakra-ui/react';
+import {
+  Box,
+  chakra,
+  Field,
+  Heading,
+  Input,
+  InputGroup,
+  Link,
+  List,
+  Skeleton,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import { LuSearch } from 'react-icons/lu';
 import { paths } from '../../../config/paths';
 import type { RequestState } from '../api/use-request';
@@ -24,7 +36,13 @@ export interface BlogSidebarProps {
 
 export function BlogSidebar({ posts, activeCategory, query = '', search }: BlogSidebarProps) {
   return (
-    <Stack as="aside" aria-label="Blog sidebar" gap={8} position={{ lg: 'sticky' }} top={{ lg: '88px' }}>
+    <Stack
+      as="aside"
+      aria-label="Blog sidebar"
+      gap={8}
+      position={{ lg: 'sticky' }}
+      top={{ lg: '88px' }}
+    >
       <SearchBox search={search} />
       <CategoryLinks activeCategory={activeCategory} query={query} />
       <RecentPosts posts={posts} />
@@ -66,7 +84,13 @@ function SearchBox({ search }: { search: BlogSidebarProps['search'] }) {
   );
 }
 
-function CategoryLinks({ activeCategory, query }: { activeCategory?: BlogCategory | null; query: string }) {
+function CategoryLinks({
+  activeCategory,
+  query,
+}: {
+  activeCategory?: BlogCategory | null;
+  query: string;
+}) {
   const items: { label: string; category: BlogCategory | null }[] = [
     { label: 'All posts', category: null },
     ...BLOG_CATEGORIES.map((category) => ({ label: CATEGORY_LABELS[category], category })),

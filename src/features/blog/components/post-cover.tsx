@@ -2,11 +2,21 @@
 import { AspectRatio, Box, Image } from '@chakra-ui/react';
 import type { BlogPost } from '../types';
 
-export function PostCover({ post, aspectRatio }: { post: Pick<BlogPost, 'image_url' | 'title'>; aspectRatio: number }) {
+export function PostCover({
+  post,
+  aspectRatio,
+}: {
+  post: Pick<BlogPost, 'image_url' | 'title'>;
+  aspectRatio: number;
+}) {
   return (
     <AspectRatio ratio={aspectRatio} bg="bg.muted">
       {post.image_url ? (
-        <Image src={post.image_url} alt={`Cover illustration for “${post.title}”`} objectFit="cover" />
+        <Image
+          src={post.image_url}
+          alt={`Cover illustration for “${post.title}”`}
+          objectFit="cover"
+        />
       ) : (
         <Box bgGradient="to-br" gradientFrom="teal.400" gradientTo="blue.600" aria-hidden="true" />
       )}

@@ -9,7 +9,13 @@ export function PostGrid({ posts }: { posts: BlogPost[] }) {
   return (
     <SimpleGrid as="ul" columns={GRID_COLUMNS} gap={6} listStyleType="none" p={0} m={0}>
       {posts.map((post) => (
-        <Box as="li" key={post.id} display="flex" flexDirection="column" css={{ '& > article': { flex: 1 } }}>
+        <Box
+          as="li"
+          key={post.id}
+          display="flex"
+          flexDirection="column"
+          css={{ '& > article': { flex: 1 } }}
+        >
           <PostCard post={post} />
         </Box>
       ))}

@@ -27,7 +27,9 @@ type Result = { data: unknown; error: { message: string } | null };
 function run(query: Query, orders: [string, boolean][]): Record<string, unknown>[] {
   if (query.table !== 'blog_posts') throw new Error(`unexpected table ${query.table}`);
   const rows = fakeDb.rows.filter((row) =>
-    query.filters.every(([column, value]) => (row as unknown as Record<string, unknown>)[column] === value),
+    query.filters.every(
+      ([column, value]) => (row as unknown as Record<string, unknown>)[column] === value,
+    ),
   ) as unknown as Record<string, unknown>[];
   const sorted = [...rows].sort((a, b) => {
     for (const [column, ascending] of orders) {
@@ -47,7 +49,8 @@ function builder(table: string) {
   const orders: [string, boolean][] = [];
   fakeDb.queries.push(query);
   const answer = (single: boolean): Promise<Result> => {
-    if (fakeDb.failWith) return Promise.resolve({ data: null, error: { message: fakeDb.failWith } });
+    if (fakeDb.failWith)
+      return Promise.resolve({ data: null, error: { message: fakeDb.failWith } });
     const rows = run(query, orders);
     return Promise.resolve({ data: single ? (rows[0] ?? null) : rows, error: null });
   };

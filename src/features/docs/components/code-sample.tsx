@@ -4,9 +4,24 @@ import { CopyButton } from '../../../components/copy-button';
 
 export function CodeSample({ code, label }: { code: string; label: string }) {
   return (
-    <Box as="figure" my={4} borderRadius="lg" overflow="hidden" borderWidth="1px" borderColor="gray.700" bg="gray.900">
+    <Box
+      as="figure"
+      my={4}
+      borderRadius="lg"
+      overflow="hidden"
+      borderWidth="1px"
+      borderColor="gray.700"
+      bg="gray.900"
+    >
       <HStack justify="space-between" px={4} py={2} bg="gray.800" gap={3}>
-        <Text as="figcaption" fontSize="xs" fontWeight="semibold" color="gray.300" textTransform="uppercase" letterSpacing="wide">
+        <Text
+          as="figcaption"
+          fontSize="xs"
+          fontWeight="semibold"
+          color="gray.300"
+          textTransform="uppercase"
+          letterSpacing="wide"
+        >
           {label}
         </Text>
         <CopyButton text={code} accessibleLabel={label} size="xs" variant="subtle" />

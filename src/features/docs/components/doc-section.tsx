@@ -2,9 +2,26 @@
 import type { ReactNode } from 'react';
 import { Badge, Box, Heading, HStack } from '@chakra-ui/react';
 
-export function DocSection({ id, title, soon, children }: { id: string; title: string; soon?: boolean; children: ReactNode }) {
+export function DocSection({
+  id,
+  title,
+  soon,
+  children,
+}: {
+  id: string;
+  title: string;
+  soon?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <Box as="section" aria-labelledby={id} scrollMarginTop="88px" py={8} borderTopWidth="1px" _first={{ borderTopWidth: 0, pt: 0 }}>
+    <Box
+      as="section"
+      aria-labelledby={id}
+      scrollMarginTop="88px"
+      py={8}
+      borderTopWidth="1px"
+      _first={{ borderTopWidth: 0, pt: 0 }}
+    >
       <HStack gap={3} mb={4} flexWrap="wrap">
         <Heading as="h2" id={id} size="2xl" scrollMarginTop="88px">
           {title}
@@ -15,7 +32,9 @@ export function DocSection({ id, title, soon, children }: { id: string; title: s
           </Badge>
         )}
       </HStack>
-      <Box css={{ '& > p': { mb: 4, lineHeight: 'tall' }, '& > p:last-child': { mb: 0 } }}>{children}</Box>
+      <Box css={{ '& > p': { mb: 4, lineHeight: 'tall' }, '& > p:last-child': { mb: 0 } }}>
+        {children}
+      </Box>
     </Box>
   );
 }

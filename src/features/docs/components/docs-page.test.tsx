@@ -14,7 +14,8 @@ vi.setConfig({ testTimeout: 20_000 });
 // Odd values that appear nowhere else: if the page showed a retyped number instead of reading the
 // shared module, these assertions would fail.
 vi.mock('../../../../supabase/functions/_shared/limits.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../../supabase/functions/_shared/limits.ts')>();
+  const real =
+    await importOriginal<typeof import('../../../../supabase/functions/_shared/limits.ts')>();
   return {
     ...real,
     LIMITS: {
@@ -54,26 +55,49 @@ describe('DocsPage', () => {
       const heading = document.getElementById(id);
       expect(heading?.tagName).toBe('H2');
     }
-    for (const title of ['Getting started', 'Special fields', 'Limits and error codes', 'Troubleshooting', 'Security', 'FAQ']) {
+    for (const title of [
+      'Getting started',
+      'Special fields',
+      'Limits and error codes',
+      'Troubleshooting',
+      'Security',
+      'FAQ',
+    ]) {
       expect(screen.getByRole('heading', { level: 2, name: title })).toBeInTheDocument();
     }
   });
 
   it('shows every limit from the endpoint’s shared module', () => {
     renderWithProviders(<DocsPage />, { route: '/docs' });
-    expect(row('Limits per submission', 'Request body')).toHaveTextContent(`${LIMITS.maxBodyBytes / 1024} KiB (${n(LIMITS.maxBodyBytes)} bytes)`);
-    expect(row('Limits per submission', 'Fields')).toHaveTextContent(`${n(LIMITS.maxFields)}, special fields included`);
-    expect(row('Limits per submission', 'Field name')).toHaveTextContent(`${n(LIMITS.maxFieldNameLength)} characters`);
-    expect(row('Limits per submission', 'name')).toHaveTextContent(`${n(LIMITS.maxNameLength)} characters`);
-    expect(row('Limits per submission', 'email')).toHaveTextContent(`${n(LIMITS.maxEmailLength)} characters`);
-    expect(row('Limits per submission', 'message')).toHaveTextContent(`${n(LIMITS.maxMessageLength)} characters`);
-    expect(row('Limits per submission', 'Any other field')).toHaveTextContent(`${n(LIMITS.maxOtherValueLength)} characters`);
+    expect(row('Limits per submission', 'Request body')).toHaveTextContent(
+      `${LIMITS.maxBodyBytes / 1024} KiB (${n(LIMITS.maxBodyBytes)} bytes)`,
+    );
+    expect(row('Limits per submission', 'Fields')).toHaveTextContent(
+      `${n(LIMITS.maxFields)}, special fields included`,
+    );
+    expect(row('Limits per submission', 'Field name')).toHaveTextContent(
+      `${n(LIMITS.maxFieldNameLength)} characters`,
+    );
+    expect(row('Limits per submission', 'name')).toHaveTextContent(
+      `${n(LIMITS.maxNameLength)} characters`,
+    );
+    expect(row('Limits per submission', 'email')).toHaveTextContent(
+      `${n(LIMITS.maxEmailLength)} characters`,
+    );
+    expect(row('Limits per submission', 'message')).toHaveTextContent(
+      `${n(LIMITS.maxMessageLength)} characters`,
+    );
+    expect(row('Limits per submission', 'Any other field')).toHaveTextContent(
+      `${n(LIMITS.maxOtherValueLength)} characters`,
+    );
     expect(row('Limits per submission', 'Submissions per IP and form')).toHaveTextContent(
       `${LIMITS.ratePerMinute} per minute, ${LIMITS.ratePerDay} per day`,
     );
     // The spam section states the same rate limit in prose.
     const spam = screen.getByRole('region', { name: 'Spam defence' });
-    expect(spam).toHaveTextContent(`at most ${LIMITS.ratePerMinute} submissions per minute and ${LIMITS.ratePerDay} per day`);
+    expect(spam).toHaveTextContent(
+      `at most ${LIMITS.ratePerMinute} submissions per minute and ${LIMITS.ratePerDay} per day`,
+    );
     // None of the real values leak in as retyped text.
     expect(document.body).not.toHaveTextContent('64 KiB');
     expect(document.body).not.toHaveTextContent('10,000 characters');
@@ -83,14 +107,21 @@ describe('DocsPage', () => {
     renderWithProviders(<DocsPage />, { route: '/docs' });
     const section = screen.getByRole('region', { name: 'E-mail notifications' });
     expect(section).toHaveTextContent(`first after ${DELIVERY.baseDelaySeconds} seconds`);
-    expect(section).toHaveTextContent(`up to ${DELIVERY.maxDelaySeconds / 3600} hours between attempts, ${DELIVERY.maxAttempts} attempts`);
+    expect(section).toHaveTextContent(
+      `up to ${DELIVERY.maxDelaySeconds / 3600} hours between attempts, ${DELIVERY.maxAttempts} attempts`,
+    );
   });
 
   it('lists every error status with the code the endpoint sends', () => {
     renderWithProviders(<DocsPage />, { route: '/docs' });
     const table = screen.getByRole('table', { name: 'Error statuses and codes' });
     const rows = within(table).getAllByRole('row').slice(1);
-    const pairs = rows.map((r) => within(r).getAllByRole('cell').slice(0, 2).map((c) => c.textContent));
+    const pairs = rows.map((r) =>
+      within(r)
+        .getAllByRole('cell')
+        .slice(0, 2)
+        .map((c) => c.textContent),
+    );
     expect(pairs).toEqual([
       ['400', 'invalid_body'],
       ['403', 'origin_not_allowed'],
@@ -104,13 +135,20 @@ describe('DocsPage', () => {
       [String(ERRORS.storageFailed().status), 'storage_failed'],
     ]);
     expect(rows[8]).toHaveTextContent('Retry-After');
-    expect(screen.getByRole('region', { name: 'Limits and error codes' })).toHaveTextContent('303 See Other');
+    expect(screen.getByRole('region', { name: 'Limits and error codes' })).toHaveTextContent(
+      '303 See Other',
+    );
   });
 
   it('documents each special field by its real name', () => {
     renderWithProviders(<DocsPage />, { route: '/docs' });
     const table = screen.getByRole('table', { name: 'Special fields' });
-    for (const name of [SPECIAL_FIELDS.next, SPECIAL_FIELDS.subject, SPECIAL_FIELDS.replyTo, ...SPECIAL_FIELDS.honeypots]) {
+    for (const name of [
+      SPECIAL_FIELDS.next,
+      SPECIAL_FIELDS.subject,
+      SPECIAL_FIELDS.replyTo,
+      ...SPECIAL_FIELDS.honeypots,
+    ]) {
       expect(within(table).getByText(name)).toBeInTheDocument();
     }
   });
@@ -126,8 +164,12 @@ describe('DocsPage', () => {
     await user.click(screen.getByRole('button', { name: 'Copy: HTML form' }));
     expect(writeText).toHaveBeenCalledTimes(1);
     const copied = writeText.mock.calls[0][0] as string;
-    expect(copied).toMatch(/^<form action="http[^"]+\/functions\/v1\/forms\/YOUR-FORM-ID" method="POST">/);
-    expect(screen.getByRole('region', { name: 'AJAX and JSON' })).toHaveTextContent("Accept: 'application/json'");
+    expect(copied).toMatch(
+      /^<form action="http[^"]+\/functions\/v1\/forms\/YOUR-FORM-ID" method="POST">/,
+    );
+    expect(screen.getByRole('region', { name: 'AJAX and JSON' })).toHaveTextContent(
+      "Accept: 'application/json'",
+    );
   });
 
   it('marks the unfinished parts as coming soon and links the contact address', () => {
@@ -135,10 +177,17 @@ describe('DocsPage', () => {
     for (const name of ['API key authentication', 'Booking', 'Webhooks and automation']) {
       expect(screen.getByRole('region', { name })).toHaveTextContent('Coming soon');
     }
-    expect(screen.getByRole('region', { name: 'API key authentication' })).toHaveTextContent(/read-only keys/i);
-    expect(screen.getByRole('region', { name: 'API key authentication' })).toHaveTextContent(/write-limited keys/i);
+    expect(screen.getByRole('region', { name: 'API key authentication' })).toHaveTextContent(
+      /read-only keys/i,
+    );
+    expect(screen.getByRole('region', { name: 'API key authentication' })).toHaveTextContent(
+      /write-limited keys/i,
+    );
     expect(screen.getByRole('region', { name: 'Analytics' })).not.toHaveTextContent('Coming soon');
     const contact = screen.getByRole('region', { name: 'Contact' });
-    expect(within(contact).getByRole('link', { name: 'hello@tinyback.tools' })).toHaveAttribute('href', 'mailto:hello@tinyback.tools');
+    expect(within(contact).getByRole('link', { name: 'hello@tinyback.tools' })).toHaveAttribute(
+      'href',
+      'mailto:hello@tinyback.tools',
+    );
   });
 });

@@ -2,7 +2,17 @@
 import { Box, Container, Grid, Heading, Link, List, Stack, Text } from '@chakra-ui/react';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { DOC_SECTIONS } from '../toc';
-import { Ajax, AllowedOrigin, Endpoint, GettingStarted, HtmlForm, Limits, Notifications, Spam, SpecialFields } from './form-backend-sections';
+import {
+  Ajax,
+  AllowedOrigin,
+  Endpoint,
+  GettingStarted,
+  HtmlForm,
+  Limits,
+  Notifications,
+  Spam,
+  SpecialFields,
+} from './form-backend-sections';
 import {
   Analytics,
   ApiKeys,
@@ -21,21 +31,30 @@ export function DocsPage() {
   useDocumentTitle('Docs');
   return (
     <Box>
-      <Box as="section" bgGradient="to-br" gradientFrom="teal.50" gradientTo="blue.50" borderBottomWidth="1px">
+      <Box
+        as="section"
+        bgGradient="to-br"
+        gradientFrom="teal.50"
+        gradientTo="blue.50"
+        borderBottomWidth="1px"
+      >
         <Container maxW="6xl" py={{ base: 10, md: 14 }}>
           <Stack gap={4} maxW="2xl">
             <Heading as="h1" size={{ base: '3xl', md: '4xl' }}>
               Documentation
             </Heading>
             <Text fontSize={{ base: 'md', md: 'lg' }} color="gray.700">
-              Everything you need to receive form submissions from any website with tinyback: the endpoint, copyable
-              examples, the special fields, spam defence, limits and error codes.
+              Everything you need to receive form submissions from any website with tinyback: the
+              endpoint, copyable examples, the special fields, spam defence, limits and error codes.
             </Text>
           </Stack>
         </Container>
       </Box>
       <Container maxW="6xl" py={{ base: 8, md: 12 }}>
-        <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: '15rem minmax(0, 1fr)' }} gap={{ base: 8, lg: 12 }}>
+        <Grid
+          templateColumns={{ base: 'minmax(0, 1fr)', lg: '15rem minmax(0, 1fr)' }}
+          gap={{ base: 8, lg: 12 }}
+        >
           <TableOfContents />
           <Box minW={0} maxW="3xl">
             <GettingStarted />
@@ -79,13 +98,32 @@ function TableOfContents() {
       borderRadius="lg"
       p={{ base: 4, lg: 0 }}
     >
-      <Text id="docs-toc-heading" fontWeight="bold" mb={3} fontSize="sm" textTransform="uppercase" letterSpacing="wide" color="fg.muted">
+      <Text
+        id="docs-toc-heading"
+        fontWeight="bold"
+        mb={3}
+        fontSize="sm"
+        textTransform="uppercase"
+        letterSpacing="wide"
+        color="fg.muted"
+      >
         On this page
       </Text>
-      <List.Root listStyleType="none" gap={1} columns={{ base: 1, sm: 2, lg: 1 }} css={{ columnGap: '1rem' }}>
+      <List.Root
+        listStyleType="none"
+        gap={1}
+        columns={{ base: 1, sm: 2, lg: 1 }}
+        css={{ columnGap: '1rem' }}
+      >
         {DOC_SECTIONS.map((section) => (
           <List.Item key={section.id} breakInside="avoid">
-            <Link href={`#${section.id}`} display="block" py={1} color="fg" _hover={{ color: 'teal.700' }}>
+            <Link
+              href={`#${section.id}`}
+              display="block"
+              py={1}
+              color="fg"
+              _hover={{ color: 'teal.700' }}
+            >
               {section.title}
               {'soon' in section && section.soon ? (
                 <Text as="span" color="fg.muted" fontSize="xs">

@@ -20,7 +20,13 @@ export function C({ children }: { children: ReactNode }) {
 
 export function Bullets({ children, ordered }: { children: ReactNode; ordered?: boolean }) {
   return (
-    <List.Root as={ordered ? 'ol' : 'ul'} ps={6} mb={4} gap={2} listStyleType={ordered ? 'decimal' : 'disc'}>
+    <List.Root
+      as={ordered ? 'ol' : 'ul'}
+      ps={6}
+      mb={4}
+      gap={2}
+      listStyleType={ordered ? 'decimal' : 'disc'}
+    >
       {children}
     </List.Root>
   );
@@ -28,7 +34,13 @@ export function Bullets({ children, ordered }: { children: ReactNode; ordered?: 
 
 export const Item = List.Item;
 
-export function Note({ children, status = 'info' }: { children: ReactNode; status?: 'info' | 'warning' }) {
+export function Note({
+  children,
+  status = 'info',
+}: {
+  children: ReactNode;
+  status?: 'info' | 'warning';
+}) {
   return (
     <Alert.Root status={status} borderRadius="lg" mb={4}>
       <Alert.Indicator />
@@ -37,7 +49,15 @@ export function Note({ children, status = 'info' }: { children: ReactNode; statu
   );
 }
 
-export function DataTable({ caption, head, rows }: { caption: string; head: string[]; rows: ReactNode[][] }) {
+export function DataTable({
+  caption,
+  head,
+  rows,
+}: {
+  caption: string;
+  head: string[];
+  rows: ReactNode[][];
+}) {
   return (
     <Box overflowX="auto" mb={4} borderWidth="1px" borderRadius="lg">
       <Table.Root size="sm">
@@ -58,7 +78,15 @@ export function DataTable({ caption, head, rows }: { caption: string; head: stri
             <Table.Row key={i}>
               {cells.map((cell, j) => (
                 // The first column names things (fields, codes); they must not break mid-name.
-                <Table.Cell key={j} verticalAlign="top" css={j === 0 ? { '& code': { whiteSpace: 'nowrap', wordBreak: 'normal' } } : undefined}>
+                <Table.Cell
+                  key={j}
+                  verticalAlign="top"
+                  css={
+                    j === 0
+                      ? { '& code': { whiteSpace: 'nowrap', wordBreak: 'normal' } }
+                      : undefined
+                  }
+                >
                   {cell}
                 </Table.Cell>
               ))}

@@ -5,7 +5,15 @@ import { Link as RouterLink } from 'react-router-dom';
 import { Link } from '@chakra-ui/react';
 import { env } from '../../../config/env';
 import { paths } from '../../../config/paths';
-import { DELIVERY, ERROR_ROWS, LIMITS, SPECIAL_FIELDS, formatBytes, formatCount, formatSeconds } from '../endpoint-facts';
+import {
+  DELIVERY,
+  ERROR_ROWS,
+  LIMITS,
+  SPECIAL_FIELDS,
+  formatBytes,
+  formatCount,
+  formatSeconds,
+} from '../endpoint-facts';
 import {
   ERROR_JSON,
   SUCCESS_JSON,
@@ -26,8 +34,9 @@ export function GettingStarted() {
   return (
     <DocSection {...docSection('getting-started')}>
       <P>
-        tinyback receives the submissions of the forms on your website, stores them in Postgres and e-mails them to
-        you. There is no server code to write: point a form at your endpoint and you are done.
+        tinyback receives the submissions of the forms on your website, stores them in Postgres and
+        e-mails them to you. There is no server code to write: point a form at your endpoint and you
+        are done.
       </P>
       <Bullets ordered>
         <Item>
@@ -41,19 +50,24 @@ export function GettingStarted() {
           .
         </Item>
         <Item>
-          Click <strong>New Form</strong> and give it a name, the e-mail address that receives the submissions, and
-          the <em>allowed origin</em>: the address of the website the form lives on, e.g.{' '}
-          <C>https://example.com</C> (scheme, host and port only; a trailing slash is removed).
+          Click <strong>New Form</strong> and give it a name, the e-mail address that receives the
+          submissions, and the <em>allowed origin</em>: the address of the website the form lives
+          on, e.g. <C>https://example.com</C> (scheme, host and port only; a trailing slash is
+          removed).
         </Item>
         <Item>
-          Copy the embed code and paste it into your page, or set the <C>action</C> of your own form to the form’s
-          endpoint URL.
+          Copy the embed code and paste it into your page, or set the <C>action</C> of your own form
+          to the form’s endpoint URL.
         </Item>
-        <Item>Send a test message from your site. It shows up in the dashboard at once and in your inbox.</Item>
+        <Item>
+          Send a test message from your site. It shows up in the dashboard at once and in your
+          inbox.
+        </Item>
       </Bullets>
       <Note>
-        The form id is a random UUID. It is not a secret — anyone can see it in your page — which is why the endpoint
-        only accepts posts from your allowed origin and defends itself against spam.
+        The form id is a random UUID. It is not a secret — anyone can see it in your page — which is
+        why the endpoint only accepts posts from your allowed origin and defends itself against
+        spam.
       </Note>
     </DocSection>
   );
@@ -67,16 +81,16 @@ export function Endpoint() {
       <P>On this instance that is:</P>
       <CodeSample label="Endpoint on this instance" code={endpointUrl(env.supabaseUrl)} />
       <P>
-        The short path <C>/api/forms/{'{formId}'}</C> works too: the development server and the local stack route it
-        to the function. In production, add the same rewrite on the host that serves your site so forms can post to
-        your own domain:
+        The short path <C>/api/forms/{'{formId}'}</C> works too: the development server and the
+        local stack route it to the function. In production, add the same rewrite on the host that
+        serves your site so forms can post to your own domain:
       </P>
       <CodeSample label="Rewrite for /api/forms" code={rewriteExample(env.supabaseUrl)} />
       <P>
         The endpoint accepts <C>application/x-www-form-urlencoded</C> (a normal HTML form),{' '}
-        <C>multipart/form-data</C> (text fields; file uploads are refused for now) and <C>application/json</C>. The
-        fields <C>name</C>, <C>email</C> and <C>message</C> are stored in their own columns; every other field is kept
-        too and shown with the entry.
+        <C>multipart/form-data</C> (text fields; file uploads are refused for now) and{' '}
+        <C>application/json</C>. The fields <C>name</C>, <C>email</C> and <C>message</C> are stored
+        in their own columns; every other field is kept too and shown with the entry.
       </P>
     </DocSection>
   );
@@ -86,8 +100,9 @@ export function HtmlForm() {
   return (
     <DocSection {...docSection('html-form')}>
       <P>
-        The simplest integration needs no JavaScript at all. After a successful post the browser is sent, with a{' '}
-        <C>303 See Other</C>, to the address in <C>{SPECIAL_FIELDS.next}</C> or else to our{' '}
+        The simplest integration needs no JavaScript at all. After a successful post the browser is
+        sent, with a <C>303 See Other</C>, to the address in <C>{SPECIAL_FIELDS.next}</C> or else to
+        our{' '}
         <Link asChild color="teal.700">
           <RouterLink to={paths.thanks}>thank-you page</RouterLink>
         </Link>
@@ -95,7 +110,8 @@ export function HtmlForm() {
       </P>
       <CodeSample label="HTML form" code={htmlFormExample(env.supabaseUrl)} />
       <P>
-        If a plain form post is refused, the browser shows a short plain-text explanation with the HTTP status (see{' '}
+        If a plain form post is refused, the browser shows a short plain-text explanation with the
+        HTTP status (see{' '}
         <Link href="#limits" color="teal.700">
           limits and error codes
         </Link>
@@ -109,15 +125,16 @@ export function Ajax() {
   return (
     <DocSection {...docSection('ajax')}>
       <P>
-        Send <C>Accept: application/json</C> (or a JSON body) and the endpoint answers in JSON instead of redirecting.
-        A <C>2xx</C> is only ever sent once the entry is safely stored, so <C>ok: true</C> means it was saved.
+        Send <C>Accept: application/json</C> (or a JSON body) and the endpoint answers in JSON
+        instead of redirecting. A <C>2xx</C> is only ever sent once the entry is safely stored, so{' '}
+        <C>ok: true</C> means it was saved.
       </P>
       <CodeSample label="fetch example" code={fetchExample(env.supabaseUrl)} />
       <P>On success:</P>
       <CodeSample label="Success response" code={SUCCESS_JSON} />
       <P>
-        On failure, <C>error</C> is a sentence you can show to your visitor, <C>code</C> a stable machine code and{' '}
-        <C>fields</C> the problem with each invalid field:
+        On failure, <C>error</C> is a sentence you can show to your visitor, <C>code</C> a stable
+        machine code and <C>fields</C> the problem with each invalid field:
       </P>
       <CodeSample label="Error response" code={ERROR_JSON} />
       <P>From a terminal:</P>
@@ -130,8 +147,9 @@ export function SpecialFields() {
   return (
     <DocSection {...docSection('special-fields')}>
       <P>
-        Fields starting with an underscore steer the endpoint and are not stored as data. The names are the ones
-        Formspree and FormSubmit use, so moving an existing form over is a one-line change.
+        Fields starting with an underscore steer the endpoint and are not stored as data. The names
+        are the ones Formspree and FormSubmit use, so moving an existing form over is a one-line
+        change.
       </P>
       <DataTable
         caption="Special fields"
@@ -169,18 +187,21 @@ export function AllowedOrigin() {
   return (
     <DocSection {...docSection('allowed-origin')}>
       <P>
-        Each form accepts posts from one website only. The endpoint reads the request’s <C>Origin</C> header (or, when a
-        browser leaves it out, the origin of the <C>Referer</C>) and compares it with the form’s allowed origin.
-        Anything else gets <C>403 origin_not_allowed</C> and nothing is stored.
+        Each form accepts posts from one website only. The endpoint reads the request’s{' '}
+        <C>Origin</C> header (or, when a browser leaves it out, the origin of the <C>Referer</C>)
+        and compares it with the form’s allowed origin. Anything else gets{' '}
+        <C>403 origin_not_allowed</C> and nothing is stored.
       </P>
       <Bullets>
         <Item>
-          The origin is scheme, host and port: <C>https://example.com</C> and <C>https://www.example.com</C> are
-          different origins, and so are <C>http://</C> and <C>https://</C>.
+          The origin is scheme, host and port: <C>https://example.com</C> and{' '}
+          <C>https://www.example.com</C> are different origins, and so are <C>http://</C> and{' '}
+          <C>https://</C>.
         </Item>
         <Item>
           For JavaScript posts the endpoint answers the CORS preflight (<C>OPTIONS</C>) and sets{' '}
-          <C>Access-Control-Allow-Origin</C> to your origin only — other sites cannot read the answers.
+          <C>Access-Control-Allow-Origin</C> to your origin only — other sites cannot read the
+          answers.
         </Item>
         <Item>
           Testing locally? Create a second form whose origin is your dev server, e.g.{' '}
@@ -196,21 +217,22 @@ export function Spam() {
     <DocSection {...docSection('spam')}>
       <Bullets>
         <Item>
-          <strong>Honeypots.</strong> Add a hidden <C>{gotcha}</C> or <C>{honey}</C> field. Bots fill it in; the
-          submission is kept, marked as spam, and you are not e-mailed. The bot sees a normal success and learns
-          nothing.
+          <strong>Honeypots.</strong> Add a hidden <C>{gotcha}</C> or <C>{honey}</C> field. Bots
+          fill it in; the submission is kept, marked as spam, and you are not e-mailed. The bot sees
+          a normal success and learns nothing.
         </Item>
         <Item>
-          <strong>Rate limit.</strong> Each form accepts at most {formatCount(LIMITS.ratePerMinute)} submissions per
-          minute and {formatCount(LIMITS.ratePerDay)} per day from one IP address. Beyond that the answer is{' '}
-          <C>429 rate_limited</C> with a <C>Retry-After</C> header. The counters live in Postgres, so they hold
-          across every instance of the function.
+          <strong>Rate limit.</strong> Each form accepts at most {formatCount(LIMITS.ratePerMinute)}{' '}
+          submissions per minute and {formatCount(LIMITS.ratePerDay)} per day from one IP address.
+          Beyond that the answer is <C>429 rate_limited</C> with a <C>Retry-After</C> header. The
+          counters live in Postgres, so they hold across every instance of the function.
         </Item>
         <Item>
           <strong>Origin check.</strong> Posts from other websites are refused (see above).
         </Item>
         <Item>
-          <strong>Privacy.</strong> The IP address is never stored: only a salted hash, used for the rate limit.
+          <strong>Privacy.</strong> The IP address is never stored: only a salted hash, used for the
+          rate limit.
         </Item>
       </Bullets>
     </DocSection>
@@ -220,24 +242,37 @@ export function Spam() {
 export function Limits() {
   return (
     <DocSection {...docSection('limits')}>
-      <P>Values are trimmed, and control characters other than newline and tab are removed before storing.</P>
+      <P>
+        Values are trimmed, and control characters other than newline and tab are removed before
+        storing.
+      </P>
       <DataTable
         caption="Limits per submission"
         head={['What', 'Limit']}
         rows={[
-          ['Request body', `${formatBytes(LIMITS.maxBodyBytes)} (${formatCount(LIMITS.maxBodyBytes)} bytes)`],
+          [
+            'Request body',
+            `${formatBytes(LIMITS.maxBodyBytes)} (${formatCount(LIMITS.maxBodyBytes)} bytes)`,
+          ],
           ['Fields', `${formatCount(LIMITS.maxFields)}, special fields included`],
           ['Field name', `${formatCount(LIMITS.maxFieldNameLength)} characters`],
           [<C>name</C>, `${formatCount(LIMITS.maxNameLength)} characters`],
-          [<C>email</C>, `${formatCount(LIMITS.maxEmailLength)} characters, a valid e-mail address`],
+          [
+            <C>email</C>,
+            `${formatCount(LIMITS.maxEmailLength)} characters, a valid e-mail address`,
+          ],
           [<C>message</C>, `${formatCount(LIMITS.maxMessageLength)} characters`],
           ['Any other field', `${formatCount(LIMITS.maxOtherValueLength)} characters`],
-          ['Submissions per IP and form', `${formatCount(LIMITS.ratePerMinute)} per minute, ${formatCount(LIMITS.ratePerDay)} per day`],
+          [
+            'Submissions per IP and form',
+            `${formatCount(LIMITS.ratePerMinute)} per minute, ${formatCount(LIMITS.ratePerDay)} per day`,
+          ],
         ]}
       />
       <P>
-        A plain browser post that succeeds gets <C>303 See Other</C> to <C>{SPECIAL_FIELDS.next}</C> or the thank-you
-        page; a JSON client gets <C>200</C> with <C>{'{ "ok": true, "id": … }'}</C>. Refusals:
+        A plain browser post that succeeds gets <C>303 See Other</C> to <C>{SPECIAL_FIELDS.next}</C>{' '}
+        or the thank-you page; a JSON client gets <C>200</C> with <C>{'{ "ok": true, "id": … }'}</C>
+        . Refusals:
       </P>
       <DataTable
         caption="Error statuses and codes"
@@ -249,8 +284,8 @@ export function Limits() {
         ])}
       />
       <Note>
-        A <C>5xx</C> means nothing was stored: retry. Any <C>4xx</C> will fail again the same way until the request is
-        fixed.
+        A <C>5xx</C> means nothing was stored: retry. Any <C>4xx</C> will fail again the same way
+        until the request is fixed.
       </Note>
     </DocSection>
   );
@@ -260,20 +295,21 @@ export function Notifications() {
   return (
     <DocSection {...docSection('notifications')}>
       <P>
-        Every submission that is not spam is e-mailed to the form’s target address, with every field in the order it
-        was sent (HTML-escaped), <C>Reply-To</C> set to your visitor and the subject from{' '}
-        <C>{SPECIAL_FIELDS.subject}</C> or “New submission: {'{form name}'}”.
+        Every submission that is not spam is e-mailed to the form’s target address, with every field
+        in the order it was sent (HTML-escaped), <C>Reply-To</C> set to your visitor and the subject
+        from <C>{SPECIAL_FIELDS.subject}</C> or “New submission: {'{form name}'}”.
       </P>
       <P>
-        The entry and its e-mail job are saved together, and the e-mail is sent right after. If the mail server is
-        down, the job waits and is retried with exponential backoff: first after {formatSeconds(DELIVERY.baseDelaySeconds)}, doubling each
-        time up to {formatSeconds(DELIVERY.maxDelaySeconds)} between attempts, {formatCount(DELIVERY.maxAttempts)}{' '}
-        attempts in all. Each entry is e-mailed exactly once, even when several workers run at the same time, and the
-        dashboard shows whether it was sent.
+        The entry and its e-mail job are saved together, and the e-mail is sent right after. If the
+        mail server is down, the job waits and is retried with exponential backoff: first after{' '}
+        {formatSeconds(DELIVERY.baseDelaySeconds)}, doubling each time up to{' '}
+        {formatSeconds(DELIVERY.maxDelaySeconds)} between attempts,{' '}
+        {formatCount(DELIVERY.maxAttempts)} attempts in all. Each entry is e-mailed exactly once,
+        even when several workers run at the same time, and the dashboard shows whether it was sent.
       </P>
       <P>
-        Your submissions are never lost to a mail problem: they are stored before any e-mail is attempted, and you can
-        always read them in the dashboard.
+        Your submissions are never lost to a mail problem: they are stored before any e-mail is
+        attempted, and you can always read them in the dashboard.
       </P>
     </DocSection>
   );

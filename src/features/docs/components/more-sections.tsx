@@ -16,16 +16,17 @@ export function ApiKeys() {
   return (
     <DocSection {...docSection('api-keys')}>
       <P>
-        Server-to-server access with a bearer token is on its way. You will create keys in the dashboard and send them
-        as <C>Authorization: Bearer {'<key>'}</C>:
+        Server-to-server access with a bearer token is on its way. You will create keys in the
+        dashboard and send them as <C>Authorization: Bearer {'<key>'}</C>:
       </P>
       <Bullets>
         <Item>
-          <strong>Read-only keys</strong> list your forms and entries, e.g. to feed a CRM or a spreadsheet.
+          <strong>Read-only keys</strong> list your forms and entries, e.g. to feed a CRM or a
+          spreadsheet.
         </Item>
         <Item>
-          <strong>Write-limited keys</strong> may submit to your own forms from a server, where no browser Origin
-          exists, and nothing else.
+          <strong>Write-limited keys</strong> may submit to your own forms from a server, where no
+          browser Origin exists, and nothing else.
         </Item>
       </Bullets>
       <P>
@@ -43,9 +44,9 @@ export function Analytics() {
   return (
     <DocSection {...docSection('analytics')}>
       <P>
-        The dashboard counts the submissions of each form and lists them as they arrive, live, with spam kept apart.
-        That is the whole of our analytics: tinyback adds no script, cookie or tracking pixel to your website, and the
-        endpoint keeps no IP addresses.
+        The dashboard counts the submissions of each form and lists them as they arrive, live, with
+        spam kept apart. That is the whole of our analytics: tinyback adds no script, cookie or
+        tracking pixel to your website, and the endpoint keeps no IP addresses.
       </P>
     </DocSection>
   );
@@ -55,9 +56,9 @@ export function Newsletter() {
   return (
     <DocSection {...docSection('newsletter')}>
       <P>
-        A newsletter sign-up is a form with a single <C>email</C> field. Create a form for it, and every address lands
-        in your dashboard and your inbox, protected by the same origin check, honeypots and rate limit as any other
-        form.
+        A newsletter sign-up is a form with a single <C>email</C> field. Create a form for it, and
+        every address lands in your dashboard and your inbox, protected by the same origin check,
+        honeypots and rate limit as any other form.
       </P>
       <CodeSample
         label="Newsletter sign-up form"
@@ -83,9 +84,9 @@ export function Booking() {
   return (
     <DocSection {...docSection('booking')}>
       <P>
-        Booking pages — a public link where visitors pick a slot and you get the request by e-mail — are being built.
-        The dashboard already has a Booking section to show where they will live; nothing there takes real bookings
-        yet.
+        Booking pages — a public link where visitors pick a slot and you get the request by e-mail —
+        are being built. The dashboard already has a Booking section to show where they will live;
+        nothing there takes real bookings yet.
       </P>
     </DocSection>
   );
@@ -95,12 +96,13 @@ export function Webhooks() {
   return (
     <DocSection {...docSection('webhooks')}>
       <P>
-        Soon each form will be able to call a URL of yours for every new submission (signed, retried like e-mails), so
-        you can connect Slack, a CRM or your own automation without polling.
+        Soon each form will be able to call a URL of yours for every new submission (signed, retried
+        like e-mails), so you can connect Slack, a CRM or your own automation without polling.
       </P>
       <P>
-        Today you can already react to new entries on your own Supabase project: submissions are rows in the{' '}
-        <C>entries</C> table, so a Database Webhook or a trigger there fires for each one.
+        Today you can already react to new entries on your own Supabase project: submissions are
+        rows in the <C>entries</C> table, so a Database Webhook or a trigger there fires for each
+        one.
       </P>
     </DocSection>
   );
@@ -119,13 +121,24 @@ export function ApiReference() {
             caption="Request"
             head={['Part', 'Value']}
             rows={[
-              ['Path', <><C>formId</C>: the form’s UUID</>],
-              ['Headers', <><C>Origin</C> (or <C>Referer</C>) on the allowed origin; <C>Accept: application/json</C> for JSON answers</>],
+              [
+                'Path',
+                <>
+                  <C>formId</C>: the form’s UUID
+                </>,
+              ],
+              [
+                'Headers',
+                <>
+                  <C>Origin</C> (or <C>Referer</C>) on the allowed origin;{' '}
+                  <C>Accept: application/json</C> for JSON answers
+                </>,
+              ],
               [
                 'Body',
                 <>
-                  urlencoded, multipart (text only) or JSON object of strings, numbers or lists; at most{' '}
-                  {formatCount(LIMITS.maxFields)} fields
+                  urlencoded, multipart (text only) or JSON object of strings, numbers or lists; at
+                  most {formatCount(LIMITS.maxFields)} fields
                 </>,
               ],
             ]}
@@ -134,9 +147,25 @@ export function ApiReference() {
             caption="Responses"
             head={['Status', 'Body']}
             rows={[
-              ['200', <><C>{'{ "ok": true, "id": "<entry id>" }'}</C> (JSON clients)</>],
-              ['303', <>Redirect to <C>{SPECIAL_FIELDS.next}</C> or the thank-you page (browser posts)</>],
-              ['4xx / 5xx', <><C>{'{ "ok": false, "error", "code", "fields" }'}</C> or plain text; see the error table</>],
+              [
+                '200',
+                <>
+                  <C>{'{ "ok": true, "id": "<entry id>" }'}</C> (JSON clients)
+                </>,
+              ],
+              [
+                '303',
+                <>
+                  Redirect to <C>{SPECIAL_FIELDS.next}</C> or the thank-you page (browser posts)
+                </>,
+              ],
+              [
+                '4xx / 5xx',
+                <>
+                  <C>{'{ "ok": false, "error", "code", "fields" }'}</C> or plain text; see the error
+                  table
+                </>,
+              ],
             ]}
           />
         </Box>
@@ -151,8 +180,8 @@ export function ApiReference() {
             Reading your entries
           </Heading>
           <P>
-            Forms and entries are Postgres tables behind row-level security: signed in, you see your own rows and no
-            one else’s. With <C>@supabase/supabase-js</C>:
+            Forms and entries are Postgres tables behind row-level security: signed in, you see your
+            own rows and no one else’s. With <C>@supabase/supabase-js</C>:
           </P>
           <CodeSample
             label="Reading entries with supabase-js"
@@ -174,18 +203,30 @@ export function Troubleshooting() {
       '403 origin_not_allowed',
       'The page’s origin differs from the form’s allowed origin: check https vs http, www vs no www, and the port. Pages opened as file:// send no usable origin.',
     ],
-    ['404 form_not_found', 'The form id in the URL is wrong or the form was deleted. Copy the embed code again.'],
+    [
+      '404 form_not_found',
+      'The form id in the URL is wrong or the form was deleted. Copy the embed code again.',
+    ],
     [
       '429 rate_limited',
       `More than ${formatCount(LIMITS.ratePerMinute)} posts a minute or ${formatCount(LIMITS.ratePerDay)} a day from one network. Wait for the Retry-After seconds; testing from the same machine counts too.`,
     ],
-    ['415 file_uploads_unsupported', 'Remove file inputs and enctype="multipart/form-data" if you do not need them.'],
+    [
+      '415 file_uploads_unsupported',
+      'Remove file inputs and enctype="multipart/form-data" if you do not need them.',
+    ],
     [
       'No e-mail arrived',
       `Look in your spam folder, then in the dashboard: the entry is stored either way. Failed deliveries are retried for a while (up to ${formatSeconds(DELIVERY.maxDelaySeconds)} between attempts). Entries with a filled honeypot are never e-mailed — make sure your own hidden field stays empty.`,
     ],
-    ['The browser shows a plain text error', 'That is the refusal explained in one sentence; post with JavaScript for inline messages.'],
-    ['fetch fails with a CORS error', 'Usually the same as a 403: the page is not on the allowed origin.'],
+    [
+      'The browser shows a plain text error',
+      'That is the refusal explained in one sentence; post with JavaScript for inline messages.',
+    ],
+    [
+      'fetch fails with a CORS error',
+      'Usually the same as a 403: the page is not on the allowed origin.',
+    ],
   ];
   return (
     <DocSection {...docSection('troubleshooting')}>
@@ -209,12 +250,26 @@ export function Security() {
   return (
     <DocSection {...docSection('security')}>
       <Bullets>
-        <Item>Entries are written only by the endpoint with the service role; browsers can never insert or read them directly.</Item>
-        <Item>Row-level security on every table: each user reads and changes only their own forms and entries.</Item>
-        <Item>Values are length-limited and cleaned of control characters; e-mails are HTML-escaped, and no header can be injected through a field.</Item>
-        <Item>Responses never contain HTML, and JSON answers are readable only by the form’s own origin.</Item>
+        <Item>
+          Entries are written only by the endpoint with the service role; browsers can never insert
+          or read them directly.
+        </Item>
+        <Item>
+          Row-level security on every table: each user reads and changes only their own forms and
+          entries.
+        </Item>
+        <Item>
+          Values are length-limited and cleaned of control characters; e-mails are HTML-escaped, and
+          no header can be injected through a field.
+        </Item>
+        <Item>
+          Responses never contain HTML, and JSON answers are readable only by the form’s own origin.
+        </Item>
         <Item>IP addresses are stored only as salted hashes, for the rate limit.</Item>
-        <Item>Everything is open source: you can read it, run it yourself and keep your data in your own Supabase project.</Item>
+        <Item>
+          Everything is open source: you can read it, run it yourself and keep your data in your own
+          Supabase project.
+        </Item>
       </Bullets>
       <P>
         Found a vulnerability? Please write to{' '}
@@ -231,14 +286,14 @@ export function SelfHosting() {
   return (
     <DocSection {...docSection('self-hosting')}>
       <P>
-        tinyback runs on any Supabase project, hosted or self-hosted: the database migrations, the <C>forms</C> Edge
-        Function and this site. The <strong>README</strong> at the root of the source code has the two commands for a
-        local copy, and the steps for deploying the backend (migrations, function, secrets for mail delivery and the
-        retry schedule) and the site.
+        tinyback runs on any Supabase project, hosted or self-hosted: the database migrations, the{' '}
+        <C>forms</C> Edge Function and this site. The <strong>README</strong> at the root of the
+        source code has the two commands for a local copy, and the steps for deploying the backend
+        (migrations, function, secrets for mail delivery and the retry schedule) and the site.
       </P>
       <Note>
-        On hosted Supabase, outgoing SMTP ports are blocked: use the Resend provider for notifications there. Self-hosted
-        Supabase can use any SMTP server.
+        On hosted Supabase, outgoing SMTP ports are blocked: use the Resend provider for
+        notifications there. Self-hosted Supabase can use any SMTP server.
       </Note>
     </DocSection>
   );
@@ -247,11 +302,26 @@ export function SelfHosting() {
 export function Faq() {
   const faqs: [string, string][] = [
     ['Do I need JavaScript?', 'No. A plain HTML form works; JavaScript only adds inline messages.'],
-    ['Can I use my existing Formspree or FormSubmit form?', `Yes. Change the action URL; ${SPECIAL_FIELDS.next}, ${SPECIAL_FIELDS.subject}, ${SPECIAL_FIELDS.replyTo} and ${SPECIAL_FIELDS.honeypots.join('/')} mean the same here.`],
-    ['Is the redirect after submit a paid feature?', `No. ${SPECIAL_FIELDS.next} works on every plan, limited to your own website so the form cannot be used to redirect elsewhere.`],
-    ['Can visitors upload files?', 'Not yet. Multipart forms with file fields are refused with a clear error.'],
-    ['Where is my data stored?', 'In the Postgres database of the Supabase project tinyback runs on — yours, if you host it yourself.'],
-    ['How many fields can a form have?', `Up to ${formatCount(LIMITS.maxFields)} per submission, any names you like.`],
+    [
+      'Can I use my existing Formspree or FormSubmit form?',
+      `Yes. Change the action URL; ${SPECIAL_FIELDS.next}, ${SPECIAL_FIELDS.subject}, ${SPECIAL_FIELDS.replyTo} and ${SPECIAL_FIELDS.honeypots.join('/')} mean the same here.`,
+    ],
+    [
+      'Is the redirect after submit a paid feature?',
+      `No. ${SPECIAL_FIELDS.next} works on every plan, limited to your own website so the form cannot be used to redirect elsewhere.`,
+    ],
+    [
+      'Can visitors upload files?',
+      'Not yet. Multipart forms with file fields are refused with a clear error.',
+    ],
+    [
+      'Where is my data stored?',
+      'In the Postgres database of the Supabase project tinyback runs on — yours, if you host it yourself.',
+    ],
+    [
+      'How many fields can a form have?',
+      `Up to ${formatCount(LIMITS.maxFields)} per submission, any names you like.`,
+    ],
   ];
   return (
     <DocSection {...docSection('faq')}>
