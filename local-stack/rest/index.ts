@@ -314,7 +314,7 @@ export function createRestService(ctx: StackContext): HttpService {
 
     let rows: Record<string, unknown>[] = [];
     if (method === 'POST') {
-      const value = body ?? {};
+      const value = body;
       if (Array.isArray(value)) {
         if (!value.every(isPlainObject)) throw invalidBody('All object keys must match');
         rows = value;
