@@ -52,6 +52,7 @@ describe('BlogPostPage', () => {
       await screen.findByRole('heading', { level: 1, name: 'Post not found' }),
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to the blog' })).toHaveAttribute('href', '/blog');
+    expect(document.title).toBe('Post not found · Blog · tinyback.tools');
   });
 
   it('treats an unpublished post as not found', async () => {

@@ -31,7 +31,8 @@ export function BlogPostPage() {
   const { state, retry } = usePost(id);
   const { state: posts } = usePosts();
 
-  const title = state.status === 'success' && state.data ? state.data.title : null;
+  const title =
+    state.status !== 'success' ? null : state.data ? state.data.title : 'Post not found';
   useDocumentTitle(title ? `${title} · Blog` : 'Blog');
 
   return (
