@@ -7,6 +7,15 @@ const config = defineConfig({
     body: { bg: 'bg', color: 'fg' },
   },
   theme: {
+    semanticTokens: {
+      colors: {
+        // Chakra's teal.600 fill gives white text only 3.7:1; one step darker meets WCAG AA (4.5:1).
+        teal: {
+          solid: { value: '{colors.teal.700}' },
+          fg: { value: { _light: '{colors.teal.700}', _dark: '{colors.teal.300}' } },
+        },
+      },
+    },
     tokens: {
       fonts: {
         heading: { value: "'Inter', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" },

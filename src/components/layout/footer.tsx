@@ -56,8 +56,8 @@ export function Footer({ newsletter }: { newsletter?: ReactNode }) {
       <Container maxW="6xl" py={{ base: '10', md: '14' }}>
         <SimpleGrid columns={{ base: 1, lg: 2 }} gap="10">
           <Stack gap="4" maxW="md">
-            <Box css={{ '& a': { color: 'white' } }}>
-              <Wordmark />
+            <Box>
+              <Wordmark tone="dark" />
             </Box>
             <Text>{site.tagline} Privacy-first, EU-hosted, no tracking.</Text>
             {newsletter}

@@ -19,14 +19,15 @@ export function PageLayout({ newsletter }: { newsletter?: ReactNode }) {
         href="#main"
         position="absolute"
         left="2"
-        top="-12"
+        top="2"
+        transform="translateY(-200%)"
         zIndex="skipNav"
         bg="bg"
         px="4"
         py="2"
         rounded="md"
         shadow="md"
-        _focus={{ top: '2' }}
+        _focus={{ transform: 'none' }}
       >
         Skip to content
       </Link>

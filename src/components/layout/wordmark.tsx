@@ -4,7 +4,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { site } from '../../config/site';
 
-export function Wordmark({ size = 'xl' }: { size?: 'lg' | 'xl' | '2xl' }) {
+export function Wordmark({ size = 'xl', tone = 'light' }: { size?: 'lg' | 'xl' | '2xl'; tone?: 'light' | 'dark' }) {
   return (
     <Link
       asChild
@@ -16,7 +16,7 @@ export function Wordmark({ size = 'xl' }: { size?: 'lg' | 'xl' | '2xl' }) {
     >
       <RouterLink to={paths.home} aria-label={`${site.name} home`}>
         {site.wordmark.base}
-        <Text as="span" color="teal.600">
+        <Text as="span" color={tone === 'dark' ? 'teal.300' : 'teal.700'}>
           {site.wordmark.suffix}
         </Text>
       </RouterLink>

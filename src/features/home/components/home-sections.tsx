@@ -21,7 +21,7 @@ import {
   LuShoppingCart,
   LuUsers,
 } from 'react-icons/lu';
-import { SiAstro, SiGatsby, SiHtml5, SiHugo, SiJekyll, SiNextdotjs, SiReact, SiSvelte, SiVuedotjs, SiWebflow, SiWordpress } from 'react-icons/si';
+import { SiAstro, SiGatsby, SiHtml5, SiHugo, SiNextdotjs, SiReact, SiSvelte, SiVuedotjs, SiWebflow, SiWordpress } from 'react-icons/si';
 import { Section } from '../../../components/section';
 import { paths } from '../../../config/paths';
 
@@ -109,7 +109,6 @@ const stacks: { name: string; icon: IconType }[] = [
   { name: 'Astro', icon: SiAstro },
   { name: 'Gatsby', icon: SiGatsby },
   { name: 'Hugo', icon: SiHugo },
-  { name: 'Jekyll', icon: SiJekyll },
   { name: 'WordPress', icon: SiWordpress },
   { name: 'Webflow', icon: SiWebflow },
 ];

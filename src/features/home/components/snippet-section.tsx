@@ -1,5 +1,5 @@
 // 'Copy. Paste. Deploy.': the ready-to-paste HTML form for our endpoint, with a copy button.
-import { Box, Flex, List, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Box, Code, Flex, Icon, List, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { LuCircleCheck } from 'react-icons/lu';
 import { Section } from '../../../components/section';
 import { CopyButton } from '../../../components/copy-button';
@@ -44,9 +44,10 @@ export function SnippetSection() {
               </List.Item>
             ))}
           </List.Root>
-          <Flex gap="2" align="center" color="fg.muted" fontSize="sm">
-            <LuCircleCheck aria-hidden /> Spam trap included: the hidden <code>_gotcha</code> field.
-          </Flex>
+          <Text color="fg.muted" fontSize="sm">
+            <Icon as={LuCircleCheck} aria-hidden verticalAlign="-0.15em" me="1.5" />
+            Spam trap included: the hidden <Code>_gotcha</Code> field.
+          </Text>
         </Stack>
         <Box gridColumn={{ lg: 'span 3' }} rounded="xl" bg="gray.950" color="gray.100" shadow="xl" overflow="hidden">
           <Flex justify="space-between" align="center" px="4" py="2" bg="gray.900" borderBottomWidth="1px" borderColor="gray.800">

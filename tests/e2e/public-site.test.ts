@@ -1,0 +1,149 @@
+// The public site in real Chromium against the real local stack: every public route at desktop
+// and phone widths (main heading, axe-core, a screenshot each), and a newsletter signup that
+// must land in the database.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import pg from 'pg';
+import { serveSite, type SiteServer } from './site-server';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
+
+const routes: { path: string; name: string; h1: RegExp }[] = [
+  { path: '/', name: 'home', h1: /The form backend for any website/ },
+  { path: '/pricing', name: 'pricing', h1: /Simple pricing/ },
+  { path: '/tools', name: 'tools', h1: /Small backend tools/ },
+  { path: '/custom', name: 'custom', h1: /Custom web development/ },
+  { path: '/docs', name: 'docs', h1: /Documentation/ },
+  { path: '/blog', name: 'blog', h1: /Notes on forms/ },
+  { path: '/blog/1', name: 'blog-post', h1: /Add a contact form to a static site/ },
+  { path: '/terms-of-service', name: 'terms', h1: /^Terms of Service$/ },
+  { path: '/privacy-policy', name: 'privacy', h1: /^Privacy Policy$/ },
+  { path: '/login', name: 'login', h1: /Welcome back/ },
+  { path: '/register', name: 'register', h1: /Create your account/ },
+  { path: '/thanks', name: 'thanks', h1: /Thanks! Your message has been sent\./ },
+];
+
+const viewports = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'mobile', width: 360, height: 740 },
+] as const;
+
+let site: SiteServer;
+let browser: Browser;
+
+async function openPage(width: number, height: number): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+  return context.newPage();
+}
+
+describe('public site in Chromium', () => {
+  beforeAll(async () => {
+    const stack = inject('stack');
+    site = await serveSite(stack.apiUrl, stack.anonKey);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    await mkdir(SCREENSHOTS, { recursive: true });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  for (const viewport of viewports) {
+    for (const route of routes) {
+      it(`${route.path} at ${viewport.name} width: heading, no serious a11y issues`, { timeout: 90_000 }, async () => {
+        const page = await openPage(viewport.width, viewport.height);
+        const errors: string[] = [];
+        page.on('pageerror', (error) => errors.push(error.message));
+        try {
+          await page.goto(site.url + route.path, { waitUntil: 'networkidle' });
+          const h1 = page.locator('main h1');
+          await expect.poll(() => h1.count(), { timeout: 15_000 }).toBe(1);
+          expect(await h1.innerText()).toMatch(route.h1);
+          expect(await page.locator('h1').count()).toBe(1);
+          expect(await page.title()).toContain('tinyback.tools');
+          // Nothing may stick out sideways on a phone.
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          expect(overflow).toBeLessThanOrEqual(0);
+
+          const results = await new AxeBuilder({ page }).analyze();
+          const serious = results.violations
+            .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+            .flatMap((violation) =>
+              violation.nodes.map(
+                (node) => `${violation.id}: ${node.html.slice(0, 120)} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`,
+              ),
+            );
+          expect(serious).toEqual([]);
+          expect(errors).toEqual([]);
+        } finally {
+          await page.screenshot({ path: path.join(SCREENSHOTS, `${route.name}-${viewport.name}.png`), fullPage: true });
+          await page.context().close();
+        }
+      });
+    }
+  }
+
+  it('sends an unknown path home', { timeout: 60_000 }, async () => {
+    const page = await openPage(1280, 800);
+    await page.goto(site.url + '/no/such/page', { waitUntil: 'networkidle' });
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).toBe('/');
+    await page.context().close();
+  });
+
+  it('opens and closes the mobile menu with the keyboard', { timeout: 60_000 }, async () => {
+    const page = await openPage(360, 740);
+    await page.goto(site.url + '/', { waitUntil: 'networkidle' });
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    const mobileNav = page.getByRole('navigation', { name: 'Mobile' });
+    await expect.poll(() => mobileNav.isVisible()).toBe(true);
+    await mobileNav.getByRole('link', { name: 'Pricing' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/pricing');
+    await expect.poll(() => mobileNav.count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('subscribes to the newsletter from the footer, stored in the database', { timeout: 60_000 }, async () => {
+    const email = `reader-${Date.now()}@example.com`;
+    const page = await openPage(1280, 800);
+    await page.goto(site.url + '/pricing', { waitUntil: 'networkidle' });
+    const form = page.locator('form[aria-labelledby="footer-newsletter-title"]');
+    await form.getByLabel('Email address').fill(email.toUpperCase());
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => form.getByRole('status').textContent(), { timeout: 15_000 }).toMatch(/subscribed/i);
+    expect(await form.getByLabel('Email address').inputValue()).toBe('');
+
+    // The same address again is not an error to the visitor and not a second row.
+    await form.getByLabel('Email address').fill(email);
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    await expect.poll(() => form.getByRole('status').count(), { timeout: 15_000 }).toBe(1);
+    expect(await form.getByRole('alert').count()).toBe(0);
+    await page.context().close();
+
+    const db = new pg.Client({ connectionString: inject('stack').dbUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query('select email from public.newsletter_subscribers where lower(email) = $1', [email]);
+      expect(rows).toEqual([{ email }]);
+    } finally {
+      await db.end();
+    }
+  });
+});
