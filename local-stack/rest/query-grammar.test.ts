@@ -178,10 +178,17 @@ describe('filters', () => {
 describe('order, columns and the parameter tree', () => {
   it('reads order terms', () => {
     expect(parseOrder('a.desc.nullslast,b,c.nullsfirst')).toEqual([
-      { column: 'a', jsonPath: [], direction: 'desc', nulls: 'last' },
-      { column: 'b', jsonPath: [], direction: undefined, nulls: undefined },
-      { column: 'c', jsonPath: [], direction: undefined, nulls: 'first' },
+      { relation: undefined, column: 'a', jsonPath: [], direction: 'desc', nulls: 'last' },
+      { relation: undefined, column: 'b', jsonPath: [], direction: undefined, nulls: undefined },
+      { relation: undefined, column: 'c', jsonPath: [], direction: undefined, nulls: 'first' },
     ]);
+  });
+
+  it('reads orders by a related column', () => {
+    expect(parseOrder('form(name).desc')).toEqual([
+      { relation: 'form', column: 'name', jsonPath: [], direction: 'desc', nulls: undefined },
+    ]);
+    expect(() => parseOrder('form(name')).toThrow(/failed to parse/);
   });
 
   it('reads quoted column lists', () => {

@@ -76,6 +76,8 @@ export interface LogicTree {
 export type Predicate = Filter | LogicTree;
 
 export interface OrderTerm {
+  /** `order=form(name)`: a column of a to-one embedded resource, by its name in `select`. */
+  relation?: string;
   column: string;
   jsonPath: JsonStep[];
   direction?: 'asc' | 'desc';
@@ -306,15 +308,18 @@ export function parseOrder(value: string, param = 'order'): OrderTerm[] {
       end--;
     }
     const field = pieces.slice(0, end).join('.');
-    if (field.includes('(')) {
-      throw queryParamError(
-        param,
-        value,
-        'ordering by an embedded resource is not supported by the local stack',
-      );
+    const related = /^([^()]+)\(([^()]+)\)$/.exec(field);
+    if (field.includes('(') && !related) {
+      throw queryParamError(param, value, `expected "relation(column)" in "${field}"`);
     }
-    const { name, jsonPath } = parseFieldPath(field, param, value);
-    return { column: name, jsonPath, direction, nulls };
+    const { name, jsonPath } = parseFieldPath(related ? related[2] : field, param, value);
+    return {
+      relation: related ? unquote(related[1]) : undefined,
+      column: name,
+      jsonPath,
+      direction,
+      nulls,
+    };
   });
 }
 

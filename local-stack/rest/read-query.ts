@@ -120,16 +120,26 @@ function renderPredicate(ctx: BuildContext, p: Predicate, alias: string, level: 
   return p.negate ? `not (${joined})` : `(${joined})`;
 }
 
-function renderOrder(
-  ctx: BuildContext,
-  terms: OrderTerm[],
-  alias: string,
-  table?: TableInfo,
-): string {
+function renderOrder(ctx: BuildContext, terms: OrderTerm[], alias: string, level: Level): string {
   return terms
     .map((t) => {
-      checkColumn(ctx, table, t.column);
-      let sql = columnRef(ctx, alias, t.column, t.jsonPath);
+      let sql: string;
+      if (t.relation !== undefined) {
+        const plan = level.embeds.get(t.relation);
+        if (!plan) {
+          throw new RestError(
+            400,
+            'PGRST108',
+            `'${t.relation}' is not an embedded resource in this request`,
+            null,
+            `Verify that '${t.relation}' is included in the 'select' query parameter.`,
+          );
+        }
+        sql = plan.columnSql(alias, t.column, t.jsonPath);
+      } else {
+        checkColumn(ctx, level.table, t.column);
+        sql = columnRef(ctx, alias, t.column, t.jsonPath);
+      }
       if (t.direction) sql += ` ${t.direction}`;
       if (t.nulls) sql += ` nulls ${t.nulls}`;
       return sql;
@@ -239,6 +249,8 @@ function resolveRelationship(ctx: BuildContext, parent: string, item: EmbedItem)
 interface EmbedPlan {
   /** The correlated subquery yielding the embedded JSON, given the parent alias. */
   valueSql: (parentAlias: string) => string;
+  /** One column of a to-one embedded row, for ordering the parents by it. */
+  columnSql: (parentAlias: string, column: string, jsonPath: JsonStep[]) => string;
   /** For spreads: `left join lateral (…) as alias on true`, whose columns join the parent's. */
   lateralSql: (parentAlias: string, lateralAlias: string) => string;
   /** `select 1 from … where join and filters`, for `!inner` and `embed=not.is.null`. */
@@ -313,7 +325,7 @@ export function renderLevel(
     list: list.join(', ') || 'null',
     joins: joins.map((j) => ` ${j}`).join(''),
     where,
-    order: options.order ? renderOrder(ctx, options.order, alias, table) : '',
+    order: options.order ? renderOrder(ctx, options.order, alias, level) : '',
     limit: options.limit,
     offset: options.offset,
   };
@@ -349,6 +361,21 @@ function planEmbed(ctx: BuildContext, parent: string, item: EmbedItem, path: str
     }`;
   return {
     inner: item.inner,
+    columnSql: (parentAlias, column, jsonPath) => {
+      if (!rel.toOne) {
+        throw new RestError(
+          400,
+          'PGRST118',
+          `A related order on '${item.relation}' is not possible`,
+          `'${parent}' and '${item.relation}' do not form a many-to-one or one-to-one relationship`,
+        );
+      }
+      checkColumn(ctx, target, column);
+      const orderAlias = `${rel.target}_${++ctx.aliasCount}`;
+      return `(select ${columnRef(ctx, orderAlias, column, jsonPath)} from ${from} as ${ident(
+        orderAlias,
+      )} where ${rel.join(orderAlias, parentAlias)})`;
+    },
     lateralSql: (parentAlias, lateralAlias) =>
       `left join lateral (select ${rendered.list} from ${from} as ${ident(alias)}${rendered.joins} where ${whereOf(
         rendered.where,

@@ -313,6 +313,22 @@ describe('reads', () => {
     expect(data?.map((r) => r.title)).toEqual(['avocado', 'carrot', 'Broccoli', 'apple', 'banana']);
   });
 
+  it('orders parents by a column of a to-one embed', async () => {
+    const { data, error } = await service
+      .from('conformance_items')
+      .select('title, parent:conformance_parents(name)')
+      .order('parent(name)', { ascending: false, nullsFirst: false })
+      .order('id');
+    expect(error).toBeNull();
+    expect(data?.map((r) => r.title)).toEqual(['banana', 'Broccoli', 'apple', 'avocado', 'carrot']);
+    const toMany = await service
+      .from('conformance_parents')
+      .select('name, conformance_items(title)')
+      .order('conformance_items(title)');
+    expect(toMany.status).toBe(400);
+    expect(toMany.error?.code).toBe('PGRST118');
+  });
+
   it('pages with limit and range, and counts with Content-Range', async () => {
     const page = await service
       .from('conformance_items')
