@@ -5,14 +5,24 @@ import { paths } from '../config/paths';
 import { PLAN_SIGNUP_PATH } from '../config/site';
 import { ProtectedRoute, VisitorRoute } from '../lib/auth';
 import { HomePage } from '../features/home';
-import { PricingPage } from '../features/pricing/pricing-page';
-import { LoginPage, PlanRedirect, RegisterPage } from '../features/auth';
-import { CustomPage, ThanksPage, ToolsPage } from '../features/marketing';
-import { PrivacyPage, TermsPage } from '../features/legal';
 import { NewsletterForm } from '../features/newsletter';
-import { BlogListPage, BlogPostPage } from '../features/blog';
-import { DocsPage } from '../features/docs';
 import { DashboardPlaceholder } from './routes/dashboard-placeholder';
+import { lazyPage } from './lazy-page';
+
+// The home page ships in the main bundle (most visits start there); every other page is its own
+// chunk, loaded when first visited.
+const PricingPage = lazyPage(() => import('../features/pricing/pricing-page'), 'PricingPage');
+const LoginPage = lazyPage(() => import('../features/auth'), 'LoginPage');
+const RegisterPage = lazyPage(() => import('../features/auth'), 'RegisterPage');
+const PlanRedirect = lazyPage(() => import('../features/auth'), 'PlanRedirect');
+const ToolsPage = lazyPage(() => import('../features/marketing'), 'ToolsPage');
+const CustomPage = lazyPage(() => import('../features/marketing'), 'CustomPage');
+const ThanksPage = lazyPage(() => import('../features/marketing'), 'ThanksPage');
+const TermsPage = lazyPage(() => import('../features/legal'), 'TermsPage');
+const PrivacyPage = lazyPage(() => import('../features/legal'), 'PrivacyPage');
+const BlogListPage = lazyPage(() => import('../features/blog'), 'BlogListPage');
+const BlogPostPage = lazyPage(() => import('../features/blog'), 'BlogPostPage');
+const DocsPage = lazyPage(() => import('../features/docs'), 'DocsPage');
 
 export function AppRoutes() {
   return (

@@ -1,8 +1,8 @@
 // The shared frame of every page: skip link, fixed header, main outlet and footer.
 import type { ReactNode } from 'react';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import { Box, Flex, Link } from '@chakra-ui/react';
+import { Box, Center, Flex, Link, Spinner } from '@chakra-ui/react';
 import { Header, HEADER_HEIGHT } from './header';
 import { Footer } from './footer';
 
@@ -33,7 +33,16 @@ export function PageLayout({ newsletter }: { newsletter?: ReactNode }) {
       </Link>
       <Header />
       <Box as="main" id="main" tabIndex={-1} flex="1" pt={HEADER_HEIGHT} outline="none">
-        <Outlet />
+        {/* Pages load as separate chunks; header and footer stay while one arrives. */}
+        <Suspense
+          fallback={
+            <Center minH="50vh" role="status" aria-label="Loading page">
+              <Spinner size="lg" color="teal.600" />
+            </Center>
+          }
+        >
+          <Outlet />
+        </Suspense>
       </Box>
       <Footer newsletter={newsletter} />
     </Flex>

@@ -8,10 +8,11 @@ export function Wordmark({ size = 'xl', tone = 'light' }: { size?: 'lg' | 'xl' |
   return (
     <Link
       asChild
+      gap="0"
       fontWeight="800"
       fontSize={size}
       letterSpacing="-0.03em"
-      color="fg"
+      color={tone === 'dark' ? 'white' : 'fg'}
       _hover={{ textDecoration: 'none' }}
     >
       <RouterLink to={paths.home} aria-label={`${site.name} home`}>
