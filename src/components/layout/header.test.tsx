@@ -102,6 +102,17 @@ describe('Header', { timeout: 30_000 }, () => {
     await waitFor(() => expect(profileTrigger()).toHaveAttribute('aria-expanded', 'false'));
   });
 
+  it('closes the mobile menu with Escape and returns focus to its toggle', async () => {
+    const user = userEvent.setup();
+    renderHeader();
+    await screen.findByRole('link', { name: 'Login' }, SLOW);
+    await user.click(mobileToggle());
+    expect(screen.getByRole('navigation', { name: 'Mobile' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('navigation', { name: 'Mobile' })).not.toBeInTheDocument();
+    expect(mobileToggle()).toHaveFocus();
+  });
+
   it('shows the display name and signs out to the login page', async () => {
     mock.current.setSession(fakeSession('ada@example.com', 'Ada Lovelace'));
     const user = userEvent.setup();

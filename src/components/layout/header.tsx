@@ -41,12 +41,28 @@ export function Header() {
   const [mobileOpen, setMobileOpen] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
   const signingOut = useRef(false);
+  const mobileToggleRef = useRef<HTMLButtonElement>(null);
 
-  // Every completed navigation closes both menus.
-  useEffect(() => {
+  // Every completed navigation closes both menus (state adjusted during render, as React
+  // recommends, rather than in an effect that would render twice).
+  const [seenLocation, setSeenLocation] = useState(location.key);
+  if (seenLocation !== location.key) {
+    setSeenLocation(location.key);
     setMobileOpen(false);
     setProfileOpen(false);
-  }, [location.key]);
+  }
+
+  // Escape closes the mobile menu and hands focus back to its toggle.
+  useEffect(() => {
+    if (!mobileOpen) return;
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== 'Escape') return;
+      setMobileOpen(false);
+      mobileToggleRef.current?.focus();
+    }
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [mobileOpen]);
 
   function toggleMobile() {
     setMobileOpen((open) => !open);
@@ -156,6 +172,7 @@ export function Header() {
               </Button>
             )}
             <IconButton
+              ref={mobileToggleRef}
               hideFrom="lg"
               variant="ghost"
               aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
