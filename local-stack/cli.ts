@@ -2,6 +2,7 @@
 // Data lives in .stack-data/ (git-ignored) and persists across restarts.
 import path from 'node:path';
 import { PROJECT_DIR } from './config.ts';
+import { checkReady } from './readiness.ts';
 import { startStack, type RunningStack } from './stack.ts';
 
 export async function runStackCli(argv: string[]): Promise<RunningStack> {
@@ -19,6 +20,12 @@ export async function runStackCli(argv: string[]): Promise<RunningStack> {
     },
   });
   const s = stack.settings;
+  try {
+    await checkReady(s);
+  } catch (err) {
+    await stack.stop();
+    throw new Error(`a service did not answer: ${(err as Error).message}`);
+  }
   console.log(
     [
       `API URL:          ${s.apiUrl}`,
