@@ -5,5 +5,7 @@ export function lazyPage<M extends Record<string, unknown>, K extends keyof M & 
   load: () => Promise<M>,
   name: K,
 ) {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType<M[K] extends ComponentType<infer P> ? P : never> }));
+  return lazy(async () => ({
+    default: (await load())[name] as ComponentType<M[K] extends ComponentType<infer P> ? P : never>,
+  }));
 }

@@ -31,7 +31,12 @@ export function AppRoutes() {
         <Route index element={<HomePage />} />
         <Route path={paths.pricing} element={<PricingPage />} />
         <Route path={paths.tools} element={<ToolsPage />} />
-        <Route path={paths.blog} element={<BlogListPage newsletter={<NewsletterForm id="blog-newsletter" tone="light" />} />} />
+        <Route
+          path={paths.blog}
+          element={
+            <BlogListPage newsletter={<NewsletterForm id="blog-newsletter" tone="light" />} />
+          }
+        />
         <Route path={paths.blogPost(':id')} element={<BlogPostPage />} />
         <Route path={paths.terms} element={<TermsPage />} />
         <Route path={paths.privacy} element={<PrivacyPage />} />
@@ -45,8 +50,14 @@ export function AppRoutes() {
         </Route>
         <Route element={<ProtectedRoute />}>
           <Route path={paths.dashboard} element={<DashboardPlaceholder title="Dashboard" />} />
-          <Route path={paths.dashboardForms} element={<DashboardPlaceholder title="Your Forms" />} />
-          <Route path={paths.dashboardBooking} element={<DashboardPlaceholder title="Your Booking Forms" />} />
+          <Route
+            path={paths.dashboardForms}
+            element={<DashboardPlaceholder title="Your Forms" />}
+          />
+          <Route
+            path={paths.dashboardBooking}
+            element={<DashboardPlaceholder title="Your Booking Forms" />}
+          />
         </Route>
         <Route path="*" element={<Navigate to={paths.home} replace />} />
       </Route>

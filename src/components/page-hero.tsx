@@ -15,11 +15,22 @@ export function PageHero({ eyebrow, title, lead, children }: PageHeroProps) {
       <Container maxW="4xl" py={{ base: '12', md: '20' }} textAlign="center">
         <Stack gap="4" align="center">
           {eyebrow && (
-            <Text color="teal.700" fontWeight="semibold" textTransform="uppercase" letterSpacing="wider" fontSize="sm">
+            <Text
+              color="teal.700"
+              fontWeight="semibold"
+              textTransform="uppercase"
+              letterSpacing="wider"
+              fontSize="sm"
+            >
               {eyebrow}
             </Text>
           )}
-          <Heading as="h1" size={{ base: '3xl', md: '5xl' }} letterSpacing="-0.02em" lineHeight="1.1">
+          <Heading
+            as="h1"
+            size={{ base: '3xl', md: '5xl' }}
+            letterSpacing="-0.02em"
+            lineHeight="1.1"
+          >
             {title}
           </Heading>
           {lead && (

@@ -13,16 +13,33 @@ export interface SectionProps extends Omit<BoxProps, 'title'> {
 export function Section({ id, eyebrow, title, intro, children, ...boxProps }: SectionProps) {
   const headingId = id ? `${id}-title` : undefined;
   return (
-    <Box as="section" id={id} aria-labelledby={title ? headingId : undefined} py={{ base: '12', md: '20' }} {...boxProps}>
+    <Box
+      as="section"
+      id={id}
+      aria-labelledby={title ? headingId : undefined}
+      py={{ base: '12', md: '20' }}
+      {...boxProps}
+    >
       <Container maxW="6xl">
         {title && (
           <Stack gap="3" textAlign="center" maxW="3xl" mx="auto" mb={{ base: '8', md: '12' }}>
             {eyebrow && (
-              <Text color="teal.700" fontWeight="semibold" textTransform="uppercase" letterSpacing="wider" fontSize="sm">
+              <Text
+                color="teal.700"
+                fontWeight="semibold"
+                textTransform="uppercase"
+                letterSpacing="wider"
+                fontSize="sm"
+              >
                 {eyebrow}
               </Text>
             )}
-            <Heading as="h2" id={headingId} size={{ base: '2xl', md: '4xl' }} letterSpacing="-0.02em">
+            <Heading
+              as="h2"
+              id={headingId}
+              size={{ base: '2xl', md: '4xl' }}
+              letterSpacing="-0.02em"
+            >
               {title}
             </Heading>
             {intro && (

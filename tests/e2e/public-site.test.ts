@@ -36,7 +36,10 @@ let site: SiteServer;
 let browser: Browser;
 
 async function openPage(width: number, height: number): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+  const context = await browser.newContext({
+    viewport: { width, height },
+    reducedMotion: 'reduce',
+  });
   return context.newPage();
 }
 
@@ -66,36 +69,48 @@ describe('public site in Chromium', () => {
 
   for (const viewport of viewports) {
     for (const route of routes) {
-      it(`${route.path} at ${viewport.name} width: heading, no serious a11y issues`, { timeout: 90_000 }, async () => {
-        const page = await openPage(viewport.width, viewport.height);
-        const errors: string[] = [];
-        page.on('pageerror', (error) => errors.push(error.message));
-        try {
-          await page.goto(site.url + route.path, { waitUntil: 'networkidle' });
-          const h1 = page.locator('main h1');
-          await expect.poll(() => h1.count(), { timeout: 15_000 }).toBe(1);
-          expect(await h1.innerText()).toMatch(route.h1);
-          expect(await page.locator('h1').count()).toBe(1);
-          expect(await page.title()).toContain('tinyback.tools');
-          // Nothing may stick out sideways on a phone.
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-          expect(overflow).toBeLessThanOrEqual(0);
-
-          const results = await new AxeBuilder({ page }).analyze();
-          const serious = results.violations
-            .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-            .flatMap((violation) =>
-              violation.nodes.map(
-                (node) => `${violation.id}: ${node.html.slice(0, 120)} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`,
-              ),
+      it(
+        `${route.path} at ${viewport.name} width: heading, no serious a11y issues`,
+        { timeout: 90_000 },
+        async () => {
+          const page = await openPage(viewport.width, viewport.height);
+          const errors: string[] = [];
+          page.on('pageerror', (error) => errors.push(error.message));
+          try {
+            await page.goto(site.url + route.path, { waitUntil: 'networkidle' });
+            const h1 = page.locator('main h1');
+            await expect.poll(() => h1.count(), { timeout: 15_000 }).toBe(1);
+            expect(await h1.innerText()).toMatch(route.h1);
+            expect(await page.locator('h1').count()).toBe(1);
+            expect(await page.title()).toContain('tinyback.tools');
+            // Nothing may stick out sideways on a phone.
+            const overflow = await page.evaluate(
+              () => document.documentElement.scrollWidth - window.innerWidth,
             );
-          expect(serious).toEqual([]);
-          expect(errors).toEqual([]);
-        } finally {
-          await page.screenshot({ path: path.join(SCREENSHOTS, `${route.name}-${viewport.name}.png`), fullPage: true });
-          await page.context().close();
-        }
-      });
+            expect(overflow).toBeLessThanOrEqual(0);
+
+            const results = await new AxeBuilder({ page }).analyze();
+            const serious = results.violations
+              .filter(
+                (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+              )
+              .flatMap((violation) =>
+                violation.nodes.map(
+                  (node) =>
+                    `${violation.id}: ${node.html.slice(0, 120)} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`,
+                ),
+              );
+            expect(serious).toEqual([]);
+            expect(errors).toEqual([]);
+          } finally {
+            await page.screenshot({
+              path: path.join(SCREENSHOTS, `${route.name}-${viewport.name}.png`),
+              fullPage: true,
+            });
+            await page.context().close();
+          }
+        },
+      );
     }
   }
 
@@ -120,30 +135,39 @@ describe('public site in Chromium', () => {
     await page.context().close();
   });
 
-  it('subscribes to the newsletter from the footer, stored in the database', { timeout: 60_000 }, async () => {
-    const email = `reader-${Date.now()}@example.com`;
-    const page = await openPage(1280, 800);
-    await page.goto(site.url + '/pricing', { waitUntil: 'networkidle' });
-    const form = page.locator('form[aria-labelledby="footer-newsletter-title"]');
-    await form.getByLabel('Email address').fill(email.toUpperCase());
-    await form.getByRole('button', { name: 'Subscribe' }).click();
-    await expect.poll(() => form.getByRole('status').textContent(), { timeout: 15_000 }).toMatch(/subscribed/i);
-    expect(await form.getByLabel('Email address').inputValue()).toBe('');
+  it(
+    'subscribes to the newsletter from the footer, stored in the database',
+    { timeout: 60_000 },
+    async () => {
+      const email = `reader-${Date.now()}@example.com`;
+      const page = await openPage(1280, 800);
+      await page.goto(site.url + '/pricing', { waitUntil: 'networkidle' });
+      const form = page.locator('form[aria-labelledby="footer-newsletter-title"]');
+      await form.getByLabel('Email address').fill(email.toUpperCase());
+      await form.getByRole('button', { name: 'Subscribe' }).click();
+      await expect
+        .poll(() => form.getByRole('status').textContent(), { timeout: 15_000 })
+        .toMatch(/subscribed/i);
+      expect(await form.getByLabel('Email address').inputValue()).toBe('');
 
-    // The same address again is not an error to the visitor and not a second row.
-    await form.getByLabel('Email address').fill(email);
-    await form.getByRole('button', { name: 'Subscribe' }).click();
-    await expect.poll(() => form.getByRole('status').count(), { timeout: 15_000 }).toBe(1);
-    expect(await form.getByRole('alert').count()).toBe(0);
-    await page.context().close();
+      // The same address again is not an error to the visitor and not a second row.
+      await form.getByLabel('Email address').fill(email);
+      await form.getByRole('button', { name: 'Subscribe' }).click();
+      await expect.poll(() => form.getByRole('status').count(), { timeout: 15_000 }).toBe(1);
+      expect(await form.getByRole('alert').count()).toBe(0);
+      await page.context().close();
 
-    const db = new pg.Client({ connectionString: inject('stack').dbUrl });
-    await db.connect();
-    try {
-      const { rows } = await db.query('select email from public.newsletter_subscribers where lower(email) = $1', [email]);
-      expect(rows).toEqual([{ email }]);
-    } finally {
-      await db.end();
-    }
-  });
+      const db = new pg.Client({ connectionString: inject('stack').dbUrl });
+      await db.connect();
+      try {
+        const { rows } = await db.query(
+          'select email from public.newsletter_subscribers where lower(email) = $1',
+          [email],
+        );
+        expect(rows).toEqual([{ email }]);
+      } finally {
+        await db.end();
+      }
+    },
+  );
 });

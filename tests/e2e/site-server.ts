@@ -15,7 +15,11 @@ async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -32,7 +36,12 @@ export async function serveSite(supabaseUrl: string, anonKey: string): Promise<S
   process.env.VITE_SUPABASE_ANON_KEY = anonKey;
   await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   const port = await freePort();
-  const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port, strictPort: true } });
+  const server = await preview({
+    root,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port, strictPort: true },
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     close: async () => {

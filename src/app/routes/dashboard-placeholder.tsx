@@ -14,7 +14,9 @@ export function DashboardPlaceholder({ title }: { title: string }) {
         <Heading as="h1" size="3xl">
           {title}
         </Heading>
-        <Text color="fg.muted">Welcome, {displayName(user) ?? 'there'}. This area is being built.</Text>
+        <Text color="fg.muted">
+          Welcome, {displayName(user) ?? 'there'}. This area is being built.
+        </Text>
         <HStack gap="3" wrap="wrap">
           <Button asChild variant="outline" size="sm">
             <RouterLink to={paths.dashboard}>Dashboard</RouterLink>

@@ -7,7 +7,9 @@ import { createSupabaseMock, fakeSession } from '../testing/supabase-mock';
 import { AuthProvider } from '../../lib/auth';
 import { Header } from './header';
 
-const mock = vi.hoisted(() => ({ current: undefined as unknown as ReturnType<typeof createSupabaseMock> }));
+const mock = vi.hoisted(() => ({
+  current: undefined as unknown as ReturnType<typeof createSupabaseMock>,
+}));
 vi.mock('../../lib/supabase', () => ({
   get supabase() {
     return mock.current.supabase;
@@ -41,16 +43,19 @@ describe('Header', { timeout: 30_000 }, () => {
 
   it('shows the wordmark, the main links and a Login link to a visitor', async () => {
     renderHeader();
-    expect(await screen.findByRole('link', { name: 'Login' }, SLOW)).toHaveAttribute('href', '/login');
-    expect(screen.getByRole('link', { name: 'tinyback.tools home' })).toHaveTextContent('tinyback.tools');
+    expect(await screen.findByRole('link', { name: 'Login' }, SLOW)).toHaveAttribute(
+      'href',
+      '/login',
+    );
+    expect(screen.getByRole('link', { name: 'tinyback.tools home' })).toHaveTextContent(
+      'tinyback.tools',
+    );
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual([
-      'Tools',
-      'Pricing',
-      'Docs',
-      'Blog',
-      'Custom Web',
-    ]);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Tools', 'Pricing', 'Docs', 'Blog', 'Custom Web']);
   });
 
   it('highlights the active link', async () => {
@@ -61,7 +66,10 @@ describe('Header', { timeout: 30_000 }, () => {
       { route: '/pricing' },
     );
     const nav = await screen.findByRole('navigation', { name: 'Main' }, SLOW);
-    expect(within(nav).getByRole('link', { name: 'Pricing' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Pricing' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     expect(within(nav).getByRole('link', { name: 'Tools' })).not.toHaveAttribute('aria-current');
   });
 
@@ -90,7 +98,11 @@ describe('Header', { timeout: 30_000 }, () => {
     await waitFor(() => expect(profileTrigger()).toHaveAttribute('aria-expanded', 'false'));
 
     // A completed navigation closes the mobile menu…
-    await user.click(within(screen.getByRole('navigation', { name: 'Mobile' })).getByRole('link', { name: 'Pricing' }));
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Mobile' })).getByRole('link', {
+        name: 'Pricing',
+      }),
+    );
     expect(screen.getByTestId('location')).toHaveTextContent('/pricing');
     expect(mobileToggle()).toHaveAttribute('aria-expanded', 'false');
 

@@ -4,7 +4,13 @@ import { Link as RouterLink } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { site } from '../../config/site';
 
-export function Wordmark({ size = 'xl', tone = 'light' }: { size?: 'lg' | 'xl' | '2xl'; tone?: 'light' | 'dark' }) {
+export function Wordmark({
+  size = 'xl',
+  tone = 'light',
+}: {
+  size?: 'lg' | 'xl' | '2xl';
+  tone?: 'light' | 'dark';
+}) {
   return (
     <Link
       asChild

@@ -7,7 +7,9 @@ import { createSupabaseMock, fakeSession } from '../../components/testing/supaba
 import { AuthProvider, VisitorRoute } from '../../lib/auth';
 import { LoginPage } from './login-page';
 
-const mock = vi.hoisted(() => ({ current: undefined as unknown as ReturnType<typeof createSupabaseMock> }));
+const mock = vi.hoisted(() => ({
+  current: undefined as unknown as ReturnType<typeof createSupabaseMock>,
+}));
 vi.mock('../../lib/supabase', () => ({
   get supabase() {
     return mock.current.supabase;
@@ -44,9 +46,12 @@ describe('LoginPage password reset', { timeout: 30_000 }, () => {
     await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByRole('status')).toHaveTextContent('ada@example.com');
-    expect(mock.current.supabase.auth.resetPasswordForEmail).toHaveBeenCalledWith('ada@example.com', {
-      redirectTo: `${window.location.origin}/login`,
-    });
+    expect(mock.current.supabase.auth.resetPasswordForEmail).toHaveBeenCalledWith(
+      'ada@example.com',
+      {
+        redirectTo: `${window.location.origin}/login`,
+      },
+    );
   });
 
   it('asks for a new password after the reset link and then opens the dashboard', async () => {
@@ -55,10 +60,18 @@ describe('LoginPage password reset', { timeout: 30_000 }, () => {
     renderLogin();
     await screen.findByRole('heading', { level: 1, name: 'Welcome back' }, SLOW);
     act(() => mock.current.setSession(fakeSession('ada@example.com'), 'PASSWORD_RECOVERY'));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Set a new password' }, SLOW)).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Set a new password' }, SLOW),
+    ).toBeInTheDocument();
     await user.type(screen.getByLabelText(/New password/), 'n3w-secret');
     await user.click(screen.getByRole('button', { name: 'Save new password' }));
-    await waitFor(() => expect(mock.current.supabase.auth.updateUser).toHaveBeenCalledWith({ password: 'n3w-secret' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW)).toBeInTheDocument();
+    await waitFor(() =>
+      expect(mock.current.supabase.auth.updateUser).toHaveBeenCalledWith({
+        password: 'n3w-secret',
+      }),
+    );
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW),
+    ).toBeInTheDocument();
   });
 });

@@ -14,7 +14,11 @@ export function LoginPage() {
   const navigate = useNavigate();
   const { recovering, finishRecovery, user } = useAuth();
   const [mode, setMode] = useState<'sign-in' | 'forgot'>('sign-in');
-  const title = recovering ? 'Set a new password' : mode === 'forgot' ? 'Reset your password' : 'Welcome back';
+  const title = recovering
+    ? 'Set a new password'
+    : mode === 'forgot'
+      ? 'Reset your password'
+      : 'Welcome back';
   useDocumentTitle(recovering ? 'Set a new password' : 'Login');
 
   const signUpLink = (
@@ -46,7 +50,10 @@ export function LoginPage() {
       footer={signUpLink}
     >
       {mode === 'sign-in' ? (
-        <LoginForm onSignedIn={() => navigate(paths.dashboard, { replace: true })} onForgotPassword={() => setMode('forgot')} />
+        <LoginForm
+          onSignedIn={() => navigate(paths.dashboard, { replace: true })}
+          onForgotPassword={() => setMode('forgot')}
+        />
       ) : (
         <ForgotPasswordForm initialEmail="" onBack={() => setMode('sign-in')} />
       )}

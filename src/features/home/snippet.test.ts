@@ -9,11 +9,15 @@ describe('form snippet', () => {
   });
 
   it('is a complete form with the honeypot hidden', () => {
-    const html = buildFormSnippet({ supabaseUrl: 'https://YOUR-PROJECT.supabase.co', formId: EXAMPLE_FORM_ID });
+    const html = buildFormSnippet({
+      supabaseUrl: 'https://YOUR-PROJECT.supabase.co',
+      formId: EXAMPLE_FORM_ID,
+    });
     expect(html).toContain(
       '<form action="https://YOUR-PROJECT.supabase.co/functions/v1/forms/YOUR-FORM-ID" method="POST">',
     );
-    for (const field of ['name="name"', 'name="email"', 'name="message"']) expect(html).toContain(field);
+    for (const field of ['name="name"', 'name="email"', 'name="message"'])
+      expect(html).toContain(field);
     expect(html).toMatch(/<input type="text" name="_gotcha" style="display:none"/);
     expect(html).not.toContain('_next');
     expect(html.trim().endsWith('</form>')).toBe(true);
@@ -21,13 +25,25 @@ describe('form snippet', () => {
 
   it('parses as a form a browser would post', () => {
     const doc = new DOMParser().parseFromString(
-      buildFormSnippet({ supabaseUrl: 'http://127.0.0.1:54321', formId: 'abc', next: 'https://x.io/"ok"' }),
+      buildFormSnippet({
+        supabaseUrl: 'http://127.0.0.1:54321',
+        formId: 'abc',
+        next: 'https://x.io/"ok"',
+      }),
       'text/html',
     );
     const form = doc.querySelector('form')!;
     expect(form.getAttribute('method')).toBe('POST');
     expect(form.action).toBe('http://127.0.0.1:54321/functions/v1/forms/abc');
-    expect([...new FormData(form).keys()]).toEqual(['name', 'email', 'message', '_gotcha', '_next']);
-    expect((form.querySelector('[name="_next"]') as HTMLInputElement).value).toBe('https://x.io/"ok"');
+    expect([...new FormData(form).keys()]).toEqual([
+      'name',
+      'email',
+      'message',
+      '_gotcha',
+      '_next',
+    ]);
+    expect((form.querySelector('[name="_next"]') as HTMLInputElement).value).toBe(
+      'https://x.io/"ok"',
+    );
   });
 });

@@ -39,7 +39,10 @@ export function buildFormSnippet({ supabaseUrl, formId, next }: SnippetOptions):
     `  <!-- Spam trap: people never see it, bots fill it in. Leave it empty. -->`,
     `  <input type="text" name="${honeypot}" style="display:none" tabindex="-1" autocomplete="off">`,
   ];
-  if (next) lines.push(`  <input type="hidden" name="${SPECIAL_FIELDS.next}" value="${escapeAttribute(next)}">`);
+  if (next)
+    lines.push(
+      `  <input type="hidden" name="${SPECIAL_FIELDS.next}" value="${escapeAttribute(next)}">`,
+    );
   lines.push(``, `  <button type="submit">Send</button>`, `</form>`);
   return lines.join('\n');
 }

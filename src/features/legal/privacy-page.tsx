@@ -5,8 +5,8 @@ import { LegalDocument, type LegalSection } from './components/legal-document';
 
 const requests = (
   <p>
-    If you make a request, we have {PRIVACY_RESPONSE_TIME} to respond to you. To exercise any of these rights, contact us
-    at <a href={`mailto:${site.contactEmail}`}>{site.contactEmail}</a>.
+    If you make a request, we have {PRIVACY_RESPONSE_TIME} to respond to you. To exercise any of
+    these rights, contact us at <a href={`mailto:${site.contactEmail}`}>{site.contactEmail}</a>.
   </p>
 );
 
@@ -22,13 +22,14 @@ const sections: LegalSection[] = [
     body: (
       <>
         <p>
-          When you register for an account, we ask for your name, e-mail address and a password (stored only as a hash).
-          When you subscribe to our newsletter, we store your e-mail address and the time you subscribed.
+          When you register for an account, we ask for your name, e-mail address and a password
+          (stored only as a hash). When you subscribe to our newsletter, we store your e-mail
+          address and the time you subscribed.
         </p>
         <p>
-          When visitors submit one of your forms, we store the fields of that submission, the form it was sent to and the
-          time it arrived, so that we can deliver it to you. If you contact us directly, we keep the contents of your
-          message and any attachments you send.
+          When visitors submit one of your forms, we store the fields of that submission, the form
+          it was sent to and the time it arrived, so that we can deliver it to you. If you contact
+          us directly, we keep the contents of your message and any attachments you send.
         </p>
       </>
     ),
@@ -42,10 +43,15 @@ const sections: LegalSection[] = [
         <ul>
           <li>provide, operate and maintain the Service, and deliver form submissions to you;</li>
           <li>improve, personalise and expand the Service, and develop new tools and features;</li>
-          <li>communicate with you about your account, updates and, if you subscribed, our newsletter;</li>
+          <li>
+            communicate with you about your account, updates and, if you subscribed, our newsletter;
+          </li>
           <li>find and prevent fraud, spam and abuse of our endpoints.</li>
         </ul>
-        <p>We never sell personal data and we do not use form submissions for any purpose other than delivering them.</p>
+        <p>
+          We never sell personal data and we do not use form submissions for any purpose other than
+          delivering them.
+        </p>
       </>
     ),
   },
@@ -54,9 +60,10 @@ const sections: LegalSection[] = [
     title: 'Log files',
     body: (
       <p>
-        Like most services, our servers write log files when a page or an endpoint is requested. These logs contain the
-        IP address, browser type, date and time, the page requested and the referring page. They are used to keep the
-        Service secure and to enforce rate limits, are not linked to other personal data and are deleted after 14 days.
+        Like most services, our servers write log files when a page or an endpoint is requested.
+        These logs contain the IP address, browser type, date and time, the page requested and the
+        referring page. They are used to keep the Service secure and to enforce rate limits, are not
+        linked to other personal data and are deleted after 14 days.
       </p>
     ),
   },
@@ -65,9 +72,9 @@ const sections: LegalSection[] = [
     title: 'Cookies and web beacons',
     body: (
       <p>
-        Our website uses no tracking cookies. The dashboard keeps your sign-in session in your browser's local storage,
-        which is strictly necessary to keep you signed in. The form endpoint sets no cookies at all on your visitors'
-        browsers.
+        Our website uses no tracking cookies. The dashboard keeps your sign-in session in your
+        browser's local storage, which is strictly necessary to keep you signed in. The form
+        endpoint sets no cookies at all on your visitors' browsers.
       </p>
     ),
   },
@@ -76,9 +83,9 @@ const sections: LegalSection[] = [
     title: 'Advertising partners',
     body: (
       <p>
-        We have no advertising partners and show no advertisements. No third-party ad server or ad network receives data
-        about you or your visitors from us. Should this ever change, we will update this policy and ask for your consent
-        first.
+        We have no advertising partners and show no advertisements. No third-party ad server or ad
+        network receives data about you or your visitors from us. Should this ever change, we will
+        update this policy and ask for your consent first.
       </p>
     ),
   },
@@ -89,9 +96,16 @@ const sections: LegalSection[] = [
       <>
         <p>Under the CCPA, among other rights, California consumers have the right to:</p>
         <ul>
-          <li>request that a business disclose the categories and specific pieces of personal data it has collected about them;</li>
-          <li>request that a business delete any personal data about them that it has collected;</li>
-          <li>request that a business that sells personal data does not sell their personal data.</li>
+          <li>
+            request that a business disclose the categories and specific pieces of personal data it
+            has collected about them;
+          </li>
+          <li>
+            request that a business delete any personal data about them that it has collected;
+          </li>
+          <li>
+            request that a business that sells personal data does not sell their personal data.
+          </li>
         </ul>
         {requests}
       </>
@@ -105,16 +119,28 @@ const sections: LegalSection[] = [
         <p>Every user is entitled to the following rights:</p>
         <ul>
           <li>
-            The right to access: you may request copies of your personal data. We may charge you a small fee for this
-            service.
+            The right to access: you may request copies of your personal data. We may charge you a
+            small fee for this service.
           </li>
-          <li>The right to rectification: you may ask us to correct information you believe is inaccurate or incomplete.</li>
-          <li>The right to erasure: you may ask us to erase your personal data, under certain conditions.</li>
-          <li>The right to restrict processing: you may ask us to restrict the processing of your data, under certain conditions.</li>
-          <li>The right to object to processing: you may object to our processing of your data, under certain conditions.</li>
           <li>
-            The right to data portability: you may ask us to transfer the data we have collected to another organisation,
-            or directly to you, under certain conditions.
+            The right to rectification: you may ask us to correct information you believe is
+            inaccurate or incomplete.
+          </li>
+          <li>
+            The right to erasure: you may ask us to erase your personal data, under certain
+            conditions.
+          </li>
+          <li>
+            The right to restrict processing: you may ask us to restrict the processing of your
+            data, under certain conditions.
+          </li>
+          <li>
+            The right to object to processing: you may object to our processing of your data, under
+            certain conditions.
+          </li>
+          <li>
+            The right to data portability: you may ask us to transfer the data we have collected to
+            another organisation, or directly to you, under certain conditions.
           </li>
         </ul>
         {requests}
@@ -126,9 +152,10 @@ const sections: LegalSection[] = [
     title: "Children's information",
     body: (
       <p>
-        Protecting children online is important to us. tinyback does not knowingly collect any personally identifiable
-        information from children under the age of 13. If you think that your child provided this kind of information on
-        our website, please contact us immediately and we will do our best to remove it from our records promptly.
+        Protecting children online is important to us. tinyback does not knowingly collect any
+        personally identifiable information from children under the age of 13. If you think that
+        your child provided this kind of information on our website, please contact us immediately
+        and we will do our best to remove it from our records promptly.
       </p>
     ),
   },
@@ -142,8 +169,9 @@ export function PrivacyPage() {
       effective={TERMS_EFFECTIVE_DATE}
       intro={
         <p>
-          At {site.name}, the privacy of our users and of the people who submit their forms is one of our main
-          priorities. This Privacy Policy explains what information we collect and how we use it.
+          At {site.name}, the privacy of our users and of the people who submit their forms is one
+          of our main priorities. This Privacy Policy explains what information we collect and how
+          we use it.
         </p>
       }
       sections={sections}

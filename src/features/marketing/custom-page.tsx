@@ -1,26 +1,81 @@
 // The custom web development page: the service, how a project runs, and how to get in touch.
 import type { IconType } from 'react-icons';
-import { Box, Button, Card, Flex, Heading, Icon, List, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { LuCheck, LuDatabase, LuGauge, LuLayoutTemplate, LuMail, LuPalette, LuPlug } from 'react-icons/lu';
+import {
+  Box,
+  Button,
+  Card,
+  Flex,
+  Heading,
+  Icon,
+  List,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import {
+  LuCheck,
+  LuDatabase,
+  LuGauge,
+  LuLayoutTemplate,
+  LuMail,
+  LuPalette,
+  LuPlug,
+} from 'react-icons/lu';
 import { PageHero } from '../../components/page-hero';
 import { Section } from '../../components/section';
 import { useDocumentTitle } from '../../components/use-document-title';
 import { site } from '../../config/site';
 
 const services: { icon: IconType; title: string; text: string }[] = [
-  { icon: LuLayoutTemplate, title: 'Marketing sites', text: 'Fast static sites and landing pages with forms that just work, built to rank and convert.' },
-  { icon: LuDatabase, title: 'Web apps on Supabase', text: 'Dashboards, portals and internal tools with auth, row-level security and realtime updates.' },
-  { icon: LuPlug, title: 'Integrations', text: 'Connect your forms and data to CRMs, spreadsheets, payment providers and your own APIs.' },
-  { icon: LuPalette, title: 'Design systems', text: 'Accessible, consistent UI components your team can keep building with.' },
-  { icon: LuGauge, title: 'Performance & accessibility', text: 'Audits and fixes for Core Web Vitals and WCAG 2.2 AA.' },
-  { icon: LuMail, title: 'Migrations', text: 'Move forms and submissions from other form services or a legacy mailer script to tinyback.' },
+  {
+    icon: LuLayoutTemplate,
+    title: 'Marketing sites',
+    text: 'Fast static sites and landing pages with forms that just work, built to rank and convert.',
+  },
+  {
+    icon: LuDatabase,
+    title: 'Web apps on Supabase',
+    text: 'Dashboards, portals and internal tools with auth, row-level security and realtime updates.',
+  },
+  {
+    icon: LuPlug,
+    title: 'Integrations',
+    text: 'Connect your forms and data to CRMs, spreadsheets, payment providers and your own APIs.',
+  },
+  {
+    icon: LuPalette,
+    title: 'Design systems',
+    text: 'Accessible, consistent UI components your team can keep building with.',
+  },
+  {
+    icon: LuGauge,
+    title: 'Performance & accessibility',
+    text: 'Audits and fixes for Core Web Vitals and WCAG 2.2 AA.',
+  },
+  {
+    icon: LuMail,
+    title: 'Migrations',
+    text: 'Move forms and submissions from other form services or a legacy mailer script to tinyback.',
+  },
 ];
 
 const steps = [
-  { title: 'Discovery call', text: 'Thirty minutes to understand your goals, audience and constraints. Free of charge.' },
-  { title: 'Fixed proposal', text: 'A written scope, timeline and fixed price, so there are no surprises on the invoice.' },
-  { title: 'Build in the open', text: 'Weekly previews on a staging link; you give feedback while it is still cheap to change.' },
-  { title: 'Launch & handover', text: 'We launch, document everything and hand over the code. It is yours, no lock-in.' },
+  {
+    title: 'Discovery call',
+    text: 'Thirty minutes to understand your goals, audience and constraints. Free of charge.',
+  },
+  {
+    title: 'Fixed proposal',
+    text: 'A written scope, timeline and fixed price, so there are no surprises on the invoice.',
+  },
+  {
+    title: 'Build in the open',
+    text: 'Weekly previews on a staging link; you give feedback while it is still cheap to change.',
+  },
+  {
+    title: 'Launch & handover',
+    text: 'We launch, document everything and hand over the code. It is yours, no lock-in.',
+  },
 ];
 
 export function CustomPage() {
@@ -33,7 +88,9 @@ export function CustomPage() {
         lead="The team behind tinyback builds websites and web apps for freelancers, startups and companies, fast, accessible and privacy-friendly by default."
       >
         <Button asChild colorPalette="teal" size="lg">
-          <a href={`mailto:${site.contactEmail}?subject=Custom%20web%20project`}>Tell us about your project</a>
+          <a href={`mailto:${site.contactEmail}?subject=Custom%20web%20project`}>
+            Tell us about your project
+          </a>
         </Button>
       </PageHero>
       <Section id="services" title="What we build">
@@ -41,7 +98,15 @@ export function CustomPage() {
           {services.map((service) => (
             <Card.Root key={service.title} variant="outline">
               <Card.Body gap="3">
-                <Flex w="10" h="10" rounded="lg" bg="teal.50" color="teal.700" align="center" justify="center">
+                <Flex
+                  w="10"
+                  h="10"
+                  rounded="lg"
+                  bg="teal.50"
+                  color="teal.700"
+                  align="center"
+                  justify="center"
+                >
                   <Icon as={service.icon} boxSize="5" aria-hidden />
                 </Flex>
                 <Heading as="h3" size="md">
@@ -88,7 +153,9 @@ export function CustomPage() {
             ))}
           </List.Root>
           <Button asChild colorPalette="teal" size="lg" alignSelf="center">
-            <a href={`mailto:${site.contactEmail}?subject=Custom%20web%20project`}>Email {site.contactEmail}</a>
+            <a href={`mailto:${site.contactEmail}?subject=Custom%20web%20project`}>
+              Email {site.contactEmail}
+            </a>
           </Button>
         </Stack>
       </Section>

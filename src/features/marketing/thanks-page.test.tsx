@@ -16,7 +16,9 @@ describe('ThanksPage', () => {
   it('links back to the site the form was on', () => {
     vi.spyOn(document, 'referrer', 'get').mockReturnValue('https://shop.example.com/contact');
     renderWithProviders(<ThanksPage />);
-    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Thanks! Your message has been sent.');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(
+      'Thanks! Your message has been sent.',
+    );
     expect(screen.getByRole('link', { name: 'Back to shop.example.com' })).toHaveAttribute(
       'href',
       'https://shop.example.com',
@@ -27,6 +29,9 @@ describe('ThanksPage', () => {
   it('links home without a referrer', () => {
     vi.spyOn(document, 'referrer', 'get').mockReturnValue('');
     renderWithProviders(<ThanksPage />);
-    expect(screen.getByRole('link', { name: 'Back to the home page' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('link', { name: 'Back to the home page' })).toHaveAttribute(
+      'href',
+      '/',
+    );
   });
 });

@@ -23,13 +23,23 @@ export function ThanksPage() {
   return (
     <Container maxW="xl" py={{ base: '16', md: '28' }}>
       <Stack align="center" textAlign="center" gap="5">
-        <Flex w="16" h="16" rounded="full" bg="green.50" color="green.600" align="center" justify="center">
+        <Flex
+          w="16"
+          h="16"
+          rounded="full"
+          bg="green.50"
+          color="green.600"
+          align="center"
+          justify="center"
+        >
           <Icon as={LuCircleCheck} boxSize="8" aria-hidden />
         </Flex>
         <Heading as="h1" size={{ base: '2xl', md: '3xl' }}>
           Thanks! Your message has been sent.
         </Heading>
-        <Text color="fg.muted">The site owner has received it and will get back to you if a reply is needed.</Text>
+        <Text color="fg.muted">
+          The site owner has received it and will get back to you if a reply is needed.
+        </Text>
         {external ? (
           <Button asChild colorPalette="teal">
             <a href={origin}>Back to {new URL(origin).host}</a>

@@ -1,8 +1,31 @@
 // The tools page: what each tinyback tool does and whether it is available yet.
 import type { IconType } from 'react-icons';
 import { Link as RouterLink } from 'react-router-dom';
-import { Badge, Box, Button, Card, Container, Flex, Heading, Icon, List, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { LuCalendar, LuChartBar, LuCheck, LuCode, LuInbox, LuMegaphone, LuReply, LuUpload, LuWebhook } from 'react-icons/lu';
+import {
+  Badge,
+  Box,
+  Button,
+  Card,
+  Container,
+  Flex,
+  Heading,
+  Icon,
+  List,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import {
+  LuCalendar,
+  LuChartBar,
+  LuCheck,
+  LuCode,
+  LuInbox,
+  LuMegaphone,
+  LuReply,
+  LuUpload,
+  LuWebhook,
+} from 'react-icons/lu';
 import { PageHero } from '../../components/page-hero';
 import { Section } from '../../components/section';
 import { useDocumentTitle } from '../../components/use-document-title';
@@ -44,7 +67,11 @@ const tools: Tool[] = [
     availability: 'Coming soon',
     summary:
       'Page views, referrers and form conversions without cookies or personal data, so you need no consent banner for it.',
-    points: ['No cookies, no fingerprinting', 'Form conversion rates per page', 'Data stays in the EU'],
+    points: [
+      'No cookies, no fingerprinting',
+      'Form conversion rates per page',
+      'Data stays in the EU',
+    ],
   },
   {
     id: 'newsletter',
@@ -53,22 +80,32 @@ const tools: Tool[] = [
     availability: 'Announced for August',
     summary:
       'Collect subscribers with the same form endpoint and send simple, good-looking updates with double opt-in.',
-    points: ['Double opt-in and one-click unsubscribe', 'Import existing subscribers', 'Plain and lightweight e-mails'],
+    points: [
+      'Double opt-in and one-click unsubscribe',
+      'Import existing subscribers',
+      'Plain and lightweight e-mails',
+    ],
   },
   {
     id: 'booking',
     icon: LuCalendar,
     name: 'Booking',
     availability: 'Coming soon',
-    summary: 'Share a booking link, let visitors pick a free slot and get the appointment in your calendar.',
-    points: ['Public booking links', 'Availability rules and buffers', 'Confirmation e-mails for both sides'],
+    summary:
+      'Share a booking link, let visitors pick a free slot and get the appointment in your calendar.',
+    points: [
+      'Public booking links',
+      'Availability rules and buffers',
+      'Confirmation e-mails for both sides',
+    ],
   },
   {
     id: 'file-upload',
     icon: LuUpload,
     name: 'File upload',
     availability: 'Planned',
-    summary: 'Accept attachments such as CVs or screenshots with your forms, stored privately and scanned.',
+    summary:
+      'Accept attachments such as CVs or screenshots with your forms, stored privately and scanned.',
     points: ['Size and type limits per form', 'Private storage with expiring links'],
   },
   {
@@ -92,7 +129,8 @@ const tools: Tool[] = [
     icon: LuCode,
     name: 'Custom web development',
     availability: 'Available',
-    summary: 'Need more than a tool? Our team builds fast, accessible websites and web apps on the same stack.',
+    summary:
+      'Need more than a tool? Our team builds fast, accessible websites and web apps on the same stack.',
     points: ['Static sites, Supabase apps and integrations', 'Fixed-price projects'],
     link: { label: 'Learn more', to: paths.custom },
   },
@@ -107,13 +145,33 @@ const availabilityColor: Record<Availability, string> = {
 
 function ToolCard({ tool }: { tool: Tool }) {
   return (
-    <Card.Root as="article" id={tool.id} aria-labelledby={`${tool.id}-name`} variant="outline" h="full">
+    <Card.Root
+      as="article"
+      id={tool.id}
+      aria-labelledby={`${tool.id}-name`}
+      variant="outline"
+      h="full"
+    >
       <Card.Body gap="4">
         <Flex justify="space-between" align="flex-start" gap="3">
-          <Flex w="11" h="11" rounded="lg" bg="teal.50" color="teal.700" align="center" justify="center" flexShrink={0}>
+          <Flex
+            w="11"
+            h="11"
+            rounded="lg"
+            bg="teal.50"
+            color="teal.700"
+            align="center"
+            justify="center"
+            flexShrink={0}
+          >
             <Icon as={tool.icon} boxSize="5" aria-hidden />
           </Flex>
-          <Badge colorPalette={availabilityColor[tool.availability]} variant="subtle" rounded="full" px="2.5">
+          <Badge
+            colorPalette={availabilityColor[tool.availability]}
+            variant="subtle"
+            rounded="full"
+            px="2.5"
+          >
             {tool.availability}
           </Badge>
         </Flex>
@@ -164,7 +222,13 @@ export function ToolsPage() {
                 <Text as="dt" order={2} color="fg.muted">
                   {figure.label}
                 </Text>
-                <Text as="dd" order={1} fontSize={{ base: '3xl', md: '4xl' }} fontWeight="800" color="teal.700">
+                <Text
+                  as="dd"
+                  order={1}
+                  fontSize={{ base: '3xl', md: '4xl' }}
+                  fontWeight="800"
+                  color="teal.700"
+                >
                   {figure.value}
                 </Text>
               </Stack>
@@ -172,7 +236,11 @@ export function ToolsPage() {
           </SimpleGrid>
         </Container>
       </Box>
-      <Section id="all-tools" title="The toolbox" intro="One account, one dashboard, one privacy promise.">
+      <Section
+        id="all-tools"
+        title="The toolbox"
+        intro="One account, one dashboard, one privacy promise."
+      >
         <SimpleGrid columns={{ base: 1, md: 2, lg: 3 }} gap="5">
           {tools.map((tool) => (
             <ToolCard key={tool.id} tool={tool} />

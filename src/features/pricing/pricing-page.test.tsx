@@ -5,7 +5,9 @@ import { renderWithProviders } from '../../components/testing/render';
 import { PricingPage } from './pricing-page';
 
 function prices() {
-  return ['starter', 'pro', 'enterprise'].map((id) => screen.getByTestId(`price-${id}`).textContent);
+  return ['starter', 'pro', 'enterprise'].map(
+    (id) => screen.getByTestId(`price-${id}`).textContent,
+  );
 }
 
 describe('PricingPage', { timeout: 30_000 }, () => {
@@ -25,7 +27,10 @@ describe('PricingPage', { timeout: 30_000 }, () => {
     expect(badges).toHaveLength(1);
     const pro = screen.getByRole('article', { name: 'Pro' });
     expect(within(pro).getByText('Most Popular')).toBeInTheDocument();
-    expect(within(pro).getByRole('link', { name: /Get Started/ })).toHaveAttribute('href', '/auth?plan=pro');
+    expect(within(pro).getByRole('link', { name: /Get Started/ })).toHaveAttribute(
+      'href',
+      '/auth?plan=pro',
+    );
     expect(document.title).toBe('Pricing · tinyback.tools');
   });
 });

@@ -27,7 +27,8 @@ export function PricingPage() {
         </SimpleGrid>
         <Stack mt="10" align="center">
           <Text color="fg.muted" textAlign="center">
-            Every plan includes spam protection, e-mail delivery, EU hosting and daily backups. Cancel at any time.
+            Every plan includes spam protection, e-mail delivery, EU hosting and daily backups.
+            Cancel at any time.
           </Text>
         </Stack>
       </Container>

@@ -8,7 +8,11 @@ export interface SignUpInput {
 }
 
 /** Resolves with whether a session started (false when the project asks to confirm the e-mail first). */
-export async function signUp({ name, email, password }: SignUpInput): Promise<{ signedIn: boolean }> {
+export async function signUp({
+  name,
+  email,
+  password,
+}: SignUpInput): Promise<{ signedIn: boolean }> {
   const { data, error } = await supabase.auth.signUp({
     email: email.trim(),
     password,

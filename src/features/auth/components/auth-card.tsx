@@ -2,9 +2,25 @@
 import type { ReactNode } from 'react';
 import { Box, Card, Container, Heading, Stack, Text } from '@chakra-ui/react';
 
-export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+  footer,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
-    <Box bgGradient="to-b" gradientFrom="teal.50" gradientTo="bg" py={{ base: '10', md: '16' }} minH="calc(100dvh - 64px)">
+    <Box
+      bgGradient="to-b"
+      gradientFrom="teal.50"
+      gradientTo="bg"
+      py={{ base: '10', md: '16' }}
+      minH="calc(100dvh - 64px)"
+    >
       <Container maxW="md" px={{ base: '4', sm: '6' }}>
         <Card.Root variant="elevated" shadow="lg">
           <Card.Body gap="6" p={{ base: '6', sm: '8' }}>

@@ -4,7 +4,13 @@ import { Button, Field, Input, Stack, Text } from '@chakra-ui/react';
 import { requestPasswordReset } from '../api/request-password-reset';
 import { FormError } from './auth-card';
 
-export function ForgotPasswordForm({ initialEmail, onBack }: { initialEmail: string; onBack: () => void }) {
+export function ForgotPasswordForm({
+  initialEmail,
+  onBack,
+}: {
+  initialEmail: string;
+  onBack: () => void;
+}) {
   const [email, setEmail] = useState(initialEmail);
   const [sending, setSending] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -18,7 +24,11 @@ export function ForgotPasswordForm({ initialEmail, onBack }: { initialEmail: str
       await requestPasswordReset(email);
       setSentTo(email.trim());
     } catch (caught) {
-      setError(caught instanceof Error && caught.message ? caught.message : 'The reset e-mail could not be sent.');
+      setError(
+        caught instanceof Error && caught.message
+          ? caught.message
+          : 'The reset e-mail could not be sent.',
+      );
     } finally {
       setSending(false);
     }
@@ -28,7 +38,8 @@ export function ForgotPasswordForm({ initialEmail, onBack }: { initialEmail: str
     return (
       <Stack gap="4">
         <Text role="status" textAlign="center">
-          If an account exists for <strong>{sentTo}</strong>, a link to set a new password is on its way.
+          If an account exists for <strong>{sentTo}</strong>, a link to set a new password is on its
+          way.
         </Text>
         <Button variant="outline" onClick={onBack}>
           Back to sign in
@@ -45,7 +56,13 @@ export function ForgotPasswordForm({ initialEmail, onBack }: { initialEmail: str
         </Text>
         <Field.Root required>
           <Field.Label>Email</Field.Label>
-          <Input type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} required />
+          <Input
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            required
+          />
         </Field.Root>
         <Button type="submit" colorPalette="teal" loading={sending} disabled={!email.trim()}>
           Send reset link

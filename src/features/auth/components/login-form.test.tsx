@@ -6,7 +6,9 @@ import { renderWithProviders } from '../../../components/testing/render';
 import { createSupabaseMock } from '../../../components/testing/supabase-mock';
 import { LoginForm } from './login-form';
 
-const mock = vi.hoisted(() => ({ current: undefined as unknown as ReturnType<typeof createSupabaseMock> }));
+const mock = vi.hoisted(() => ({
+  current: undefined as unknown as ReturnType<typeof createSupabaseMock>,
+}));
 vi.mock('../../../lib/supabase', () => ({
   get supabase() {
     return mock.current.supabase;
@@ -38,7 +40,10 @@ describe('LoginForm', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     const onSignedIn = vi.fn();
     mock.current.supabase.auth.signInWithPassword
-      .mockResolvedValueOnce({ data: {}, error: new AuthApiError('Invalid login credentials', 400, 'invalid_credentials') })
+      .mockResolvedValueOnce({
+        data: {},
+        error: new AuthApiError('Invalid login credentials', 400, 'invalid_credentials'),
+      })
       .mockResolvedValueOnce({ data: {}, error: null });
     renderWithProviders(<LoginForm onSignedIn={onSignedIn} onForgotPassword={() => {}} />);
     await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');

@@ -5,7 +5,13 @@ import { Button, Checkbox, Field, Flex, Input, Stack } from '@chakra-ui/react';
 import { signIn, signInSchema } from '../api/sign-in';
 import { FormError } from './auth-card';
 
-export function LoginForm({ onSignedIn, onForgotPassword }: { onSignedIn: () => void; onForgotPassword: () => void }) {
+export function LoginForm({
+  onSignedIn,
+  onForgotPassword,
+}: {
+  onSignedIn: () => void;
+  onForgotPassword: () => void;
+}) {
   const [serverError, setServerError] = useState<string | null>(null);
   const formik = useFormik({
     initialValues: { email: '', password: '', remember: true },
@@ -21,7 +27,8 @@ export function LoginForm({ onSignedIn, onForgotPassword }: { onSignedIn: () => 
     },
   });
   const valid = signInSchema.isValidSync(formik.values);
-  const fieldError = (name: 'email' | 'password') => (formik.touched[name] ? formik.errors[name] : undefined);
+  const fieldError = (name: 'email' | 'password') =>
+    formik.touched[name] ? formik.errors[name] : undefined;
 
   return (
     <form onSubmit={formik.handleSubmit} noValidate>
@@ -33,14 +40,20 @@ export function LoginForm({ onSignedIn, onForgotPassword }: { onSignedIn: () => 
         </Field.Root>
         <Field.Root invalid={Boolean(fieldError('password'))} required>
           <Field.Label>Password</Field.Label>
-          <Input type="password" autoComplete="current-password" {...formik.getFieldProps('password')} />
+          <Input
+            type="password"
+            autoComplete="current-password"
+            {...formik.getFieldProps('password')}
+          />
           <Field.ErrorText>{fieldError('password')}</Field.ErrorText>
         </Field.Root>
         <Flex justify="space-between" align="center" gap="3" wrap="wrap">
           {/* Sessions are kept on this device either way; the box is shown as in the spec. */}
           <Checkbox.Root
             checked={formik.values.remember}
-            onCheckedChange={(details) => void formik.setFieldValue('remember', details.checked === true)}
+            onCheckedChange={(details) =>
+              void formik.setFieldValue('remember', details.checked === true)
+            }
             colorPalette="teal"
             size="sm"
           >
@@ -52,7 +65,13 @@ export function LoginForm({ onSignedIn, onForgotPassword }: { onSignedIn: () => 
             Forgot password?
           </Button>
         </Flex>
-        <Button type="submit" colorPalette="teal" size="lg" disabled={!valid} loading={formik.isSubmitting}>
+        <Button
+          type="submit"
+          colorPalette="teal"
+          size="lg"
+          disabled={!valid}
+          loading={formik.isSubmitting}
+        >
           Sign in
         </Button>
         <FormError message={serverError} />

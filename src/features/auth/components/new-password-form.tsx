@@ -18,7 +18,11 @@ export function NewPasswordForm({ onDone }: { onDone: () => void }) {
       await updatePassword(password);
       onDone();
     } catch (caught) {
-      setError(caught instanceof Error && caught.message ? caught.message : 'The password could not be changed.');
+      setError(
+        caught instanceof Error && caught.message
+          ? caught.message
+          : 'The password could not be changed.',
+      );
       setSaving(false);
     }
   }

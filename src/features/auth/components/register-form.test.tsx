@@ -7,14 +7,20 @@ import { createSupabaseMock } from '../../../components/testing/supabase-mock';
 import { peekSignupEmail, storeSignupEmail } from '../../../lib/signup-prefill';
 import { RegisterForm } from './register-form';
 
-const mock = vi.hoisted(() => ({ current: undefined as unknown as ReturnType<typeof createSupabaseMock> }));
+const mock = vi.hoisted(() => ({
+  current: undefined as unknown as ReturnType<typeof createSupabaseMock>,
+}));
 vi.mock('../../../lib/supabase', () => ({
   get supabase() {
     return mock.current.supabase;
   },
 }));
 
-async function fillAndSubmit(name = 'Ada Lovelace', email = 'ada@example.com', password = 'secret123') {
+async function fillAndSubmit(
+  name = 'Ada Lovelace',
+  email = 'ada@example.com',
+  password = 'secret123',
+) {
   const user = userEvent.setup();
   await user.type(screen.getByLabelText(/Full name/), name);
   const emailInput = screen.getByLabelText(/^Email/);
@@ -41,7 +47,10 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
   });
 
   it('signs up with the name as metadata and reports success', async () => {
-    mock.current.supabase.auth.signUp.mockResolvedValue({ data: { session: { access_token: 't' }, user: {} }, error: null });
+    mock.current.supabase.auth.signUp.mockResolvedValue({
+      data: { session: { access_token: 't' }, user: {} },
+      error: null,
+    });
     const onSignedUp = vi.fn();
     renderWithProviders(<RegisterForm onSignedUp={onSignedUp} />);
     await fillAndSubmit();
@@ -54,12 +63,27 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
   });
 
   it.each([
-    [new AuthApiError('User already registered', 422, 'user_already_exists'), 'This email is already in use.'],
-    [new AuthWeakPasswordError('Password should be at least 6 characters.', 422, ['length']), 'Password should be at least 6 characters.'],
-    [new AuthApiError('Email address "a@b" is invalid', 400, 'email_address_invalid'), 'Invalid email address.'],
-    [new AuthApiError('Database error saving new user', 500, 'unexpected_failure'), 'An unexpected error occurred.'],
+    [
+      new AuthApiError('User already registered', 422, 'user_already_exists'),
+      'This email is already in use.',
+    ],
+    [
+      new AuthWeakPasswordError('Password should be at least 6 characters.', 422, ['length']),
+      'Password should be at least 6 characters.',
+    ],
+    [
+      new AuthApiError('Email address "a@b" is invalid', 400, 'email_address_invalid'),
+      'Invalid email address.',
+    ],
+    [
+      new AuthApiError('Database error saving new user', 500, 'unexpected_failure'),
+      'An unexpected error occurred.',
+    ],
   ])('shows the catalogue message for %s', async (error, message) => {
-    mock.current.supabase.auth.signUp.mockResolvedValue({ data: { session: null, user: null }, error });
+    mock.current.supabase.auth.signUp.mockResolvedValue({
+      data: { session: null, user: null },
+      error,
+    });
     const onSignedUp = vi.fn();
     renderWithProviders(<RegisterForm onSignedUp={onSignedUp} />);
     await fillAndSubmit();

@@ -37,7 +37,8 @@ export function RegisterForm({ onSignedUp }: { onSignedUp: () => void }) {
   if (confirmTo) {
     return (
       <Text role="status" textAlign="center">
-        Almost there: we sent a confirmation link to <strong>{confirmTo}</strong>. Open it to finish creating your account.
+        Almost there: we sent a confirmation link to <strong>{confirmTo}</strong>. Open it to finish
+        creating your account.
       </Text>
     );
   }
@@ -47,7 +48,13 @@ export function RegisterForm({ onSignedUp }: { onSignedUp: () => void }) {
       <Stack gap="4">
         <Field.Root required>
           <Field.Label>Full name</Field.Label>
-          <Input name="name" autoComplete="name" value={name} onChange={(event) => setName(event.target.value)} required />
+          <Input
+            name="name"
+            autoComplete="name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+          />
         </Field.Root>
         <Field.Root required>
           <Field.Label>Email</Field.Label>

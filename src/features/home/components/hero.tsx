@@ -1,7 +1,18 @@
 // The home hero: the page's h1 and an e-mail box that carries the address to the register form.
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Badge, Box, Button, Container, Field, Heading, Stack, Text, Input, HStack } from '@chakra-ui/react';
+import {
+  Badge,
+  Box,
+  Button,
+  Container,
+  Field,
+  Heading,
+  Stack,
+  Text,
+  Input,
+  HStack,
+} from '@chakra-ui/react';
 import { LuArrowRight } from 'react-icons/lu';
 import { paths } from '../../../config/paths';
 import { storeSignupEmail } from '../../../lib/signup-prefill';
@@ -30,41 +41,46 @@ export function Hero() {
           <Badge colorPalette="teal" variant="subtle" size="lg" rounded="full" px="3">
             Open source · EU-hosted · GDPR-friendly
           </Badge>
-          <Heading as="h1" size={{ base: '4xl', md: '6xl' }} letterSpacing="-0.03em" lineHeight="1.05">
+          <Heading
+            as="h1"
+            size={{ base: '4xl', md: '6xl' }}
+            letterSpacing="-0.03em"
+            lineHeight="1.05"
+          >
             The form backend for{' '}
             <Text as="span" color="teal.600">
               any website
             </Text>
           </Heading>
           <Text fontSize={{ base: 'lg', md: 'xl' }} color="fg.muted" maxW="2xl">
-            Point your HTML form at tinyback and every submission lands in your inbox and your dashboard.
-            No server to run, no code to deploy, no tracking of your visitors.
+            Point your HTML form at tinyback and every submission lands in your inbox and your
+            dashboard. No server to run, no code to deploy, no tracking of your visitors.
           </Text>
           <Box w="full" maxW="lg">
             <form onSubmit={start} aria-label="Get started">
-            <Stack direction={{ base: 'column', sm: 'row' }} gap="3">
-              <Field.Root flex="1">
-                <Field.Label srOnly>Your email address</Field.Label>
-                <Input
-                  type="email"
-                  name="email"
-                  autoComplete="email"
-                  placeholder="you@company.com"
-                  size="lg"
-                  bg="bg"
-                  value={email}
-                  onChange={(event) => setEmail(event.target.value)}
-                />
-              </Field.Root>
-              <Button type="submit" size="lg" colorPalette="teal">
-                Get Started Free <LuArrowRight aria-hidden />
-              </Button>
-            </Stack>
-            <HStack justify="center" mt="3">
-              <Text fontSize="sm" color="fg.muted">
-                No credit card required.
-              </Text>
-            </HStack>
+              <Stack direction={{ base: 'column', sm: 'row' }} gap="3">
+                <Field.Root flex="1">
+                  <Field.Label srOnly>Your email address</Field.Label>
+                  <Input
+                    type="email"
+                    name="email"
+                    autoComplete="email"
+                    placeholder="you@company.com"
+                    size="lg"
+                    bg="bg"
+                    value={email}
+                    onChange={(event) => setEmail(event.target.value)}
+                  />
+                </Field.Root>
+                <Button type="submit" size="lg" colorPalette="teal">
+                  Get Started Free <LuArrowRight aria-hidden />
+                </Button>
+              </Stack>
+              <HStack justify="center" mt="3">
+                <Text fontSize="sm" color="fg.muted">
+                  No credit card required.
+                </Text>
+              </HStack>
             </form>
           </Box>
         </Stack>

@@ -2,7 +2,20 @@
 // stacks, why tinyback, testimonials and the closing call to action.
 import type { IconType } from 'react-icons';
 import { Link as RouterLink } from 'react-router-dom';
-import { Avatar, Box, Button, Card, Container, Flex, Heading, HStack, Icon, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import {
+  Avatar,
+  Box,
+  Button,
+  Card,
+  Container,
+  Flex,
+  Heading,
+  HStack,
+  Icon,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import {
   LuBriefcase,
   LuBuilding2,
@@ -21,7 +34,18 @@ import {
   LuShoppingCart,
   LuUsers,
 } from 'react-icons/lu';
-import { SiAstro, SiGatsby, SiHtml5, SiHugo, SiNextdotjs, SiReact, SiSvelte, SiVuedotjs, SiWebflow, SiWordpress } from 'react-icons/si';
+import {
+  SiAstro,
+  SiGatsby,
+  SiHtml5,
+  SiHugo,
+  SiNextdotjs,
+  SiReact,
+  SiSvelte,
+  SiVuedotjs,
+  SiWebflow,
+  SiWordpress,
+} from 'react-icons/si';
 import { Section } from '../../../components/section';
 import { paths } from '../../../config/paths';
 
@@ -33,9 +57,22 @@ interface Feature {
 
 function FeatureCard({ icon, title, text }: Feature) {
   return (
-    <Card.Root variant="outline" h="full" _hover={{ shadow: 'md', borderColor: 'teal.200' }} transition="all 0.2s">
+    <Card.Root
+      variant="outline"
+      h="full"
+      _hover={{ shadow: 'md', borderColor: 'teal.200' }}
+      transition="all 0.2s"
+    >
       <Card.Body gap="3">
-        <Flex w="10" h="10" rounded="lg" bg="teal.50" color="teal.700" align="center" justify="center">
+        <Flex
+          w="10"
+          h="10"
+          rounded="lg"
+          bg="teal.50"
+          color="teal.700"
+          align="center"
+          justify="center"
+        >
           <Icon as={icon} boxSize="5" aria-hidden />
         </Flex>
         <Heading as="h3" size="md">
@@ -50,26 +87,57 @@ function FeatureCard({ icon, title, text }: Feature) {
 export function VisionSection() {
   return (
     <Section id="vision" eyebrow="Our vision" title="Small tools that do one job well">
-      <Text fontSize={{ base: 'lg', md: 'xl' }} color="fg.muted" textAlign="center" maxW="3xl" mx="auto">
-        Static sites are fast, cheap and secure, until you need a contact form. tinyback fills that gap
-        with small, focused backend tools you can use in minutes and host yourself on Supabase when
-        you outgrow us. Your data stays yours: no trackers, no ad networks, no lock-in.
+      <Text
+        fontSize={{ base: 'lg', md: 'xl' }}
+        color="fg.muted"
+        textAlign="center"
+        maxW="3xl"
+        mx="auto"
+      >
+        Static sites are fast, cheap and secure, until you need a contact form. tinyback fills that
+        gap with small, focused backend tools you can use in minutes and host yourself on Supabase
+        when you outgrow us. Your data stays yours: no trackers, no ad networks, no lock-in.
       </Text>
     </Section>
   );
 }
 
 const audiences: Feature[] = [
-  { icon: LuCode, title: 'Freelancers', text: 'Ship client sites with working forms without maintaining a server for each one.' },
-  { icon: LuLightbulb, title: 'Indie hackers', text: 'Collect feedback and waitlist sign-ups on launch day, not after a week of backend work.' },
-  { icon: LuBriefcase, title: 'Agencies', text: 'One dashboard for every client form, with each form sending to the right inbox.' },
-  { icon: LuUsers, title: 'Teams', text: 'Share forms and submissions with your team instead of forwarding e-mails around.' },
-  { icon: LuRocket, title: 'Founders & startups', text: 'Validate ideas with real forms on a landing page and keep every lead in one place.' },
+  {
+    icon: LuCode,
+    title: 'Freelancers',
+    text: 'Ship client sites with working forms without maintaining a server for each one.',
+  },
+  {
+    icon: LuLightbulb,
+    title: 'Indie hackers',
+    text: 'Collect feedback and waitlist sign-ups on launch day, not after a week of backend work.',
+  },
+  {
+    icon: LuBriefcase,
+    title: 'Agencies',
+    text: 'One dashboard for every client form, with each form sending to the right inbox.',
+  },
+  {
+    icon: LuUsers,
+    title: 'Teams',
+    text: 'Share forms and submissions with your team instead of forwarding e-mails around.',
+  },
+  {
+    icon: LuRocket,
+    title: 'Founders & startups',
+    text: 'Validate ideas with real forms on a landing page and keep every lead in one place.',
+  },
 ];
 
 export function AudienceSection() {
   return (
-    <Section id="audience" eyebrow="Who it's for" title="Built for people who ship websites" bg="bg.subtle">
+    <Section
+      id="audience"
+      eyebrow="Who it's for"
+      title="Built for people who ship websites"
+      bg="bg.subtle"
+    >
       <SimpleGrid columns={{ base: 1, sm: 2, lg: 5 }} gap="5">
         {audiences.map((audience) => (
           <FeatureCard key={audience.title} {...audience} />
@@ -80,12 +148,36 @@ export function AudienceSection() {
 }
 
 const useCases: Feature[] = [
-  { icon: LuMail, title: 'Contact forms', text: 'Messages from your site, delivered to your inbox with a reply-to set to the sender.' },
-  { icon: LuRocket, title: 'Waitlists & launches', text: 'Collect e-mail addresses before you launch and export them when you are ready.' },
-  { icon: LuMessageSquare, title: 'Feedback & surveys', text: 'Any field you add to your form is stored and shown, no schema to define first.' },
-  { icon: LuCalendar, title: 'Quote & booking requests', text: 'Let visitors ask for a quote or an appointment and answer from your inbox.' },
-  { icon: LuShoppingCart, title: 'Order enquiries', text: 'Small shops take orders and questions without a full e-commerce stack.' },
-  { icon: LuGraduationCap, title: 'Event sign-ups', text: 'Workshops, meetups and courses: registrations land in one dashboard.' },
+  {
+    icon: LuMail,
+    title: 'Contact forms',
+    text: 'Messages from your site, delivered to your inbox with a reply-to set to the sender.',
+  },
+  {
+    icon: LuRocket,
+    title: 'Waitlists & launches',
+    text: 'Collect e-mail addresses before you launch and export them when you are ready.',
+  },
+  {
+    icon: LuMessageSquare,
+    title: 'Feedback & surveys',
+    text: 'Any field you add to your form is stored and shown, no schema to define first.',
+  },
+  {
+    icon: LuCalendar,
+    title: 'Quote & booking requests',
+    text: 'Let visitors ask for a quote or an appointment and answer from your inbox.',
+  },
+  {
+    icon: LuShoppingCart,
+    title: 'Order enquiries',
+    text: 'Small shops take orders and questions without a full e-commerce stack.',
+  },
+  {
+    icon: LuGraduationCap,
+    title: 'Event sign-ups',
+    text: 'Workshops, meetups and courses: registrations land in one dashboard.',
+  },
 ];
 
 export function UseCasesSection() {
@@ -137,12 +229,36 @@ export function StackSection() {
 }
 
 const reasons: Feature[] = [
-  { icon: LuShieldCheck, title: 'Privacy-first', text: 'We never track your visitors. Submissions are used to deliver them to you, nothing else.' },
-  { icon: LuGlobe, title: 'EU-hosted & GDPR-friendly', text: 'Data is stored in the EU, and you can export or delete it at any time.' },
-  { icon: LuEyeOff, title: 'No tracking', text: 'No cookies, no pixels, no fingerprinting on the endpoint or in the snippet.' },
-  { icon: LuDatabaseBackup, title: 'Daily backups', text: 'Your forms and submissions are backed up every day.' },
-  { icon: LuLock, title: 'Spam defence built in', text: 'Honeypot fields, rate limits per sender and allowed origins keep bots out.' },
-  { icon: LuBuilding2, title: 'Open source & self-hostable', text: 'Run the whole thing on your own Supabase project whenever you want.' },
+  {
+    icon: LuShieldCheck,
+    title: 'Privacy-first',
+    text: 'We never track your visitors. Submissions are used to deliver them to you, nothing else.',
+  },
+  {
+    icon: LuGlobe,
+    title: 'EU-hosted & GDPR-friendly',
+    text: 'Data is stored in the EU, and you can export or delete it at any time.',
+  },
+  {
+    icon: LuEyeOff,
+    title: 'No tracking',
+    text: 'No cookies, no pixels, no fingerprinting on the endpoint or in the snippet.',
+  },
+  {
+    icon: LuDatabaseBackup,
+    title: 'Daily backups',
+    text: 'Your forms and submissions are backed up every day.',
+  },
+  {
+    icon: LuLock,
+    title: 'Spam defence built in',
+    text: 'Honeypot fields, rate limits per sender and allowed origins keep bots out.',
+  },
+  {
+    icon: LuBuilding2,
+    title: 'Open source & self-hostable',
+    text: 'Run the whole thing on your own Supabase project whenever you want.',
+  },
 ];
 
 export function WhyUsSection() {
@@ -159,17 +275,20 @@ export function WhyUsSection() {
 
 const testimonials = [
   {
-    quote: 'I moved eleven client sites to tinyback in an afternoon. Forms just work and I stopped babysitting a PHP mailer.',
+    quote:
+      'I moved eleven client sites to tinyback in an afternoon. Forms just work and I stopped babysitting a PHP mailer.',
     name: 'Lena Hoffmann',
     role: 'Freelance web developer, Leipzig',
   },
   {
-    quote: 'Our launch page collected 2,000 sign-ups in a weekend. Setting up the form took five minutes.',
+    quote:
+      'Our launch page collected 2,000 sign-ups in a weekend. Setting up the form took five minutes.',
     name: 'Marco Rossi',
     role: 'Founder, Trailbase',
   },
   {
-    quote: 'Being able to self-host on our own Supabase project was the deciding factor for our compliance team.',
+    quote:
+      'Being able to self-host on our own Supabase project was the deciding factor for our compliance team.',
     name: 'Sofia Lindqvist',
     role: 'CTO, Nordlys Studio',
   },
@@ -177,7 +296,12 @@ const testimonials = [
 
 export function TestimonialsSection() {
   return (
-    <Section id="testimonials" eyebrow="Testimonials" title="Loved by people who ship" bg="bg.subtle">
+    <Section
+      id="testimonials"
+      eyebrow="Testimonials"
+      title="Loved by people who ship"
+      bg="bg.subtle"
+    >
       <SimpleGrid columns={{ base: 1, md: 3 }} gap="5">
         {testimonials.map((testimonial) => (
           <Card.Root key={testimonial.name} as="figure" variant="elevated" h="full">

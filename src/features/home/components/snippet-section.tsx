@@ -49,14 +49,43 @@ export function SnippetSection() {
             Spam trap included: the hidden <Code>_gotcha</Code> field.
           </Text>
         </Stack>
-        <Box gridColumn={{ lg: 'span 3' }} rounded="xl" bg="gray.950" color="gray.100" shadow="xl" overflow="hidden">
-          <Flex justify="space-between" align="center" px="4" py="2" bg="gray.900" borderBottomWidth="1px" borderColor="gray.800">
+        <Box
+          gridColumn={{ lg: 'span 3' }}
+          rounded="xl"
+          bg="gray.950"
+          color="gray.100"
+          shadow="xl"
+          overflow="hidden"
+        >
+          <Flex
+            justify="space-between"
+            align="center"
+            px="4"
+            py="2"
+            bg="gray.900"
+            borderBottomWidth="1px"
+            borderColor="gray.800"
+          >
             <Text fontSize="sm" color="gray.300" fontFamily="mono">
               contact.html
             </Text>
-            <CopyButton text={snippet} accessibleLabel="the HTML form snippet" variant="solid" colorPalette="teal" />
+            <CopyButton
+              text={snippet}
+              accessibleLabel="the HTML form snippet"
+              variant="solid"
+              colorPalette="teal"
+            />
           </Flex>
-          <Box as="pre" p="4" overflowX="auto" fontSize={{ base: 'xs', md: 'sm' }} lineHeight="1.7" fontFamily="mono" tabIndex={0} aria-label="HTML form snippet">
+          <Box
+            as="pre"
+            p="4"
+            overflowX="auto"
+            fontSize={{ base: 'xs', md: 'sm' }}
+            lineHeight="1.7"
+            fontFamily="mono"
+            tabIndex={0}
+            aria-label="HTML form snippet"
+          >
             <code>{snippet}</code>
           </Box>
         </Box>

@@ -8,7 +8,17 @@ export interface LegalSection {
   body: ReactNode;
 }
 
-export function LegalDocument({ title, effective, intro, sections }: { title: string; effective: string; intro: ReactNode; sections: LegalSection[] }) {
+export function LegalDocument({
+  title,
+  effective,
+  intro,
+  sections,
+}: {
+  title: string;
+  effective: string;
+  intro: ReactNode;
+  sections: LegalSection[];
+}) {
   return (
     <Container maxW="3xl" py={{ base: '10', md: '16' }}>
       <Stack gap="3" mb="8">
@@ -20,7 +30,15 @@ export function LegalDocument({ title, effective, intro, sections }: { title: st
       <Box fontSize="lg" lineHeight="1.8" css={{ '& p + p': { mt: '4' } }}>
         {intro}
       </Box>
-      <Box as="nav" aria-label="Contents" my="8" p="5" bg="bg.subtle" rounded="lg" borderWidth="1px">
+      <Box
+        as="nav"
+        aria-label="Contents"
+        my="8"
+        p="5"
+        bg="bg.subtle"
+        rounded="lg"
+        borderWidth="1px"
+      >
         <Text fontWeight="semibold" mb="2">
           Contents
         </Text>
@@ -36,11 +54,25 @@ export function LegalDocument({ title, effective, intro, sections }: { title: st
       </Box>
       <Stack gap="10">
         {sections.map((section, index) => (
-          <Box as="section" key={section.id} id={section.id} aria-labelledby={`${section.id}-title`} scrollMarginTop="80px">
+          <Box
+            as="section"
+            key={section.id}
+            id={section.id}
+            aria-labelledby={`${section.id}-title`}
+            scrollMarginTop="80px"
+          >
             <Heading as="h2" id={`${section.id}-title`} size="xl" mb="3">
               {index + 1}. {section.title}
             </Heading>
-            <Box color="fg" lineHeight="1.8" css={{ '& p + p': { mt: '3' }, '& ul': { ps: '6', listStyle: 'disc', mt: '3' }, '& li': { mt: '1' } }}>
+            <Box
+              color="fg"
+              lineHeight="1.8"
+              css={{
+                '& p + p': { mt: '3' },
+                '& ul': { ps: '6', listStyle: 'disc', mt: '3' },
+                '& li': { mt: '1' },
+              }}
+            >
               {section.body}
             </Box>
           </Box>

@@ -7,7 +7,13 @@ const items = [
   { value: 'annually', label: 'Annual · 2 months free' },
 ];
 
-export function BillingToggle({ value, onChange }: { value: BillingCycle; onChange: (cycle: BillingCycle) => void }) {
+export function BillingToggle({
+  value,
+  onChange,
+}: {
+  value: BillingCycle;
+  onChange: (cycle: BillingCycle) => void;
+}) {
   return (
     <SegmentGroup.Root
       value={value}

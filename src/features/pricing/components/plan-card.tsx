@@ -50,7 +50,13 @@ export function PlanCard({ plan, cycle }: { plan: Plan; cycle: BillingCycle }) {
       </Card.Body>
       <Card.Footer>
         <Stack w="full">
-          <Button asChild colorPalette="teal" variant={plan.popular ? 'solid' : 'outline'} size="lg" w="full">
+          <Button
+            asChild
+            colorPalette="teal"
+            variant={plan.popular ? 'solid' : 'outline'}
+            size="lg"
+            w="full"
+          >
             <RouterLink to={planSignupPath(plan.id)} aria-label={`Get Started with ${plan.title}`}>
               Get Started
             </RouterLink>
