@@ -29,12 +29,23 @@ export interface SiteServer {
   close: () => Promise<void>;
 }
 
+function restore(name: string, value: string | undefined) {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+
 export async function serveSite(supabaseUrl: string, anonKey: string): Promise<SiteServer> {
   const outDir = await mkdtemp(path.join(tmpdir(), 'tinyback-site-'));
   // Vite reads VITE_* from the process environment as well as from .env files.
+  const saved = { url: process.env.VITE_SUPABASE_URL, key: process.env.VITE_SUPABASE_ANON_KEY };
   process.env.VITE_SUPABASE_URL = supabaseUrl;
   process.env.VITE_SUPABASE_ANON_KEY = anonKey;
-  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  try {
+    await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  } finally {
+    restore('VITE_SUPABASE_URL', saved.url);
+    restore('VITE_SUPABASE_ANON_KEY', saved.key);
+  }
   const port = await freePort();
   const server = await preview({
     root,
