@@ -119,7 +119,17 @@ const FIXTURES = `
     returns jsonb language sql stable
     as $$ select jsonb_build_object('role', current_user, 'sub', auth.uid(),
              'method', current_setting('request.method', true), 'claims_role', auth.jwt() ->> 'role') $$;
-  grant execute on all functions in schema public to anon, authenticated, service_role;
+  -- Only this suite's own functions: the product's service-role-only functions must stay closed.
+  do $grant$
+  declare f regprocedure;
+  begin
+    for f in select p.oid::regprocedure from pg_proc p
+             where p.pronamespace = 'public'::regnamespace and p.proname like 'conformance\_%'
+    loop
+      execute format('grant execute on function %s to anon, authenticated, service_role', f);
+    end loop;
+  end
+  $grant$;
 `;
 
 async function seedRows() {
