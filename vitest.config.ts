@@ -12,7 +12,11 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'jsdom',
-          include: ['src/**/*.test.{ts,tsx}', 'local-stack/**/*.test.ts', 'supabase/functions/**/*.test.ts'],
+          include: [
+            'src/**/*.test.{ts,tsx}',
+            'local-stack/**/*.test.ts',
+            'supabase/functions/**/*.test.ts',
+          ],
           setupFiles: ['tests/setup/unit.ts'],
         },
       },

@@ -14,7 +14,11 @@ export async function runStackCli(argv: string[]): Promise<RunningStack> {
     dataDir,
     reset,
     log: (service, message) => {
-      if (verbose || service === 'postgres' && /applied|seeded/.test(message) || /error/i.test(message)) {
+      if (
+        verbose ||
+        (service === 'postgres' && /applied|seeded/.test(message)) ||
+        /error/i.test(message)
+      ) {
         console.log(`[${service}] ${message}`);
       }
     },
@@ -60,7 +64,8 @@ export function stopOnSignals(stop: () => Promise<void>) {
   process.on('SIGHUP', () => handler('SIGHUP'));
 }
 
-const isMain = process.argv[1] && path.resolve(process.argv[1]).endsWith(path.join('local-stack', 'cli.ts'));
+const isMain =
+  process.argv[1] && path.resolve(process.argv[1]).endsWith(path.join('local-stack', 'cli.ts'));
 if (isMain) {
   runStackCli(process.argv.slice(2))
     .then((stack) => stopOnSignals(stack.stop))

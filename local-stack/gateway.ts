@@ -33,7 +33,11 @@ function mapApiKeys(req: IncomingMessage, anonKey: string, serviceRoleKey: strin
   const auth = req.headers.authorization;
   const bearer = auth && /^Bearer\s+(sb_\S+)$/i.exec(auth);
   if (bearer) req.headers.authorization = `Bearer ${mapKey(bearer[1])}`;
-  else if (!auth && typeof req.headers.apikey === 'string' && req.headers.apikey.startsWith('eyJ')) {
+  else if (
+    !auth &&
+    typeof req.headers.apikey === 'string' &&
+    req.headers.apikey.startsWith('eyJ')
+  ) {
     req.headers.authorization = `Bearer ${req.headers.apikey}`;
   }
 }

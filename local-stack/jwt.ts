@@ -16,7 +16,11 @@ export type VerifyResult =
 export async function verifyJwt(token: string, secret: string): Promise<VerifyResult> {
   const parts = token.split('.');
   if (parts.length !== 3) {
-    return { ok: false, reason: 'malformed', message: `Expected 3 parts in JWT; got ${parts.length}` };
+    return {
+      ok: false,
+      reason: 'malformed',
+      message: `Expected 3 parts in JWT; got ${parts.length}`,
+    };
   }
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
@@ -24,7 +28,8 @@ export async function verifyJwt(token: string, secret: string): Promise<VerifyRe
     });
     return { ok: true, claims: payload as Claims };
   } catch (err) {
-    if (err instanceof errors.JWTExpired) return { ok: false, reason: 'expired', message: 'JWT expired' };
+    if (err instanceof errors.JWTExpired)
+      return { ok: false, reason: 'expired', message: 'JWT expired' };
     if (err instanceof errors.JWSSignatureVerificationFailed) {
       return { ok: false, reason: 'signature', message: 'JWT cryptographic operation failed' };
     }

@@ -101,7 +101,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       log('postgres', 'seeded');
     }
 
-    const startMail = () => startMailCatcher({ host: settings.host, webPort: ports.mailWeb, smtpPort: ports.smtp, log: (m) => log('mail', m) });
+    const startMail = () =>
+      startMailCatcher({
+        host: settings.host,
+        webPort: ports.mailWeb,
+        smtpPort: ports.smtp,
+        log: (m) => log('mail', m),
+      });
     let mail: Awaited<ReturnType<typeof startMail>> | null = await startMail();
     stops.push(async () => mail?.close());
     const mailControl = {

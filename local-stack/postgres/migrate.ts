@@ -15,7 +15,9 @@ export async function bootstrap(pool: pg.Pool) {
 /** Applies every migration not yet recorded; returns the versions applied. */
 export async function applyMigrations(pool: pg.Pool, supabaseDir: string): Promise<string[]> {
   const dir = path.join(supabaseDir, 'migrations');
-  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => MIGRATION_FILE.test(f)).sort();
+  const files = (await readdir(dir).catch(() => [] as string[]))
+    .filter((f) => MIGRATION_FILE.test(f))
+    .sort();
   const { rows } = await pool.query<{ version: string }>(
     'select version from supabase_migrations.schema_migrations',
   );

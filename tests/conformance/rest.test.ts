@@ -124,7 +124,7 @@ const FIXTURES = `
   declare f regprocedure;
   begin
     for f in select p.oid::regprocedure from pg_proc p
-             where p.pronamespace = 'public'::regnamespace and p.proname like 'conformance\_%'
+             where p.pronamespace = 'public'::regnamespace and p.proname like 'conformance\\_%'
     loop
       execute format('grant execute on function %s to anon, authenticated, service_role', f);
     end loop;

@@ -9,7 +9,10 @@ import type { StackSettings } from '../../local-stack/config.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stack: Pick<StackSettings, 'apiUrl' | 'dbUrl' | 'mailWebUrl' | 'anonKey' | 'serviceRoleKey' | 'jwtSecret' | 'ports'>;
+    stack: Pick<
+      StackSettings,
+      'apiUrl' | 'dbUrl' | 'mailWebUrl' | 'anonKey' | 'serviceRoleKey' | 'jwtSecret' | 'ports'
+    >;
   }
 }
 
