@@ -1,9 +1,29 @@
-// `npm run stack [-- --reset] [--quiet]`: runs the local stack in the foreground until Ctrl-C.
-// Data lives in .stack-data/ (git-ignored) and persists across restarts.
+// `npm run stack [-- --reset] [--verbose]`: runs the local stack in the foreground until Ctrl-C.
+// Data lives in .stack-data/ (git-ignored) and persists across restarts. STACK_DATA_DIR and
+// STACK_API_PORT / STACK_DB_PORT / STACK_MAIL_WEB_PORT / STACK_SMTP_PORT override the defaults.
 import path from 'node:path';
-import { PROJECT_DIR } from './config.ts';
+import { DEFAULT_PORTS, PROJECT_DIR, type StackPorts } from './config.ts';
 import { checkReady } from './readiness.ts';
 import { startStack, type RunningStack } from './stack.ts';
+
+function portFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`${name} must be a TCP port number, got "${raw}"`);
+  }
+  return port;
+}
+
+function portsFromEnv(): StackPorts {
+  return {
+    api: portFromEnv('STACK_API_PORT', DEFAULT_PORTS.api),
+    db: portFromEnv('STACK_DB_PORT', DEFAULT_PORTS.db),
+    mailWeb: portFromEnv('STACK_MAIL_WEB_PORT', DEFAULT_PORTS.mailWeb),
+    smtp: portFromEnv('STACK_SMTP_PORT', DEFAULT_PORTS.smtp),
+  };
+}
 
 export async function runStackCli(argv: string[]): Promise<RunningStack> {
   const reset = argv.includes('--reset');
@@ -12,6 +32,7 @@ export async function runStackCli(argv: string[]): Promise<RunningStack> {
   const started = Date.now();
   const stack = await startStack({
     dataDir,
+    ports: portsFromEnv(),
     reset,
     log: (service, message) => {
       if (
