@@ -1,6 +1,7 @@
 // Asks for the account's e-mail and sends the password-reset link.
 import { useState, type FormEvent } from 'react';
-import { Button, Field, Input, Stack, Text } from '@chakra-ui/react';
+import { Button, Stack, Text } from '@chakra-ui/react';
+import { TextField } from '../../../components/text-field';
 import { requestPasswordReset } from '../api/request-password-reset';
 import { FormError } from './auth-card';
 
@@ -54,16 +55,14 @@ export function ForgotPasswordForm({
         <Text color="fg.muted" fontSize="sm">
           Enter your account's e-mail and we'll send you a link to set a new password.
         </Text>
-        <Field.Root required>
-          <Field.Label>Email</Field.Label>
-          <Input
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            required
-          />
-        </Field.Root>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          required
+        />
         <Button type="submit" colorPalette="teal" loading={sending} disabled={!email.trim()}>
           Send reset link
         </Button>

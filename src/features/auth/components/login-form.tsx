@@ -1,7 +1,8 @@
 // E-mail and password sign-in form (Formik + Yup); the submit stays disabled while invalid.
 import { useState } from 'react';
 import { useFormik } from 'formik';
-import { Button, Checkbox, Field, Flex, Input, Stack } from '@chakra-ui/react';
+import { Button, Checkbox, Flex, Stack } from '@chakra-ui/react';
+import { TextField } from '../../../components/text-field';
 import { signIn, signInSchema } from '../api/sign-in';
 import { FormError } from './auth-card';
 
@@ -33,20 +34,22 @@ export function LoginForm({
   return (
     <form onSubmit={formik.handleSubmit} noValidate>
       <Stack gap="4">
-        <Field.Root invalid={Boolean(fieldError('email'))} required>
-          <Field.Label>Email</Field.Label>
-          <Input type="email" autoComplete="email" {...formik.getFieldProps('email')} />
-          <Field.ErrorText>{fieldError('email')}</Field.ErrorText>
-        </Field.Root>
-        <Field.Root invalid={Boolean(fieldError('password'))} required>
-          <Field.Label>Password</Field.Label>
-          <Input
-            type="password"
-            autoComplete="current-password"
-            {...formik.getFieldProps('password')}
-          />
-          <Field.ErrorText>{fieldError('password')}</Field.ErrorText>
-        </Field.Root>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          {...formik.getFieldProps('email')}
+          error={fieldError('email')}
+          required
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          {...formik.getFieldProps('password')}
+          error={fieldError('password')}
+          required
+        />
         <Flex justify="space-between" align="center" gap="3" wrap="wrap">
           {/* Sessions are kept on this device either way; the box is shown as in the spec. */}
           <Checkbox.Root

@@ -1,6 +1,7 @@
 // Shown after a password-reset link signed the user in: sets the new password.
 import { useState, type FormEvent } from 'react';
-import { Button, Field, Input, Stack } from '@chakra-ui/react';
+import { Button, Stack } from '@chakra-ui/react';
+import { TextField } from '../../../components/text-field';
 import { updatePassword } from '../api/update-password';
 import { PASSWORD_MIN_LENGTH } from '../../../config/site';
 import { FormError } from './auth-card';
@@ -30,17 +31,15 @@ export function NewPasswordForm({ onDone }: { onDone: () => void }) {
   return (
     <form onSubmit={submit}>
       <Stack gap="4">
-        <Field.Root required>
-          <Field.Label>New password</Field.Label>
-          <Input
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            required
-          />
-          <Field.HelperText>At least {PASSWORD_MIN_LENGTH} characters.</Field.HelperText>
-        </Field.Root>
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          required
+        />
         <Button type="submit" colorPalette="teal" size="lg" loading={saving} disabled={!password}>
           Save new password
         </Button>

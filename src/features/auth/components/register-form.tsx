@@ -1,7 +1,8 @@
 // Account creation form: full name, e-mail, password. Only the browser checks the fields (spec §5);
 // the server's answer is shown with the messages of the error catalogue.
 import { useEffect, useState, type FormEvent } from 'react';
-import { Button, Field, Input, Stack, Text } from '@chakra-ui/react';
+import { Button, Stack, Text } from '@chakra-ui/react';
+import { TextField } from '../../../components/text-field';
 import { signUp } from '../api/sign-up';
 import { registerErrorMessage } from '../register-errors';
 import { clearSignupEmail, peekSignupEmail } from '../../../lib/signup-prefill';
@@ -46,39 +47,33 @@ export function RegisterForm({ onSignedUp }: { onSignedUp: () => void }) {
   return (
     <form onSubmit={submit}>
       <Stack gap="4">
-        <Field.Root required>
-          <Field.Label>Full name</Field.Label>
-          <Input
-            name="name"
-            autoComplete="name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            required
-          />
-        </Field.Root>
-        <Field.Root required>
-          <Field.Label>Email</Field.Label>
-          <Input
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            required
-          />
-        </Field.Root>
-        <Field.Root required>
-          <Field.Label>Password</Field.Label>
-          <Input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            required
-          />
-          <Field.HelperText>At least {PASSWORD_MIN_LENGTH} characters.</Field.HelperText>
-        </Field.Root>
+        <TextField
+          label="Full name"
+          name="name"
+          autoComplete="name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          required
+        />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          required
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          required
+        />
         <Button type="submit" colorPalette="teal" size="lg" loading={submitting}>
           Create account
         </Button>

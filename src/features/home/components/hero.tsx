@@ -1,19 +1,9 @@
 // The home hero: the page's h1 and an e-mail box that carries the address to the register form.
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import {
-  Badge,
-  Box,
-  Button,
-  Container,
-  Field,
-  Heading,
-  Stack,
-  Text,
-  Input,
-  HStack,
-} from '@chakra-ui/react';
+import { Badge, Box, Button, Container, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import { LuArrowRight } from 'react-icons/lu';
+import { TextField } from '../../../components/text-field';
 import { paths } from '../../../config/paths';
 import { storeSignupEmail } from '../../../lib/signup-prefill';
 
@@ -59,19 +49,19 @@ export function Hero() {
           <Box w="full" maxW="lg">
             <form onSubmit={start} aria-label="Get started">
               <Stack direction={{ base: 'column', sm: 'row' }} gap="3">
-                <Field.Root flex="1">
-                  <Field.Label srOnly>Your email address</Field.Label>
-                  <Input
-                    type="email"
-                    name="email"
-                    autoComplete="email"
-                    placeholder="you@company.com"
-                    size="lg"
-                    bg="bg"
-                    value={email}
-                    onChange={(event) => setEmail(event.target.value)}
-                  />
-                </Field.Root>
+                <TextField
+                  label="Your email address"
+                  hideLabel
+                  rootProps={{ flex: '1' }}
+                  type="email"
+                  name="email"
+                  autoComplete="email"
+                  placeholder="you@company.com"
+                  size="lg"
+                  bg="bg"
+                  value={email}
+                  onChange={(event) => setEmail(event.target.value)}
+                />
                 <Button type="submit" size="lg" colorPalette="teal">
                   Get Started Free <LuArrowRight aria-hidden />
                 </Button>
