@@ -1,6 +1,7 @@
 // A page section with an optional centred h2 heading and intro, in the site's content width.
 import type { ReactNode } from 'react';
 import { Box, Container, Heading, Stack, Text, type BoxProps } from '@chakra-ui/react';
+import { Eyebrow } from './eyebrow';
 
 export interface SectionProps extends Omit<BoxProps, 'title'> {
   id?: string;
@@ -23,17 +24,7 @@ export function Section({ id, eyebrow, title, intro, children, ...boxProps }: Se
       <Container maxW="6xl">
         {title && (
           <Stack gap="3" textAlign="center" maxW="3xl" mx="auto" mb={{ base: '8', md: '12' }}>
-            {eyebrow && (
-              <Text
-                color="teal.700"
-                fontWeight="semibold"
-                textTransform="uppercase"
-                letterSpacing="wider"
-                fontSize="sm"
-              >
-                {eyebrow}
-              </Text>
-            )}
+            {eyebrow && <Eyebrow>{eyebrow}</Eyebrow>}
             <Heading
               as="h2"
               id={headingId}

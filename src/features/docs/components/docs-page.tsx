@@ -1,5 +1,6 @@
 // /docs: the documentation hub — a table of contents beside every section a site owner needs.
-import { Box, Container, Grid, Heading, Link, List, Stack, Text } from '@chakra-ui/react';
+import { Box, Container, Grid, Link, List, Text } from '@chakra-ui/react';
+import { PageHero } from '../../../components/page-hero';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { DOC_SECTIONS } from '../toc';
 import {
@@ -31,25 +32,11 @@ export function DocsPage() {
   useDocumentTitle('Docs');
   return (
     <Box>
-      <Box
-        as="section"
-        bgGradient="to-br"
-        gradientFrom="teal.50"
-        gradientTo="blue.50"
-        borderBottomWidth="1px"
-      >
-        <Container maxW="6xl" py={{ base: 10, md: 14 }}>
-          <Stack gap={4} maxW="2xl">
-            <Heading as="h1" size={{ base: '3xl', md: '4xl' }}>
-              Documentation
-            </Heading>
-            <Text fontSize={{ base: 'md', md: 'lg' }} color="gray.700">
-              Everything you need to receive form submissions from any website with tinyback: the
-              endpoint, copyable examples, the special fields, spam defence, limits and error codes.
-            </Text>
-          </Stack>
-        </Container>
-      </Box>
+      <PageHero
+        align="start"
+        title="Documentation"
+        lead="Everything you need to receive form submissions from any website with tinyback: the endpoint, copyable examples, the special fields, spam defence, limits and error codes."
+      />
       <Container maxW="6xl" py={{ base: 8, md: 12 }}>
         <Grid
           templateColumns={{ base: 'minmax(0, 1fr)', lg: '15rem minmax(0, 1fr)' }}
