@@ -1,32 +1,14 @@
 // The custom web development page: the service, how a project runs, and how to get in touch.
-import type { IconType } from 'react-icons';
-import {
-  Box,
-  Button,
-  Card,
-  Flex,
-  Heading,
-  Icon,
-  List,
-  SimpleGrid,
-  Stack,
-  Text,
-} from '@chakra-ui/react';
-import {
-  LuCheck,
-  LuDatabase,
-  LuGauge,
-  LuLayoutTemplate,
-  LuMail,
-  LuPalette,
-  LuPlug,
-} from 'react-icons/lu';
+import { Box, Button, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { LuDatabase, LuGauge, LuLayoutTemplate, LuMail, LuPalette, LuPlug } from 'react-icons/lu';
+import { CheckList } from '../../components/check-list';
+import { FeatureCard, type Feature } from '../../components/feature-card';
 import { PageHero } from '../../components/page-hero';
 import { Section } from '../../components/section';
 import { useDocumentTitle } from '../../components/use-document-title';
 import { site } from '../../config/site';
 
-const services: { icon: IconType; title: string; text: string }[] = [
+const services: Feature[] = [
   {
     icon: LuLayoutTemplate,
     title: 'Marketing sites',
@@ -96,25 +78,7 @@ export function CustomPage() {
       <Section id="services" title="What we build">
         <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="5">
           {services.map((service) => (
-            <Card.Root key={service.title} variant="outline">
-              <Card.Body gap="3">
-                <Flex
-                  w="10"
-                  h="10"
-                  rounded="lg"
-                  bg="teal.50"
-                  color="teal.700"
-                  align="center"
-                  justify="center"
-                >
-                  <Icon as={service.icon} boxSize="5" aria-hidden />
-                </Flex>
-                <Heading as="h3" size="md">
-                  {service.title}
-                </Heading>
-                <Text color="fg.muted">{service.text}</Text>
-              </Card.Body>
-            </Card.Root>
+            <FeatureCard key={service.title} {...service} />
           ))}
         </SimpleGrid>
       </Section>
@@ -137,21 +101,17 @@ export function CustomPage() {
       </Section>
       <Section id="why" title="Why work with us">
         <Stack maxW="2xl" mx="auto" gap="6">
-          <List.Root gap="3" variant="plain" fontSize="lg">
-            {[
+          <CheckList
+            items={[
               'We run our own product on the stack we recommend to you.',
               'EU-based, GDPR-aware, no trackers unless you ask for them.',
               'Accessible by default: keyboard, screen readers and 360 px phones are tested.',
               'You own the code and the hosting accounts from day one.',
-            ].map((point) => (
-              <List.Item key={point} alignItems="flex-start">
-                <List.Indicator asChild color="teal.600" mt="1">
-                  <LuCheck aria-hidden />
-                </List.Indicator>
-                {point}
-              </List.Item>
-            ))}
-          </List.Root>
+            ]}
+            gap="3"
+            fontSize="lg"
+            align="start"
+          />
           <Button asChild colorPalette="teal" size="lg" alignSelf="center">
             <a href={`mailto:${site.contactEmail}?subject=Custom%20web%20project`}>
               Email {site.contactEmail}

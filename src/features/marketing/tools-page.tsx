@@ -9,8 +9,6 @@ import {
   Container,
   Flex,
   Heading,
-  Icon,
-  List,
   SimpleGrid,
   Stack,
   Text,
@@ -18,7 +16,6 @@ import {
 import {
   LuCalendar,
   LuChartBar,
-  LuCheck,
   LuCode,
   LuInbox,
   LuMegaphone,
@@ -26,6 +23,8 @@ import {
   LuUpload,
   LuWebhook,
 } from 'react-icons/lu';
+import { CheckList } from '../../components/check-list';
+import { IconTile } from '../../components/icon-tile';
 import { PageHero } from '../../components/page-hero';
 import { Section } from '../../components/section';
 import { useDocumentTitle } from '../../components/use-document-title';
@@ -154,18 +153,7 @@ function ToolCard({ tool }: { tool: Tool }) {
     >
       <Card.Body gap="4">
         <Flex justify="space-between" align="flex-start" gap="3">
-          <Flex
-            w="11"
-            h="11"
-            rounded="lg"
-            bg="teal.50"
-            color="teal.700"
-            align="center"
-            justify="center"
-            flexShrink={0}
-          >
-            <Icon as={tool.icon} boxSize="5" aria-hidden />
-          </Flex>
+          <IconTile icon={tool.icon} size="11" />
           <Badge
             colorPalette={availabilityColor[tool.availability]}
             variant="subtle"
@@ -179,16 +167,7 @@ function ToolCard({ tool }: { tool: Tool }) {
           {tool.name}
         </Heading>
         <Text color="fg.muted">{tool.summary}</Text>
-        <List.Root gap="1.5" variant="plain" fontSize="sm">
-          {tool.points.map((point) => (
-            <List.Item key={point} alignItems="center">
-              <List.Indicator asChild color="teal.600">
-                <LuCheck aria-hidden />
-              </List.Indicator>
-              {point}
-            </List.Item>
-          ))}
-        </List.Root>
+        <CheckList items={tool.points} gap="1.5" fontSize="sm" />
       </Card.Body>
       {tool.link && (
         <Card.Footer>

@@ -46,43 +46,9 @@ import {
   SiWebflow,
   SiWordpress,
 } from 'react-icons/si';
+import { FeatureCard, type Feature } from '../../../components/feature-card';
 import { Section } from '../../../components/section';
 import { paths } from '../../../config/paths';
-
-interface Feature {
-  icon: IconType;
-  title: string;
-  text: string;
-}
-
-function FeatureCard({ icon, title, text }: Feature) {
-  return (
-    <Card.Root
-      variant="outline"
-      h="full"
-      _hover={{ shadow: 'md', borderColor: 'teal.200' }}
-      transition="all 0.2s"
-    >
-      <Card.Body gap="3">
-        <Flex
-          w="10"
-          h="10"
-          rounded="lg"
-          bg="teal.50"
-          color="teal.700"
-          align="center"
-          justify="center"
-        >
-          <Icon as={icon} boxSize="5" aria-hidden />
-        </Flex>
-        <Heading as="h3" size="md">
-          {title}
-        </Heading>
-        <Text color="fg.muted">{text}</Text>
-      </Card.Body>
-    </Card.Root>
-  );
-}
 
 export function VisionSection() {
   return (

@@ -1,7 +1,7 @@
 // One plan of the pricing page: price for the chosen cycle, features and a 'Get Started' link.
 import { Link as RouterLink } from 'react-router-dom';
-import { Badge, Button, Card, Flex, Heading, List, Stack, Text } from '@chakra-ui/react';
-import { LuCheck } from 'react-icons/lu';
+import { Badge, Button, Card, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { CheckList } from '../../../components/check-list';
 import { planSignupPath, type BillingCycle, type Plan } from '../../../config/site';
 
 export function PlanCard({ plan, cycle }: { plan: Plan; cycle: BillingCycle }) {
@@ -37,16 +37,7 @@ export function PlanCard({ plan, cycle }: { plan: Plan; cycle: BillingCycle }) {
             / {unit}
           </Text>
         </Flex>
-        <List.Root gap="2" variant="plain">
-          {plan.features.map((feature) => (
-            <List.Item key={feature} alignItems="center">
-              <List.Indicator asChild color="teal.600">
-                <LuCheck aria-hidden />
-              </List.Indicator>
-              {feature}
-            </List.Item>
-          ))}
-        </List.Root>
+        <CheckList items={plan.features} />
       </Card.Body>
       <Card.Footer>
         <Stack w="full">
