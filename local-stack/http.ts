@@ -53,6 +53,26 @@ export function bearerToken(req: IncomingMessage): string | null {
   return m ? m[1].trim() : null;
 }
 
+/**
+ * The deepest nesting of `open`/`close` brackets in a text, ignoring those inside double-quoted
+ * strings. Parsers here recurse per level, so callers cap it before parsing.
+ */
+export function nestingDepth(text: string, open = '[{', close = ']}'): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (open.includes(c)) max = Math.max(max, ++depth);
+    else if (close.includes(c)) depth--;
+  }
+  return max;
+}
+
 /** Parses a JSON body; returns undefined for an empty body and throws SyntaxError when invalid. */
 export function parseJsonBody(body: Buffer): unknown {
   const text = body.toString('utf8');

@@ -14,7 +14,7 @@ import {
   type SessionRow,
 } from './sessions.ts';
 import { sessionResponse, type SessionResponse, type TokenSettings } from './tokens.ts';
-import { findUserById, listIdentities, userJson, type Db, type UserRow } from './users.ts';
+import { findUserById, isUuid, listIdentities, userJson, type Db, type UserRow } from './users.ts';
 
 export interface AuthDeps {
   ctx: StackContext;
@@ -101,6 +101,14 @@ export async function authenticate(deps: AuthDeps, req: IncomingMessage): Promis
   if (!user) throw forbidden('user_not_found', 'User from sub claim in JWT does not exist');
   let session: SessionRow | null = null;
   const sessionId = claims.session_id;
+  // GoTrue parses the claim as a UUID; anything else is a bad token, not a database error.
+  if (
+    sessionId !== undefined &&
+    sessionId !== '' &&
+    (typeof sessionId !== 'string' || !isUuid(sessionId))
+  ) {
+    throw forbidden('bad_jwt', 'invalid claim: session_id claim must be a UUID');
+  }
   if (typeof sessionId === 'string' && sessionId) {
     session = await findSession(deps.pool, sessionId);
     if (!session)

@@ -26,6 +26,19 @@ export function createAuthService(ctx: StackContext): HttpService {
           req.resume();
           return sendAuthError(res, err);
         }
+        // Text Postgres cannot store (a NUL byte, a lone surrogate escape) is the client's fault.
+        const sqlState = (err as { code?: unknown })?.code;
+        if (sqlState === '22021' || sqlState === '22P05') {
+          req.resume();
+          return sendAuthError(
+            res,
+            new AuthError(
+              400,
+              'validation_failed',
+              'Request contains characters that cannot be stored',
+            ),
+          );
+        }
         ctx.log('auth', `${req.method} ${path} failed: ${(err as Error)?.stack ?? err}`);
         sendAuthError(
           res,

@@ -27,6 +27,8 @@ export interface FunctionsServiceOptions {
 
 const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 const DEFAULT_BOOT_TIMEOUT_MS = 120_000;
+/** How long an oversized body is drained before the 413 is sent anyway. */
+const DRAIN_WAIT_MS = 2_000;
 
 /** The Deno binary installed by the npm package `deno`, else one on PATH. */
 function denoBinary(): string {
@@ -166,14 +168,23 @@ export function createFunctionsService(
   }
 
   function tooLarge(req: IncomingMessage, res: ServerResponse) {
-    // Drain what the client still sends so it can read the answer.
+    const answer = () =>
+      sendJson(
+        res,
+        413,
+        { code: 'PAYLOAD_TOO_LARGE', message: `Request body exceeds ${maxBodyBytes} bytes` },
+        { Connection: 'close' },
+      );
+    // Closing with unread body bytes resets the connection and the client loses the 413, so
+    // answer once the body is drained (or after a moment, for a client that never finishes).
     req.resume();
-    sendJson(
-      res,
-      413,
-      { code: 'PAYLOAD_TOO_LARGE', message: `Request body exceeds ${maxBodyBytes} bytes` },
-      { Connection: 'close' },
-    );
+    if (req.readableEnded) return answer();
+    const timer = setTimeout(answer, DRAIN_WAIT_MS);
+    req.once('end', () => {
+      clearTimeout(timer);
+      answer();
+    });
+    req.once('close', () => clearTimeout(timer));
   }
 
   return {

@@ -85,9 +85,11 @@ export class RealtimeConnection {
       }
       const msg = decodeFrame(buf.toString('utf8'), this.vsn);
       if (!msg) return;
-      this.handle(msg).catch((err: Error) =>
-        this.deps.log(`message ${msg.event} failed: ${err.message}`),
-      );
+      this.handle(msg).catch((err: Error) => {
+        this.deps.log(`message ${msg.event} failed: ${err.message}`);
+        // A join is never left unanswered, or the client would wait for its timeout.
+        if (msg.event === 'phx_join') this.reply(msg, 'error', { reason: 'Unable to join' });
+      });
     });
   }
 

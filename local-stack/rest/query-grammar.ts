@@ -1,6 +1,7 @@
 // Parses PostgREST's query-string grammar as postgrest-js writes it: `select=` trees with aliases,
 // casts, JSON paths and embeds; `col=op.value` filters with `not.`; `or=(…)`/`and=(…)` trees;
 // `order=`; and the dotted keys that target embedded resources. Pure: no SQL, no schema.
+import { nestingDepth } from '../http.ts';
 import { queryParamError } from './errors.ts';
 
 export type JsonStep = { arrow: '->' | '->>'; key: string };
@@ -110,6 +111,15 @@ export function splitTopLevel(input: string, sep = ','): string[] {
   return parts;
 }
 
+/** Embeds and logic trees are parsed recursively; this keeps hostile nesting off the stack. */
+const MAX_NESTING = 100;
+
+function checkNesting(param: string, value: string) {
+  if (nestingDepth(value, '(', ')') > MAX_NESTING) {
+    throw queryParamError(param, value, `nested deeper than ${MAX_NESTING} levels`);
+  }
+}
+
 /** Removes surrounding double quotes and their backslash escapes. */
 export function unquote(value: string): string {
   if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
@@ -143,6 +153,7 @@ export function parseSelect(raw: string, param = 'select'): SelectItem[] {
   // postgrest-js strips whitespace outside quotes; do the same for hand-written URLs.
   const input = raw.replace(/\s+(?=(?:[^"]*"[^"]*")*[^"]*$)/g, '');
   if (input === '') return [{ kind: 'star' }];
+  checkNesting(param, raw);
   return parseSelectList(input, param, raw);
 }
 
@@ -269,6 +280,7 @@ export function parseFilter(column: string, value: string): Filter {
 /** The value of `or=`/`and=`: `(cond,cond,…)` where a cond is `col.op.v` or a nested tree. */
 export function parseLogicTree(operator: 'and' | 'or', negate: boolean, value: string): LogicTree {
   const param = negate ? `not.${operator}` : operator;
+  checkNesting(param, value);
   if (!/^\(.*\)$/s.test(value)) throw queryParamError(param, value, 'expected "(…)"');
   const children = splitTopLevel(value.slice(1, -1)).map((part) =>
     parseLogicChild(part, param, value),
