@@ -1,41 +1,22 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
-import { useLocation } from 'react-router-dom';
-import { renderWithProviders } from '../components/testing/render';
-import { createSupabaseMock, fakeSession } from '../components/testing/supabase-mock';
-import { AuthProvider } from '../lib/auth';
+import { resetSupabaseMock } from '../components/testing/mocked-supabase';
+import { currentLocation, SLOW } from '../components/testing/render';
+import { renderWithAuth } from '../components/testing/render-with-auth';
+import { fakeSession, type SupabaseMock } from '../components/testing/supabase-mock';
 import { AppRoutes } from './router';
 
-const mock = vi.hoisted(() => ({
-  current: undefined as unknown as ReturnType<typeof createSupabaseMock>,
-}));
-vi.mock('../lib/supabase', () => ({
-  get supabase() {
-    return mock.current.supabase;
-  },
-}));
+vi.mock('../lib/supabase', () => import('../components/testing/mocked-supabase'));
 
-// The whole app renders in jsdom here; on a busy machine that takes a while.
-const SLOW = { timeout: 10_000 };
-
-function Location() {
-  const location = useLocation();
-  return <output data-testid="location">{location.pathname + location.search}</output>;
-}
+let mock: SupabaseMock;
 
 function renderAt(route: string) {
-  return renderWithProviders(
-    <AuthProvider>
-      <AppRoutes />
-      <Location />
-    </AuthProvider>,
-    { route },
-  );
+  return renderWithAuth(<AppRoutes />, { route });
 }
 
 describe('routes', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    mock.current = createSupabaseMock();
+    mock = resetSupabaseMock();
   });
 
   it('sends a visitor from the dashboard to the login page', async () => {
@@ -43,16 +24,16 @@ describe('routes', { timeout: 30_000 }, () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Welcome back' }, SLOW),
     ).toBeInTheDocument();
-    expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/);
+    expect(currentLocation()).toHaveTextContent(/^\/login$/);
   });
 
   it('sends a signed-in user from login and register to the dashboard', async () => {
-    mock.current.setSession(fakeSession());
+    mock.setSession(fakeSession());
     const { unmount } = renderAt('/login');
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW),
     ).toBeInTheDocument();
-    expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/);
+    expect(currentLocation()).toHaveTextContent(/^\/dashboard$/);
     unmount();
     renderAt('/register');
     expect(
@@ -61,7 +42,7 @@ describe('routes', { timeout: 30_000 }, () => {
   });
 
   it('lets a signed-in user open the dashboard pages', async () => {
-    mock.current.setSession(fakeSession());
+    mock.setSession(fakeSession());
     renderAt('/dashboard/booking');
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Your Booking Forms' }, SLOW),
@@ -73,7 +54,7 @@ describe('routes', { timeout: 30_000 }, () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: /form backend for/i }, SLOW),
     ).toBeInTheDocument();
-    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+    expect(currentLocation()).toHaveTextContent(/^\/$/);
   });
 
   it('forwards /auth to the register form with the chosen plan', async () => {
@@ -81,7 +62,7 @@ describe('routes', { timeout: 30_000 }, () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Create your account' }, SLOW),
     ).toBeInTheDocument();
-    expect(screen.getByTestId('location')).toHaveTextContent('/register?plan=pro');
+    expect(currentLocation()).toHaveTextContent('/register?plan=pro');
     expect(screen.getByText(/Pro · €19\/month/)).toBeInTheDocument();
   });
 
@@ -90,6 +71,6 @@ describe('routes', { timeout: 30_000 }, () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Create your account' }, SLOW),
     ).toBeInTheDocument();
-    expect(screen.getByTestId('location')).toHaveTextContent(/^\/register$/);
+    expect(currentLocation()).toHaveTextContent(/^\/register$/);
   });
 });

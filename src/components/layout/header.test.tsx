@@ -1,44 +1,24 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router-dom';
-import { renderWithProviders } from '../testing/render';
-import { createSupabaseMock, fakeSession } from '../testing/supabase-mock';
-import { AuthProvider } from '../../lib/auth';
+import { resetSupabaseMock } from '../testing/mocked-supabase';
+import { currentLocation, SLOW } from '../testing/render';
+import { renderWithAuth } from '../testing/render-with-auth';
+import { fakeSession, type SupabaseMock } from '../testing/supabase-mock';
 import { Header } from './header';
 
-const mock = vi.hoisted(() => ({
-  current: undefined as unknown as ReturnType<typeof createSupabaseMock>,
-}));
-vi.mock('../../lib/supabase', () => ({
-  get supabase() {
-    return mock.current.supabase;
-  },
-}));
+vi.mock('../../lib/supabase', () => import('../testing/mocked-supabase'));
 
-const SLOW = { timeout: 10_000 };
+let mock: SupabaseMock;
 
-function Location() {
-  return <output data-testid="location">{useLocation().pathname}</output>;
-}
-
-function renderHeader() {
-  return renderWithProviders(
-    <AuthProvider>
-      <Header />
-      <Routes>
-        <Route path="*" element={<Location />} />
-      </Routes>
-    </AuthProvider>,
-  );
-}
+const renderHeader = () => renderWithAuth(<Header />);
 
 const mobileToggle = () => screen.getByRole('button', { name: /(Open|Close) menu/ });
 const profileTrigger = () => screen.getByRole('button', { name: 'Open profile menu' });
 
 describe('Header', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    mock.current = createSupabaseMock();
+    mock = resetSupabaseMock();
   });
 
   it('shows the wordmark, the main links and a Login link to a visitor', async () => {
@@ -59,12 +39,7 @@ describe('Header', { timeout: 30_000 }, () => {
   });
 
   it('highlights the active link', async () => {
-    renderWithProviders(
-      <AuthProvider>
-        <Header />
-      </AuthProvider>,
-      { route: '/pricing' },
-    );
+    renderWithAuth(<Header />, { route: '/pricing' });
     const nav = await screen.findByRole('navigation', { name: 'Main' }, SLOW);
     expect(within(nav).getByRole('link', { name: 'Pricing' })).toHaveAttribute(
       'aria-current',
@@ -74,7 +49,7 @@ describe('Header', { timeout: 30_000 }, () => {
   });
 
   it('keeps at most one menu open and closes both on navigation', async () => {
-    mock.current.setSession(fakeSession('ada@example.com'));
+    mock.setSession(fakeSession('ada@example.com'));
     const user = userEvent.setup();
     renderHeader();
     await screen.findByRole('button', { name: 'Open profile menu' }, SLOW);
@@ -103,14 +78,14 @@ describe('Header', { timeout: 30_000 }, () => {
         name: 'Pricing',
       }),
     );
-    expect(screen.getByTestId('location')).toHaveTextContent('/pricing');
+    expect(currentLocation()).toHaveTextContent('/pricing');
     expect(mobileToggle()).toHaveAttribute('aria-expanded', 'false');
 
     // …and the profile menu.
     await user.click(profileTrigger());
     await waitFor(() => expect(profileTrigger()).toHaveAttribute('aria-expanded', 'true'));
     await user.click(screen.getByRole('menuitem', { name: /Dashboard/ }));
-    expect(screen.getByTestId('location')).toHaveTextContent('/dashboard');
+    expect(currentLocation()).toHaveTextContent('/dashboard');
     await waitFor(() => expect(profileTrigger()).toHaveAttribute('aria-expanded', 'false'));
   });
 
@@ -126,15 +101,15 @@ describe('Header', { timeout: 30_000 }, () => {
   });
 
   it('shows the display name and signs out to the login page', async () => {
-    mock.current.setSession(fakeSession('ada@example.com', 'Ada Lovelace'));
+    mock.setSession(fakeSession('ada@example.com', 'Ada Lovelace'));
     const user = userEvent.setup();
     renderHeader();
     await user.click(await screen.findByRole('button', { name: 'Open profile menu' }, SLOW));
     expect(await screen.findByText('Ada Lovelace', {}, SLOW)).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: /Settings/ })).toHaveAttribute('href', '/settings');
     await user.click(screen.getByRole('menuitem', { name: /Sign out/ }));
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'), SLOW);
-    expect(mock.current.supabase.auth.signOut).toHaveBeenCalled();
+    await waitFor(() => expect(currentLocation()).toHaveTextContent('/login'), SLOW);
+    expect(mock.supabase.auth.signOut).toHaveBeenCalled();
     expect(await screen.findByRole('link', { name: 'Login' }, SLOW)).toBeInTheDocument();
   });
 });

@@ -1,8 +1,9 @@
-// Test helper: renders UI inside the app's design system and a memory router, as the app does.
+// Test helper: renders UI inside the app's design system and a memory router, as the app does,
+// and shows the router's current URL to assertions.
 import type { ReactElement, ReactNode } from 'react';
 import { afterEach } from 'vitest';
-import { cleanup, render, type RenderOptions } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { cleanup, render, screen, type RenderOptions } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 
 // Vitest runs without globals here, so Testing Library cannot register its own cleanup.
@@ -28,9 +29,24 @@ if (typeof window !== 'undefined') {
   } as unknown as typeof ResizeObserver;
 }
 
+export type RenderWithProvidersOptions = { route?: string } & Omit<RenderOptions, 'wrapper'>;
+
+/** Waiting budget for UI that renders a whole page in jsdom; slow on a busy machine, not a timing assertion. */
+export const SLOW = { timeout: 10_000 };
+
+/** Shows the router's current path and query, for tests that follow redirects and links. */
+export function LocationProbe() {
+  const location = useLocation();
+  // A plain div: an <output> would add a status role that pages own.
+  return <div data-testid="location">{location.pathname + location.search}</div>;
+}
+
+/** The element of the rendered LocationProbe. */
+export const currentLocation = () => screen.getByTestId('location');
+
 export function renderWithProviders(
   ui: ReactElement,
-  { route = '/', ...options }: { route?: string } & Omit<RenderOptions, 'wrapper'> = {},
+  { route = '/', ...options }: RenderWithProvidersOptions = {},
 ) {
   function Wrapper({ children }: { children: ReactNode }) {
     return (

@@ -1,5 +1,5 @@
 // Test double for the edge of the app, the Supabase client: an auth listener whose session a
-// test controls, and spies for the calls the pages make. Use with vi.mock of src/lib/supabase.
+// test controls, and spies for the calls the pages make. Tests reach it through mocked-supabase.ts.
 import { vi } from 'vitest';
 import type { Session } from '@supabase/supabase-js';
 
@@ -29,7 +29,7 @@ export function createSupabaseMock() {
   };
   const insert = vi.fn(async () => ({ error: null }));
   return {
-    supabase: { auth, from: vi.fn(() => ({ insert })) },
+    supabase: { auth, from: vi.fn((_table: string) => ({ insert })) },
     insert,
     /** Sets the session reported to new listeners (before render) and to current ones. */
     setSession(next: Session | null, event = next ? 'SIGNED_IN' : 'SIGNED_OUT') {
@@ -38,6 +38,8 @@ export function createSupabaseMock() {
     },
   };
 }
+
+export type SupabaseMock = ReturnType<typeof createSupabaseMock>;
 
 export function fakeSession(email = 'ada@example.com', name?: string): Session {
   return {

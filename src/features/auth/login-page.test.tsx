@@ -2,43 +2,36 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
-import { renderWithProviders } from '../../components/testing/render';
-import { createSupabaseMock, fakeSession } from '../../components/testing/supabase-mock';
-import { AuthProvider, VisitorRoute } from '../../lib/auth';
+import { resetSupabaseMock } from '../../components/testing/mocked-supabase';
+import { SLOW } from '../../components/testing/render';
+import { renderWithAuth } from '../../components/testing/render-with-auth';
+import { fakeSession, type SupabaseMock } from '../../components/testing/supabase-mock';
+import { VisitorRoute } from '../../lib/auth';
 import { LoginPage } from './login-page';
 
-const mock = vi.hoisted(() => ({
-  current: undefined as unknown as ReturnType<typeof createSupabaseMock>,
-}));
-vi.mock('../../lib/supabase', () => ({
-  get supabase() {
-    return mock.current.supabase;
-  },
-}));
+vi.mock('../../lib/supabase', () => import('../../components/testing/mocked-supabase'));
 
-const SLOW = { timeout: 10_000 };
+let mock: SupabaseMock;
 
 function renderLogin() {
-  return renderWithProviders(
-    <AuthProvider>
-      <Routes>
-        <Route element={<VisitorRoute />}>
-          <Route path="/login" element={<LoginPage />} />
-        </Route>
-        <Route path="/dashboard" element={<h1>Dashboard</h1>} />
-      </Routes>
-    </AuthProvider>,
+  return renderWithAuth(
+    <Routes>
+      <Route element={<VisitorRoute />}>
+        <Route path="/login" element={<LoginPage />} />
+      </Route>
+      <Route path="/dashboard" element={<h1>Dashboard</h1>} />
+    </Routes>,
     { route: '/login' },
   );
 }
 
 describe('LoginPage password reset', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    mock.current = createSupabaseMock();
+    mock = resetSupabaseMock();
   });
 
   it('sends the reset link back to the login page', async () => {
-    mock.current.supabase.auth.resetPasswordForEmail.mockResolvedValue({ data: {}, error: null });
+    mock.supabase.auth.resetPasswordForEmail.mockResolvedValue({ data: {}, error: null });
     const user = userEvent.setup();
     renderLogin();
     await user.click(await screen.findByRole('button', { name: 'Forgot password?' }, SLOW));
@@ -46,27 +39,24 @@ describe('LoginPage password reset', { timeout: 30_000 }, () => {
     await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByRole('status')).toHaveTextContent('ada@example.com');
-    expect(mock.current.supabase.auth.resetPasswordForEmail).toHaveBeenCalledWith(
-      'ada@example.com',
-      {
-        redirectTo: `${window.location.origin}/login`,
-      },
-    );
+    expect(mock.supabase.auth.resetPasswordForEmail).toHaveBeenCalledWith('ada@example.com', {
+      redirectTo: `${window.location.origin}/login`,
+    });
   });
 
   it('asks for a new password after the reset link and then opens the dashboard', async () => {
-    mock.current.supabase.auth.updateUser.mockResolvedValue({ data: {}, error: null });
+    mock.supabase.auth.updateUser.mockResolvedValue({ data: {}, error: null });
     const user = userEvent.setup();
     renderLogin();
     await screen.findByRole('heading', { level: 1, name: 'Welcome back' }, SLOW);
-    act(() => mock.current.setSession(fakeSession('ada@example.com'), 'PASSWORD_RECOVERY'));
+    act(() => mock.setSession(fakeSession('ada@example.com'), 'PASSWORD_RECOVERY'));
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Set a new password' }, SLOW),
     ).toBeInTheDocument();
     await user.type(screen.getByLabelText(/New password/), 'n3w-secret');
     await user.click(screen.getByRole('button', { name: 'Save new password' }));
     await waitFor(() =>
-      expect(mock.current.supabase.auth.updateUser).toHaveBeenCalledWith({
+      expect(mock.supabase.auth.updateUser).toHaveBeenCalledWith({
         password: 'n3w-secret',
       }),
     );

@@ -3,21 +3,17 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AuthApiError } from '@supabase/supabase-js';
 import { renderWithProviders } from '../../../components/testing/render';
-import { createSupabaseMock } from '../../../components/testing/supabase-mock';
+import { resetSupabaseMock } from '../../../components/testing/mocked-supabase';
+import type { SupabaseMock } from '../../../components/testing/supabase-mock';
 import { LoginForm } from './login-form';
 
-const mock = vi.hoisted(() => ({
-  current: undefined as unknown as ReturnType<typeof createSupabaseMock>,
-}));
-vi.mock('../../../lib/supabase', () => ({
-  get supabase() {
-    return mock.current.supabase;
-  },
-}));
+vi.mock('../../../lib/supabase', () => import('../../../components/testing/mocked-supabase'));
+
+let mock: SupabaseMock;
 
 describe('LoginForm', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    mock.current = createSupabaseMock();
+    mock = resetSupabaseMock();
   });
 
   it('keeps the submit disabled until the e-mail is valid and a password is given', async () => {
@@ -39,7 +35,7 @@ describe('LoginForm', { timeout: 30_000 }, () => {
   it("signs in, or shows the server's message under the form", async () => {
     const user = userEvent.setup();
     const onSignedIn = vi.fn();
-    mock.current.supabase.auth.signInWithPassword
+    mock.supabase.auth.signInWithPassword
       .mockResolvedValueOnce({
         data: {},
         error: new AuthApiError('Invalid login credentials', 400, 'invalid_credentials'),
@@ -53,7 +49,7 @@ describe('LoginForm', { timeout: 30_000 }, () => {
     expect(onSignedIn).not.toHaveBeenCalled();
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(onSignedIn).toHaveBeenCalled());
-    expect(mock.current.supabase.auth.signInWithPassword).toHaveBeenLastCalledWith({
+    expect(mock.supabase.auth.signInWithPassword).toHaveBeenLastCalledWith({
       email: 'ada@example.com',
       password: 'wrong',
     });

@@ -3,18 +3,14 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
 import { renderWithProviders } from '../../../components/testing/render';
-import { createSupabaseMock } from '../../../components/testing/supabase-mock';
+import { resetSupabaseMock } from '../../../components/testing/mocked-supabase';
+import type { SupabaseMock } from '../../../components/testing/supabase-mock';
 import { peekSignupEmail, storeSignupEmail } from '../../../lib/signup-prefill';
 import { RegisterForm } from './register-form';
 
-const mock = vi.hoisted(() => ({
-  current: undefined as unknown as ReturnType<typeof createSupabaseMock>,
-}));
-vi.mock('../../../lib/supabase', () => ({
-  get supabase() {
-    return mock.current.supabase;
-  },
-}));
+vi.mock('../../../lib/supabase', () => import('../../../components/testing/mocked-supabase'));
+
+let mock: SupabaseMock;
 
 async function fillAndSubmit(
   name = 'Ada Lovelace',
@@ -32,7 +28,7 @@ async function fillAndSubmit(
 
 describe('RegisterForm', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    mock.current = createSupabaseMock();
+    mock = resetSupabaseMock();
     sessionStorage.clear();
   });
 
@@ -47,14 +43,14 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
   });
 
   it('signs up with the name as metadata and reports success', async () => {
-    mock.current.supabase.auth.signUp.mockResolvedValue({
+    mock.supabase.auth.signUp.mockResolvedValue({
       data: { session: { access_token: 't' }, user: {} },
       error: null,
     });
     const onSignedUp = vi.fn();
     renderWithProviders(<RegisterForm onSignedUp={onSignedUp} />);
     await fillAndSubmit();
-    expect(mock.current.supabase.auth.signUp).toHaveBeenCalledWith({
+    expect(mock.supabase.auth.signUp).toHaveBeenCalledWith({
       email: 'ada@example.com',
       password: 'secret123',
       options: { data: { name: 'Ada Lovelace' } },
@@ -80,7 +76,7 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
       'An unexpected error occurred.',
     ],
   ])('shows the catalogue message for %s', async (error, message) => {
-    mock.current.supabase.auth.signUp.mockResolvedValue({
+    mock.supabase.auth.signUp.mockResolvedValue({
       data: { session: null, user: null },
       error,
     });

@@ -1,0 +1,15 @@
+// Test helper for UI that follows the auth state (header, guards, login): renders it inside the
+// AuthProvider with a LocationProbe. The test file mocks src/lib/supabase with mocked-supabase.ts.
+import type { ReactElement } from 'react';
+import { AuthProvider } from '../../lib/auth';
+import { LocationProbe, renderWithProviders, type RenderWithProvidersOptions } from './render';
+
+export function renderWithAuth(ui: ReactElement, options?: RenderWithProvidersOptions) {
+  return renderWithProviders(
+    <AuthProvider>
+      {ui}
+      <LocationProbe />
+    </AuthProvider>,
+    options,
+  );
+}
