@@ -1,8 +1,10 @@
 // Maps a sign-up error to the messages of the spec's error catalogue (§8).
+import { PASSWORD_MIN_LENGTH } from '../../config/site';
+
 export const REGISTER_ERRORS = {
   emailInUse: 'This email is already in use.',
   invalidEmail: 'Invalid email address.',
-  weakPassword: 'Password should be at least 6 characters.',
+  weakPassword: `Password should be at least ${PASSWORD_MIN_LENGTH} characters.`,
   unexpected: 'An unexpected error occurred.',
 } as const;
 

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Button, Stack, Text } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import { requestPasswordReset } from '../api/request-password-reset';
+import { serverMessage } from '../server-message';
 import { FormError } from './auth-card';
 
 export function ForgotPasswordForm({
@@ -25,11 +26,7 @@ export function ForgotPasswordForm({
       await requestPasswordReset(email);
       setSentTo(email.trim());
     } catch (caught) {
-      setError(
-        caught instanceof Error && caught.message
-          ? caught.message
-          : 'The reset e-mail could not be sent.',
-      );
+      setError(serverMessage(caught, 'The reset e-mail could not be sent.'));
     } finally {
       setSending(false);
     }

@@ -4,6 +4,7 @@ import { useFormik } from 'formik';
 import { Button, Checkbox, Flex, Stack } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import { signIn, signInSchema } from '../api/sign-in';
+import { serverMessage } from '../server-message';
 import { FormError } from './auth-card';
 
 export function LoginForm({
@@ -23,7 +24,7 @@ export function LoginForm({
         await signIn(values);
         onSignedIn();
       } catch (error) {
-        setServerError(error instanceof Error && error.message ? error.message : 'Sign in failed.');
+        setServerError(serverMessage(error, 'Sign in failed.'));
       }
     },
   });

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Button, Stack } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import { updatePassword } from '../api/update-password';
+import { serverMessage } from '../server-message';
 import { PASSWORD_MIN_LENGTH } from '../../../config/site';
 import { FormError } from './auth-card';
 
@@ -19,11 +20,7 @@ export function NewPasswordForm({ onDone }: { onDone: () => void }) {
       await updatePassword(password);
       onDone();
     } catch (caught) {
-      setError(
-        caught instanceof Error && caught.message
-          ? caught.message
-          : 'The password could not be changed.',
-      );
+      setError(serverMessage(caught, 'The password could not be changed.'));
       setSaving(false);
     }
   }
