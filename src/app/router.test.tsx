@@ -25,6 +25,7 @@ describe('routes', { timeout: 30_000 }, () => {
       await screen.findByRole('heading', { level: 1, name: 'Welcome back' }, SLOW),
     ).toBeInTheDocument();
     expect(currentLocation()).toHaveTextContent(/^\/login$/);
+    expect(document.title).toBe('Login · tinyback.tools');
   });
 
   it('sends a signed-in user from login and register to the dashboard', async () => {
@@ -55,6 +56,7 @@ describe('routes', { timeout: 30_000 }, () => {
       await screen.findByRole('heading', { level: 1, name: /form backend for/i }, SLOW),
     ).toBeInTheDocument();
     expect(currentLocation()).toHaveTextContent(/^\/$/);
+    expect(document.title).toBe('tinyback.tools — form backend for any website');
   });
 
   it('forwards /auth to the register form with the chosen plan', async () => {
@@ -63,6 +65,7 @@ describe('routes', { timeout: 30_000 }, () => {
       await screen.findByRole('heading', { level: 1, name: 'Create your account' }, SLOW),
     ).toBeInTheDocument();
     expect(currentLocation()).toHaveTextContent('/register?plan=pro');
+    expect(document.title).toBe('Create your account · tinyback.tools');
     expect(screen.getByText(/Pro · €19\/month/)).toBeInTheDocument();
   });
 

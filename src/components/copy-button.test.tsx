@@ -23,7 +23,9 @@ describe('CopyButton', () => {
     });
     expect(writeText).toHaveBeenCalledWith('<form></form>');
     expect(button).toHaveTextContent('Copied');
-    act(() => vi.advanceTimersByTime(COPY_CONFIRM_MS - 1));
+    // The spec's 1500 ms, written out so a changed constant cannot pass unnoticed.
+    expect(COPY_CONFIRM_MS).toBe(1500);
+    act(() => vi.advanceTimersByTime(1499));
     expect(button).toHaveTextContent('Copied');
     act(() => vi.advanceTimersByTime(1));
     expect(button).toHaveTextContent(/^Copy$/);
