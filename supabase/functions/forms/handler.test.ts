@@ -79,6 +79,11 @@ describe('routing helpers', () => {
     );
     expect(clientIp(new Headers())).toBe('unknown');
   });
+
+  it('treats an unparsable hop count as one hop', () => {
+    const headers = new Headers({ 'x-forwarded-for': '6.6.6.6, 203.0.113.9' });
+    expect(clientIp(headers, { trustedHops: Number('two') })).toBe('203.0.113.9');
+  });
 });
 
 describe('form endpoint handler', () => {

@@ -94,7 +94,9 @@ export function clientIp(headers: Headers, policy: ClientIpPolicy = {}): string 
     const value = headers.get(policy.header)?.trim();
     if (value) return value;
   }
-  const hops = Math.max(1, policy.trustedHops ?? 1);
+  // A hop count that is not a whole number (an unparsable setting) counts as one: otherwise every
+  // client would read as `unknown` and share one rate-limit bucket.
+  const hops = Math.max(1, Math.trunc(policy.trustedHops ?? 1) || 1);
   const entries = (headers.get('x-forwarded-for') ?? '')
     .split(',')
     .map((e) => e.trim())
