@@ -65,6 +65,10 @@ describe('request bodies', () => {
     }
     const r = parseBody('application/json', enc.encode('{"a":{"b":1}}'));
     expect(r.ok ? 0 : r.error.status).toBe(422);
+    const proto = parseBody('application/json', enc.encode('{"name":"Ada","__proto__":{"b":1}}'));
+    expect(proto.ok ? {} : proto.error.fields).toEqual(
+      JSON.parse('{"__proto__":"Must be text, a number or a list of them."}'),
+    );
   });
 
   it('refuses other charsets, missing boundaries, file parts and oversize bodies', () => {

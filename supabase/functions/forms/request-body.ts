@@ -62,7 +62,8 @@ function parseJsonFields(text: string): BodyResult {
     return { ok: false, error: ERRORS.invalidBody('The JSON body must be an object of fields.') };
   }
   const fields: RawField[] = [];
-  const bad: Record<string, string> = {};
+  // No prototype, so a field called `__proto__` is reported like any other.
+  const bad: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
     // An array of scalars is a multi-value field (a checkbox group); it becomes repeated pairs.
     const values = Array.isArray(value) ? value : [value];

@@ -115,4 +115,13 @@ describe('submission validation', () => {
     expect(Object.keys(s.data)).toEqual(['__proto__']);
     expect(JSON.parse(JSON.stringify(s.data))).toEqual(JSON.parse('{"__proto__":"x"}'));
   });
+
+  it('refuses an over-long field called __proto__ instead of dropping it', () => {
+    const error = refused([
+      ['name', 'Ada'],
+      ['__proto__', 'x'.repeat(LIMITS.maxOtherValueLength + 1)],
+    ]);
+    expect(error.status).toBe(422);
+    expect(Object.keys(error.fields ?? {})).toEqual(['__proto__']);
+  });
 });

@@ -56,10 +56,11 @@ export function validateSubmission(raw: RawField[]): SubmissionResult {
       error: ERRORS.tooLarge(`A submission has at most ${LIMITS.maxFields} fields.`),
     };
   }
-  const problems: Record<string, string> = {};
+  // No prototype on either map: a field called `__proto__` must stay an ordinary key (assigning
+  // it on a plain object is silently ignored, which would lose the field or its problem).
+  const problems: Record<string, string> = Object.create(null);
   const seen = new Set<string>();
   const values = new Map<string, string>();
-  // No prototype: a field called `__proto__` must stay an ordinary key.
   const data: Record<string, string | string[]> = Object.create(null);
   const ordered: [string, string][] = [];
   let isSpam = false;
