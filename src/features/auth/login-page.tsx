@@ -55,7 +55,7 @@ export function LoginPage() {
           onForgotPassword={() => setMode('forgot')}
         />
       ) : (
-        <ForgotPasswordForm initialEmail="" onBack={() => setMode('sign-in')} />
+        <ForgotPasswordForm onBack={() => setMode('sign-in')} />
       )}
     </AuthCard>
   );

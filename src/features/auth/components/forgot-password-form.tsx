@@ -6,14 +6,8 @@ import { requestPasswordReset } from '../api/request-password-reset';
 import { serverMessage } from '../server-message';
 import { FormError } from './auth-card';
 
-export function ForgotPasswordForm({
-  initialEmail,
-  onBack,
-}: {
-  initialEmail: string;
-  onBack: () => void;
-}) {
-  const [email, setEmail] = useState(initialEmail);
+export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
+  const [email, setEmail] = useState('');
   const [sending, setSending] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
