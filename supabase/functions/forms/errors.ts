@@ -1,4 +1,5 @@
 // The endpoint's refusals: one status, machine code and human sentence per kind of failure.
+import { LIMITS } from '../_shared/limits.ts';
 
 export type ErrorCode =
   | 'invalid_body'
@@ -25,7 +26,7 @@ export interface EndpointError {
   retryAfter?: number;
 }
 
-export const fail = (
+const fail = (
   status: number,
   code: ErrorCode,
   error: string,
@@ -48,9 +49,12 @@ export const ERRORS = {
   fileUpload: () =>
     fail(415, 'file_uploads_unsupported', 'File uploads are not supported; remove the file field.'),
   tooLarge: (detail: string) => fail(413, 'payload_too_large', detail),
+  bodyTooLarge: () =>
+    fail(413, 'payload_too_large', `The body is larger than ${LIMITS.maxBodyBytes} bytes.`),
   invalidBody: (detail: string) => fail(400, 'invalid_body', detail),
   invalidFields: (fields: Record<string, string>) =>
     fail(422, 'invalid_fields', 'Some fields are not valid.', { fields }),
+  emptySubmission: () => fail(422, 'invalid_fields', 'The submission is empty.', { fields: {} }),
   rateLimited: (retryAfter: number) =>
     fail(429, 'rate_limited', 'Too many submissions from your network; please try again later.', {
       retryAfter,

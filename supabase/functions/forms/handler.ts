@@ -169,9 +169,7 @@ async function handleSubmission(
   const contentType = req.headers.get('content-type');
   if (!bodyKind(contentType)) return refuse(ERRORS.unsupportedType());
   const declared = Number(req.headers.get('content-length') ?? NaN);
-  const tooLarge = () =>
-    refuse(ERRORS.tooLarge(`The body is larger than ${LIMITS.maxBodyBytes} bytes.`));
-  if (declared > LIMITS.maxBodyBytes) return tooLarge();
+  if (declared > LIMITS.maxBodyBytes) return refuse(ERRORS.bodyTooLarge());
 
   let body: Uint8Array | null;
   try {
@@ -179,7 +177,7 @@ async function handleSubmission(
   } catch {
     return refuse(ERRORS.invalidBody('The request body could not be read.'));
   }
-  if (!body) return tooLarge();
+  if (!body) return refuse(ERRORS.bodyTooLarge());
 
   const parsed = parseBody(contentType, body);
   if (!parsed.ok) return refuse(parsed.error);

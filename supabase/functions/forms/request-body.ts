@@ -83,12 +83,7 @@ export function parseBody(contentType: string | null, body: Uint8Array): BodyRes
   const kind = bodyKind(contentType);
   if (!kind || !charsetIsUtf8(contentType ?? ''))
     return { ok: false, error: ERRORS.unsupportedType() };
-  if (body.length > LIMITS.maxBodyBytes) {
-    return {
-      ok: false,
-      error: ERRORS.tooLarge(`The body is larger than ${LIMITS.maxBodyBytes} bytes.`),
-    };
-  }
+  if (body.length > LIMITS.maxBodyBytes) return { ok: false, error: ERRORS.bodyTooLarge() };
   try {
     if (kind === 'multipart') {
       const boundary = multipartBoundary(contentType ?? '');

@@ -1,7 +1,7 @@
 // Validates and cleans the parsed fields of one submission: limits, trimming, control characters,
 // e-mail checks, and the special fields (_next, _subject, _replyto, honeypots, ignored userId).
 import { LIMITS, SPECIAL_FIELDS } from '../_shared/limits.ts';
-import { ERRORS, fail, type EndpointError } from './errors.ts';
+import { ERRORS, type EndpointError } from './errors.ts';
 import type { RawField } from './request-body.ts';
 import { charLength, cleanValue, isEmail } from './text.ts';
 
@@ -109,12 +109,7 @@ export function validateSubmission(raw: RawField[]): SubmissionResult {
     problems[SPECIAL_FIELDS.replyTo] = 'Enter a valid e-mail address.';
   if (Object.keys(problems).length) return { ok: false, error: ERRORS.invalidFields(problems) };
 
-  if (ordered.every(([, v]) => v === '')) {
-    return {
-      ok: false,
-      error: fail(422, 'invalid_fields', 'The submission is empty.', { fields: {} }),
-    };
-  }
+  if (ordered.every(([, v]) => v === '')) return { ok: false, error: ERRORS.emptySubmission() };
 
   return {
     ok: true,
