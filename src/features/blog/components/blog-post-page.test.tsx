@@ -37,6 +37,13 @@ describe('BlogPostPage', () => {
     expect(document.title).toBe('Redirect after submit · Blog · tinyback.tools');
   });
 
+  it('announces the loading post as a named status', async () => {
+    renderBlog('/blog/1');
+    expect(screen.getByRole('status', { name: 'Loading post' })).toBeInTheDocument();
+    await screen.findByRole('heading', { level: 1, name: 'Introducing tinyback' });
+    expect(screen.queryByRole('status', { name: 'Loading post' })).toBeNull();
+  });
+
   it('shows the cover image with alt text', async () => {
     renderBlog('/blog/2');
     await screen.findByRole('heading', { level: 1, name: 'Stop form spam with a honeypot' });

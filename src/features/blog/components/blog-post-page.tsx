@@ -131,7 +131,8 @@ function PostNotFound() {
 
 function PostSkeleton() {
   return (
-    <Stack gap={5} aria-busy="true" aria-label="Loading post">
+    // A named status, as with the page and session spinners: a label on a plain div is not announced.
+    <Stack gap={5} role="status" aria-label="Loading post">
       <Skeleton h="5" w="40" />
       <Skeleton h="10" w="90%" />
       <Skeleton h="64" borderRadius="xl" />
