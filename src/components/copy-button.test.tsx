@@ -31,6 +31,16 @@ describe('CopyButton', () => {
     expect(button).toHaveTextContent(/^Copy$/);
   });
 
+  it('leaves no timer behind when the copy finishes after the button is gone', async () => {
+    let finish = () => {};
+    writeText.mockReturnValue(new Promise<void>((resolve) => (finish = resolve)));
+    const { unmount } = renderWithProviders(<CopyButton text="x" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
+    unmount();
+    await act(async () => finish());
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("keeps 'Copy' when the clipboard refuses", async () => {
     writeText.mockRejectedValue(new Error('denied'));
     renderWithProviders(<CopyButton text="x" />);

@@ -1,5 +1,5 @@
 // A button that copies text to the clipboard and confirms with 'Copied' for a moment.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, type ButtonProps } from '@chakra-ui/react';
 import { LuCheck, LuCopy } from 'react-icons/lu';
 import { COPY_CONFIRM_MS } from '../config/site';
@@ -19,10 +19,16 @@ export function CopyButton({
   accessibleLabel,
   ...buttonProps
 }: CopyButtonProps) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // Counts copies while 'Copied' shows (0: not showing). Each copy changes it, so the effect
+  // restarts the confirmation timer; a copy that resolves after unmount starts no timer at all.
+  const [confirmation, setConfirmation] = useState(0);
+  const copied = confirmation > 0;
 
-  useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(() => {
+    if (!confirmation) return;
+    const timer = setTimeout(() => setConfirmation(0), COPY_CONFIRM_MS);
+    return () => clearTimeout(timer);
+  }, [confirmation]);
 
   async function copy() {
     try {
@@ -32,9 +38,7 @@ export function CopyButton({
       // rather than claiming a copy that did not happen.
       return;
     }
-    setCopied(true);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopied(false), COPY_CONFIRM_MS);
+    setConfirmation((n) => n + 1);
   }
 
   return (
