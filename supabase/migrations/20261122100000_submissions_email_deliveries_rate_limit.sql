@@ -84,7 +84,6 @@ language plpgsql
 security definer set search_path = ''
 as $$
 declare
-  v_owner uuid;
   v_recipient text;
   v_minute timestamptz := date_trunc('minute', now());
   v_day timestamptz := date_trunc('day', now());
@@ -94,7 +93,7 @@ declare
   v_delivery_id uuid;
 begin
   -- `for key share` keeps the form from being deleted until this transaction ends.
-  select f.user_id, f.target_email into v_owner, v_recipient
+  select f.target_email into v_recipient
     from public.forms f where f.id = p_form_id for key share;
   if not found then
     return jsonb_build_object('status', 'form_not_found');
@@ -131,8 +130,9 @@ begin
   delete from public.submission_rate_limits
    where form_id = p_form_id and window_start < now() - interval '2 days';
 
-  insert into public.entries (id, form_id, user_id, name, email, message, data, is_spam)
-    values (p_entry_id, p_form_id, v_owner, p_name, p_email, p_message, coalesce(p_data, '{}'::jsonb), p_is_spam);
+  -- The entry's owner is set by the entries_set_owner trigger, from the form.
+  insert into public.entries (id, form_id, name, email, message, data, is_spam)
+    values (p_entry_id, p_form_id, p_name, p_email, p_message, coalesce(p_data, '{}'::jsonb), p_is_spam);
 
   if not p_is_spam and p_notification is not null then
     insert into public.email_deliveries (entry_id, recipient, subject, reply_to, text_body, html_body)
