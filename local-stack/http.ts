@@ -73,9 +73,19 @@ export function nestingDepth(text: string, open = '[{', close = ']}'): number {
   return max;
 }
 
-/** Parses a JSON body; returns undefined for an empty body and throws SyntaxError when invalid. */
+/**
+ * Deeper JSON is refused before parsing: serialising it for Postgres would overflow the stack.
+ * (Go's decoder allows 10,000 levels; no request to these services needs more than a handful.)
+ */
+const MAX_JSON_DEPTH = 1000;
+
+/**
+ * Parses a JSON body; returns undefined for an empty body and throws SyntaxError when invalid or
+ * nested deeper than MAX_JSON_DEPTH.
+ */
 export function parseJsonBody(body: Buffer): unknown {
   const text = body.toString('utf8');
   if (!text.trim()) return undefined;
+  if (nestingDepth(text) > MAX_JSON_DEPTH) throw new SyntaxError('exceeded max depth');
   return JSON.parse(text);
 }

@@ -1,7 +1,7 @@
 // Reading an Auth request: the JSON body (capped, typed like GoTrue's Go structs) and the caller's
 // identity from the bearer JWT.
 import type { IncomingMessage } from 'node:http';
-import { BodyTooLargeError, bearerToken, nestingDepth, parseJsonBody, readBody } from '../http.ts';
+import { BodyTooLargeError, bearerToken, parseJsonBody, readBody } from '../http.ts';
 import { verifyJwt, type Claims } from '../jwt.ts';
 import { AuthError, badRequest, forbidden } from './errors.ts';
 
@@ -9,12 +9,6 @@ import { AuthError, badRequest, forbidden } from './errors.ts';
 export const MAX_BODY_BYTES = 256 * 1024;
 
 export type JsonObject = Record<string, unknown>;
-
-/**
- * Deeper JSON is refused before parsing: serialising it for Postgres would overflow the stack.
- * (Go's decoder allows 10,000 levels; no GoTrue request needs more than a handful.)
- */
-const MAX_JSON_DEPTH = 1000;
 
 const badJson = (detail: string) =>
   badRequest('bad_json', `Could not parse request body as JSON: ${detail}`);
@@ -32,7 +26,6 @@ export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> 
   }
   let parsed: unknown;
   try {
-    if (nestingDepth(raw.toString('utf8')) > MAX_JSON_DEPTH) throw new Error('exceeded max depth');
     parsed = parseJsonBody(raw);
   } catch (err) {
     throw badJson((err as Error).message);

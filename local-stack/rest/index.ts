@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { HttpService, StackContext } from '../context.ts';
-import { BodyTooLargeError, nestingDepth, readBody } from '../http.ts';
+import { BodyTooLargeError, parseJsonBody, readBody } from '../http.ts';
 import { RestError, toRestError } from './errors.ts';
 import {
   checkProfile,
@@ -34,9 +34,6 @@ import { buildDelete, buildInsert, buildUpdate, type ReturnPreference } from './
 
 /** Larger bodies are refused with 413, as the API gateway in front of PostgREST would. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-/** Deepest JSON nesting accepted in a request body. */
-const MAX_JSON_DEPTH = 1000;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
@@ -109,12 +106,8 @@ function singularityError(rows: number): RestError {
 const invalidBody = (message: string) => new RestError(400, 'PGRST102', message);
 
 function parseJson(body: Buffer): unknown {
-  const text = body.toString('utf8');
-  if (!text.trim()) return undefined;
-  // Deeper values would overflow the stack when serialised for Postgres (which refuses them too).
-  if (nestingDepth(text) > MAX_JSON_DEPTH) throw invalidBody('Empty or invalid json');
   try {
-    return JSON.parse(text);
+    return parseJsonBody(body);
   } catch {
     throw invalidBody('Empty or invalid json');
   }
