@@ -34,6 +34,8 @@ export interface FunctionConfig {
 }
 
 export interface ProjectConfig {
+  /** `[api] max_rows`: the most rows one REST read returns. */
+  maxRows: number;
   auth: {
     siteUrl: string;
     additionalRedirectUrls: string[];
@@ -53,6 +55,7 @@ const table = (v: unknown): Table => (v && typeof v === 'object' ? (v as Table) 
 /** Reads supabase/config.toml (the same file the Supabase CLI reads). */
 export function loadProjectConfig(supabaseDir = SUPABASE_DIR): ProjectConfig {
   const toml = table(parseToml(readFileSync(path.join(supabaseDir, 'config.toml'), 'utf8')));
+  const maxRows = Number(table(toml.api).max_rows);
   const auth = table(toml.auth);
   const email = table(auth.email);
   const db = table(toml.db);
@@ -71,6 +74,8 @@ export function loadProjectConfig(supabaseDir = SUPABASE_DIR): ProjectConfig {
     path.resolve(supabaseDir, String(p)),
   );
   return {
+    // The CLI's default is 1000.
+    maxRows: Number.isInteger(maxRows) && maxRows > 0 ? maxRows : 1000,
     auth: {
       siteUrl: String(auth.site_url ?? 'http://127.0.0.1:5173'),
       additionalRedirectUrls: (Array.isArray(auth.additional_redirect_urls)

@@ -1,9 +1,6 @@
 // PostgREST stand-in mounted at /rest/v1: routes `/<table>` and `/rpc/<fn>` requests, plans their
 // SQL against the schema cache and runs each in one transaction as the request's role.
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import path from 'node:path';
-import { parse as parseToml } from 'smol-toml';
 import type { HttpService, StackContext } from '../context.ts';
 import { BodyTooLargeError, parseJsonBody, readBody } from '../http.ts';
 import { RestError, toRestError } from './errors.ts';
@@ -49,19 +46,6 @@ interface ResultRow {
   page_total: string;
   body: string | null;
   location_key?: string | null;
-}
-
-/** `[api] max_rows` of supabase/config.toml (the CLI's default is 1000). */
-function readMaxRows(supabaseDir: string): number {
-  try {
-    const toml = parseToml(readFileSync(path.join(supabaseDir, 'config.toml'), 'utf8')) as {
-      api?: { max_rows?: number };
-    };
-    const value = Number(toml.api?.max_rows);
-    return Number.isInteger(value) && value > 0 ? value : 1000;
-  } catch {
-    return 1000;
-  }
 }
 
 function tableNotFound(snapshot: SchemaSnapshot, name: string): RestError {
@@ -170,7 +154,7 @@ export function createRestService(ctx: StackContext): HttpService {
   const log = (m: string) => ctx.log('rest', m);
   const cache = new SchemaCache(ctx.pool, ctx.settings.dbUrl, log);
   cache.listen().catch((err: Error) => log(`cannot listen for schema reloads: ${err.message}`));
-  const maxRows = readMaxRows(ctx.settings.supabaseDir);
+  const maxRows = ctx.settings.project.maxRows;
 
   /** Plans with the cached schema; on a miss reloads it once, then lets the final errors through. */
   async function plan<T>(
