@@ -105,7 +105,7 @@ export function clientIp(headers: Headers, policy: ClientIpPolicy = {}): string 
 }
 
 /** Reads at most `limit` bytes; returns null when the body is longer. */
-export async function readLimited(req: Request, limit: number): Promise<Uint8Array | null> {
+async function readLimited(req: Request, limit: number): Promise<Uint8Array | null> {
   if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];

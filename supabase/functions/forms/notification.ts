@@ -20,7 +20,7 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, '&#39;');
 }
 
-export function defaultSubject(formName: string): string {
+function defaultSubject(formName: string): string {
   return `New submission: ${formName}`;
 }
 
