@@ -102,7 +102,7 @@ export class ChangeStream {
     const plugin = new RawPgoutputPlugin({ protoVersion: 1, publicationNames: [PUBLICATION] });
     // Resolves when the stream ends; failures are reported through 'error'.
     service.subscribe(plugin, this.slot).then(
-      () => !this.closed && this.scheduleRetry(),
+      () => !this.closed && this.service === service && this.scheduleRetry(),
       () => undefined,
     );
     await new Promise<void>((resolve, reject) => {
@@ -116,10 +116,13 @@ export class ChangeStream {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (this.closed) return;
-      this.service?.removeAllListeners();
-      this.subscribe().catch((e: Error) =>
-        this.opts.log(`replication restart failed: ${e.message}`),
-      );
+      // The failed service still holds its client and a 1 s status timer that would keep the
+      // process alive after close(): end it before subscribing again.
+      const failed = this.service;
+      this.service = null;
+      void (failed ? retire(failed) : Promise.resolve())
+        .then(() => (this.closed ? undefined : this.subscribe()))
+        .catch((e: Error) => this.opts.log(`replication restart failed: ${e.message}`));
     }, 1000);
   }
 
@@ -165,8 +168,7 @@ export class ChangeStream {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    await this.service?.stop().catch(() => undefined);
-    this.service?.removeAllListeners();
+    if (this.service) await retire(this.service);
     // The walsender may take a moment to release the slot after the connection ends.
     for (let attempt = 0; attempt < 50; attempt++) {
       try {
@@ -181,6 +183,13 @@ export class ChangeStream {
     }
     this.opts.log(`could not drop replication slot ${this.slot}`);
   }
+}
+
+/** Stops a service for good; a late 'error' from it must not go unhandled and crash the process. */
+async function retire(service: LogicalReplicationService) {
+  service.removeAllListeners();
+  service.on('error', () => undefined);
+  await service.stop().catch(() => undefined);
 }
 
 /** Unchanged TOASTed values without a fallback decode as `undefined`: leave them out. */

@@ -562,6 +562,20 @@ describe('connection lifecycle', () => {
     );
   });
 
+  it('reconnects its replication stream and delivers what was committed while it was down', async () => {
+    const sub = await subscribe(makeClient(), [
+      { event: 'INSERT', table: 'rt_things', filter: 'name=eq.across-reconnect' },
+    ]);
+    const { rows } = await db.query(
+      `select pg_terminate_backend(active_pid) as terminated from pg_replication_slots
+       where slot_name like 'tinyback_realtime_%' and active`,
+    );
+    expect(rows.map((r) => r.terminated)).toEqual([true]);
+    await db.query(`insert into public.rt_things (name, qty) values ('across-reconnect', 1)`);
+    await waitUntil(() => sub.events[0].length >= 1, 10_000, 'the INSERT after the reconnect');
+    expect(sub.events[0].map((e) => e.new.qty)).toEqual([1]);
+  });
+
   it('never subscribes with an expired apikey', async () => {
     const expired = await mintJwt({ role: 'anon' }, -60);
     const client = makeClient({ key: expired });
