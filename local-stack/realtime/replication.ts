@@ -15,10 +15,6 @@ export interface Change {
   table: string;
   /** `YYYY-MM-DDTHH:MM:SS.mmmZ`, the transaction's commit time. */
   commitTimestamp: string;
-  /** Columns of the relation in the stream, in attnum order. */
-  columns: { name: string; typeOid: number }[];
-  /** Replica identity columns (the primary key by default). */
-  keyColumns: string[];
   record: RawTuple | null;
   /** Key columns (or the full row with REPLICA IDENTITY FULL) before the change, when sent. */
   oldRecord: RawTuple | null;
@@ -147,8 +143,6 @@ export class ChangeStream {
           schema: rel.schema,
           table: rel.name,
           commitTimestamp: this.commitTime,
-          columns: rel.columns.map((c) => ({ name: c.name, typeOid: c.typeOid })),
-          keyColumns: rel.keyColumns,
           record: msg.tag === 'delete' ? null : onlyDefined(msg.new),
           oldRecord: oldTuple ? onlyDefined(oldTuple) : null,
         });
