@@ -14,7 +14,8 @@ import {
   type UserBroadcast,
   type Vsn,
 } from './protocol.ts';
-import { idForParams, resolveBindings, type Binding } from './subscriptions.ts';
+import { bindingId } from './binding-id.ts';
+import { resolveBindings, type Binding } from './subscriptions.ts';
 import { checkToken } from './tokens.ts';
 
 export interface ConnectionDeps {
@@ -162,7 +163,7 @@ export class RealtimeConnection {
     );
     this.channels.set(msg.topic, channel);
     this.watchExpiry(channel);
-    this.reply(msg, 'ok', { postgres_changes: params.map((p) => ({ ...p, id: idForParams(p) })) });
+    this.reply(msg, 'ok', { postgres_changes: params.map((p) => ({ ...p, id: bindingId(p) })) });
     if (asRecord(config.presence).enabled === true) channel.push('presence_state', {});
     if (params.length) await this.subscribePostgres(channel);
   }

@@ -22,9 +22,6 @@ export type ResolveResult = { ok: true; bindings: Binding[] } | { ok: false; mes
 
 const EVENTS: readonly string[] = ['*', 'INSERT', 'UPDATE', 'DELETE'];
 
-/** The id the join reply carries for a params map (also used to route events on the client). */
-export const idForParams = (params: Record<string, unknown>) => bindingId(params);
-
 function describe(params: Record<string, unknown>, filters: FilterCondition[]): string {
   const list = filters
     .map(
@@ -101,7 +98,7 @@ export async function resolveBindings(
       tables.add(`${m.schema}.${m.name}`);
     }
     if (tables.size === 0) return { ok: false, message: unableToSubscribe(params, filters) };
-    bindings.push({ id: idForParams(params), event: event as BindingEvent, filters, tables });
+    bindings.push({ id: bindingId(params), event: event as BindingEvent, filters, tables });
   }
   return { ok: true, bindings };
 }
