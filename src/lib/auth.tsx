@@ -1,7 +1,7 @@
 // Auth state for the whole app: follows supabase.auth's state listener and offers the route
 // guards (signed-in only, visitors only) that wait for the first answer so no page flashes.
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { Navigate, Outlet } from 'react-router-dom';
 import { Center, Spinner } from '@chakra-ui/react';
 import type { Session, User } from '@supabase/supabase-js';
 import { supabase } from './supabase';
@@ -78,9 +78,9 @@ function AuthPending() {
 /** Renders child routes only for a signed-in user; a visitor goes to the login page. */
 export function ProtectedRoute() {
   const { user, loading } = useAuth();
-  const location = useLocation();
   if (loading) return <AuthPending />;
-  if (!user) return <Navigate to={paths.login} replace state={{ from: location.pathname }} />;
+  // No return address is carried: the login page always goes on to the dashboard (spec §Login).
+  if (!user) return <Navigate to={paths.login} replace />;
   return <Outlet />;
 }
 
