@@ -7,25 +7,24 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-/** Reads the whole request body, refusing more than `limit` bytes. */
+/**
+ * Reads the whole request body, refusing more than `limit` bytes. An oversized body is still read
+ * to its end (and dropped) before the refusal: answering earlier makes the server close a socket
+ * with unread input, and the client's TCP stack then discards the answer along with the reset.
+ */
 export function readBody(req: IncomingMessage, limit = 10 * 1024 * 1024): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let failed = false;
     req.on('data', (chunk: Buffer) => {
-      if (failed) return;
       size += chunk.length;
-      if (size > limit) {
-        failed = true;
-        reject(new BodyTooLargeError(limit));
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= limit) chunks.push(chunk);
+      else chunks.length = 0;
     });
-    req.on('end', () => !failed && resolve(Buffer.concat(chunks)));
-    req.on('error', (err) => !failed && reject(err));
+    req.on('end', () =>
+      size > limit ? reject(new BodyTooLargeError(limit)) : resolve(Buffer.concat(chunks)),
+    );
+    req.on('error', reject);
   });
 }
 
