@@ -76,10 +76,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   });
   const log = options.log ?? (() => undefined);
   const stops: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((e) => log('stack', `stop: ${e}`));
-    stops.length = 0;
-  };
+  // One shutdown however often stop() is called: a second call waits for the first instead of
+  // reversing the list mid-way and stopping services twice.
+  let stopping: Promise<void> | undefined;
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      for (const stop of stops.reverse()) await stop().catch((e) => log('stack', `stop: ${e}`));
+    })());
 
   try {
     const postgres = await startPostgres({
