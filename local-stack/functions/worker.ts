@@ -74,14 +74,11 @@ globalThis.addEventListener('error', (event) => {
   event.preventDefault();
 });
 
-// Supabase's runtime offers EdgeRuntime.waitUntil for work that outlives the response.
-const pending = new Set<Promise<unknown>>();
+// Supabase's runtime offers EdgeRuntime.waitUntil for work that outlives the response; the
+// worker stays up between requests, so the task only needs its failure logged.
 (globalThis as Record<string, unknown>).EdgeRuntime ??= {
   waitUntil(promise: Promise<unknown>) {
-    const p = Promise.resolve(promise).catch((err) => console.error('waitUntil task failed:', err));
-    pending.add(p);
-    void p.finally(() => pending.delete(p));
-    return p;
+    return Promise.resolve(promise).catch((err) => console.error('waitUntil task failed:', err));
   },
 };
 
