@@ -79,12 +79,26 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
 }
 
 export async function listIdentities(db: Db, userId: string): Promise<IdentityRow[]> {
+  return (await identitiesByUser(db, [userId])).get(userId) ?? [];
+}
+
+/** The identities of several users in one query, keyed by user id. */
+export async function identitiesByUser(
+  db: Db,
+  userIds: string[],
+): Promise<Map<string, IdentityRow[]>> {
   const { rows } = await db.query<IdentityRow>(
     `select id, provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at, email
-     from auth.identities where user_id = $1 order by created_at`,
-    [userId],
+     from auth.identities where user_id = any($1::uuid[]) order by created_at`,
+    [userIds],
   );
-  return rows;
+  const byUser = new Map<string, IdentityRow[]>();
+  for (const row of rows) {
+    const list = byUser.get(row.user_id);
+    if (list) list.push(row);
+    else byUser.set(row.user_id, [row]);
+  }
+  return byUser;
 }
 
 export interface NewUser {

@@ -16,9 +16,9 @@ import {
   deleteUser,
   findUserByEmail,
   findUserById,
+  identitiesByUser,
   insertUser,
   isUuid,
-  listIdentities,
   listUsers,
   loadUserJson,
   mergeAppMetadata,
@@ -75,9 +75,11 @@ export const adminListUsers: AuthHandler = async (deps, { req, res, url }) => {
     Math.max(1, Number.parseInt(url.searchParams.get('per_page') ?? '50', 10) || 50),
   );
   const { users, total } = await listUsers(deps.pool, page, perPage);
-  const json = await Promise.all(
-    users.map(async (u) => userJson(u, await listIdentities(deps.pool, u.id))),
+  const identities = await identitiesByUser(
+    deps.pool,
+    users.map((u) => u.id),
   );
+  const json = users.map((u) => userJson(u, identities.get(u.id) ?? []));
   const links: string[] = [];
   const base = `${deps.externalUrl}/admin/users`;
   const last = Math.max(1, Math.ceil(total / perPage));
