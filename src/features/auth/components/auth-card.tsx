@@ -1,6 +1,7 @@
 // The centred card that frames the login, register and password screens, with the page's h1.
 import type { ReactNode } from 'react';
 import { Box, Card, Container, Heading, Stack, Text } from '@chakra-ui/react';
+import { HEADER_HEIGHT } from '../../../components/layout/header';
 
 export function AuthCard({
   title,
@@ -19,7 +20,7 @@ export function AuthCard({
       gradientFrom="teal.50"
       gradientTo="bg"
       py={{ base: '10', md: '16' }}
-      minH="calc(100dvh - 64px)"
+      minH={`calc(100dvh - ${HEADER_HEIGHT})`}
     >
       <Container maxW="md" px={{ base: '4', sm: '6' }}>
         <Card.Root variant="elevated" shadow="lg">
