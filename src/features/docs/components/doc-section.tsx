@@ -17,7 +17,6 @@ export function DocSection({
     <Box
       as="section"
       aria-labelledby={id}
-      scrollMarginTop="88px"
       py={8}
       borderTopWidth="1px"
       _first={{ borderTopWidth: 0, pt: 0 }}
