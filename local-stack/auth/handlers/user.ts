@@ -6,17 +6,19 @@ import { endSessions } from '../sessions.ts';
 import { checkPasswordStrength, validateEmail } from '../validate.ts';
 import {
   findUserByEmail,
+  listIdentities,
   loadUserJson,
   mergeUserMetadata,
   passwordMatches,
   setEmail,
   setPassword,
+  userJson,
 } from '../users.ts';
 import type { AuthHandler } from './types.ts';
 
 export const getUser: AuthHandler = async (deps, { req, res }) => {
-  const caller = await authenticate(deps, req);
-  sendAuthJson(res, 200, await loadUserJson(deps.pool, caller.user.id));
+  const { user } = await authenticate(deps, req);
+  sendAuthJson(res, 200, userJson(user, await listIdentities(deps.pool, user.id)));
 };
 
 export const updateUser: AuthHandler = async (deps, { req, res }) => {
