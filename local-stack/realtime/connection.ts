@@ -333,4 +333,9 @@ export class RealtimeConnection {
     for (const channel of [...this.channels.values()]) this.drop(channel);
     this.channels.clear();
   }
+
+  /** Cuts the socket without a closing handshake (the service is shutting down). */
+  terminate() {
+    this.ws.terminate();
+  }
 }

@@ -3,7 +3,7 @@
 // replication slot and delivers each one to the subscribers allowed to see it.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
 import type { StackContext, UpgradeService } from '../context.ts';
 import { Catalog } from './catalog.ts';
 import { Channel, RealtimeConnection } from './connection.ts';
@@ -26,7 +26,6 @@ export async function createRealtimeService(ctx: StackContext): Promise<UpgradeS
   const { settings, pool } = ctx;
   const catalog = new Catalog(pool);
   const connections = new Set<RealtimeConnection>();
-  const sockets = new Set<WebSocket>();
 
   function* allChannels(): Iterable<Channel> {
     for (const c of connections) yield* c.channels.values();
@@ -66,7 +65,6 @@ export async function createRealtimeService(ctx: StackContext): Promise<UpgradeS
         .then((auth) => {
           if (!auth.ok) return rejectUpgrade(socket, auth.status, { error: auth.error });
           wss.handleUpgrade(req, socket, head, (ws) => {
-            sockets.add(ws);
             const connection = new RealtimeConnection(ws, vsn, auth.token, {
               pool,
               catalog,
@@ -78,7 +76,6 @@ export async function createRealtimeService(ctx: StackContext): Promise<UpgradeS
             const forget = () => {
               connection.close();
               connections.delete(connection);
-              sockets.delete(ws);
             };
             ws.on('close', forget);
             ws.on('error', (err) => {
@@ -95,8 +92,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<UpgradeS
 
     async close() {
       closing = true;
-      for (const ws of sockets) ws.terminate();
-      sockets.clear();
+      for (const connection of connections) connection.terminate();
       connections.clear();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await stream.close();
