@@ -141,30 +141,28 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
   return rows[0];
 }
 
-/** Merges `data` into user_metadata; a null value removes the key, as GoTrue's UpdateUserMetaData. */
-export async function mergeUserMetadata(db: Db, userId: string, data: JsonObject): Promise<void> {
+/** Merges `data` into a metadata column; a null value removes the key, as GoTrue's UpdateUserMetaData. */
+async function mergeMetadata(
+  db: Db,
+  column: 'raw_user_meta_data' | 'raw_app_meta_data',
+  userId: string,
+  data: JsonObject,
+): Promise<void> {
   const removed = Object.keys(data).filter((k) => data[k] === null);
   const set = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null));
   await db.query(
     `update auth.users
-     set raw_user_meta_data = (coalesce(raw_user_meta_data, '{}'::jsonb) - $2::text[]) || $3::jsonb,
-         updated_at = now()
+     set ${column} = (coalesce(${column}, '{}'::jsonb) - $2::text[]) || $3::jsonb, updated_at = now()
      where id = $1`,
     [userId, removed, set],
   );
 }
 
-export async function mergeAppMetadata(db: Db, userId: string, data: JsonObject): Promise<void> {
-  const removed = Object.keys(data).filter((k) => data[k] === null);
-  const set = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null));
-  await db.query(
-    `update auth.users
-     set raw_app_meta_data = (coalesce(raw_app_meta_data, '{}'::jsonb) - $2::text[]) || $3::jsonb,
-         updated_at = now()
-     where id = $1`,
-    [userId, removed, set],
-  );
-}
+export const mergeUserMetadata = (db: Db, userId: string, data: JsonObject) =>
+  mergeMetadata(db, 'raw_user_meta_data', userId, data);
+
+export const mergeAppMetadata = (db: Db, userId: string, data: JsonObject) =>
+  mergeMetadata(db, 'raw_app_meta_data', userId, data);
 
 export async function setPassword(db: Db, userId: string, password: string): Promise<void> {
   const encrypted = await hashPassword(password);
