@@ -48,12 +48,19 @@ const exists = (p: string) =>
     () => false,
   );
 
+/** A pid file can outlive a reboot and name an unrelated process; on Linux, check the name. */
+async function isPostgres(pid: number): Promise<boolean> {
+  if (process.platform !== 'linux') return true;
+  const name = await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '');
+  return name.trim() === 'postgres';
+}
+
 /** Kills a postmaster left behind by a crashed run that still holds the data directory. */
 async function killStalePostmaster(dbDir: string) {
   const pidFile = path.join(dbDir, 'postmaster.pid');
   if (!(await exists(pidFile))) return;
   const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return;
+  if (!Number.isInteger(pid) || pid <= 0 || !(await isPostgres(pid))) return;
   try {
     process.kill(pid, 'SIGINT');
     for (let i = 0; i < 100; i++) {
