@@ -3,10 +3,8 @@
 import type { ServerResponse } from 'node:http';
 import { sendJson } from '../http.ts';
 
-export const API_VERSION = '2024-01-01';
-
 /** Headers every Auth response carries, as GoTrue sets them. */
-export const AUTH_HEADERS = { 'X-Supabase-Api-Version': API_VERSION };
+const AUTH_HEADERS = { 'X-Supabase-Api-Version': '2024-01-01' };
 
 export class AuthError extends Error {
   constructor(

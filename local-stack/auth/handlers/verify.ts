@@ -1,7 +1,6 @@
 // GET /verify (the link in the recovery e-mail) and POST /verify (token_hash or e-mail + code).
 // GET answers with a 303 to redirect_to carrying the session in the fragment (implicit flow).
-import { sendJson } from '../../http.ts';
-import { AUTH_HEADERS, forbidden, sendAuthJson, validationFailed } from '../errors.ts';
+import { forbidden, sendAuthJson, validationFailed } from '../errors.ts';
 import { startSession, withTransaction } from '../deps.ts';
 import { resolveRedirect } from '../redirect.ts';
 import { consumeRecoveryToken, tokenHash } from '../recovery.ts';
@@ -18,7 +17,7 @@ function redirect(
 ) {
   const url = new URL(target);
   url.hash = fragment.toString();
-  sendJson(res, 303, undefined, { ...AUTH_HEADERS, Location: url.href });
+  sendAuthJson(res, 303, undefined, { Location: url.href });
 }
 
 export const verifyGet: AuthHandler = async (deps, { res, url }) => {
