@@ -18,6 +18,8 @@ export default defineConfig({
             'supabase/functions/**/*.test.ts',
           ],
           setupFiles: ['tests/setup/unit.ts'],
+          // jsdom + Chakra renders are slow on a loaded 2-core machine; 5 s is too tight there.
+          testTimeout: 20_000,
         },
       },
       {
