@@ -295,28 +295,23 @@ export function createRestService(ctx: StackContext): HttpService {
     const count = Boolean(prefs.count);
 
     let rows: Record<string, unknown>[] = [];
-    if (method === 'POST') {
-      const value = body;
-      if (Array.isArray(value)) {
-        if (!value.every(isPlainObject)) throw invalidBody('All object keys must match');
-        rows = value;
-      } else if (isPlainObject(value)) rows = [value];
-      else throw invalidBody('Empty or invalid json');
-    } else if (method === 'PATCH') {
-      if (!isPlainObject(body)) throw invalidBody('Empty or invalid json');
-    }
     let columns: string[] = [];
     if (method === 'POST') {
-      if (query.columns) columns = query.columns;
-      else {
-        columns = Object.keys(rows[0] ?? {});
-        const key = [...columns].sort().join('\u0000');
-        if (rows.some((r) => Object.keys(r).sort().join('\u0000') !== key)) {
-          throw invalidBody('All object keys must match');
-        }
+      if (Array.isArray(body)) {
+        if (!body.every(isPlainObject)) throw invalidBody('All object keys must match');
+        rows = body;
+      } else if (isPlainObject(body)) rows = [body];
+      else throw invalidBody('Empty or invalid json');
+      columns = query.columns ?? Object.keys(rows[0] ?? {});
+      // Without `columns=`, every row must have the first row's keys.
+      const keyOf = (r: object) => Object.keys(r).sort().join('\u0000');
+      const firstKey = keyOf(rows[0] ?? {});
+      if (!query.columns && rows.some((r) => keyOf(r) !== firstKey)) {
+        throw invalidBody('All object keys must match');
       }
     } else if (method === 'PATCH') {
-      columns = query.columns ?? Object.keys(body as object);
+      if (!isPlainObject(body)) throw invalidBody('Empty or invalid json');
+      columns = query.columns ?? Object.keys(body);
     }
 
     const noop = method === 'PATCH' && columns.length === 0;
