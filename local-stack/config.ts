@@ -17,6 +17,13 @@ export const SERVICE_ROLE_KEY =
 export const PUBLISHABLE_KEY = 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH';
 export const SECRET_KEY = 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz';
 
+/** The CLI's Kong maps the new-style keys to the demo JWTs before any service sees them. */
+export function mapApiKey(key: string, keys: { anonKey: string; serviceRoleKey: string }): string {
+  if (key === PUBLISHABLE_KEY) return keys.anonKey;
+  if (key === SECRET_KEY) return keys.serviceRoleKey;
+  return key;
+}
+
 export interface StackPorts {
   api: number; // gateway: /auth/v1 /rest/v1 /realtime/v1 /functions/v1
   db: number;

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpService, UpgradeService } from './context.ts';
 import { sendJson } from './http.ts';
-import { PUBLISHABLE_KEY, SECRET_KEY } from './config.ts';
+import { mapApiKey } from './config.ts';
 
 export interface GatewayServices {
   auth: HttpService;
@@ -26,8 +26,7 @@ const API_CORS = {
 
 /** Kong-style key mapping: `sb_publishable_…`/`sb_secret_…` become the anon/service JWTs. */
 function mapApiKeys(req: IncomingMessage, anonKey: string, serviceRoleKey: string) {
-  const mapKey = (key: string) =>
-    key === PUBLISHABLE_KEY ? anonKey : key === SECRET_KEY ? serviceRoleKey : key;
+  const mapKey = (key: string) => mapApiKey(key, { anonKey, serviceRoleKey });
   const apikey = req.headers.apikey;
   if (typeof apikey === 'string') req.headers.apikey = mapKey(apikey);
   const auth = req.headers.authorization;

@@ -1,17 +1,10 @@
 // Checks the JWTs Realtime receives: the socket's `apikey` at the handshake and each channel's
 // `access_token`, with Supabase Realtime's error texts.
 import { verifyJwt, type Claims } from '../jwt.ts';
-import { PUBLISHABLE_KEY, SECRET_KEY } from '../config.ts';
+import { mapApiKey } from '../config.ts';
 
 export type TokenCheck =
   { ok: true; claims: Claims } | { ok: false; code: string; message: string };
-
-/** The CLI's Kong maps the new-style keys to the demo JWTs before Realtime sees them. */
-export function mapApiKey(key: string, keys: { anonKey: string; serviceRoleKey: string }): string {
-  if (key === PUBLISHABLE_KEY) return keys.anonKey;
-  if (key === SECRET_KEY) return keys.serviceRoleKey;
-  return key;
-}
 
 export async function checkToken(
   token: string,
