@@ -6,7 +6,6 @@ import { PLAN_SIGNUP_PATH } from '../config/site';
 import { ProtectedRoute, VisitorRoute } from '../lib/auth';
 import { HomePage } from '../features/home';
 import { NewsletterForm } from '../features/newsletter';
-import { DashboardPlaceholder } from './routes/dashboard-placeholder';
 import { lazyPage } from './lazy-page';
 
 // The home page ships in the main bundle (most visits start there); every other page is its own
@@ -23,6 +22,16 @@ const PrivacyPage = lazyPage(() => import('../features/legal'), 'PrivacyPage');
 const BlogListPage = lazyPage(() => import('../features/blog'), 'BlogListPage');
 const BlogPostPage = lazyPage(() => import('../features/blog'), 'BlogPostPage');
 const DocsPage = lazyPage(() => import('../features/docs'), 'DocsPage');
+// The signed-in area is one chunk group: visitors never download it.
+const DashboardLayout = lazyPage(() => import('./routes/dashboard-layout'), 'DashboardLayout');
+const DashboardPage = lazyPage(() => import('./routes/dashboard-page'), 'DashboardPage');
+const FormsPage = lazyPage(() => import('./routes/forms-page'), 'FormsPage');
+const BookingPage = lazyPage(() => import('../features/booking'), 'BookingPage');
+const BookingComingSoonPage = lazyPage(
+  () => import('../features/booking'),
+  'BookingComingSoonPage',
+);
+const SettingsPage = lazyPage(() => import('../features/settings'), 'SettingsPage');
 
 export function AppRoutes() {
   return (
@@ -49,15 +58,14 @@ export function AppRoutes() {
           <Route path={paths.register} element={<RegisterPage />} />
         </Route>
         <Route element={<ProtectedRoute />}>
-          <Route path={paths.dashboard} element={<DashboardPlaceholder title="Dashboard" />} />
-          <Route
-            path={paths.dashboardForms}
-            element={<DashboardPlaceholder title="Your Forms" />}
-          />
-          <Route
-            path={paths.dashboardBooking}
-            element={<DashboardPlaceholder title="Your Booking Forms" />}
-          />
+          <Route element={<DashboardLayout />}>
+            <Route path={paths.dashboard} element={<DashboardPage />} />
+            <Route path={paths.dashboardForms} element={<FormsPage />} />
+            <Route path={paths.dashboardBooking} element={<BookingPage />} />
+            <Route path={paths.dashboardBookingNew} element={<BookingComingSoonPage />} />
+            <Route path={paths.dashboardBookingItem(':id')} element={<BookingComingSoonPage />} />
+            <Route path={paths.settings} element={<SettingsPage />} />
+          </Route>
         </Route>
         <Route path="*" element={<Navigate to={paths.home} replace />} />
       </Route>

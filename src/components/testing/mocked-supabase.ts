@@ -11,6 +11,8 @@ export const supabase = {
     return active.supabase.auth;
   },
   from: (table: string) => active.supabase.from(table),
+  channel: (name: string) => active.supabase.channel(name),
+  removeChannel: (channel: unknown) => active.supabase.removeChannel(channel),
 };
 
 export function resetSupabaseMock(): SupabaseMock {

@@ -5,6 +5,7 @@ import { afterEach } from 'vitest';
 import { cleanup, render, screen, type RenderOptions } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 
 // Vitest runs without globals here, so Testing Library cannot register its own cleanup.
 afterEach(cleanup);
@@ -29,7 +30,18 @@ if (typeof window !== 'undefined') {
   } as unknown as typeof ResizeObserver;
 }
 
-export type RenderWithProvidersOptions = { route?: string } & Omit<RenderOptions, 'wrapper'>;
+export type RenderWithProvidersOptions = {
+  route?: string;
+  /** A query cache the test prepared or inspects; a fresh one (no retries) otherwise. */
+  queryClient?: QueryClient;
+} & Omit<RenderOptions, 'wrapper'>;
+
+/** A query client for tests: no retries, so a failing fetcher shows its error state at once. */
+export function createTestQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } },
+  });
+}
 
 /** Waiting budget for UI that renders a whole page in jsdom; slow on a busy machine, not a timing assertion. */
 export const SLOW = { timeout: 10_000 };
@@ -46,14 +58,16 @@ export const currentLocation = () => screen.getByTestId('location');
 
 export function renderWithProviders(
   ui: ReactElement,
-  { route = '/', ...options }: RenderWithProvidersOptions = {},
+  { route = '/', queryClient = createTestQueryClient(), ...options }: RenderWithProvidersOptions = {},
 ) {
   function Wrapper({ children }: { children: ReactNode }) {
     return (
       <ChakraProvider value={defaultSystem}>
-        <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
+        <QueryClientProvider client={queryClient}>
+          <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
+        </QueryClientProvider>
       </ChakraProvider>
     );
   }
-  return render(ui, { wrapper: Wrapper, ...options });
+  return { queryClient, ...render(ui, { wrapper: Wrapper, ...options }) };
 }

@@ -28,8 +28,22 @@ export function createSupabaseMock() {
     updateUser: vi.fn(),
   };
   const insert = vi.fn(async () => ({ error: null }));
+  // Realtime: a channel that records its bindings and reports itself joined.
+  const channel = {
+    on: vi.fn(() => channel),
+    subscribe: vi.fn((callback?: (status: string) => void) => {
+      queueMicrotask(() => callback?.('SUBSCRIBED'));
+      return channel;
+    }),
+  };
   return {
-    supabase: { auth, from: vi.fn((_table: string) => ({ insert })) },
+    supabase: {
+      auth,
+      from: vi.fn((_table: string) => ({ insert })),
+      channel: vi.fn((_name: string) => channel),
+      removeChannel: vi.fn(async (_channel: unknown) => 'ok'),
+    },
+    channel,
     insert,
     /** Sets the session reported to new listeners (before render) and to current ones. */
     setSession(next: Session | null, event = next ? 'SIGNED_IN' : 'SIGNED_OUT') {

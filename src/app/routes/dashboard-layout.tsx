@@ -1,0 +1,16 @@
+// The signed-in area: one realtime subscription for the owner's forms and messages, and the
+// dashboard frame around the page. Composes the features, which never import each other.
+import { DashboardFrame } from '../../components/layout/dashboard-frame';
+import { useAuth } from '../../lib/auth';
+import { useLiveSync, type LiveBinding } from '../../lib/live-sync';
+import { formsLiveBindings } from '../../features/forms';
+import { messagesLiveBindings, useUnreadCount } from '../../features/messages';
+
+const LIVE_BINDINGS: readonly LiveBinding[] = [...formsLiveBindings, ...messagesLiveBindings];
+
+export function DashboardLayout() {
+  const { user } = useAuth();
+  const liveStatus = useLiveSync(user?.id, LIVE_BINDINGS);
+  const unreadCount = useUnreadCount();
+  return <DashboardFrame unreadCount={unreadCount} liveStatus={liveStatus} />;
+}

@@ -1,0 +1,4 @@
+// Booking (skeleton).
+export function BookingPage() {
+  return <h1>Your Booking Forms</h1>;
+}

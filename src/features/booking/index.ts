@@ -1,0 +1,2 @@
+export { BookingPage } from './booking-page';
+export { BookingComingSoonPage } from './booking-coming-soon-page';

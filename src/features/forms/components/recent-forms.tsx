@@ -1,0 +1,4 @@
+// The dashboard's recent forms (skeleton).
+export function RecentForms() {
+  return null;
+}
