@@ -1,8 +1,78 @@
-// Lint rules: typescript-eslint recommended + React hooks; formatting is left to Prettier.
+// Lint rules: typescript-eslint recommended + React hooks, and the architecture's rules from
+// docs/ARCHITECTURE.md (layers, one supabase-js importer, one reader of import.meta.env, kebab-case
+// names). Formatting is left to Prettier. scripts/layer-rules.test.ts proves each rule still fires.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import checkFile from 'eslint-plugin-check-file';
 import globals from 'globals';
+
+const root = import.meta.dirname;
+
+/** Sub-folders of a project folder: every feature, every Edge Function (new ones are covered too). */
+const foldersIn = (dir) =>
+  readdirSync(path.join(root, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+const SHARED = ['src/components', 'src/lib', 'src/config', 'src/hooks', 'src/utils'];
+const APP = ['src/app', 'src/main.tsx'];
+const OUTSIDE_SRC = ['local-stack', 'tests', 'scripts', 'bench'];
+
+const layerZones = [
+  {
+    target: SHARED,
+    from: ['src/features', ...APP],
+    message:
+      'Shared code (src/components, src/lib, src/config) never imports a feature or src/app: move the piece into shared code, or let src/app pass it in as a prop.',
+  },
+  {
+    target: 'src/features',
+    from: APP,
+    message:
+      'A feature never imports src/app: take what it needs from shared code or as props from the app layer.',
+  },
+  ...foldersIn('src/features').map((feature) => ({
+    target: `src/features/${feature}`,
+    from: 'src/features',
+    except: [`./${feature}`],
+    message: `A feature never imports another feature: move the shared piece into src/components, src/lib or src/config, or compose both features in src/app.`,
+  })),
+  {
+    target: 'src',
+    from: 'supabase',
+    // The site states the endpoint's limits, special fields and error texts from the function's
+    // own pure modules, so docs, snippet and endpoint cannot drift apart.
+    except: ['./functions/_shared/limits.ts', './functions/forms/errors.ts'],
+    message:
+      'The site does not import supabase/: only supabase/functions/_shared/limits.ts and forms/errors.ts are shared with it (see docs/ARCHITECTURE.md).',
+  },
+  {
+    target: 'src',
+    from: OUTSIDE_SRC,
+    message:
+      'The site imports only from src/: local-stack, tests, scripts and bench are development tools, never part of the bundle.',
+  },
+  {
+    target: 'supabase/functions',
+    from: ['src', ...OUTSIDE_SRC],
+    message:
+      'An Edge Function deploys on its own: import only from supabase/functions (shared code in _shared/) and npm:/jsr: packages.',
+  },
+  ...foldersIn('supabase/functions').map((folder) => ({
+    target: `supabase/functions/${folder}`,
+    from: 'supabase/functions',
+    except: [...new Set([`./${folder}`, './_shared'])],
+    message:
+      'An Edge Function imports only its own folder and _shared/: move code used by several functions into supabase/functions/_shared/.',
+  })),
+];
+
+const KEBAB_MESSAGE =
+  'File and folder names are kebab-case: rename "{{ target }}" (e.g. message-list.tsx, use-forms.ts).';
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', '.stack-data', 'test-artifacts', 'coverage'] },
@@ -23,5 +93,113 @@ export default tseslint.config(
   {
     files: ['supabase/functions/**/*.ts'],
     languageOptions: { globals: { Deno: 'readonly' } },
+  },
+
+  // Layers: shared → features → app, a feature never imports another, the site stays in src/ and
+  // an Edge Function in supabase/functions/.
+  {
+    files: ['src/**/*.{ts,tsx}', 'supabase/functions/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.jsx', '.json'] }),
+      ],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones }],
+    },
+  },
+
+  // Only src/lib/supabase.ts imports supabase-js in the site; types are free (erased from the
+  // bundle). Tests and test doubles never reach the bundle: they build supabase-js's own errors.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/lib/supabase.ts', 'src/**/*.test.{ts,tsx}', 'src/components/testing/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@supabase/*'],
+              allowTypeImports: true,
+              message:
+                'Only src/lib/supabase.ts imports supabase-js: use the `supabase` client from src/lib/supabase.ts, or `import type` for its types.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // In a function, only its entry (index.ts) and its store module talk to supabase-js; the pure
+  // modules take what they need as arguments, so unit tests run them without a database.
+  {
+    files: ['supabase/functions/**/*.ts'],
+    ignores: ['supabase/functions/*/index.ts', 'supabase/functions/*/supabase-store.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(npm:|jsr:)?@supabase/',
+              message:
+                "Only a function's index.ts and supabase-store.ts import supabase-js: pass the client or a store into this module instead.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  // Only src/config/env.ts reads import.meta.env (validated once, typed for everyone else).
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/config/env.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "MemberExpression[object.type='MetaProperty'][property.name='env']",
+          "MemberExpression[object.type='MetaProperty'][property.value='env']",
+          "VariableDeclarator[init.type='MetaProperty'] > ObjectPattern > Property[key.name='env']",
+        ].map((selector) => ({
+          selector,
+          message:
+            'Only src/config/env.ts reads import.meta.env: import `env` from src/config/env.ts (add and validate new settings there).',
+        })),
+      ],
+    },
+  },
+
+  // kebab-case file and folder names (test and config suffixes such as .test.ts are ignored).
+  {
+    files: [
+      'src/**/*.{ts,tsx}',
+      'supabase/functions/**/*.ts',
+      'local-stack/**/*.ts',
+      'tests/**/*.ts',
+      'scripts/**/*.ts',
+    ],
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*.{ts,tsx}': 'KEBAB_CASE' },
+        { ignoreMiddleExtensions: true, errorMessage: KEBAB_MESSAGE },
+      ],
+      'check-file/folder-naming-convention': [
+        'error',
+        {
+          'src/**/': 'KEBAB_CASE',
+          'supabase/**/': 'KEBAB_CASE',
+          'local-stack/**/': 'KEBAB_CASE',
+          'tests/**/': 'KEBAB_CASE',
+          'scripts/**/': 'KEBAB_CASE',
+        },
+        // Supabase's own name for code shared between functions.
+        { ignoreWords: ['_shared'], errorMessage: KEBAB_MESSAGE },
+      ],
+    },
   },
 );

@@ -1,4 +1,5 @@
-// Test projects: `unit` (pure logic and components, jsdom, no servers) and `integration`
+// Test projects: `unit` (the site's logic and components, jsdom), `node` (Node and Deno code: the
+// local stack, the Edge Function's pure modules, project checks; no servers) and `integration`
 // (real local stack started once per run on free ports in a temporary folder; see tests/setup/).
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
@@ -12,13 +13,22 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'jsdom',
-          include: [
-            'src/**/*.test.{ts,tsx}',
-            'local-stack/**/*.test.ts',
-            'supabase/functions/**/*.test.ts',
-          ],
+          include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup/unit.ts'],
           // jsdom + Chakra renders are slow on a loaded 2-core machine; 5 s is too tight there.
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: [
+            'local-stack/**/*.test.ts',
+            'supabase/functions/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           testTimeout: 20_000,
         },
       },
