@@ -43,11 +43,15 @@ create index entries_search_text_trgm_idx
 -- Superseded by the two indexes above.
 drop index if exists public.entries_form_id_created_at_idx;
 
--- A delete carries only the key unless the whole old row is logged; with the full row Realtime can
--- match a DELETE against the owner filter (`user_id=eq.<uid>`), so another tab sees it. (Realtime
--- still sends only the primary key of a deleted row on tables with RLS.)
-alter table public.forms replica identity full;
-alter table public.entries replica identity full;
+-- A delete carries only the key in the WAL; logging the owner with it lets Realtime match a DELETE
+-- against the dashboard's owner filter (`user_id=eq.<uid>`), so another open tab sees it. An
+-- identity index on (id, user_id) logs just those two columns (REPLICA IDENTITY FULL would log
+-- whole rows and, on Postgres 18, refuse the generated search column). Realtime still sends only
+-- the primary key of a deleted row on tables with RLS.
+create unique index forms_id_user_id_key on public.forms (id, user_id);
+alter table public.forms replica identity using index forms_id_user_id_key;
+create unique index entries_id_user_id_key on public.entries (id, user_id);
+alter table public.entries replica identity using index entries_id_user_id_key;
 
 -- ------------------------------------------------------------------------------------------------
 -- Functions

@@ -1,0 +1,85 @@
+// supabase-js clients for integration tests against the test stack: visitors, the service role,
+// and users who really sign up through Auth (auto-confirmed locally, so sign-up returns a session).
+import { inject } from 'vitest';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import ws from 'ws';
+import { uniqueEmail } from './db.ts';
+
+export interface TestUser {
+  client: SupabaseClient;
+  id: string;
+  email: string;
+  password: string;
+}
+
+export const TEST_PASSWORD = 'correct-horse-9';
+
+// Node 20 has no global WebSocket; browsers and Node 22 need no transport option.
+const realtime = { transport: ws as unknown as typeof WebSocket };
+
+/** A client without a stored session; the anon key unless another key is given. */
+export function newClient(key?: string): SupabaseClient {
+  const stack = inject('stack');
+  return createClient(stack.apiUrl, key ?? stack.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime,
+  });
+}
+
+export function serviceClient(): SupabaseClient {
+  return newClient(inject('stack').serviceRoleKey);
+}
+
+export async function signUp(name: string): Promise<TestUser> {
+  const client = newClient();
+  const email = uniqueEmail(name.toLowerCase());
+  const { data, error } = await client.auth.signUp({
+    email,
+    password: TEST_PASSWORD,
+    options: { data: { name } },
+  });
+  if (error) throw error;
+  if (!data.session) throw new Error('sign-up is auto-confirmed locally and returns a session');
+  return { client, id: data.user!.id, email, password: TEST_PASSWORD };
+}
+
+/** Creates a form as its owner; returns its id. */
+export async function createForm(
+  client: SupabaseClient,
+  name: string,
+  fields: Record<string, unknown> = {},
+): Promise<string> {
+  const { data, error } = await client
+    .from('forms')
+    .insert({
+      name,
+      target_email: 'owner@example.test',
+      allowed_origin: 'https://example.test',
+      ...fields,
+    })
+    .select('id')
+    .single();
+  if (error) throw error;
+  return data.id as string;
+}
+
+/** Inserts an entry as the form endpoint does: with the service role. Returns the stored row. */
+export async function serviceInsertEntry<T = Record<string, unknown>>(
+  service: SupabaseClient,
+  formId: string,
+  fields: Record<string, unknown> = {},
+): Promise<T> {
+  const { data, error } = await service
+    .from('entries')
+    .insert({
+      form_id: formId,
+      name: 'Visitor',
+      email: 'visitor@example.test',
+      message: 'Hello',
+      ...fields,
+    })
+    .select()
+    .single();
+  if (error) throw error;
+  return data as T;
+}
