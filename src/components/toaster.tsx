@@ -8,7 +8,13 @@ export type NotifyType = 'success' | 'error' | 'info';
 
 /** Shows a short message; errors stay longer, as they usually need reading. */
 export function notify(type: NotifyType, title: string, description?: string) {
-  toaster.create({ type, title, description, duration: type === 'error' ? 8000 : 4000, closable: true });
+  toaster.create({
+    type,
+    title,
+    description,
+    duration: type === 'error' ? 8000 : 4000,
+    closable: true,
+  });
 }
 
 export function Toaster() {

@@ -23,7 +23,9 @@ export interface LiveBinding {
 /** `connecting` until the first join, `live` while joined, `reconnecting` after a drop. */
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
 
-export function toRowChange(payload: RealtimePostgresChangesPayload<Record<string, unknown>>): RowChange {
+export function toRowChange(
+  payload: RealtimePostgresChangesPayload<Record<string, unknown>>,
+): RowChange {
   return {
     table: payload.table,
     eventType: payload.eventType,
@@ -36,7 +38,10 @@ export function toRowChange(payload: RealtimePostgresChangesPayload<Record<strin
  * Subscribes while `userId` is set. `bindings` should be stable (module constants); the channel
  * is opened in the effect and removed in its cleanup.
  */
-export function useLiveSync(userId: string | undefined, bindings: readonly LiveBinding[]): LiveStatus {
+export function useLiveSync(
+  userId: string | undefined,
+  bindings: readonly LiveBinding[],
+): LiveStatus {
   const client = useQueryClient();
   const [status, setStatus] = useState<LiveStatus>('connecting');
   const bindingsRef = useRef(bindings);

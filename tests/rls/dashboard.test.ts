@@ -119,9 +119,7 @@ describe('the owner-filtered live subscription', () => {
       .update({ read_at: new Date().toISOString() })
       .eq('id', entry.id);
     expect(readError).toBeNull();
-    const updated = await forAlice.waitFor(
-      (c) => c.eventType === 'UPDATE' && idOf(c) === entry.id,
-    );
+    const updated = await forAlice.waitFor((c) => c.eventType === 'UPDATE' && idOf(c) === entry.id);
     expect((updated.new as { read_at: string | null }).read_at).not.toBeNull();
 
     const { error: deleteError } = await alice.client.from('entries').delete().eq('id', entry.id);
@@ -134,7 +132,9 @@ describe('the owner-filtered live subscription', () => {
 
     const { error: formDeleteError } = await alice.client.from('forms').delete().eq('id', formId);
     expect(formDeleteError).toBeNull();
-    await forAlice.waitFor((c) => c.eventType === 'DELETE' && c.table === 'forms' && idOf(c) === formId);
+    await forAlice.waitFor(
+      (c) => c.eventType === 'DELETE' && c.table === 'forms' && idOf(c) === formId,
+    );
 
     // Bob's own change arrives after all of Alice's (commit order), so by then he would have
     // been sent hers had the filter or RLS let them through.

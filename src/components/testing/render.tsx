@@ -58,7 +58,11 @@ export const currentLocation = () => screen.getByTestId('location');
 
 export function renderWithProviders(
   ui: ReactElement,
-  { route = '/', queryClient = createTestQueryClient(), ...options }: RenderWithProvidersOptions = {},
+  {
+    route = '/',
+    queryClient = createTestQueryClient(),
+    ...options
+  }: RenderWithProvidersOptions = {},
 ) {
   function Wrapper({ children }: { children: ReactNode }) {
     return (
