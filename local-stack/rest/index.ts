@@ -5,12 +5,14 @@ import type { HttpService, StackContext } from '../context.ts';
 import { BodyTooLargeError, parseJsonBody, readBody } from '../http.ts';
 import { RestError, toRestError } from './errors.ts';
 import {
+  appliedPreferences,
+  checkMaxAffected,
   checkProfile,
+  maxAffected,
   negotiateFormat,
   pageStatus,
   parsePreferences,
   rangeFromHeader,
-  type Preferences,
   type ResponseFormat,
 } from './negotiation.ts';
 import { parseQueryParams, parseSelect } from './query-grammar.ts';
@@ -181,9 +183,9 @@ export function createRestService(ctx: StackContext): HttpService {
     identity: RequestIdentity,
     urlPath: string,
     statement: Statement,
-    readOnly: boolean,
-    check?: (row: ResultRow) => void,
+    opts: { readOnly: boolean; rollback: boolean; check?: (row: ResultRow) => void },
   ): Promise<ResultRow> {
+    const { readOnly, rollback, check } = opts;
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) {
       if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -192,6 +194,7 @@ export function createRestService(ctx: StackContext): HttpService {
       ctx.pool,
       {
         readOnly,
+        rollback,
         role: identity.role,
         claims: identity.claims,
         method: req.method ?? 'GET',
@@ -228,11 +231,6 @@ export function createRestService(ctx: StackContext): HttpService {
     sendText(res, status, row.body, type, headers, head);
   }
 
-  function appliedHeader(prefs: Preferences, keys: string[]): Record<string, string> {
-    const applied = prefs.applied.filter((p) => keys.includes(p.split('=')[0]));
-    return applied.length ? { 'Preference-Applied': applied.join(', ') } : {};
-  }
-
   async function read(
     req: IncomingMessage,
     res: ServerResponse,
@@ -264,15 +262,19 @@ export function createRestService(ctx: StackContext): HttpService {
       });
       return { text, values: params.values };
     });
-    const row = await run(req, identity, url.pathname, statement, true, (r) => {
-      if (format.kind === 'object' && Number(r.page_total) !== 1)
-        throw singularityError(Number(r.page_total));
+    const row = await run(req, identity, url.pathname, statement, {
+      readOnly: true,
+      rollback: prefs.tx === 'rollback',
+      check: (r) => {
+        if (format.kind === 'object' && Number(r.page_total) !== 1)
+          throw singularityError(Number(r.page_total));
+      },
     });
     const total = row.total === null ? null : Number(row.total);
     const { status, contentRange } = pageStatus(offset, Number(row.page_total), total);
     sendRows(res, req, status, row, format, {
       'Content-Range': contentRange,
-      ...appliedHeader(prefs, ['count']),
+      ...appliedPreferences(prefs, ['count', 'tx', 'handling']),
     });
   }
 
@@ -355,20 +357,36 @@ export function createRestService(ctx: StackContext): HttpService {
       return { text, values: params.values, table };
     });
 
-    const row = await run(req, identity, url.pathname, statement, false, (r) => {
-      if (
-        returning === 'representation' &&
-        format.kind === 'object' &&
-        Number(r.page_total) !== 1
-      ) {
-        throw singularityError(Number(r.page_total));
-      }
+    // PostgREST counts the rows a PATCH or DELETE affects; an insert is never limited.
+    const limit = method === 'POST' ? undefined : maxAffected(prefs);
+    const row = await run(req, identity, url.pathname, statement, {
+      readOnly: false,
+      rollback: prefs.tx === 'rollback',
+      // Checked inside the transaction, so a refused write leaves nothing behind.
+      check: (r) => {
+        checkMaxAffected(limit, Number(r.page_total));
+        if (
+          returning === 'representation' &&
+          format.kind === 'object' &&
+          Number(r.page_total) !== 1
+        ) {
+          throw singularityError(Number(r.page_total));
+        }
+      },
     });
     const affected = Number(row.page_total);
     const headers: Record<string, string> = {
       'Content-Range':
         affected > 0 ? `0-${affected - 1}/${count ? affected : '*'}` : `*/${count ? 0 : '*'}`,
-      ...appliedHeader(prefs, ['return', 'count', 'resolution', 'missing']),
+      ...appliedPreferences(prefs, [
+        'resolution',
+        'missing',
+        'return',
+        'count',
+        'tx',
+        'handling',
+        'max-affected',
+      ]),
     };
     if (method === 'POST' && returning === 'headers-only' && row.location_key) {
       const key = JSON.parse(row.location_key) as Record<string, unknown>;
@@ -444,13 +462,27 @@ export function createRestService(ctx: StackContext): HttpService {
         offset: 0,
       };
     });
-    const row = await run(req, identity, url.pathname, statement, readOnly, (r) => {
-      if (statement.kind === 'rows' && format.kind === 'object' && Number(r.page_total) !== 1) {
-        throw singularityError(Number(r.page_total));
-      }
+    const limit = maxAffected(prefs);
+    if (limit !== undefined && statement.kind !== 'rows' && statement.kind !== 'scalars') {
+      throw new RestError(
+        400,
+        'PGRST128',
+        'Function must return SETOF or TABLE when max-affected preference is used with handling=strict',
+      );
+    }
+    const row = await run(req, identity, url.pathname, statement, {
+      readOnly,
+      rollback: prefs.tx === 'rollback',
+      check: (r) => {
+        checkMaxAffected(limit, Number(r.page_total));
+        if (statement.kind === 'rows' && format.kind === 'object' && Number(r.page_total) !== 1) {
+          throw singularityError(Number(r.page_total));
+        }
+      },
     });
-    if (statement.kind === 'void') return sendText(res, 204, null, JSON_TYPE, {});
-    const headers: Record<string, string> = appliedHeader(prefs, ['count']);
+    const applied = appliedPreferences(prefs, ['count', 'tx', 'handling', 'max-affected']);
+    if (statement.kind === 'void') return sendText(res, 204, null, JSON_TYPE, applied);
+    const headers: Record<string, string> = { ...applied };
     let status = 200;
     if (statement.kind === 'rows') {
       const total = row.total === null ? null : Number(row.total);

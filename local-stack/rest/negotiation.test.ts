@@ -2,7 +2,10 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import {
+  appliedPreferences,
+  checkMaxAffected,
   checkProfile,
+  maxAffected,
   negotiateFormat,
   pageStatus,
   parsePreferences,
@@ -19,18 +22,69 @@ describe('negotiation', () => {
           'return=representation, count=exact,resolution=merge-duplicates,missing=default,tx=commit,bogus',
       }),
     );
-    expect(prefs).toMatchObject({
+    expect(prefs).toEqual({
       return: 'representation',
       count: 'exact',
       resolution: 'merge-duplicates',
       missing: 'default',
+      tx: 'commit',
     });
-    expect(prefs.applied).toEqual([
-      'return=representation',
-      'count=exact',
-      'resolution=merge-duplicates',
-      'missing=default',
-    ]);
+    // Echoed in PostgREST's order, only those the kind of request acts on.
+    expect(
+      appliedPreferences(prefs, ['resolution', 'missing', 'return', 'count', 'tx', 'handling']),
+    ).toEqual({
+      'Preference-Applied':
+        'resolution=merge-duplicates, missing=default, return=representation, count=exact, tx=commit',
+    });
+    expect(appliedPreferences(prefs, ['count'])).toEqual({ 'Preference-Applied': 'count=exact' });
+  });
+
+  it('keeps the first of a repeated preference, as PostgREST does', () => {
+    expect(parsePreferences(req({ prefer: 'tx=commit, tx=rollback' })).tx).toBe('commit');
+    expect(
+      parsePreferences(req({ prefer: 'max-affected=5, handling=strict, max-affected=9' })),
+    ).toEqual({ handling: 'strict', maxAffected: 5 });
+  });
+
+  it('refuses unknown preferences with handling=strict (PGRST122)', () => {
+    expect(() => parsePreferences(req({ prefer: 'handling=strict, foo, bar=1' }))).toThrow(
+      expect.objectContaining({
+        status: 400,
+        code: 'PGRST122',
+        message: 'Invalid preferences given with handling=strict',
+        details: 'Invalid preferences: foo, bar=1',
+      }),
+    );
+    expect(parsePreferences(req({ prefer: 'handling=lenient, foo' }))).toEqual({
+      handling: 'lenient',
+    });
+  });
+
+  it('applies and echoes max-affected only with handling=strict', () => {
+    const lenient = parsePreferences(req({ prefer: 'max-affected=3' }));
+    expect(maxAffected(lenient)).toBeUndefined();
+    expect(appliedPreferences(lenient, ['max-affected'])).toEqual({});
+    const strict = parsePreferences(req({ prefer: 'handling=strict,max-affected=3' }));
+    expect(maxAffected(strict)).toBe(3);
+    expect(appliedPreferences(strict, ['handling', 'max-affected'])).toEqual({
+      'Preference-Applied': 'handling=strict, max-affected=3',
+    });
+    expect(() => checkMaxAffected(3, 3)).not.toThrow();
+    expect(() => checkMaxAffected(3, 4)).toThrow(
+      expect.objectContaining({
+        status: 400,
+        code: 'PGRST124',
+        details: 'The query affects 4 rows',
+      }),
+    );
+  });
+
+  it('refuses the preferences the local stack does not implement instead of ignoring them', () => {
+    for (const prefer of ['timezone=America/Los_Angeles', 'params=single-object']) {
+      expect(() => parsePreferences(req({ prefer }))).toThrow(
+        expect.objectContaining({ status: 400, code: 'PGRST127' }),
+      );
+    }
   });
 
   it('picks the response format from Accept', () => {

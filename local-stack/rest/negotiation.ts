@@ -1,6 +1,7 @@
-// Request headers PostgREST acts on: `Prefer` (return, count, resolution, missing), `Accept`
-// (JSON array, single object, CSV, stripped nulls), `Accept-Profile`/`Content-Profile` and `Range`,
-// plus the `Content-Range` and status PostgREST answers for a page of rows.
+// Request headers PostgREST acts on: `Prefer` (return, count, resolution, missing, handling, tx,
+// max-affected), `Accept` (JSON array, single object, CSV, stripped nulls),
+// `Accept-Profile`/`Content-Profile` and `Range`, plus the `Content-Range` and status PostgREST
+// answers for a page of rows.
 import type { IncomingMessage } from 'node:http';
 import { RestError } from './errors.ts';
 import { EXPOSED_SCHEMA } from './schema-cache.ts';
@@ -10,32 +11,118 @@ export interface Preferences {
   count?: 'exact' | 'planned' | 'estimated';
   resolution?: 'merge-duplicates' | 'ignore-duplicates';
   missing?: 'default' | 'null';
-  /** The recognised preferences, echoed in `Preference-Applied`. */
-  applied: string[];
+  /** `strict` refuses unknown preferences (PGRST122) and enables `max-affected`. */
+  handling?: 'strict' | 'lenient';
+  /** `rollback` runs the request, answers as if committed, then rolls back. */
+  tx?: 'commit' | 'rollback';
+  /** Most rows a PATCH, DELETE or set-returning RPC may affect; needs `handling=strict`. */
+  maxAffected?: number;
 }
 
-const KNOWN: Record<string, readonly string[]> = {
+type Keyword = 'return' | 'count' | 'resolution' | 'missing' | 'handling' | 'tx';
+
+const KNOWN: Record<Keyword, readonly string[]> = {
   return: ['minimal', 'representation', 'headers-only'],
   count: ['exact', 'planned', 'estimated'],
   resolution: ['merge-duplicates', 'ignore-duplicates'],
   missing: ['default', 'null'],
+  handling: ['strict', 'lenient'],
+  // As with PostgREST's db-tx-end = commit-allow-override, which Supabase's `.rollback()` needs.
+  tx: ['commit', 'rollback'],
 };
 
+/** Preferences PostgREST honours that the stand-in does not: refused, never silently ignored. */
+const UNSUPPORTED = ['timezone', 'params'];
+
+/**
+ * Reads `Prefer` as PostgREST v14 does: comma-separated, the first of a repeated preference wins,
+ * unknown ones are ignored unless `handling=strict` (then 400 PGRST122).
+ */
 export function parsePreferences(req: IncomingMessage): Preferences {
   const raw = req.headers.prefer;
   const text = Array.isArray(raw) ? raw.join(',') : (raw ?? '');
-  const prefs: Preferences = { applied: [] };
-  for (const part of text.split(',')) {
-    const [key, value] = part
-      .trim()
-      .split('=')
-      .map((s) => s.trim());
-    // Unknown or malformed preferences are ignored, as with PostgREST's default handling=lenient.
-    if (!key || !value || !KNOWN[key]?.includes(value)) continue;
-    (prefs as unknown as Record<string, string>)[key] = value;
-    prefs.applied.push(`${key}=${value}`);
+  const prefs: Preferences = {};
+  const invalid: string[] = [];
+  for (const token of text.split(',').map((s) => s.trim())) {
+    if (!token) continue;
+    const eq = token.indexOf('=');
+    const key = eq < 0 ? token : token.slice(0, eq);
+    const value = eq < 0 ? '' : token.slice(eq + 1);
+    if (key === 'max-affected') {
+      // Never invalid, even when it is not a number; then it is just not applied.
+      if (prefs.maxAffected === undefined && /^-?\d+$/.test(value))
+        prefs.maxAffected = Number(value);
+    } else if (UNSUPPORTED.includes(key)) {
+      throw new RestError(
+        400,
+        'PGRST127',
+        'Feature not implemented',
+        `Prefer: ${token} is not supported by the local stack (see local-stack/README.md).`,
+      );
+    } else if (key in KNOWN && KNOWN[key as Keyword].includes(value)) {
+      const record = prefs as Record<Keyword, string | undefined>;
+      record[key as Keyword] ??= value;
+    } else {
+      invalid.push(token);
+    }
+  }
+  if (prefs.handling === 'strict' && invalid.length > 0) {
+    throw new RestError(
+      400,
+      'PGRST122',
+      'Invalid preferences given with handling=strict',
+      `Invalid preferences: ${invalid.join(', ')}`,
+    );
   }
   return prefs;
+}
+
+const APPLIED_ORDER = [
+  'resolution',
+  'missing',
+  'return',
+  'count',
+  'tx',
+  'handling',
+  'max-affected',
+] as const;
+export type AppliedPreference = (typeof APPLIED_ORDER)[number];
+
+/** `Preference-Applied` for the preferences a kind of request acts on, in PostgREST's order. */
+export function appliedPreferences(
+  prefs: Preferences,
+  keys: readonly AppliedPreference[],
+): Record<string, string> {
+  const values: string[] = [];
+  for (const key of APPLIED_ORDER) {
+    if (!keys.includes(key)) continue;
+    if (key === 'max-affected') {
+      // Only in effect, and only echoed, with handling=strict.
+      if (prefs.handling === 'strict' && prefs.maxAffected !== undefined)
+        values.push(`max-affected=${prefs.maxAffected}`);
+      continue;
+    }
+    const value = prefs[key];
+    if (value !== undefined) values.push(`${key}=${value}`);
+  }
+  return values.length ? { 'Preference-Applied': values.join(', ') } : {};
+}
+
+/** The rows a PATCH/DELETE/RPC may affect under `handling=strict, max-affected=N`, if any. */
+export function maxAffected(prefs: Preferences): number | undefined {
+  return prefs.handling === 'strict' ? prefs.maxAffected : undefined;
+}
+
+/** 400 PGRST124 as PostgREST answers a write that affects more rows than `max-affected`. */
+export function checkMaxAffected(limit: number | undefined, affected: number) {
+  if (limit !== undefined && affected > limit) {
+    throw new RestError(
+      400,
+      'PGRST124',
+      'Query result exceeds max-affected preference constraint',
+      `The query affects ${affected} rows`,
+    );
+  }
 }
 
 export type ResponseFormat = { kind: 'array' | 'object' | 'csv'; stripNulls: boolean };

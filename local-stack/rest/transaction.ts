@@ -7,6 +7,8 @@ import type { Claims } from '../jwt.ts';
 
 export interface RequestSettings {
   readOnly: boolean;
+  /** `Prefer: tx=rollback`: run everything, answer as usual, keep nothing. */
+  rollback: boolean;
   role: string;
   claims: Claims;
   method: string;
@@ -58,7 +60,7 @@ export async function inRequestTransaction<T>(
       });
       await client.query(`select ${calls.join(', ')}`, values);
       const result = await work(client);
-      await client.query('commit');
+      await client.query(settings.rollback ? 'rollback' : 'commit');
       return result;
     } catch (err) {
       await client.query('rollback').catch((e: Error) => {

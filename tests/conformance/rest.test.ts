@@ -1,7 +1,8 @@
 // Conformance of the local PostgREST stand-in (/rest/v1), driven through @supabase/supabase-js as
 // the app uses it: reads with column lists, aliases, embeds, filters, order, paging and counts;
-// single objects; inserts, upserts, updates, deletes; rpc; RLS as the JWT's role; and every
-// PostgREST error status the client can meet. Fixture tables are created here, not by migrations.
+// single objects; inserts, upserts, updates, deletes; rpc; the Prefer preferences tx, max-affected
+// and handling; RLS as the JWT's role; and every PostgREST error status the client can meet.
+// Fixture tables are created here, not by migrations.
 import { randomUUID } from 'node:crypto';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
@@ -699,6 +700,145 @@ describe('rpc', () => {
       details: null,
       hint: null,
     });
+  });
+});
+
+describe('preferences: tx, max-affected, handling', () => {
+  beforeAll(seedRows);
+
+  /** A fetch that keeps the last response's headers (supabase-js does not expose them). */
+  function recording(extraPrefer?: string) {
+    const seen: { headers?: Headers } = {};
+    const record: typeof fetch = async (input, init) => {
+      const headers = new Headers(init?.headers);
+      if (extraPrefer) headers.append('Prefer', extraPrefer);
+      const response = await fetch(input, { ...init, headers });
+      seen.headers = response.headers;
+      return response;
+    };
+    return { seen, client: client(stack.serviceRoleKey, { fetch: record }) };
+  }
+
+  /** postgrest-js types `.maxAffected()` only for clients declared PostgREST 13+; the call is the same. */
+  const maxAffected = <T>(builder: T, rows: number): T =>
+    (builder as unknown as { maxAffected(rows: number): T }).maxAffected(rows);
+
+  const count = async (where: string) =>
+    (await db.query(`select count(*)::int as n from public.conformance_items where ${where}`))
+      .rows[0].n as number;
+
+  it('runs a write with .rollback() and answers as if committed, keeping nothing', async () => {
+    const { seen, client: rec } = recording();
+    const inserted = await rec
+      .from('conformance_items')
+      .insert({ title: 'dry-run', qty: 1 })
+      .select('title, qty, note')
+      .rollback();
+    expect(inserted.error).toBeNull();
+    expect(inserted.status).toBe(201);
+    expect(inserted.data).toEqual([{ title: 'dry-run', qty: 1, note: 'fresh' }]);
+    expect(seen.headers?.get('preference-applied')).toBe('return=representation, tx=rollback');
+    expect(await count(`title = 'dry-run'`)).toBe(0);
+
+    const updated = await rec
+      .from('conformance_items')
+      .update({ note: 'dry-run' })
+      .eq('title', 'apple')
+      .rollback();
+    expect(updated.status).toBe(204);
+    expect(await count(`note = 'dry-run'`)).toBe(0);
+
+    const touched = await rec.rpc('conformance_touch', { what: 'dry-run' }).rollback();
+    expect(touched.status).toBe(204);
+    const { rows } = await db.query(
+      `select count(*)::int as n from public.conformance_log where what = 'dry-run'`,
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('refuses a PATCH or DELETE over max-affected with 400 PGRST124 and changes nothing', async () => {
+    const over = await maxAffected(
+      service.from('conformance_items').update({ note: 'capped' }).gt('qty', 4),
+      2,
+    );
+    expect(over.status).toBe(400);
+    expect(over.error).toEqual({
+      code: 'PGRST124',
+      message: 'Query result exceeds max-affected preference constraint',
+      details: 'The query affects 3 rows',
+      hint: null,
+    });
+    expect(await count(`note = 'capped'`)).toBe(0);
+
+    const deleted = await maxAffected(service.from('conformance_items').delete().gt('qty', 4), 1);
+    expect(deleted.error?.code).toBe('PGRST124');
+    expect(await count('qty > 4')).toBe(3);
+
+    const { seen, client: rec } = recording();
+    const within = await maxAffected(
+      rec.from('conformance_items').update({ note: 'capped' }).gt('qty', 4),
+      3,
+    );
+    expect(within.error).toBeNull();
+    expect(within.status).toBe(204);
+    expect(seen.headers?.get('preference-applied')).toBe('handling=strict, max-affected=3');
+    expect(await count(`note = 'capped'`)).toBe(3);
+  });
+
+  it('applies max-affected to set-returning functions only (PGRST124, PGRST128)', async () => {
+    const over = await maxAffected(service.rpc('conformance_items_over', { min_qty: 4 }), 2);
+    expect(over.status).toBe(400);
+    expect(over.error?.code).toBe('PGRST124');
+    const within = await maxAffected(service.rpc('conformance_items_over', { min_qty: 4 }), 3);
+    expect(within.error).toBeNull();
+    expect(within.data).toHaveLength(3);
+
+    const scalar = await maxAffected(service.rpc('conformance_sum', { a: 1 }), 5);
+    expect(scalar.status).toBe(400);
+    expect(scalar.error).toEqual({
+      code: 'PGRST128',
+      message:
+        'Function must return SETOF or TABLE when max-affected preference is used with handling=strict',
+      details: null,
+      hint: null,
+    });
+  });
+
+  it('ignores max-affected without handling=strict, as PostgREST does', async () => {
+    const { client: lenient } = recording('max-affected=1');
+    const { error, status } = await lenient
+      .from('conformance_items')
+      .update({ note: 'lenient' })
+      .gt('qty', 4);
+    expect(error).toBeNull();
+    expect(status).toBe(204);
+    expect(await count(`note = 'lenient'`)).toBe(3);
+  });
+
+  it('refuses unknown preferences with handling=strict (PGRST122) and ignores them otherwise', async () => {
+    const { client: strict } = recording('handling=strict, frobnicate=yes');
+    const refused = await strict.from('conformance_items').select('id');
+    expect(refused.status).toBe(400);
+    expect(refused.error).toEqual({
+      code: 'PGRST122',
+      message: 'Invalid preferences given with handling=strict',
+      details: 'Invalid preferences: frobnicate=yes',
+      hint: null,
+    });
+    const { seen, client: lenient } = recording('handling=lenient, frobnicate=yes');
+    const ignored = await lenient.from('conformance_items').select('id');
+    expect(ignored.error).toBeNull();
+    expect(seen.headers?.get('preference-applied')).toBe('handling=lenient');
+  });
+
+  it('refuses the preferences it does not implement (timezone, params) with a clear 400', async () => {
+    for (const prefer of ['timezone=America/Los_Angeles', 'params=single-object']) {
+      const { client: rec } = recording(prefer);
+      const { error, status } = await rec.from('conformance_items').select('id');
+      expect(status).toBe(400);
+      expect(error?.code).toBe('PGRST127');
+      expect(error?.details).toContain('not supported by the local stack');
+    }
   });
 });
 
