@@ -1,11 +1,12 @@
 // Auth state for the whole app: follows supabase.auth's state listener and offers the route
 // guards (signed-in only, visitors only) that wait for the first answer so no page flashes.
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Navigate, Outlet } from 'react-router-dom';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { Center, Spinner } from '@chakra-ui/react';
 import type { Session, User } from '@supabase/supabase-js';
 import { supabase } from './supabase';
 import { paths } from '../config/paths';
+import { readReturnTo, returnToState } from './return-to';
 
 export interface AuthState {
   user: User | null;
@@ -15,7 +16,8 @@ export interface AuthState {
   /** True after the visitor arrived through a password-reset link and has not set a new password yet. */
   recovering: boolean;
   finishRecovery: () => void;
-  signOut: () => Promise<void>;
+  /** Ends the session everywhere (default) or only in this browser (`local`). */
+  signOut: (scope?: 'global' | 'local') => Promise<void>;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
@@ -43,8 +45,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       loading,
       recovering,
       finishRecovery: () => setRecovering(false),
-      signOut: async () => {
-        const { error } = await supabase.auth.signOut();
+      signOut: async (scope = 'global') => {
+        const { error } = await supabase.auth.signOut({ scope });
         if (error) throw error;
       },
     }),
@@ -75,20 +77,33 @@ function AuthPending() {
   );
 }
 
-/** Renders child routes only for a signed-in user; a visitor goes to the login page. */
+/**
+ * Renders child routes only for a signed-in user; a visitor goes to the login page, which is told
+ * the requested page (router state `{ from }`) to return to after signing in.
+ */
 export function ProtectedRoute() {
   const { user, loading } = useAuth();
+  const location = useLocation();
   if (loading) return <AuthPending />;
-  // No return address is carried: the login page always goes on to the dashboard (spec §Login).
-  if (!user) return <Navigate to={paths.login} replace />;
+  if (!user) return <Navigate to={paths.login} replace state={returnToState(location)} />;
   return <Outlet />;
 }
 
-/** Renders child routes only for a visitor; a signed-in user goes to the dashboard. */
+/** Where a visitor goes once signed in: the page they had asked for, else the dashboard. */
+export function useSignedInTarget(): string {
+  const location = useLocation();
+  return readReturnTo(location.state) ?? paths.dashboard;
+}
+
+/**
+ * Renders child routes only for a visitor; a signed-in user goes on to the page they had asked
+ * for (see ProtectedRoute), else the dashboard.
+ */
 export function VisitorRoute() {
   const { user, loading, recovering } = useAuth();
+  const target = useSignedInTarget();
   if (loading) return <AuthPending />;
   // A password-reset link signs the user in; they still need the login page to set a new password.
-  if (user && !recovering) return <Navigate to={paths.dashboard} replace />;
+  if (user && !recovering) return <Navigate to={target} replace />;
   return <Outlet />;
 }

@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router-dom';
+import { Navigate, Route, Routes } from 'react-router-dom';
 import { resetSupabaseMock } from '../../components/testing/mocked-supabase';
-import { SLOW } from '../../components/testing/render';
+import { currentLocation, SLOW } from '../../components/testing/render';
 import { renderWithAuth } from '../../components/testing/render-with-auth';
 import { fakeSession, type SupabaseMock } from '../../components/testing/supabase-mock';
-import { VisitorRoute } from '../../lib/auth';
+import { ProtectedRoute, VisitorRoute } from '../../lib/auth';
 import { LoginPage } from './login-page';
 
 vi.mock('../../lib/supabase', () => import('../../components/testing/mocked-supabase'));
@@ -63,5 +63,71 @@ describe('LoginPage password reset', { timeout: 30_000 }, () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW),
     ).toBeInTheDocument();
+  });
+});
+
+/** The app's guards around a protected page, the login page and the dashboard. */
+function renderGuarded(route: string) {
+  return renderWithAuth(
+    <Routes>
+      <Route element={<VisitorRoute />}>
+        <Route path="/login" element={<LoginPage />} />
+      </Route>
+      <Route element={<ProtectedRoute />}>
+        <Route path="/settings" element={<h1>Settings</h1>} />
+        <Route path="/dashboard" element={<h1>Dashboard</h1>} />
+      </Route>
+      {/* Arrives at the login page with router state a script could have set. */}
+      <Route
+        path="/crafted"
+        element={<Navigate to="/login" state={{ from: 'https://evil.example/phish' }} />}
+      />
+    </Routes>,
+    { route },
+  );
+}
+
+async function signInThroughTheForm() {
+  mock.supabase.auth.signInWithPassword.mockImplementation(async () => {
+    mock.setSession(fakeSession('ada@example.com'));
+    return { data: {}, error: null };
+  });
+  const user = userEvent.setup();
+  await screen.findByRole('heading', { level: 1, name: 'Welcome back' }, SLOW);
+  await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
+  await user.type(screen.getByLabelText(/^Password/), 'secret123');
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+describe('LoginPage return to the requested page', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    mock = resetSupabaseMock();
+  });
+
+  it('returns to the protected page that sent the visitor to log in', async () => {
+    renderGuarded('/settings?section=password');
+    await signInThroughTheForm();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Settings' }, SLOW),
+    ).toBeInTheDocument();
+    expect(currentLocation()).toHaveTextContent(/^\/settings\?section=password$/);
+  });
+
+  it('goes to the dashboard when the login page was opened directly', async () => {
+    renderGuarded('/login');
+    await signInThroughTheForm();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW),
+    ).toBeInTheDocument();
+    expect(currentLocation()).toHaveTextContent(/^\/dashboard$/);
+  });
+
+  it('never follows a return address outside the app', async () => {
+    renderGuarded('/crafted');
+    await signInThroughTheForm();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW),
+    ).toBeInTheDocument();
+    expect(currentLocation()).toHaveTextContent(/^\/dashboard$/);
   });
 });

@@ -4,7 +4,7 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { Link, Text } from '@chakra-ui/react';
 import { useDocumentTitle } from '../../components/use-document-title';
 import { paths } from '../../config/paths';
-import { useAuth } from '../../lib/auth';
+import { useAuth, useSignedInTarget } from '../../lib/auth';
 import { AuthCard } from './components/auth-card';
 import { LoginForm } from './components/login-form';
 import { ForgotPasswordForm } from './components/forgot-password-form';
@@ -13,6 +13,9 @@ import { NewPasswordForm } from './components/new-password-form';
 export function LoginPage() {
   const navigate = useNavigate();
   const { recovering, finishRecovery, user } = useAuth();
+  // The page the visitor had asked for before being sent here (same-app paths only), else the
+  // dashboard.
+  const target = useSignedInTarget();
   const [mode, setMode] = useState<'sign-in' | 'forgot'>('sign-in');
   const title = recovering
     ? 'Set a new password'
@@ -51,7 +54,7 @@ export function LoginPage() {
     >
       {mode === 'sign-in' ? (
         <LoginForm
-          onSignedIn={() => navigate(paths.dashboard, { replace: true })}
+          onSignedIn={() => navigate(target, { replace: true })}
           onForgotPassword={() => setMode('forgot')}
         />
       ) : (

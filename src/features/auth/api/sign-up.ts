@@ -1,5 +1,6 @@
 // Create an account; the display name travels as user metadata (the profile row is made from it).
 import { supabase } from '../../../lib/supabase';
+import { sessionStore } from '../../../lib/session-storage';
 
 export interface SignUpInput {
   name: string;
@@ -13,6 +14,8 @@ export async function signUp({
   email,
   password,
 }: SignUpInput): Promise<{ signedIn: boolean }> {
+  // The register form has no 'Remember me': a new account is remembered, the default.
+  sessionStore.setRemembered(true);
   const { data, error } = await supabase.auth.signUp({
     email: email.trim(),
     password,

@@ -5,6 +5,7 @@ import { AuthApiError } from '@supabase/supabase-js';
 import { renderWithProviders } from '../../../components/testing/render';
 import { resetSupabaseMock } from '../../../components/testing/mocked-supabase';
 import type { SupabaseMock } from '../../../components/testing/supabase-mock';
+import { REMEMBER_KEY } from '../../../lib/session-storage';
 import { LoginForm } from './login-form';
 
 vi.mock('../../../lib/supabase', () => import('../../../components/testing/mocked-supabase'));
@@ -61,5 +62,27 @@ describe('LoginForm', { timeout: 30_000 }, () => {
     renderWithProviders(<LoginForm onSignedIn={() => {}} onForgotPassword={onForgotPassword} />);
     await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
     expect(onForgotPassword).toHaveBeenCalled();
+  });
+
+  it("stores the 'Remember me' choice before signing in", async () => {
+    localStorage.clear();
+    const user = userEvent.setup();
+    const choiceAtSignIn: (string | null)[] = [];
+    mock.supabase.auth.signInWithPassword.mockImplementation(async () => {
+      choiceAtSignIn.push(localStorage.getItem(REMEMBER_KEY));
+      return { data: {}, error: null };
+    });
+    renderWithProviders(<LoginForm onSignedIn={() => {}} onForgotPassword={() => {}} />);
+    const remember = screen.getByRole('checkbox', { name: 'Remember me' });
+    expect(remember).toBeChecked();
+    await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
+    await user.type(screen.getByLabelText(/^Password/), 'secret123');
+    await user.click(remember);
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(choiceAtSignIn).toEqual(['0']));
+    await user.click(remember);
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    // Remembered again: the default needs no stored value.
+    await waitFor(() => expect(choiceAtSignIn).toEqual(['0', null]));
   });
 });

@@ -52,7 +52,7 @@ export function LoginForm({
           required
         />
         <Flex justify="space-between" align="center" gap="3" wrap="wrap">
-          {/* Sessions are kept on this device either way; the box is shown as in the spec. */}
+          {/* Checked: the session survives closing the browser. Unchecked: it ends with the tab. */}
           <Checkbox.Root
             checked={formik.values.remember}
             onCheckedChange={(details) =>
