@@ -38,7 +38,12 @@ export interface FunctionConfig {
   name: string;
   verifyJwt: boolean;
   entrypoint: string; // absolute path
+  /** `enabled = false` keeps a function unserved, as with the Supabase CLI. */
+  enabled?: boolean;
 }
+
+/** `[functions.*]` settings of the Supabase CLI that the local stack does not implement. */
+const UNSUPPORTED_FUNCTION_SETTINGS = ['import_map', 'static_files'];
 
 export interface ProjectConfig {
   /** `[api] max_rows`: the most rows one REST read returns. */
@@ -70,11 +75,20 @@ export function loadProjectConfig(supabaseDir = SUPABASE_DIR): ProjectConfig {
   const functionsTable = table(toml.functions);
   const functions: FunctionConfig[] = Object.entries(functionsTable).map(([name, raw]) => {
     const f = table(raw);
+    for (const key of UNSUPPORTED_FUNCTION_SETTINGS) {
+      if (key in f) {
+        throw new Error(
+          `supabase/config.toml: [functions.${name}] ${key} is not supported by the local stack ` +
+            '(put a deno.json beside the function instead; see local-stack/README.md)',
+        );
+      }
+    }
     const entry = typeof f.entrypoint === 'string' ? f.entrypoint : `./functions/${name}/index.ts`;
     return {
       name,
       verifyJwt: f.verify_jwt !== false,
       entrypoint: path.resolve(supabaseDir, entry),
+      enabled: f.enabled !== false,
     };
   });
   const seedPaths = (Array.isArray(seed.sql_paths) ? seed.sql_paths : ['./seed.sql']).map((p) =>

@@ -1,6 +1,7 @@
 // The API gateway on :54321, standing in for the CLI's Kong: mounts each service under Supabase's
-// path, maps the new-style API keys to the demo JWTs, answers CORS for the APIs, and routes the
-// public form path `/api/forms/{id}` to the `forms` Edge Function.
+// path, maps the new-style API keys to the demo JWTs, answers CORS for the APIs, routes the
+// public form path `/api/forms/{id}` to the `forms` Edge Function, and answers 501 for the
+// Supabase services it does not run (Storage, GraphQL, …) instead of a bare 404.
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpService, UpgradeService } from './context.ts';
@@ -23,6 +24,15 @@ const API_CORS = {
     'content-range, content-location, preference-applied, x-supabase-api-version, x-sb-error-code, retry-after',
   'Access-Control-Max-Age': '3600',
 };
+
+/** Supabase services behind the same gateway that the local stack does not run. */
+const UNSERVED: [string, string][] = [
+  ['/storage/v1', 'Storage'],
+  ['/graphql/v1', 'GraphQL (pg_graphql)'],
+  ['/realtime/v1/api', "Realtime's REST API (broadcast over HTTP)"],
+  ['/pg', 'The database API of Studio (postgres-meta)'],
+  ['/analytics/v1', 'Analytics (Logflare)'],
+];
 
 /** Kong-style key mapping: `sb_publishable_…`/`sb_secret_…` become the anon/service JWTs. */
 function mapApiKeys(req: IncomingMessage, anonKey: string, serviceRoleKey: string) {
@@ -70,6 +80,18 @@ export function createGateway(
         mapApiKeys(req, keys.anonKey, keys.serviceRoleKey);
         return service.handle(req, res, url.pathname.slice(prefix.length) || '/', url);
       }
+    }
+    const unserved = UNSERVED.find(
+      ([prefix]) => url.pathname === prefix || url.pathname.startsWith(prefix + '/'),
+    );
+    if (unserved) {
+      req.resume();
+      for (const [k, v] of Object.entries(API_CORS)) res.setHeader(k, v);
+      return sendJson(res, 501, {
+        statusCode: '501',
+        error: 'not_implemented',
+        message: `${unserved[1]} (${unserved[0]}) is not served by the local stack (see local-stack/README.md)`,
+      });
     }
     if (url.pathname === '/health' || url.pathname === '/') {
       return sendJson(res, 200, { status: 'ok', service: 'tinyback local stack' });

@@ -35,6 +35,16 @@ export const validationFailed = (message: string) =>
 export const unprocessable = (code: string, message: string) => new AuthError(422, code, message);
 export const forbidden = (code: string, message: string) => new AuthError(403, code, message);
 export const notFound = (code: string, message: string) => new AuthError(404, code, message);
+/**
+ * A GoTrue feature the local stack does not serve (see local-stack/README.md). 400, not 501:
+ * auth-js turns every 5xx into a retryable network error and drops the code and message.
+ */
+export const notImplemented = (what: string) =>
+  new AuthError(
+    400,
+    'not_implemented',
+    `${what} is not supported by the local stack (see local-stack/README.md)`,
+  );
 
 export function weakPassword(minimumLength: number) {
   return new AuthError(

@@ -2,7 +2,7 @@
 // with GoTrue's JSON shapes, error codes and token claims, on the auth.* tables.
 import type { HttpService, StackContext } from '../context.ts';
 import { makeDeps } from './deps.ts';
-import { AuthError, OAuthError, sendAuthError } from './errors.ts';
+import { AuthError, notImplemented, OAuthError, sendAuthError } from './errors.ts';
 import { matchRoute } from './routes.ts';
 
 export function createAuthService(ctx: StackContext): HttpService {
@@ -10,6 +10,10 @@ export function createAuthService(ctx: StackContext): HttpService {
   return {
     async handle(req, res, path, url) {
       const match = matchRoute(req.method ?? 'GET', path);
+      if (match.kind === 'unsupported') {
+        req.resume();
+        return sendAuthError(res, notImplemented(`${req.method ?? 'GET'} /auth/v1${path}`));
+      }
       if (match.kind === 'not_found') {
         req.resume();
         return sendAuthError(res, new AuthError(404, 'not_found', 'Not Found'));

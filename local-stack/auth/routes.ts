@@ -44,8 +44,22 @@ const ROUTES: Route[] = [
   route('/admin/users/{id}', { GET: adminGetUser, PUT: adminUpdateUser, DELETE: adminDeleteUser }),
 ];
 
+/**
+ * GoTrue endpoints the stand-in does not serve (one-time codes, magic links, invites, OAuth, SSO,
+ * MFA, identity linking, generated links, audit log): answered 400 `not_implemented`, so a missing
+ * feature is never mistaken for a mistyped path.
+ */
+const UNSUPPORTED = [
+  /^\/(otp|magiclink|invite|resend|reauthenticate|authorize|callback)\/?$/,
+  /^\/(sso|factors|oauth)(\/.*)?$/,
+  /^\/user\/identities(\/.*)?$/,
+  /^\/admin\/(generate_link|audit|sso|oauth)(\/.*)?$/,
+  /^\/admin\/users\/[^/]+\/factors(\/.*)?$/,
+];
+
 export type RouteMatch =
   | { kind: 'handler'; handler: AuthHandler; params: Record<string, string> }
+  | { kind: 'unsupported' }
   | { kind: 'not_found' }
   | { kind: 'method_not_allowed'; allowed: string[] };
 
@@ -66,5 +80,6 @@ export function matchRoute(method: string, path: string): RouteMatch {
     });
     return { kind: 'handler', handler, params };
   }
+  if (UNSUPPORTED.some((pattern) => pattern.test(path))) return { kind: 'unsupported' };
   return { kind: 'not_found' };
 }

@@ -54,4 +54,21 @@ describe('discoverFunctions', () => {
       functionsDir: extra,
     });
   });
+
+  it('serves no function that config.toml disables, even when its folder has an index.ts', () => {
+    const supabaseDir = tree({ 'functions/off/index.ts': '', 'functions/on/index.ts': '' });
+    const found = discoverFunctions({
+      supabaseDir,
+      projectFunctions: [
+        {
+          name: 'off',
+          verifyJwt: true,
+          enabled: false,
+          entrypoint: path.join(supabaseDir, 'functions/off/index.ts'),
+        },
+      ],
+      extraDirs: [],
+    });
+    expect([...found.keys()]).toEqual(['on']);
+  });
 });

@@ -68,7 +68,9 @@ export function discoverFunctions(opts: {
     const byName = new Map(configured.filter((f) => isServable(f.name)).map((f) => [f.name, f]));
     // A config entry whose file is not written yet is not a function yet (404, not a boot error).
     for (const f of byName.values()) {
-      if (existsSync(f.entrypoint)) served.set(f.name, { ...f, functionsDir });
+      // A disabled function is not served, and its folder is not picked up by the scan either.
+      if (f.enabled === false) served.delete(f.name);
+      else if (existsSync(f.entrypoint)) served.set(f.name, { ...f, functionsDir });
     }
     for (const f of scanFolder(functionsDir, byName)) served.set(f.name, f);
   }

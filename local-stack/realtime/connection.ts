@@ -18,6 +18,11 @@ import { bindingId } from './binding-id.ts';
 import { resolveBindings, type Binding } from './subscriptions.ts';
 import { checkToken } from './tokens.ts';
 
+/** Realtime features the local stack does not serve, refused with these reasons (see README). */
+const PRIVATE_UNSUPPORTED =
+  'PrivateChannelNotSupported: private channels (Realtime Authorization) are not supported by the local stack';
+const PRESENCE_UNSUPPORTED = 'PresenceNotSupported: presence is not supported by the local stack';
+
 export interface ConnectionDeps {
   pool: pg.Pool;
   catalog: Catalog;
@@ -123,7 +128,9 @@ export class RealtimeConnection {
       case 'broadcast':
         return this.broadcast(this.jsonBroadcast(msg));
       case 'presence':
-        if (this.channels.has(msg.topic)) this.reply(msg, 'ok', {});
+        // Presence is not served: track/untrack fail instead of pretending to be shared.
+        if (this.channels.has(msg.topic))
+          this.reply(msg, 'error', { reason: PRESENCE_UNSUPPORTED });
         return;
       default:
         // Supabase logs and ignores unexpected events.
@@ -139,6 +146,7 @@ export class RealtimeConnection {
     }
     const payload = asRecord(msg.payload);
     const config = asRecord(payload.config);
+    if (config.private === true) return this.reply(msg, 'error', { reason: PRIVATE_UNSUPPORTED });
     const given = payload.access_token ?? payload.user_token;
     // Opaque `sb_…` keys are not JWTs; the socket's apikey token stands in for them.
     const token = typeof given === 'string' && !given.startsWith('sb_') ? given : this.socketToken;

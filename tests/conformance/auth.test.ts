@@ -618,6 +618,44 @@ describe('with other config.toml settings', () => {
   });
 });
 
+describe('features the local stack does not serve', () => {
+  it('answers 400 not_implemented for one-time codes, MFA and other GoTrue features it lacks', async () => {
+    const { error } = await client().auth.signInWithOtp({ email: uniqueEmail('otp') });
+    expect(error?.status).toBe(400);
+    expect(error?.code).toBe('not_implemented');
+    expect(error?.message).toBe(
+      'POST /auth/v1/otp is not supported by the local stack (see local-stack/README.md)',
+    );
+
+    const headers = { apikey: stack.anonKey, 'Content-Type': 'application/json' };
+    for (const [path, method] of [
+      ['/factors', 'POST'],
+      ['/magiclink', 'POST'],
+      ['/sso', 'POST'],
+      ['/user/identities/authorize', 'GET'],
+      ['/admin/generate_link', 'POST'],
+    ]) {
+      const res = await fetch(`${stack.apiUrl}/auth/v1${path}`, {
+        method,
+        headers,
+        body: method === 'GET' ? undefined : '{}',
+      });
+      expect(res.status, path).toBe(400);
+      expect(await res.json(), path).toMatchObject({ code: 'not_implemented' });
+    }
+    const pkce = await fetch(`${stack.apiUrl}/auth/v1/token?grant_type=pkce`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ auth_code: 'x', code_verifier: 'y' }),
+    });
+    expect(pkce.status).toBe(400);
+    expect(await pkce.json()).toMatchObject({
+      code: 'not_implemented',
+      message: 'The pkce grant is not supported by the local stack (see local-stack/README.md)',
+    });
+  });
+});
+
 describe('HTTP edge cases (requests supabase-js never sends)', () => {
   const auth = (p: string, init?: RequestInit) =>
     fetch(`${stack.apiUrl}/auth/v1${p}`, {

@@ -1,6 +1,7 @@
 // Conformance of the local Realtime stand-in, driven only through @supabase/supabase-js the way
 // apps use it: postgres_changes events, filters, publication membership, RLS as the subscriber,
-// heartbeats, token refresh and leave — over protocol vsn 2.0.0 (default) and 1.0.0.
+// heartbeats, token refresh and leave — over protocol vsn 2.0.0 (default) and 1.0.0 — and the
+// clear refusals of what it does not serve (private channels, presence).
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
@@ -584,5 +585,27 @@ describe('connection lifecycle', () => {
     await sleep(SILENCE_MS + 300);
     expect(statuses).not.toContain('SUBSCRIBED');
     expect(client.realtime.isConnected()).toBe(false);
+  });
+});
+
+describe('features the local stack does not serve', () => {
+  it('refuses to join a private channel (Realtime Authorization) with a clear reason', async () => {
+    const client = makeClient();
+    const outcome: { status?: string; error?: Error } = {};
+    client
+      .channel(`rt-${randomUUID()}`, { config: { private: true } })
+      .subscribe((status, error) => Object.assign(outcome, { status, error }));
+    await waitUntil(() => outcome.status !== undefined, 5000, 'the join reply');
+    expect(outcome.status).toBe('CHANNEL_ERROR');
+    expect(outcome.error?.message).toContain('PrivateChannelNotSupported');
+  });
+
+  it('answers presence track with an error instead of pretending to share it', async () => {
+    const client = makeClient();
+    const channel = client.channel(`rt-${randomUUID()}`);
+    const statuses: string[] = [];
+    channel.on('presence', { event: 'sync' }, () => {}).subscribe((s) => statuses.push(s));
+    await waitUntil(() => statuses.includes('SUBSCRIBED'), 5000, 'SUBSCRIBED');
+    expect(await channel.track({ online_at: new Date().toISOString() })).toBe('error');
   });
 });

@@ -1,5 +1,11 @@
 // POST /token?grant_type=password|refresh_token: password sign-in and refresh-token rotation.
-import { badRequest, OAuthError, sendAuthJson, validationFailed } from '../errors.ts';
+import {
+  badRequest,
+  notImplemented,
+  OAuthError,
+  sendAuthJson,
+  validationFailed,
+} from '../errors.ts';
 import { sessionFor, startSession, withTransaction } from '../deps.ts';
 import { readJsonObject, stringField } from '../request.ts';
 import { rotateRefreshToken } from '../sessions.ts';
@@ -12,6 +18,9 @@ export const token: AuthHandler = async (deps, request) => {
   const grantType = request.url.searchParams.get('grant_type');
   if (grantType === 'password') return passwordGrant(deps, request);
   if (grantType === 'refresh_token') return refreshGrant(deps, request);
+  // Grants GoTrue has that the stand-in lacks: say so rather than call them unknown.
+  if (grantType === 'pkce' || grantType === 'id_token' || grantType === 'web3')
+    throw notImplemented(`The ${grantType} grant`);
   throw badRequest('invalid_credentials', 'unsupported_grant_type');
 };
 
