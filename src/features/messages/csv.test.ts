@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { CSV_BOM, csvField, extraColumns, messagesToCsv, neutralizeFormula } from './csv';
+import { FORM_BETA, makeMessage } from './testing/fixtures';
+
+/** The file's lines without the BOM and the final line break. */
+function lines(csv: string): string[] {
+  return csv.slice(CSV_BOM.length).replace(/\r\n$/, '').split('\r\n');
+}
+
+describe('csvField', () => {
+  it('leaves plain text as it is', () => {
+    expect(csvField('hello world')).toBe('hello world');
+  });
+
+  it('quotes a field with a comma, quote or line break and doubles its quotes', () => {
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('line one\nline two')).toBe('"line one\nline two"');
+    expect(csvField('cr\rlf')).toBe('"cr\rlf"');
+  });
+});
+
+describe('neutralizeFormula', () => {
+  it.each(['=1+1', '+41 79', '-2', '@SUM(A1)', '\tcmd', '\rcmd'])(
+    'prefixes %j with a quote',
+    (value) => {
+      expect(neutralizeFormula(value)).toBe(`'${value}`);
+    },
+  );
+
+  it('leaves other text alone, including formula characters later in the text', () => {
+    expect(neutralizeFormula('a=b')).toBe('a=b');
+    expect(neutralizeFormula(' =1')).toBe(' =1');
+    expect(neutralizeFormula('')).toBe('');
+  });
+
+  it('is applied before quoting, so a dangerous quoted cell is neutralised too', () => {
+    expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
+  });
+});
+
+describe('extraColumns', () => {
+  it('lists each extra field once, in order of first appearance', () => {
+    const messages = [
+      makeMessage({ data: { company: 'ACME', phone: '1' } }),
+      makeMessage({ data: {} }),
+      makeMessage({ data: { budget: 5, company: 'Initech' } }),
+    ];
+    expect(extraColumns(messages)).toEqual(['company', 'phone', 'budget']);
+  });
+});
+
+describe('messagesToCsv', () => {
+  it('starts with a BOM, ends lines with CRLF and has the header row', () => {
+    const csv = messagesToCsv([]);
+    expect(csv.startsWith(CSV_BOM)).toBe(true);
+    expect(csv).toBe(`${CSV_BOM}Date,Form,Name,Email,Message\r\n`);
+  });
+
+  it('writes one row per message with ISO dates and the form name', () => {
+    const csv = messagesToCsv([
+      makeMessage({
+        created_at: '2026-11-24T14:47:16.433395+02:00',
+        name: 'Zoë',
+        email: 'zoe@example.com',
+        message: 'Grüße, "friends"\nbye',
+      }),
+    ]);
+    expect(lines(csv)).toEqual([
+      'Date,Form,Name,Email,Message',
+      '2026-11-24T12:47:16.433Z,Contact,Zoë,zoe@example.com,"Grüße, ""friends""\nbye"',
+    ]);
+  });
+
+  it('leaves a missing name and e-mail empty', () => {
+    const csv = messagesToCsv([
+      makeMessage({ created_at: '2026-01-01T00:00:00Z', name: null, email: null, message: 'hi' }),
+    ]);
+    expect(lines(csv)[1]).toBe('2026-01-01T00:00:00.000Z,Contact,,,hi');
+  });
+
+  it('adds a column per extra field and JSON for nested values', () => {
+    const csv = messagesToCsv([
+      makeMessage({ created_at: '2026-01-01T00:00:00Z', data: { company: 'ACME' } }),
+      makeMessage({
+        created_at: '2026-01-02T00:00:00Z',
+        data: { tags: ['a', 'b'], company: 'Initech', size: 12 },
+      }),
+    ]);
+    const [header, first, second] = lines(csv);
+    expect(header).toBe('Date,Form,Name,Email,Message,company,tags,size');
+    expect(first.endsWith(',Hello there,ACME,,')).toBe(true);
+    expect(second.endsWith(',Hello there,Initech,"[""a"",""b""]",12')).toBe(true);
+  });
+
+  it('neutralises formulas in every cell, headers included', () => {
+    const csv = messagesToCsv([
+      makeMessage({
+        created_at: '2026-01-01T00:00:00Z',
+        name: '=cmd|calc',
+        email: '@evil',
+        message: '+1',
+        data: { '=x': '-5' },
+      }),
+    ]);
+    expect(lines(csv)).toEqual([
+      "Date,Form,Name,Email,Message,'=x",
+      "2026-01-01T00:00:00.000Z,Contact,'=cmd|calc,'@evil,'+1,'-5",
+    ]);
+  });
+
+  it('takes a form name from the options when the row has none', () => {
+    const row = makeMessage({
+      created_at: '2026-01-01T00:00:00Z',
+      form: null,
+      form_id: FORM_BETA.id,
+    });
+    const csv = messagesToCsv([row], {
+      formName: (id) => (id === FORM_BETA.id ? FORM_BETA.name : undefined),
+    });
+    expect(lines(csv)[1]).toContain(',Beta signup,');
+  });
+});

@@ -1,0 +1,64 @@
+// The inbox as a CSV file: one row per message with its date, form, sender and message, plus one
+// column per extra field any of the messages carries. RFC 4180 (CRLF, quotes doubled, fields
+// with a comma, quote or line break quoted), UTF-8 with a byte-order mark so spreadsheet apps
+// read accents right, and cells a spreadsheet would run as a formula neutralised.
+import { fieldText } from './message-fields';
+import type { Message } from './types';
+
+export const CSV_BOM = '\uFEFF';
+const CRLF = '\r\n';
+const BASE_HEADERS = ['Date', 'Form', 'Name', 'Email', 'Message'] as const;
+
+/**
+ * A cell safe to open in a spreadsheet: text starting with `=`, `+`, `-`, `@`, a tab or a
+ * carriage return would be read as a formula (CSV injection), so it gets a leading `'`.
+ */
+export function neutralizeFormula(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/** One RFC 4180 field: quoted when it holds a comma, a quote or a line break. */
+export function csvField(value: string): string {
+  const text = neutralizeFormula(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One CSV line (without its line break). */
+export function csvLine(values: readonly string[]): string {
+  return values.map(csvField).join(',');
+}
+
+/** The extra field names of the messages, in order of first appearance. */
+export function extraColumns(messages: readonly Pick<Message, 'data'>[]): string[] {
+  const seen = new Set<string>();
+  for (const message of messages) for (const key of Object.keys(message.data)) seen.add(key);
+  return [...seen];
+}
+
+export interface CsvOptions {
+  /** A form's name when the row carries none (the form list the page has). */
+  formName?: (formId: string) => string | undefined;
+}
+
+/**
+ * The whole file's text, BOM first. Dates are ISO 8601 in UTC, so they sort and parse the same
+ * everywhere; empty names and e-mails stay empty (they are data here, not display texts).
+ */
+export function messagesToCsv(messages: readonly Message[], options: CsvOptions = {}): string {
+  const extras = extraColumns(messages);
+  const lines = [csvLine([...BASE_HEADERS, ...extras])];
+  for (const message of messages) {
+    const date = new Date(message.created_at);
+    lines.push(
+      csvLine([
+        Number.isNaN(date.getTime()) ? message.created_at : date.toISOString(),
+        message.form?.name ?? options.formName?.(message.form_id) ?? message.form_id,
+        message.name ?? '',
+        message.email ?? '',
+        message.message ?? '',
+        ...extras.map((key) => (key in message.data ? fieldText(message.data[key]) : '')),
+      ]),
+    );
+  }
+  return CSV_BOM + lines.join(CRLF) + CRLF;
+}

@@ -1,0 +1,121 @@
+// Pure merging of one change of an entry (from Realtime, or an optimistic update) into a cached
+// inbox list (an infinite query of keyset pages) and into a cached single message. Builds on
+// lib/merge-change's mergeIntoPages, with the list's own membership rule (view, form, search)
+// and order (newest first).
+import type { InfiniteData } from '@tanstack/react-query';
+import { changedId, mergeIntoPages, type RowChange } from '../../lib/merge-change';
+import { messageColumns } from './message-fields';
+import { compareNewestFirst, matchesFilter } from './message-query';
+import type { Cursor, Message, MessageFilter, MessagePage } from './types';
+
+export type MessagePages = InfiniteData<MessagePage, Cursor | null>;
+
+export interface MergeOutcome {
+  data: MessagePages | undefined;
+  /**
+   * The change makes a row belong to this list, but the list never loaded it and cannot place it
+   * (an older message restored from spam, say): the list should be read again.
+   */
+  stale: boolean;
+}
+
+function rowsOf(data: MessagePages): InfiniteData<Message[], unknown> {
+  return { pages: data.pages.map((page) => page.rows), pageParams: data.pageParams };
+}
+
+/** Puts merged rows back into the pages, keeping each page's cursor; same object if unchanged. */
+function withRows(
+  data: MessagePages,
+  before: InfiniteData<Message[], unknown>,
+  after: InfiniteData<Message[], unknown> | undefined,
+): MessagePages {
+  if (!after || after === before) return data;
+  return {
+    ...data,
+    pages: data.pages.map((page, i) =>
+      after.pages[i] === page.rows ? page : { ...page, rows: after.pages[i] ?? [] },
+    ),
+  };
+}
+
+/** Whether a row sorts among the loaded rows (or the list is complete), so it should be there. */
+function withinLoaded(data: MessagePages, row: Record<string, unknown>): boolean {
+  const lastPage = data.pages.at(-1);
+  if (!lastPage?.next) return true;
+  if (typeof row.created_at !== 'string' || typeof row.id !== 'string') return true;
+  const key = { created_at: row.created_at, id: row.id };
+  return compareNewestFirst(key, lastPage.next) < 0;
+}
+
+function contains(data: MessagePages, id: string): boolean {
+  return data.pages.some((page) => page.rows.some((row) => row.id === id));
+}
+
+/**
+ * Applies a change to the list of `filter`. Membership is decided on the change's `new` row as
+ * sent (a Realtime payload carries `search_text`); `row` is the complete message to insert (with
+ * its form and delivery), which a payload alone lacks. New rows join the first page in order.
+ */
+export function mergeEntryChange(
+  data: MessagePages | undefined,
+  change: RowChange,
+  filter: MessageFilter,
+  row?: Message,
+): MergeOutcome {
+  if (!data) return { data, stale: false };
+  const id = changedId(change);
+  if (!id) return { data, stale: false };
+  const before = rowsOf(data);
+  if (change.eventType === 'DELETE') {
+    return { data: withRows(data, before, mergeIntoPages(before, change)), stale: false };
+  }
+  const included = matchesFilter(change.new, filter);
+  const present = contains(data, id);
+  if (!present && !included) return { data, stale: false };
+  if (!present && (change.eventType === 'UPDATE' || !row)) {
+    // Past the loaded pages it will come with "Load more"; inside them it is missing.
+    return { data, stale: withinLoaded(data, change.new) };
+  }
+  const merged = mergeIntoPages(
+    before,
+    { ...change, new: row ? { ...row } : messageColumns(change.new) },
+    { include: () => included, compare: compareNewestFirst },
+  );
+  return { data: withRows(data, before, merged), stale: false };
+}
+
+/** Applies a change to one cached message (the detail view); a deleted message becomes null. */
+export function mergeEntryDetail(
+  detail: Message | null | undefined,
+  change: RowChange,
+): Message | null | undefined {
+  if (!detail || changedId(change) !== detail.id) return detail;
+  if (change.eventType === 'DELETE') return null;
+  if (change.eventType === 'INSERT') return detail;
+  return { ...detail, ...messageColumns(change.new) };
+}
+
+/** Every message of a list, page after page. */
+export function listRows(data: MessagePages | undefined): Message[] {
+  return data ? data.pages.flatMap((page) => page.rows) : [];
+}
+
+/** The list with each row's delivery replaced where `deliveries` names the row. */
+export function withDeliveries(
+  data: MessagePages | undefined,
+  deliveries: ReadonlyMap<string, Message['delivery']>,
+): MessagePages | undefined {
+  if (!data) return data;
+  let changed = false;
+  const pages = data.pages.map((page) => {
+    if (!page.rows.some((row) => deliveries.has(row.id))) return page;
+    changed = true;
+    return {
+      ...page,
+      rows: page.rows.map((row) =>
+        deliveries.has(row.id) ? { ...row, delivery: deliveries.get(row.id) ?? null } : row,
+      ),
+    };
+  });
+  return changed ? { ...data, pages } : data;
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import {
+  deliveryState,
+  extraFields,
+  isDeliveryInFlight,
+  messageColumns,
+  replyHref,
+  senderEmail,
+  senderName,
+  toMessage,
+} from './message-fields';
+import { FORM_CONTACT, makeMessage } from './testing/fixtures';
+
+const raw = {
+  id: '0b7b2c1e-6a1f-4c56-9d0e-0123456789ab',
+  form_id: FORM_CONTACT.id,
+  name: 'Ada',
+  email: null,
+  message: 'Hi',
+  data: { company: 'ACME' },
+  is_spam: false,
+  read_at: null,
+  created_at: '2026-11-24T02:46:31.366413+00:00',
+  form: { name: 'Contact' },
+};
+const delivery = {
+  status: 'pending',
+  attempts: 1,
+  last_error: 'timeout',
+  next_attempt_at: '2026-11-24T02:50:00+00:00',
+  sent_at: null,
+};
+
+describe('toMessage', () => {
+  it('reads a delivery embedded as an object', () => {
+    expect(toMessage({ ...raw, delivery }).delivery).toEqual(delivery);
+  });
+
+  it('reads a delivery embedded as an array of one, or none', () => {
+    expect(toMessage({ ...raw, delivery: [delivery] }).delivery).toEqual(delivery);
+    expect(toMessage({ ...raw, delivery: [] }).delivery).toBeNull();
+    expect(toMessage({ ...raw, delivery: null }).delivery).toBeNull();
+  });
+
+  it('keeps the form name and the extra data', () => {
+    const message = toMessage({ ...raw, delivery: [] });
+    expect(message.form).toEqual({ name: 'Contact' });
+    expect(message.data).toEqual({ company: 'ACME' });
+  });
+
+  it('refuses rows without the columns the inbox needs', () => {
+    expect(() => toMessage({ ...raw, id: 'x' })).toThrow();
+    expect(() => toMessage({ ...raw, created_at: 'today' })).toThrow();
+    expect(() => toMessage({ ...raw, name: 42 })).toThrow();
+    expect(() => toMessage(null)).toThrow();
+  });
+});
+
+describe('messageColumns', () => {
+  it('drops the columns the inbox does not keep', () => {
+    const picked = messageColumns({ ...raw, user_id: 'u', search_text: 'ada hi' });
+    expect(picked).not.toHaveProperty('user_id');
+    expect(picked).not.toHaveProperty('search_text');
+    expect(picked).toHaveProperty('name', 'Ada');
+  });
+});
+
+describe('sender texts', () => {
+  it("shows 'Anonymous' for a missing or blank name", () => {
+    expect(senderName({ name: null })).toBe('Anonymous');
+    expect(senderName({ name: '   ' })).toBe('Anonymous');
+    expect(senderName({ name: 'Ada' })).toBe('Ada');
+  });
+
+  it('shows a dash for a missing e-mail', () => {
+    expect(senderEmail({ email: null })).toBe('—');
+    expect(senderEmail({ email: '' })).toBe('—');
+    expect(senderEmail({ email: 'ada@example.com' })).toBe('ada@example.com');
+  });
+});
+
+describe('replyHref', () => {
+  it('builds a mailto link with a subject', () => {
+    expect(replyHref({ email: 'ada@example.com', form: { name: 'Contact' } })).toBe(
+      'mailto:ada@example.com?subject=Re%3A%20your%20message%20via%20Contact',
+    );
+  });
+
+  it('refuses a missing or malformed address', () => {
+    expect(replyHref({ email: null, form: null })).toBeNull();
+    expect(replyHref({ email: 'a@b?bcc=x@y', form: null })).toBeNull();
+    expect(replyHref({ email: 'not an address', form: null })).toBeNull();
+  });
+
+  it('encodes the address, so it cannot add headers to the link', () => {
+    expect(replyHref({ email: 'a?bcc=x@y', form: null })).toBe(
+      'mailto:a%3Fbcc%3Dx@y?subject=Re%3A%20your%20message',
+    );
+  });
+});
+
+describe('extraFields', () => {
+  it('renders strings as they are and other values as JSON', () => {
+    const message = makeMessage({
+      data: { company: 'ACME', size: 12, tags: ['a', 'b'], nested: { x: null }, agree: true },
+    });
+    expect(extraFields(message)).toEqual([
+      { key: 'company', value: 'ACME' },
+      { key: 'size', value: '12' },
+      { key: 'tags', value: '["a","b"]' },
+      { key: 'nested', value: '{"x":null}' },
+      { key: 'agree', value: 'true' },
+    ]);
+  });
+});
+
+describe('deliveryState', () => {
+  it('tells sent, pending, failed and none apart', () => {
+    const base = makeMessage();
+    expect(deliveryState({ ...base, delivery: { ...toDelivery('sent'), sent_at: 'T' } })).toEqual({
+      kind: 'sent',
+      at: 'T',
+    });
+    expect(deliveryState({ ...base, delivery: toDelivery('sending') }).kind).toBe('pending');
+    expect(
+      deliveryState({ ...base, delivery: { ...toDelivery('failed'), last_error: 'Mailbox full' } }),
+    ).toEqual({ kind: 'failed', reason: 'Mailbox full' });
+    expect(deliveryState({ ...base, delivery: null })).toEqual({ kind: 'none', reason: 'off' });
+    expect(deliveryState({ ...base, is_spam: true, delivery: null })).toEqual({
+      kind: 'none',
+      reason: 'spam',
+    });
+  });
+
+  it('polls only deliveries still in flight', () => {
+    expect(isDeliveryInFlight({ delivery: toDelivery('pending') })).toBe(true);
+    expect(isDeliveryInFlight({ delivery: toDelivery('sending') })).toBe(true);
+    expect(isDeliveryInFlight({ delivery: toDelivery('sent') })).toBe(false);
+    expect(isDeliveryInFlight({ delivery: null })).toBe(false);
+  });
+});
+
+function toDelivery(status: 'pending' | 'sending' | 'sent' | 'failed') {
+  return {
+    status,
+    attempts: 1,
+    last_error: null,
+    next_attempt_at: '2026-01-01T00:00:00Z',
+    sent_at: null,
+  };
+}

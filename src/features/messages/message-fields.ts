@@ -1,0 +1,142 @@
+// How a message reads: rows from the REST API checked and normalised into `Message`, and the
+// texts the spec fixes for a card ('Anonymous' for a missing name, a dash for a missing e-mail),
+// the visitor's extra fields as text, and where the notification e-mail stands.
+import { isTimestamp, isUuid } from './message-query';
+import type { Delivery, Message } from './types';
+
+export const ANONYMOUS = 'Anonymous';
+export const NO_EMAIL = '—';
+
+const DELIVERY_STATUSES: readonly Delivery['status'][] = ['pending', 'sending', 'sent', 'failed'];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optionalText(value: unknown, field: string): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string') throw new Error(`Unexpected ${field} in a message.`);
+  return value;
+}
+
+/** A delivery embed or row, checked; null for none. */
+export function toDelivery(value: unknown): Delivery | null {
+  // A to-one embed comes as an object, or as an array of at most one row when PostgREST does not
+  // detect the unique key as one-to-one.
+  const row: unknown = Array.isArray(value) ? (value[0] ?? null) : value;
+  if (!isObject(row)) return null;
+  const status = row.status as Delivery['status'];
+  if (!DELIVERY_STATUSES.includes(status)) return null;
+  return {
+    status,
+    attempts: typeof row.attempts === 'number' ? row.attempts : 0,
+    last_error: typeof row.last_error === 'string' ? row.last_error : null,
+    next_attempt_at: typeof row.next_attempt_at === 'string' ? row.next_attempt_at : '',
+    sent_at: typeof row.sent_at === 'string' ? row.sent_at : null,
+  };
+}
+
+/**
+ * A row of the REST API (or a Realtime payload) as a `Message`. Throws when the columns the
+ * inbox relies on are missing or malformed, so a changed schema fails loudly, not as blank cards.
+ */
+export function toMessage(raw: unknown): Message {
+  if (!isObject(raw)) throw new Error('Unexpected message row.');
+  if (!isUuid(raw.id) || !isUuid(raw.form_id)) throw new Error('Unexpected message id.');
+  if (!isTimestamp(raw.created_at)) throw new Error('Unexpected message date.');
+  const form = Array.isArray(raw.form) ? raw.form[0] : raw.form;
+  return {
+    id: raw.id,
+    form_id: raw.form_id,
+    name: optionalText(raw.name, 'name'),
+    email: optionalText(raw.email, 'email'),
+    message: optionalText(raw.message, 'message'),
+    data: isObject(raw.data) ? raw.data : {},
+    is_spam: raw.is_spam === true,
+    read_at: optionalText(raw.read_at, 'read time'),
+    created_at: raw.created_at,
+    form: isObject(form) && typeof form.name === 'string' ? { name: form.name } : null,
+    delivery: toDelivery(raw.delivery),
+  };
+}
+
+/** The columns of a Realtime payload the inbox keeps (not user_id or search_text). */
+export function messageColumns(raw: Record<string, unknown>): Partial<Message> {
+  const keys = [
+    'id',
+    'form_id',
+    'name',
+    'email',
+    'message',
+    'data',
+    'is_spam',
+    'read_at',
+    'created_at',
+  ] as const;
+  const picked: Record<string, unknown> = {};
+  for (const key of keys) if (key in raw) picked[key] = raw[key];
+  return picked as Partial<Message>;
+}
+
+/** The sender as the spec shows it: the name, or 'Anonymous'. */
+export function senderName(message: Pick<Message, 'name'>): string {
+  const name = message.name?.trim();
+  return name ? name : ANONYMOUS;
+}
+
+/** The e-mail as the spec shows it: the address, or a dash. */
+export function senderEmail(message: Pick<Message, 'email'>): string {
+  const email = message.email?.trim();
+  return email ? email : NO_EMAIL;
+}
+
+/** A `mailto:` link for replying, or null when there is no usable address. */
+export function replyHref(message: Pick<Message, 'email' | 'form'>): string | null {
+  const email = message.email?.trim();
+  // The endpoint validates addresses; this only keeps a malformed one out of the link.
+  if (!email || !/^[^\s@<>"]+@[^\s@<>"]+$/.test(email)) return null;
+  const subject = `Re: your message${message.form ? ` via ${message.form.name}` : ''}`;
+  return `mailto:${encodeURIComponent(email).replace(/%40/g, '@')}?subject=${encodeURIComponent(subject)}`;
+}
+
+/** A submitted value as text: strings as they are, anything else as JSON. */
+export function fieldText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  return JSON.stringify(value) ?? '';
+}
+
+/** Every extra field the visitor sent, in the order they were stored, as text. */
+export function extraFields(message: Pick<Message, 'data'>): { key: string; value: string }[] {
+  return Object.entries(message.data).map(([key, value]) => ({ key, value: fieldText(value) }));
+}
+
+export type DeliveryState =
+  | { kind: 'sent'; at: string | null }
+  | { kind: 'pending'; nextAttemptAt: string | null; attempts: number; lastError: string | null }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'none'; reason: 'spam' | 'off' };
+
+/** Where the notification e-mail of a message stands, for display. */
+export function deliveryState(message: Pick<Message, 'delivery' | 'is_spam'>): DeliveryState {
+  const delivery = message.delivery;
+  if (!delivery) return { kind: 'none', reason: message.is_spam ? 'spam' : 'off' };
+  switch (delivery.status) {
+    case 'sent':
+      return { kind: 'sent', at: delivery.sent_at };
+    case 'failed':
+      return { kind: 'failed', reason: delivery.last_error ?? 'Unknown error.' };
+    default:
+      return {
+        kind: 'pending',
+        nextAttemptAt: delivery.next_attempt_at || null,
+        attempts: delivery.attempts,
+        lastError: delivery.last_error,
+      };
+  }
+}
+
+/** Whether the delivery may still change (and is worth polling). */
+export function isDeliveryInFlight(message: Pick<Message, 'delivery'>): boolean {
+  return message.delivery?.status === 'pending' || message.delivery?.status === 'sending';
+}

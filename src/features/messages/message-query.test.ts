@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compareNewestFirst,
+  cursorOf,
+  filterFromParams,
+  keysetFilter,
+  matchesFilter,
+  searchPattern,
+  searchTextOf,
+} from './message-query';
+import { FORM_BETA, FORM_CONTACT } from './testing/fixtures';
+
+const ID = '0b7b2c1e-6a1f-4c56-9d0e-0123456789ab';
+
+describe('filterFromParams', () => {
+  it('reads form, view and search', () => {
+    const params = new URLSearchParams({
+      tab: 'messages',
+      form: FORM_BETA.id,
+      view: 'spam',
+      q: ' Ada ',
+    });
+    expect(filterFromParams(params)).toEqual({ formId: FORM_BETA.id, view: 'spam', q: 'Ada' });
+  });
+
+  it('falls back to every form, the inbox and no search', () => {
+    expect(filterFromParams(new URLSearchParams('form=nope&view=trash'))).toEqual({
+      formId: null,
+      view: 'inbox',
+      q: '',
+    });
+  });
+
+  it('caps the search term', () => {
+    const q = 'x'.repeat(500);
+    expect(filterFromParams(new URLSearchParams({ q })).q).toHaveLength(200);
+  });
+});
+
+describe('keysetFilter', () => {
+  it('selects rows strictly before the cursor in (created_at desc, id desc) order', () => {
+    const cursor = cursorOf({ created_at: '2026-11-24T02:46:31.366413+00:00', id: ID });
+    expect(keysetFilter(cursor)).toBe(
+      `created_at.lt.2026-11-24T02:46:31.366413+00:00,and(created_at.eq.2026-11-24T02:46:31.366413+00:00,id.lt.${ID})`,
+    );
+  });
+
+  it('refuses values that could change the filter tree', () => {
+    expect(() =>
+      keysetFilter({ created_at: '2026-01-01T00:00:00Z),or(id.eq.x', id: ID }),
+    ).toThrow();
+    expect(() => keysetFilter({ created_at: '2026-01-01T00:00:00Z', id: 'a,b' })).toThrow();
+  });
+});
+
+describe('searchPattern', () => {
+  it('lower-cases and wraps the term', () => {
+    expect(searchPattern('  Ada ')).toBe('%ada%');
+  });
+
+  it("escapes LIKE's own characters so they match themselves", () => {
+    expect(searchPattern('100%_off\\now')).toBe('%100\\%\\_off\\\\now%');
+  });
+
+  it('keeps characters that are only special inside or= trees', () => {
+    expect(searchPattern('a,b (c)')).toBe('%a,b (c)%');
+  });
+});
+
+describe('matchesFilter', () => {
+  const row = {
+    form_id: FORM_CONTACT.id,
+    is_spam: false,
+    name: 'Ada',
+    email: 'ada@example.com',
+    message: 'Quote please',
+  };
+
+  it('puts non-spam rows in the inbox only', () => {
+    expect(matchesFilter(row, { formId: null, view: 'inbox', q: '' })).toBe(true);
+    expect(matchesFilter(row, { formId: null, view: 'spam', q: '' })).toBe(false);
+    expect(matchesFilter({ ...row, is_spam: true }, { formId: null, view: 'spam', q: '' })).toBe(
+      true,
+    );
+    expect(matchesFilter({ ...row, is_spam: true }, { formId: null, view: 'inbox', q: '' })).toBe(
+      false,
+    );
+  });
+
+  it('honours the form filter', () => {
+    expect(matchesFilter(row, { formId: FORM_CONTACT.id, view: 'inbox', q: '' })).toBe(true);
+    expect(matchesFilter(row, { formId: FORM_BETA.id, view: 'inbox', q: '' })).toBe(false);
+  });
+
+  it('searches name, e-mail and message case-insensitively', () => {
+    expect(matchesFilter(row, { formId: null, view: 'inbox', q: 'QUOTE' })).toBe(true);
+    expect(matchesFilter(row, { formId: null, view: 'inbox', q: 'example.com' })).toBe(true);
+    expect(matchesFilter(row, { formId: null, view: 'inbox', q: 'invoice' })).toBe(false);
+  });
+
+  it("prefers the payload's search_text", () => {
+    expect(
+      matchesFilter(
+        { ...row, search_text: 'only this' },
+        { formId: null, view: 'inbox', q: 'only' },
+      ),
+    ).toBe(true);
+    expect(
+      matchesFilter(
+        { ...row, search_text: 'only this' },
+        { formId: null, view: 'inbox', q: 'ada' },
+      ),
+    ).toBe(false);
+  });
+});
+
+describe('searchTextOf', () => {
+  it('joins the fields like the database trigger', () => {
+    expect(searchTextOf({ name: 'Ada', email: null, message: 'Hi' })).toBe('ada  hi');
+  });
+});
+
+describe('compareNewestFirst', () => {
+  const at = (created_at: string, id = ID) => ({ created_at, id });
+
+  it('orders newer rows first', () => {
+    const rows = [
+      at('2026-01-01T00:00:00+00:00'),
+      at('2026-01-03T00:00:00+00:00'),
+      at('2026-01-02T00:00:00+00:00'),
+    ];
+    expect(rows.sort(compareNewestFirst).map((r) => r.created_at.slice(0, 10))).toEqual([
+      '2026-01-03',
+      '2026-01-02',
+      '2026-01-01',
+    ]);
+  });
+
+  it('tells microseconds apart, with any number of fraction digits', () => {
+    expect(
+      compareNewestFirst(
+        at('2026-01-01T00:00:00.000002+00:00'),
+        at('2026-01-01T00:00:00.000001+00:00'),
+      ),
+    ).toBeLessThan(0);
+    expect(
+      compareNewestFirst(at('2026-01-01T00:00:00.5+00:00'), at('2026-01-01T00:00:00.45+00:00')),
+    ).toBeLessThan(0);
+    expect(
+      compareNewestFirst(at('2026-01-01T00:00:00+00:00'), at('2026-01-01T00:00:00.1+00:00')),
+    ).toBeGreaterThan(0);
+  });
+
+  it('compares offsets as instants', () => {
+    expect(
+      compareNewestFirst(at('2026-01-01T10:00:00+02:00'), at('2026-01-01T09:00:00+00:00')),
+    ).toBeGreaterThan(0);
+  });
+
+  it('breaks ties by id, descending', () => {
+    const low = at('2026-01-01T00:00:00+00:00', '00000000-0000-4000-8000-000000000001');
+    const high = at('2026-01-01T00:00:00+00:00', 'ffffffff-0000-4000-8000-000000000001');
+    expect(compareNewestFirst(high, low)).toBeLessThan(0);
+    expect(compareNewestFirst(low, low)).toBe(0);
+  });
+});

@@ -1,0 +1,53 @@
+// The inbox's data as the dashboard uses it: one message (an `entries` row with its form's name and
+// its notification e-mail's delivery), and the filter that defines one list of messages.
+
+/** Where a message's notification e-mail stands (`email_deliveries`, at most one per entry). */
+export interface Delivery {
+  status: 'pending' | 'sending' | 'sent' | 'failed';
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string;
+  sent_at: string | null;
+}
+
+export interface Message {
+  id: string;
+  form_id: string;
+  name: string | null;
+  email: string | null;
+  message: string | null;
+  /** Every other field the visitor sent, by name. */
+  data: Record<string, unknown>;
+  is_spam: boolean;
+  read_at: string | null;
+  created_at: string;
+  /** The form, when the reader may see it (always, for the owner). */
+  form: { name: string } | null;
+  /** `null` when no e-mail was queued: notifications off for the form, or spam. */
+  delivery: Delivery | null;
+  /** Set on the client when the message arrived through Realtime while the inbox was open. */
+  arrivedLive?: boolean;
+}
+
+export type MessageView = 'inbox' | 'spam';
+
+/** What one list shows; part of its query key. */
+export interface MessageFilter {
+  /** One form's messages, or every form's when null. */
+  formId: string | null;
+  view: MessageView;
+  /** Search term as typed (trimmed); empty for no search. */
+  q: string;
+}
+
+/** A keyset position: the list continues with rows strictly older than this one. */
+export interface Cursor {
+  created_at: string;
+  id: string;
+}
+
+/** One page of a list; `next` is where the following page starts, or null at the end. */
+export interface MessagePage {
+  rows: Message[];
+  next: Cursor | null;
+}
