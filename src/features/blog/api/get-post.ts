@@ -1,8 +1,8 @@
 // Reads one published blog post by its numeric id; null when there is no such post.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 import type { BlogPost } from '../types';
-import { BLOG_POST_COLUMNS } from './get-posts';
-import { useRequest } from './use-request';
+import { BLOG_POST_COLUMNS, blogKeys } from './get-posts';
 
 const MAX_INTEGER_ID = 2_147_483_647;
 
@@ -27,8 +27,14 @@ export async function getPost(id: number): Promise<BlogPost | null> {
 /** An id that cannot exist is answered as "not found" without asking the server. */
 export function usePost(rawId: string | undefined) {
   const id = parsePostId(rawId);
-  return useRequest(
-    () => (id === null ? Promise.resolve(null) : getPost(id)),
-    `blog-post:${rawId ?? ''}`,
-  );
+  const client = useQueryClient();
+  return useQuery({
+    queryKey: blogKeys.post(id),
+    queryFn: () => (id === null ? null : getPost(id)),
+    // Coming from the list, the post is already in the cache (the list reads whole posts): it
+    // shows at once, and is refetched as soon as the list's copy is older than staleTime.
+    initialData: () =>
+      client.getQueryData<BlogPost[]>(blogKeys.posts())?.find((post) => post.id === id),
+    initialDataUpdatedAt: () => client.getQueryState(blogKeys.posts())?.dataUpdatedAt,
+  });
 }

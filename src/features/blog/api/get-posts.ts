@@ -2,12 +2,19 @@
 //
 // The spec calls the list a "live read". blog_posts is not in the realtime publication (posts
 // change rarely and only through the service role), so instead of a postgres_changes
-// subscription the list is fetched on mount and quietly refetched when the window regains focus.
+// subscription the list is fetched on mount and quietly refetched whenever the window regains
+// focus (TanStack Query keeps the posts on screen while it refreshes, and after a failed refresh).
+import { useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 import type { BlogPost } from '../types';
-import { useRequest } from './use-request';
 
 export const BLOG_POST_COLUMNS = 'id, title, category, excerpt, image_url, content, created_at';
+
+export const blogKeys = {
+  all: ['blog'] as const,
+  posts: () => [...blogKeys.all, 'posts'] as const,
+  post: (id: number | null) => [...blogKeys.all, 'post', id] as const,
+};
 
 export async function getPosts(): Promise<BlogPost[]> {
   const { data, error } = await supabase
@@ -23,5 +30,10 @@ export async function getPosts(): Promise<BlogPost[]> {
 }
 
 export function usePosts() {
-  return useRequest(getPosts, 'blog-posts', { refetchOnFocus: true });
+  return useQuery({
+    queryKey: blogKeys.posts(),
+    queryFn: getPosts,
+    // Every return to the tab refreshes, however fresh the list is.
+    refetchOnWindowFocus: 'always',
+  });
 }

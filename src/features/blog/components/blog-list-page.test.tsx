@@ -173,7 +173,8 @@ describe('BlogListPage', () => {
       title: 'Fresh news',
       created_at: '2026-05-01T08:00:00Z',
     });
-    window.dispatchEvent(new Event('focus'));
+    // TanStack Query hears the window coming back through visibilitychange.
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     expect(await findCard('Fresh news')).toHaveAttribute('href', '/blog/6');
   });
 });

@@ -6,6 +6,7 @@ import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { usePosts } from '../api/get-posts';
 import { filterPosts, readBlogFilter, type BlogFilter } from '../filter-posts';
+import { queryView } from '../query-view';
 import { CATEGORY_LABELS } from '../types';
 import { BlogHero } from './blog-hero';
 import { BlogSidebar } from './blog-sidebar';
@@ -21,7 +22,9 @@ export interface BlogListPageProps {
 export function BlogListPage({ newsletter }: BlogListPageProps = {}) {
   const [params, setParams] = useSearchParams();
   const filter = readBlogFilter(params);
-  const { state, retry } = usePosts();
+  const posts = usePosts();
+  const state = queryView(posts);
+  const retry = () => void posts.refetch();
 
   useDocumentTitle('Blog');
 

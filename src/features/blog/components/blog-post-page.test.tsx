@@ -118,4 +118,15 @@ describe('BlogPostPage', () => {
       await screen.findByRole('heading', { level: 1, name: 'Introducing tinyback' }),
     ).toBeInTheDocument();
   });
+
+  it('opens a post from the list at once, from the posts already loaded', async () => {
+    const user = userEvent.setup();
+    renderBlog('/blog');
+    const region = await screen.findByRole('region', { name: 'Latest posts' });
+    await user.click(await within(region).findByRole('link', { name: 'Redirect after submit' }));
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'Redirect after submit' }),
+    ).toBeInTheDocument();
+    expect(fakeDb.queries.some((q) => q.filters.some(([column]) => column === 'id'))).toBe(false);
+  });
 });

@@ -20,6 +20,7 @@ import { useDocumentTitle } from '../../../components/use-document-title';
 import { usePost } from '../api/get-post';
 import { usePosts } from '../api/get-posts';
 import { formatLongDate } from '../format-date';
+import { queryView } from '../query-view';
 import { categoryLabel, isBlogCategory, type BlogPost } from '../types';
 import { BlogSidebar } from './blog-sidebar';
 import { PostBody } from './post-body';
@@ -28,8 +29,10 @@ import { RequestError } from './request-error';
 
 export function BlogPostPage() {
   const { id } = useParams<{ id: string }>();
-  const { state, retry } = usePost(id);
-  const { state: posts } = usePosts();
+  const post = usePost(id);
+  const state = queryView(post);
+  const retry = () => void post.refetch();
+  const posts = queryView(usePosts());
 
   const title =
     state.status !== 'success' ? null : state.data ? state.data.title : 'Post not found';

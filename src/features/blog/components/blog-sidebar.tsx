@@ -17,7 +17,7 @@ import {
 } from '@chakra-ui/react';
 import { LuSearch } from 'react-icons/lu';
 import { paths } from '../../../config/paths';
-import type { RequestState } from '../api/use-request';
+import type { QueryView } from '../query-view';
 import { blogFilterSearch, newestPosts } from '../filter-posts';
 import { formatLongDate } from '../format-date';
 import { BLOG_CATEGORIES, CATEGORY_LABELS, type BlogCategory, type BlogPost } from '../types';
@@ -25,7 +25,7 @@ import { BLOG_CATEGORIES, CATEGORY_LABELS, type BlogCategory, type BlogPost } fr
 export const RECENT_POST_COUNT = 3;
 
 export interface BlogSidebarProps {
-  posts: RequestState<BlogPost[]>;
+  posts: QueryView<BlogPost[]>;
   /** Highlighted category link; null highlights "All posts", undefined highlights none. */
   activeCategory?: BlogCategory | null;
   /** Search text kept by category links so both filters combine. */
@@ -131,7 +131,7 @@ function CategoryLinks({
   );
 }
 
-function RecentPosts({ posts }: { posts: RequestState<BlogPost[]> }) {
+function RecentPosts({ posts }: { posts: QueryView<BlogPost[]> }) {
   return (
     <Box as="section" aria-labelledby="blog-recent-heading">
       <Heading as="h2" id="blog-recent-heading" size="md" mb={3}>
