@@ -12,6 +12,15 @@ import {
 } from './query-grammar.ts';
 
 describe('parseSelect', () => {
+  it('refuses aggregates with PGRST123, as Supabase does with aggregates disabled', () => {
+    for (const raw of ['count()', 'id.count()', 'total:qty.sum()', 'price.max(),title']) {
+      expect(() => parseSelect(raw)).toThrow(
+        expect.objectContaining({ status: 400, code: 'PGRST123' }),
+      );
+    }
+    expect(parseSelect('count,entries(count)')[1]).toMatchObject({ kind: 'embed' });
+  });
+
   it('reads columns, aliases, casts, JSON paths and nested embeds', () => {
     expect(
       parseSelect(

@@ -2,7 +2,7 @@
 // casts, JSON paths and embeds; `col=op.value` filters with `not.`; `or=(…)`/`and=(…)` trees;
 // `order=`; and the dotted keys that target embedded resources. Pure: no SQL, no schema.
 import { nestingDepth } from '../http.ts';
-import { queryParamError } from './errors.ts';
+import { queryParamError, RestError } from './errors.ts';
 
 export type JsonStep = { arrow: '->' | '->>'; key: string };
 
@@ -161,6 +161,8 @@ function parseSelectList(input: string, param: string, raw: string): SelectItem[
   return splitTopLevel(input).map((part) => parseSelectItem(part, param, raw));
 }
 
+const AGGREGATE = /^(?:(?:[^.]+\.)?(?:sum|avg|max|min)|(?:[^.]+\.)?count)$/;
+
 function parseSelectItem(part: string, param: string, raw: string): SelectItem {
   if (part === '') throw queryParamError(param, raw, 'unexpected empty item in select list');
   if (part === '*') return { kind: 'star' };
@@ -182,6 +184,10 @@ function parseSelectItem(part: string, param: string, raw: string): SelectItem {
     const inside = rest.slice(paren + 1, -1);
     const [relation, ...modifiers] = head.split('!');
     if (!relation) throw queryParamError(param, raw, `missing relation name in "${part}"`);
+    // `count()`, `col.sum()`: aggregates, off on Supabase (db-aggregates-enabled = false).
+    if (inside === '' && AGGREGATE.test(relation)) {
+      throw new RestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+    }
     let inner = false;
     let hint: string | undefined;
     for (const m of modifiers) {

@@ -965,6 +965,17 @@ describe('errors', () => {
     expect(sel.error?.code).toBe('PGRST100');
   });
 
+  it('answers 400 PGRST123 for aggregates, which Supabase leaves disabled', async () => {
+    const { error, status } = await service.from('conformance_items').select('qty.sum(), count()');
+    expect(status).toBe(400);
+    expect(error).toEqual({
+      code: 'PGRST123',
+      message: 'Use of aggregate functions is not allowed',
+      details: null,
+      hint: null,
+    });
+  });
+
   it('answers 400 PGRST200 when no relationship exists and 300 PGRST201 when several do', async () => {
     const none = await service.from('conformance_items').select('id, conformance_owned(body)');
     expect(none.status).toBe(400);
