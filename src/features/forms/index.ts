@@ -1,5 +1,6 @@
-// Public face of the forms feature (skeleton; filled in by the forms work).
-export { FormsPanel } from './components/forms-panel';
+// Public face of the forms feature: the Forms tab, the dashboard's recent forms, the forms list
+// (for other features, through the app layer) and its realtime bindings.
+export { FormsPanel, type FormsPanelProps } from './components/forms-panel';
 export { RecentForms } from './components/recent-forms';
-export { useForms } from './api/get-forms';
+export { useForms, type Form } from './api/get-forms';
 export { formsLiveBindings } from './live-bindings';

@@ -1,9 +1,166 @@
-// The Forms tab (skeleton).
+// The Forms tab: the owner's forms as cards (live), with create, edit, delete and embed code.
+import { useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  EmptyState,
+  Flex,
+  Heading,
+  SimpleGrid,
+  Skeleton,
+  SkeletonText,
+  Stack,
+  VStack,
+} from '@chakra-ui/react';
+import { LuFileText, LuPlus } from 'react-icons/lu';
+import { notify } from '../../../components/toaster';
+import { useForms, type Form } from '../api/get-forms';
+import { NO_MESSAGES, useFormCounts } from '../api/get-form-counts';
+import { DeleteFormDialog } from './delete-form-dialog';
+import { EmbedCodeDialog } from './embed-code-dialog';
+import { FormCard } from './form-card';
+import { FormDialog } from './form-dialog';
+
 export interface FormsPanelProps {
   /** Opens the Messages tab filtered to one form. */
   onOpenMessages: (formId: string) => void;
 }
 
-export function FormsPanel(_props: FormsPanelProps) {
-  return <p>Your Forms</p>;
+/** Which dialog is open, and for which form. */
+type OpenDialog =
+  { kind: 'create' } | { kind: 'edit' | 'delete' | 'embed'; form: Form; created?: boolean } | null;
+
+export const EMPTY_TEXT = 'No forms created yet. Start by adding a new form.';
+
+export function FormsPanel({ onOpenMessages }: FormsPanelProps) {
+  const forms = useForms();
+  const counts = useFormCounts();
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const close = () => setDialog(null);
+
+  const list = forms.data ?? [];
+  // The form as the live list has it now (edited in another tab, say); the copy taken when the
+  // dialog opened once it has left the list (deleted, or being deleted).
+  const formFor = (kind: 'edit' | 'delete' | 'embed') =>
+    dialog && dialog.kind === kind
+      ? (list.find((f) => f.id === dialog.form.id) ?? dialog.form)
+      : null;
+  const countsOf = (id: string) =>
+    counts.data ? (counts.data[id] ?? NO_MESSAGES) : counts.isError ? null : undefined;
+
+  const deleting = formFor('delete');
+  const embedding = formFor('embed');
+
+  function openCreate() {
+    setDialog({ kind: 'create' });
+  }
+
+  function saved(form: Form) {
+    if (dialog?.kind === 'create') {
+      notify('success', 'Form created', `"${form.name}" is ready to receive submissions.`);
+      // The created form's embed code follows at once (spec §2: 'Embed this form:').
+      setDialog({ kind: 'embed', form, created: true });
+    } else {
+      notify('success', 'Changes saved', `"${form.name}" was updated.`);
+      close();
+    }
+  }
+
+  return (
+    <Stack gap="6">
+      <Flex justify="space-between" align="center" gap="4" wrap="wrap">
+        <Heading as="h1" size="xl">
+          Your Forms
+        </Heading>
+        <Button colorPalette="teal" onClick={openCreate}>
+          + New Form
+        </Button>
+      </Flex>
+
+      {forms.isPending ? (
+        <FormsSkeleton />
+      ) : forms.isError ? (
+        <Alert.Root status="error" alignItems="center">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Your forms could not be loaded.</Alert.Title>
+            <Alert.Description>Check your connection and try again.</Alert.Description>
+          </Alert.Content>
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => void forms.refetch()}
+            loading={forms.isFetching}
+          >
+            Retry
+          </Button>
+        </Alert.Root>
+      ) : list.length === 0 ? (
+        <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="xl">
+          <EmptyState.Content>
+            <EmptyState.Indicator>
+              <LuFileText aria-hidden />
+            </EmptyState.Indicator>
+            <VStack textAlign="center">
+              <EmptyState.Title>{EMPTY_TEXT}</EmptyState.Title>
+              <EmptyState.Description>
+                Each form gets its own endpoint and embed code for your website.
+              </EmptyState.Description>
+            </VStack>
+            <Button variant="outline" onClick={openCreate}>
+              <LuPlus aria-hidden /> Create your first form
+            </Button>
+          </EmptyState.Content>
+        </EmptyState.Root>
+      ) : (
+        <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
+          {list.map((form) => (
+            <FormCard
+              key={form.id}
+              form={form}
+              counts={countsOf(form.id)}
+              onOpenMessages={() => onOpenMessages(form.id)}
+              onEmbed={() => setDialog({ kind: 'embed', form })}
+              onEdit={() => setDialog({ kind: 'edit', form })}
+              onDelete={() => setDialog({ kind: 'delete', form })}
+            />
+          ))}
+        </SimpleGrid>
+      )}
+
+      <FormDialog
+        open={dialog?.kind === 'create' || formFor('edit') !== null}
+        form={formFor('edit')}
+        onClose={close}
+        onSaved={saved}
+      />
+      <DeleteFormDialog
+        form={deleting}
+        counts={deleting ? (countsOf(deleting.id) ?? undefined) : undefined}
+        onClose={close}
+      />
+      <EmbedCodeDialog
+        form={embedding}
+        created={dialog?.kind === 'embed' && dialog.created}
+        onClose={close}
+      />
+    </Stack>
+  );
+}
+
+function FormsSkeleton() {
+  return (
+    <Box role="status" aria-label="Loading forms">
+      <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4" aria-hidden="true">
+        {[0, 1].map((i) => (
+          <Stack key={i} borderWidth="1px" borderRadius="lg" p="4" gap="3">
+            <Skeleton h="6" w="40%" />
+            <SkeletonText noOfLines={3} />
+            <Skeleton h="8" w="70%" />
+          </Stack>
+        ))}
+      </SimpleGrid>
+    </Box>
+  );
 }

@@ -1,0 +1,68 @@
+// The embed code of one form in a dialog: opened from a form's card, and right after a form is
+// created (then with a short note that the form is ready).
+import { useState } from 'react';
+import { Button, CloseButton, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
+import type { Form } from '../api/get-forms';
+import { EmbedCodeBox } from './embed-code-box';
+
+export interface EmbedCodeDialogProps {
+  /** The form whose code is shown; the dialog is open while there is one. */
+  form: Form | null;
+  /** Just created: the dialog says so. */
+  created?: boolean;
+  onClose: () => void;
+}
+
+export function EmbedCodeDialog({ form: requested, created, onClose }: EmbedCodeDialogProps) {
+  // The last form shown stays rendered while the dialog animates out after closing.
+  const [form, setForm] = useState(requested);
+  if (requested && requested !== form) setForm(requested);
+
+  return (
+    <Dialog.Root
+      open={requested !== null}
+      onOpenChange={(details) => !details.open && onClose()}
+      size={{ base: 'full', md: 'lg' }}
+      scrollBehavior="inside"
+      lazyMount
+      unmountOnExit
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content>
+            {form && (
+              <>
+                <Dialog.Header>
+                  <Dialog.Title>
+                    {created ? `"${form.name}" is ready` : `Embed "${form.name}"`}
+                  </Dialog.Title>
+                </Dialog.Header>
+                <Dialog.Body>
+                  <Stack gap="4">
+                    <Dialog.Description>
+                      {created ? 'Your form was created. ' : ''}Paste this code into a page on{' '}
+                      <Text as="span" fontWeight="medium" wordBreak="break-all">
+                        {form.allowed_origin}
+                      </Text>
+                      : posts from any other site are refused.
+                    </Dialog.Description>
+                    <EmbedCodeBox form={form} />
+                  </Stack>
+                </Dialog.Body>
+                <Dialog.Footer>
+                  <Dialog.ActionTrigger asChild>
+                    <Button variant="outline">Done</Button>
+                  </Dialog.ActionTrigger>
+                </Dialog.Footer>
+                <Dialog.CloseTrigger asChild>
+                  <CloseButton size="sm" aria-label="Close" />
+                </Dialog.CloseTrigger>
+              </>
+            )}
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,222 @@
+// The 'Create New Form' dialog, and the same dialog to edit a form with its settings (e-mail
+// notifications, thank-you page). Formik + Yup check every field inline; a refusal from the
+// server is shown in the dialog, on the field it concerns when there is one.
+import { useState } from 'react';
+import { useFormik } from 'formik';
+import {
+  Alert,
+  Button,
+  CloseButton,
+  Dialog,
+  Field,
+  Portal,
+  Separator,
+  Stack,
+  Switch,
+  Text,
+} from '@chakra-ui/react';
+import { TextField } from '../../../components/text-field';
+import type { Form } from '../api/get-forms';
+import { useCreateForm } from '../api/create-form';
+import { useUpdateForm } from '../api/update-form';
+import { describeFormError } from '../form-errors';
+import {
+  cleanDetails,
+  cleanSettings,
+  formDetailsSchema,
+  formSettingsSchema,
+  type FormDialogValues,
+} from '../form-schema';
+import { ORIGIN_EXAMPLE } from '../normalize-origin';
+
+export interface FormDialogProps {
+  open: boolean;
+  onClose: () => void;
+  /** The form to edit; without one the dialog creates a new form. */
+  form?: Form | null;
+  /** Called with the stored form after a successful create or save. */
+  onSaved: (form: Form) => void;
+}
+
+const EMPTY: FormDialogValues = {
+  name: '',
+  target_email: '',
+  allowed_origin: '',
+  notify_email: true,
+  redirect_url: '',
+};
+
+function valuesOf(form: Form | null | undefined): FormDialogValues {
+  if (!form) return EMPTY;
+  return {
+    name: form.name,
+    target_email: form.target_email,
+    allowed_origin: form.allowed_origin,
+    notify_email: form.notify_email,
+    redirect_url: form.redirect_url ?? '',
+  };
+}
+
+export function FormDialog({ open, onClose, form, onSaved }: FormDialogProps) {
+  const editing = Boolean(form);
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(details) => !details.open && onClose()}
+      size={{ base: 'full', sm: 'md' }}
+      scrollBehavior="inside"
+      // The fields start empty (or from the form) at every opening.
+      lazyMount
+      unmountOnExit
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content>
+            <Dialog.Header>
+              <Dialog.Title>{editing ? 'Edit Form' : 'Create New Form'}</Dialog.Title>
+            </Dialog.Header>
+            <FormDialogFields form={form} onCancel={onClose} onSaved={onSaved} />
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label="Close" />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
+
+function FormDialogFields({
+  form,
+  onCancel,
+  onSaved,
+}: {
+  form?: Form | null;
+  onCancel: () => void;
+  onSaved: (form: Form) => void;
+}) {
+  const editing = Boolean(form);
+  const create = useCreateForm();
+  const update = useUpdateForm();
+  const [serverError, setServerError] = useState<string | null>(null);
+
+  const formik = useFormik<FormDialogValues>({
+    initialValues: valuesOf(form),
+    validationSchema: editing ? formSettingsSchema : formDetailsSchema,
+    onSubmit: async (values, helpers) => {
+      setServerError(null);
+      const action = editing ? 'save the form' : 'create the form';
+      try {
+        const saved = form
+          ? await update.mutateAsync({ id: form.id, ...cleanSettings(values) })
+          : await create.mutateAsync(cleanDetails(values));
+        // Spec §4: after a successful create the inputs are cleared.
+        helpers.resetForm({ values: editing ? valuesOf(saved) : EMPTY });
+        onSaved(saved);
+      } catch (error) {
+        const problem = describeFormError(error, action);
+        if (problem.field) helpers.setFieldError(problem.field, problem.message);
+        setServerError(problem.message);
+      }
+    },
+  });
+
+  const errorOf = (name: keyof FormDialogValues) =>
+    formik.touched[name] || formik.submitCount > 0
+      ? (formik.errors[name] as string | undefined)
+      : undefined;
+  const formId = editing ? 'edit-form' : 'create-form';
+
+  return (
+    <>
+      <Dialog.Body>
+        <form id={formId} onSubmit={formik.handleSubmit} noValidate>
+          <Stack gap="4">
+            <TextField
+              label="Form name"
+              placeholder="Contact"
+              autoComplete="off"
+              {...formik.getFieldProps('name')}
+              error={errorOf('name')}
+              required
+            />
+            <TextField
+              label="Target e-mail address"
+              type="email"
+              placeholder="you@example.com"
+              autoComplete="email"
+              hint="Every new message is sent to this address."
+              {...formik.getFieldProps('target_email')}
+              error={errorOf('target_email')}
+              required
+            />
+            <TextField
+              label="Allowed origin"
+              type="url"
+              inputMode="url"
+              placeholder={ORIGIN_EXAMPLE}
+              autoComplete="url"
+              hint="The website the form lives on: scheme, host and port only. Posts from other sites are refused."
+              {...formik.getFieldProps('allowed_origin')}
+              error={errorOf('allowed_origin')}
+              required
+            />
+            {editing && (
+              <>
+                <Separator />
+                <Text fontWeight="semibold">Settings</Text>
+                <Field.Root>
+                  <Switch.Root
+                    name="notify_email"
+                    checked={formik.values.notify_email}
+                    onCheckedChange={(details) =>
+                      void formik.setFieldValue('notify_email', details.checked)
+                    }
+                    colorPalette="teal"
+                  >
+                    <Switch.HiddenInput />
+                    <Switch.Control>
+                      <Switch.Thumb />
+                    </Switch.Control>
+                    <Switch.Label>E-mail notifications</Switch.Label>
+                  </Switch.Root>
+                  <Field.HelperText>
+                    {formik.values.notify_email
+                      ? 'Each new message is e-mailed to the target address.'
+                      : 'No e-mails: new messages only appear in your dashboard.'}
+                  </Field.HelperText>
+                </Field.Root>
+                <TextField
+                  label="Thank-you page (optional)"
+                  type="url"
+                  inputMode="url"
+                  placeholder={`${formik.values.allowed_origin || ORIGIN_EXAMPLE}/thanks`}
+                  hint="Where visitors go after sending, unless the form names a page in _next. Empty: tinyback's thank-you page."
+                  {...formik.getFieldProps('redirect_url')}
+                  error={errorOf('redirect_url')}
+                />
+              </>
+            )}
+            {serverError && (
+              <Alert.Root status="error" role="alert">
+                <Alert.Indicator />
+                <Alert.Content>
+                  <Alert.Title>{serverError}</Alert.Title>
+                </Alert.Content>
+              </Alert.Root>
+            )}
+          </Stack>
+        </form>
+      </Dialog.Body>
+      <Dialog.Footer>
+        <Button variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" form={formId} colorPalette="teal" loading={formik.isSubmitting}>
+          {editing ? 'Save' : 'Create'}
+        </Button>
+      </Dialog.Footer>
+    </>
+  );
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import {
+  embedFetch,
+  embedHtml,
+  escapeComment,
+  formEndpoint,
+  jsString,
+  type EmbedForm,
+} from './embed-code';
+
+const SUPABASE_URL = 'https://abc.supabase.co/';
+const form: EmbedForm = {
+  id: '0b5c6a1e-3f7d-4c2a-9e8b-1d2c3b4a5f60',
+  name: 'Contact',
+  user_id: '7d1f3c2a-1111-4222-8333-944445555666',
+  allowed_origin: 'https://your-site.com',
+  redirect_url: null,
+};
+const ACTION = 'https://abc.supabase.co/functions/v1/forms/0b5c6a1e-3f7d-4c2a-9e8b-1d2c3b4a5f60';
+
+const parse = (html: string) => new DOMParser().parseFromString(html, 'text/html');
+const comments = (doc: Document) => {
+  const walker = doc.createTreeWalker(doc, NodeFilter.SHOW_COMMENT);
+  const out: string[] = [];
+  while (walker.nextNode()) out.push(walker.currentNode.textContent ?? '');
+  return out;
+};
+
+describe('formEndpoint', () => {
+  it('is the function URL of the form, without a doubled slash', () => {
+    expect(formEndpoint(SUPABASE_URL, form.id)).toBe(ACTION);
+    expect(formEndpoint('http://127.0.0.1:54321', 'a/b')).toBe(
+      'http://127.0.0.1:54321/functions/v1/forms/a%2Fb',
+    );
+  });
+});
+
+describe('embedHtml', () => {
+  const doc = parse(embedHtml({ supabaseUrl: SUPABASE_URL, form }));
+  const el = doc.querySelector('form')!;
+
+  it('posts to the form endpoint', () => {
+    expect(doc.querySelectorAll('form')).toHaveLength(1);
+    expect(el.getAttribute('action')).toBe(ACTION);
+    expect(el.getAttribute('method')).toBe('POST');
+  });
+
+  it('carries the owner id as the hidden userId', () => {
+    const userId = el.querySelector<HTMLInputElement>('input[name="userId"]')!;
+    expect(userId.type).toBe('hidden');
+    expect(userId.value).toBe(form.user_id);
+  });
+
+  it('has labelled name, email and message fields and a submit button', () => {
+    for (const [name, tag, type] of [
+      ['name', 'input', 'text'],
+      ['email', 'input', 'email'],
+      ['message', 'textarea', 'textarea'],
+    ]) {
+      const field = el.querySelector<HTMLInputElement>(`[name="${name}"]`)!;
+      expect(field.tagName.toLowerCase(), name).toBe(tag);
+      expect(field.type, name).toBe(type);
+      const label = doc.querySelector(`label[for="${field.id}"]`);
+      expect(label?.textContent, name).toBeTruthy();
+    }
+    expect(el.querySelector('button[type="submit"]')?.textContent).toBe('Send');
+  });
+
+  it('hides a _gotcha honeypot from people, the keyboard and autofill', () => {
+    const trap = el.querySelector<HTMLInputElement>('input[name="_gotcha"]')!;
+    expect(trap.type).toBe('text');
+    expect(trap.getAttribute('tabindex')).toBe('-1');
+    expect(trap.getAttribute('autocomplete')).toBe('off');
+    const box = trap.closest('div')!;
+    expect(box.getAttribute('aria-hidden')).toBe('true');
+    expect(box.getAttribute('style')).toContain('left:-10000px');
+  });
+
+  it('offers _next only as an explained, commented-out example on the allowed origin', () => {
+    expect(el.querySelector('[name="_next"]')).toBeNull();
+    const note = comments(doc).find((c) => c.includes('_next'))!;
+    expect(note).toContain('https://your-site.com/thank-you');
+    expect(note).toContain("tinyback's thank-you page");
+    const withRedirect = embedHtml({
+      supabaseUrl: SUPABASE_URL,
+      form: { ...form, redirect_url: 'https://your-site.com/merci' },
+    });
+    expect(withRedirect).toContain('your thank-you page (https://your-site.com/merci)');
+  });
+
+  it('escapes the form name and every other value', () => {
+    const hostile: EmbedForm = {
+      id: '"><script>alert(1)</script>',
+      name: 'Évé "quotes" <b>bold</b> --> <script>alert(2)</script> & \'apos\'',
+      user_id: '"><img src=x onerror=alert(3)>',
+      allowed_origin: 'https://x.test"><b>',
+      redirect_url: 'https://x.test/?a=--><script>alert(4)</script>',
+    };
+    const html = embedHtml({ supabaseUrl: SUPABASE_URL, form: hostile });
+    const parsed = parse(html);
+    expect(parsed.querySelectorAll('script, img, b')).toHaveLength(0);
+    expect(parsed.querySelectorAll('form')).toHaveLength(1);
+    expect(parsed.querySelector<HTMLInputElement>('input[name="userId"]')!.value).toBe(
+      hostile.user_id,
+    );
+    expect(parsed.querySelector('form')!.getAttribute('action')).toBe(
+      `https://abc.supabase.co/functions/v1/forms/${encodeURIComponent(hostile.id)}`,
+    );
+    expect(comments(parsed)[0]).toContain(escapeComment(hostile.name));
+    expect(comments(parsed)[0]).toContain('Évé "quotes"');
+    expect(html).not.toContain('<script>');
+  });
+});
+
+describe('embedFetch', () => {
+  const code = embedFetch({ supabaseUrl: SUPABASE_URL, form });
+  const doc = parse(code);
+
+  it('is the same form plus a status line and a script posting with Accept: application/json', () => {
+    const el = doc.querySelector('form')!;
+    expect(el.getAttribute('action')).toBe(ACTION);
+    expect(el.querySelector('input[name="_gotcha"]')).not.toBeNull();
+    expect(el.querySelector('input[name="userId"]')).not.toBeNull();
+    const status = doc.querySelector('[role="status"]')!;
+    const script = doc.querySelector('script')!.textContent!;
+    expect(script).toContain(`document.getElementById(${JSON.stringify(el.id)})`);
+    expect(script).toContain(`document.getElementById(${JSON.stringify(status.id)})`);
+    expect(script).toContain("headers: { Accept: 'application/json' }");
+    expect(script).toContain('body: new FormData(form)');
+    expect(script).toContain('Thank you! Your message has been sent.');
+    expect(script).toContain('result.error');
+    // Valid JavaScript (compiled, not run).
+    expect(() => new Function(script)).not.toThrow();
+  });
+
+  it('keeps ids distinct per form, so two forms can share a page', () => {
+    const other = parse(
+      embedFetch({
+        supabaseUrl: SUPABASE_URL,
+        form: { ...form, id: 'ffffffff-0000-4000-8000-000000000000' },
+      }),
+    );
+    expect(other.querySelector('form')!.id).not.toBe(doc.querySelector('form')!.id);
+  });
+});
+
+describe('jsString', () => {
+  it('cannot end a script element or a string', () => {
+    const literal = jsString('</script><!-- "\'\u2028\\');
+    expect(literal).not.toMatch(/[<>\u2028]/);
+    expect(new Function(`return ${literal};`)()).toBe('</script><!-- "\'\u2028\\');
+  });
+});

@@ -1,0 +1,171 @@
+// The embed code of one form: a complete, paste-ready HTML form that posts to the form's endpoint,
+// and the same form posted with fetch for pages that want to stay put. Follows the endpoint's
+// field conventions (supabase/functions/forms/README.md, _shared/limits.ts): name / email /
+// message are stored in their own columns, `_gotcha` is a honeypot, `_next` the page to land on,
+// and `Accept: application/json` turns the 303 redirect into a JSON answer. Every interpolated
+// value is escaped for where it lands (HTML attribute or text, HTML comment, JavaScript string).
+import { SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits';
+
+export interface EmbedForm {
+  id: string;
+  name: string;
+  /** The owner's id: the spec's hidden `userId` field (the endpoint accepts and ignores it). */
+  user_id: string;
+  allowed_origin: string;
+  redirect_url: string | null;
+}
+
+export interface EmbedOptions {
+  supabaseUrl: string;
+  form: EmbedForm;
+}
+
+export type EmbedVariant = 'html' | 'fetch';
+
+/** The public endpoint a form posts to: `{supabaseUrl}/functions/v1/forms/{formId}`. */
+export function formEndpoint(supabaseUrl: string, formId: string): string {
+  return `${supabaseUrl.replace(/\/+$/, '')}/functions/v1/forms/${encodeURIComponent(formId)}`;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for an HTML attribute value or a text node. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+/**
+ * Makes text safe inside an HTML comment, which shows it raw (entities are not decoded there):
+ * without `<` and `>` it can neither close the comment early (`-->`, `--!>`) nor open another.
+ */
+export function escapeComment(value: string): string {
+  return value.replace(/[<>]/g, (c) => HTML_ESCAPES[c]);
+}
+
+/**
+ * A JavaScript string literal holding `value`, safe inside a <script> element: JSON quoting, plus
+ * `<`, `>` and `&` as \u escapes so `</script>` or `<!--` in the value cannot end the element, and
+ * the line separators JSON leaves raw.
+ */
+export function jsString(value: string): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Element ids that stay unique when several forms share one page. */
+function idPrefix(formId: string): string {
+  return `tb-${
+    formId
+      .replace(/[^a-zA-Z0-9]/g, '')
+      .slice(0, 8)
+      .toLowerCase() || 'form'
+  }`;
+}
+
+/** Where a successful plain post lands, in words, for the `_next` comment. */
+function landingPage(form: EmbedForm): string {
+  return form.redirect_url
+    ? `your thank-you page (${escapeComment(form.redirect_url)})`
+    : "tinyback's thank-you page";
+}
+
+/** The <form> element shared by both variants. */
+function formMarkup({ supabaseUrl, form }: EmbedOptions, id: string): string[] {
+  const prefix = idPrefix(form.id);
+  const honeypot = SPECIAL_FIELDS.honeypots[0];
+  const example = `${form.allowed_origin.replace(/\/+$/, '')}/thank-you`;
+  return [
+    `<!-- tinyback form "${escapeComment(form.name)}": submissions are stored and e-mailed to you. -->`,
+    `<form${id ? ` id="${escapeHtml(id)}"` : ''} action="${escapeHtml(formEndpoint(supabaseUrl, form.id))}" method="POST">`,
+    `  <input type="hidden" name="userId" value="${escapeHtml(form.user_id)}">`,
+    ``,
+    `  <label for="${prefix}-name">Name</label>`,
+    `  <input id="${prefix}-name" name="name" type="text" autocomplete="name" required>`,
+    ``,
+    `  <label for="${prefix}-email">Email</label>`,
+    `  <input id="${prefix}-email" name="email" type="email" autocomplete="email" required>`,
+    ``,
+    `  <label for="${prefix}-message">Message</label>`,
+    `  <textarea id="${prefix}-message" name="message" rows="5" required></textarea>`,
+    ``,
+    `  <!-- Spam trap: hidden from people, filled in by bots. Leave it empty. -->`,
+    `  <div aria-hidden="true" style="position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden">`,
+    `    <label for="${prefix}-${honeypot}">Leave this field empty</label>`,
+    `    <input id="${prefix}-${honeypot}" type="text" name="${honeypot}" tabindex="-1" autocomplete="off">`,
+    `  </div>`,
+    ``,
+    `  <!-- Optional: the page to show after sending (it must be on ${escapeComment(form.allowed_origin)}).`,
+    `       Without it, visitors land on ${landingPage(form)}.`,
+    `  <input type="hidden" name="${SPECIAL_FIELDS.next}" value="${escapeHtml(example)}">`, // no < or >: safe in the comment too
+    `  -->`,
+    ``,
+    `  <button type="submit">Send</button>`,
+  ];
+}
+
+/** A plain HTML form: works without JavaScript; the browser follows the endpoint's redirect. */
+export function embedHtml(options: EmbedOptions): string {
+  return [...formMarkup(options, ''), `</form>`].join('\n');
+}
+
+/**
+ * The form posted with fetch and `Accept: application/json`: the visitor stays on the page and
+ * sees success or the endpoint's error message in a live region.
+ */
+export function embedFetch(options: EmbedOptions): string {
+  const prefix = idPrefix(options.form.id);
+  const formId = prefix;
+  const statusId = `${prefix}-status`;
+  return [
+    ...formMarkup(options, formId),
+    `  <p id="${statusId}" role="status"></p>`,
+    `</form>`,
+    ``,
+    `<script>`,
+    `  (function () {`,
+    `    var form = document.getElementById(${jsString(formId)});`,
+    `    var status = document.getElementById(${jsString(statusId)});`,
+    `    form.addEventListener('submit', async function (event) {`,
+    `      event.preventDefault();`,
+    `      var button = form.querySelector('button[type="submit"]');`,
+    `      button.disabled = true;`,
+    `      status.textContent = 'Sending…';`,
+    `      try {`,
+    `        var response = await fetch(form.action, {`,
+    `          method: 'POST',`,
+    `          headers: { Accept: 'application/json' },`,
+    `          body: new FormData(form),`,
+    `        });`,
+    `        var result = await response.json().catch(function () { return {}; });`,
+    `        if (response.ok && result.ok) {`,
+    `          form.reset();`,
+    `          status.textContent = 'Thank you! Your message has been sent.';`,
+    `        } else if (response.status === 429 || response.status >= 500) {`,
+    `          var wait = response.headers.get('Retry-After');`,
+    `          status.textContent = 'Please try again in ' + (wait || 'a few') + ' seconds.';`,
+    `        } else {`,
+    `          // result.error is a sentence for people; result.fields names each invalid field.`,
+    `          status.textContent = result.error || 'Your message could not be sent.';`,
+    `        }`,
+    `      } catch (error) {`,
+    `        status.textContent = 'Network error: please try again.';`,
+    `      } finally {`,
+    `        button.disabled = false;`,
+    `      }`,
+    `    });`,
+    `  })();`,
+    `</script>`,
+  ].join('\n');
+}
+
+export function embedCode(variant: EmbedVariant, options: EmbedOptions): string {
+  return variant === 'html' ? embedHtml(options) : embedFetch(options);
+}

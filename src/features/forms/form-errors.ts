@@ -1,0 +1,74 @@
+// Turns a failed create / edit / delete into words for the dialog: which field the database
+// refused and why, or what went wrong with the request. Errors arrive as PostgREST's
+// `{code, message, details, hint}` (supabase-js) or as a thrown fetch error.
+import type { FormSettings } from './form-schema';
+import { ORIGIN_EXAMPLE } from './normalize-origin';
+
+export type FormField = keyof FormSettings;
+
+export interface FormProblem {
+  /** Shown in the dialog (and in a toast where there is no dialog). */
+  message: string;
+  /** The input to mark, when the problem is one field's. */
+  field?: FormField;
+}
+
+/** The database's check constraints on forms, by name, and what each means for the user. */
+const CONSTRAINTS: Record<string, Required<FormProblem>> = {
+  forms_name_length: {
+    field: 'name',
+    message: 'The form name must be between 1 and 200 characters.',
+  },
+  forms_target_email_format: {
+    field: 'target_email',
+    message: 'The server did not accept this e-mail address. Check it for typos.',
+  },
+  forms_allowed_origin_format: {
+    field: 'allowed_origin',
+    message: `The server did not accept this origin. Use scheme, host and an optional port only, e.g. ${ORIGIN_EXAMPLE}.`,
+  },
+  forms_redirect_url_format: {
+    field: 'redirect_url',
+    message:
+      'The server did not accept this thank-you address. Use a full http:// or https:// URL.',
+  },
+};
+
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  details?: unknown;
+}
+
+function parts(error: unknown): { code: string; text: string } {
+  if (error && typeof error === 'object') {
+    const e = error as ErrorLike;
+    const text = [e.message, e.details].filter((v) => typeof v === 'string').join(' ');
+    return { code: typeof e.code === 'string' ? e.code : '', text };
+  }
+  return { code: '', text: typeof error === 'string' ? error : '' };
+}
+
+/** What went wrong, for a user; `action` is the failed action, e.g. 'create the form'. */
+export function describeFormError(error: unknown, action: string): FormProblem {
+  const { code, text } = parts(error);
+  for (const [name, problem] of Object.entries(CONSTRAINTS)) {
+    if (text.includes(name)) return problem;
+  }
+  if (code === '23505') {
+    return { message: 'A form with this id already exists. Please try again.' };
+  }
+  if (code === '42501' || code === 'PGRST301' || code === 'PGRST303') {
+    return {
+      message: `You are not allowed to ${action}. Your session may have ended: sign in again.`,
+    };
+  }
+  // `.single()` on an update or delete that matched nothing: gone, e.g. deleted in another tab.
+  if (code === 'PGRST116') return { message: 'This form no longer exists.' };
+  if (/failed to fetch|networkerror|network request failed|load failed/i.test(text)) {
+    return {
+      message: `Could not reach the server to ${action}. Check your connection and try again.`,
+    };
+  }
+  return { message: `Could not ${action}. Please try again.` };
+}

@@ -1,0 +1,146 @@
+// A test double of src/lib/supabase for the forms feature's component tests: an in-memory forms
+// table and `form_message_counts()`, reached through the same supabase-js calls the fetchers make
+// (`from('forms')` select / insert / update / delete, `rpc`). A test file opts in with
+//   vi.mock('../../../lib/supabase', () => import('../testing/forms-supabase'));
+// and prepares the data with resetFormsBackend() before each test.
+import { vi } from 'vitest';
+import type { Form } from '../api/get-forms';
+import type { FormCounts } from '../api/get-form-counts';
+import { OWNER_ID } from './fixtures';
+
+export type Operation = 'select' | 'insert' | 'update' | 'delete' | 'rpc';
+
+/** A PostgREST error as supabase-js returns it. */
+export interface FakeError {
+  code: string;
+  message: string;
+  details: string | null;
+  hint: string | null;
+}
+
+export const pgError = (code: string, message: string): FakeError => ({
+  code,
+  message,
+  details: null,
+  hint: null,
+});
+
+type Result = { data: unknown; error: FakeError | null };
+
+function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
+  const state = { forms: [...(initial.forms ?? [])], counts: [...(initial.counts ?? [])] };
+  const failures = new Map<Operation, FakeError>();
+  const held = new Set<Operation>();
+  const calls = {
+    insert: vi.fn((_row: Record<string, unknown>) => undefined),
+    update: vi.fn((_id: unknown, _values: Record<string, unknown>) => undefined),
+    delete: vi.fn((_id: unknown) => undefined),
+    select: vi.fn(() => undefined),
+    rpc: vi.fn((_name: string) => undefined),
+  };
+
+  function settle(op: Operation, run: () => Result): Promise<Result> {
+    if (held.has(op)) return new Promise(() => undefined);
+    const failure = failures.get(op);
+    return Promise.resolve(failure ? { data: null, error: failure } : run());
+  }
+
+  function query(table: string) {
+    if (table !== 'forms') throw new Error(`forms double: unexpected table ${table}`);
+    let op: Operation = 'select';
+    let payload: Record<string, unknown> = {};
+    const filters: [string, unknown][] = [];
+    let single = false;
+    const matching = () =>
+      state.forms.filter((f) => filters.every(([c, v]) => f[c as keyof Form] === v));
+
+    function run(): Result {
+      const now = new Date().toISOString();
+      if (op === 'select') {
+        calls.select();
+        return { data: [...state.forms], error: null };
+      }
+      if (op === 'insert') {
+        calls.insert(payload);
+        const row = {
+          user_id: OWNER_ID,
+          notify_email: true,
+          redirect_url: null,
+          ...payload,
+          created_at: now,
+          updated_at: now,
+        } as Form;
+        state.forms.unshift(row);
+        return { data: single ? row : [row], error: null };
+      }
+      const rows = matching();
+      const id = filters.find(([c]) => c === 'id')?.[1];
+      if (op === 'update') {
+        calls.update(id, payload);
+        if (single && rows.length !== 1) {
+          return {
+            data: null,
+            error: pgError('PGRST116', 'Cannot coerce the result to a single JSON object'),
+          };
+        }
+        state.forms = state.forms.map((f) =>
+          rows.includes(f) ? { ...f, ...payload, updated_at: now } : f,
+        );
+        const updated = state.forms.filter((f) => rows.some((r) => r.id === f.id));
+        return { data: single ? updated[0] : updated, error: null };
+      }
+      calls.delete(id);
+      state.forms = state.forms.filter((f) => !rows.includes(f));
+      return { data: null, error: null };
+    }
+
+    const builder = {
+      select: () => builder,
+      insert: (row: Record<string, unknown>) => ((op = 'insert'), (payload = row), builder),
+      update: (values: Record<string, unknown>) => ((op = 'update'), (payload = values), builder),
+      delete: () => ((op = 'delete'), builder),
+      eq: (column: string, value: unknown) => (filters.push([column, value]), builder),
+      order: () => builder,
+      limit: () => builder,
+      single: () => ((single = true), builder),
+      then: <T>(ok: (result: Result) => T, fail?: (reason: unknown) => T) =>
+        settle(op, run).then(ok, fail),
+    };
+    return builder;
+  }
+
+  return {
+    state,
+    calls,
+    /** The next requests of this kind fail with `error` until cleared with `succeed`. */
+    fail: (op: Operation, error: FakeError) => void failures.set(op, error),
+    succeed: (op: Operation) => void failures.delete(op),
+    /** Requests of this kind never answer (loading states). */
+    hold: (op: Operation) => void held.add(op),
+    supabase: {
+      from: (table: string) => query(table),
+      rpc: (name: string) => {
+        calls.rpc(name);
+        if (name !== 'form_message_counts') throw new Error(`forms double: unexpected rpc ${name}`);
+        return settle('rpc', () => ({ data: [...state.counts], error: null }));
+      },
+    },
+  };
+}
+
+export type FormsBackend = ReturnType<typeof createBackend>;
+
+let active: FormsBackend = createBackend({});
+
+/** The client the fetchers import; every call reaches the double of the current test. */
+export const supabase = {
+  from: (table: string) => active.supabase.from(table),
+  rpc: (name: string) => active.supabase.rpc(name),
+};
+
+export function resetFormsBackend(
+  initial: { forms?: Form[]; counts?: FormCounts[] } = {},
+): FormsBackend {
+  active = createBackend(initial);
+  return active;
+}
