@@ -44,8 +44,7 @@ const layerZones = [
   {
     target: 'src',
     from: 'supabase',
-    // The site states the endpoint's limits, special fields and error texts from the function's
-    // own pure modules, so docs, snippet and endpoint cannot drift apart.
+    // Exception: docs and snippet read the endpoint's facts from its own pure modules (one source).
     except: ['./functions/_shared/limits.ts', './functions/forms/errors.ts'],
     message:
       'The site does not import supabase/: only supabase/functions/_shared/limits.ts and forms/errors.ts are shared with it (see docs/ARCHITECTURE.md).',
