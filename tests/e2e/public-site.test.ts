@@ -4,12 +4,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import pg from 'pg';
 import { serveSite, type SiteServer } from './site-server';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { launchBrowser } from './support/browser';
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 
 const routes: { path: string; name: string; h1: RegExp }[] = [
@@ -46,19 +45,9 @@ async function openPage(width: number, height: number): Promise<Page> {
 describe('public site in Chromium', () => {
   beforeAll(async () => {
     const stack = inject('stack');
-    site = await serveSite(stack.apiUrl, stack.anonKey);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    // The run's one build of the site, shared with the other browser-test files.
+    site = await serveSite(stack.apiUrl, stack.anonKey, { outDir: inject('siteDir') });
+    browser = await launchBrowser();
     await mkdir(SCREENSHOTS, { recursive: true });
   }, 300_000);
 

@@ -1,6 +1,11 @@
 // Builds the site against a given Supabase URL and key, and serves the build with `vite preview`
 // on a free port, as a static host would (SPA fallback to index.html).
-import { mkdtemp, rm } from 'node:fs/promises';
+//
+// A build takes a while, so browser tests share one per test run: given `outDir` (the global
+// setup provides one, see tests/setup/stack.ts), the site is built there only when no build is
+// there yet, and every file previews that same build on its own port. Without `outDir` (the
+// inbox benchmark) a private build is made and removed again on close.
+import { access, mkdtemp, rename, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,13 +34,24 @@ export interface SiteServer {
   close: () => Promise<void>;
 }
 
+export interface ServeOptions {
+  /** A build folder shared by several servers: built into only if it holds no build yet. */
+  outDir?: string;
+}
+
 function restore(name: string, value: string | undefined) {
   if (value === undefined) delete process.env[name];
   else process.env[name] = value;
 }
 
-export async function serveSite(supabaseUrl: string, anonKey: string): Promise<SiteServer> {
-  const outDir = await mkdtemp(path.join(tmpdir(), 'tinyback-site-'));
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function buildSite(outDir: string, supabaseUrl: string, anonKey: string): Promise<void> {
   // Vite reads VITE_* from the process environment as well as from .env files.
   const saved = { url: process.env.VITE_SUPABASE_URL, key: process.env.VITE_SUPABASE_ANON_KEY };
   process.env.VITE_SUPABASE_URL = supabaseUrl;
@@ -46,6 +62,34 @@ export async function serveSite(supabaseUrl: string, anonKey: string): Promise<S
     restore('VITE_SUPABASE_URL', saved.url);
     restore('VITE_SUPABASE_ANON_KEY', saved.key);
   }
+}
+
+/**
+ * Builds into `outDir` unless a complete build is there. The build goes to a sibling folder first
+ * and is renamed into place, so a reader never sees half a build and two racing builders leave
+ * one whole build behind (the loser's rename fails because the folder is then full).
+ */
+async function ensureBuilt(outDir: string, supabaseUrl: string, anonKey: string): Promise<void> {
+  if (await exists(path.join(outDir, 'index.html'))) return;
+  const staging = `${outDir}.building-${process.pid}-${Date.now()}`;
+  await buildSite(staging, supabaseUrl, anonKey);
+  try {
+    await rename(staging, outDir);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    if (!(await exists(path.join(outDir, 'index.html')))) throw error;
+  }
+}
+
+export async function serveSite(
+  supabaseUrl: string,
+  anonKey: string,
+  options: ServeOptions = {},
+): Promise<SiteServer> {
+  const shared = options.outDir;
+  const outDir = shared ?? (await mkdtemp(path.join(tmpdir(), 'tinyback-site-')));
+  if (shared) await ensureBuilt(shared, supabaseUrl, anonKey);
+  else await buildSite(outDir, supabaseUrl, anonKey);
   const port = await freePort();
   const server = await preview({
     root,
@@ -57,7 +101,8 @@ export async function serveSite(supabaseUrl: string, anonKey: string): Promise<S
     url: `http://127.0.0.1:${port}`,
     close: async () => {
       await server.close();
-      await rm(outDir, { recursive: true, force: true });
+      // A shared build outlives this server; the global setup's teardown removes it.
+      if (!shared) await rm(outDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,7 @@
 // Vitest global setup for integration tests: one local stack per run, on free ports, in a
-// temporary folder, so it never collides with a running `npm start`.
+// temporary folder, so it never collides with a running `npm start`. It also names the folder the
+// browser tests share one production build of the site in (built by the first file that needs it,
+// see tests/e2e/site-server.ts), so files that never open a browser pay nothing for it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,11 +15,14 @@ declare module 'vitest' {
       StackSettings,
       'apiUrl' | 'dbUrl' | 'mailWebUrl' | 'anonKey' | 'serviceRoleKey' | 'jwtSecret' | 'ports'
     >;
+    /** Where the site's production build for this run lives (absent until a browser test builds it). */
+    siteDir: string;
   }
 }
 
 let stack: RunningStack | undefined;
 let dataDir: string | undefined;
+let siteRoot: string | undefined;
 
 export async function setup(project: TestProject) {
   dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-test-stack-'));
@@ -29,6 +34,8 @@ export async function setup(project: TestProject) {
       if (process.env.STACK_LOG) console.log(`[${service}] ${message}`);
     },
   });
+  siteRoot = await mkdtemp(path.join(tmpdir(), 'tinyback-test-site-'));
+  project.provide('siteDir', path.join(siteRoot, 'dist'));
   const s = stack.settings;
   project.provide('stack', {
     apiUrl: s.apiUrl,
@@ -44,4 +51,5 @@ export async function setup(project: TestProject) {
 export async function teardown() {
   await stack?.stop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  if (siteRoot) await rm(siteRoot, { recursive: true, force: true });
 }

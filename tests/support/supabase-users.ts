@@ -32,7 +32,8 @@ export function serviceClient(): SupabaseClient {
 
 export async function signUp(name: string): Promise<TestUser> {
   const client = newClient();
-  const email = uniqueEmail(name.toLowerCase());
+  // The name may hold spaces ('Ada Lovelace'); the address gets a slug of it.
+  const email = uniqueEmail(name.toLowerCase().replace(/[^a-z0-9]+/g, '-'));
   const { data, error } = await client.auth.signUp({
     email,
     password: TEST_PASSWORD,

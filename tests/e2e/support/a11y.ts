@@ -1,0 +1,23 @@
+// axe-core over the current page with the WCAG 2.0/2.1 A and AA rules; returns the serious and
+// critical violations as readable lines (rule, impact, element, what to fix) for the failure
+// message, so a failing run says exactly what to change.
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) =>
+      violation.nodes.map((node) => {
+        const fix = node.failureSummary?.split('\n').slice(1).join(' ').trim() ?? '';
+        return [
+          `${violation.id} (${violation.impact}) at ${node.target.join(' ')}`,
+          `  ${violation.help}: ${fix}`,
+          `  ${node.html.slice(0, 200)}`,
+        ].join('\n');
+      }),
+    );
+}

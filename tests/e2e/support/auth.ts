@@ -1,0 +1,60 @@
+// Getting a user into the dashboard: through the real sign-up and login screens, or (when
+// signing up is not the flow under test) a supabase-js sign-up followed by a UI sign-in.
+import type { Page } from 'playwright-core';
+import { signUp, TEST_PASSWORD, type TestUser } from '../../support/supabase-users';
+import { uniqueEmail } from '../../support/db';
+
+export { TEST_PASSWORD, type TestUser };
+
+/** Waits until the page's path is `pathname` (client-side navigations included). */
+export async function waitForPath(page: Page, pathname: string, timeout = 20_000): Promise<void> {
+  await page.waitForURL((url) => url.pathname === pathname, { timeout, waitUntil: 'commit' });
+}
+
+/** Fills the /login form (the page must show it) and submits it. */
+export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** Opens /login, signs in and waits for the dashboard. */
+export async function signInThroughUi(page: Page, email: string, password = TEST_PASSWORD) {
+  await page.goto('/login');
+  await submitLogin(page, email, password);
+  await waitForPath(page, '/dashboard');
+}
+
+export interface NewAccount {
+  name: string;
+  email: string;
+  password: string;
+}
+
+export function newAccount(name: string): NewAccount {
+  return {
+    name,
+    email: uniqueEmail(name.toLowerCase().replace(/\W+/g, '-')),
+    password: TEST_PASSWORD,
+  };
+}
+
+/** Registers through /register and waits for the dashboard. */
+export async function registerThroughUi(page: Page, account: NewAccount): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel('Full name', { exact: true }).fill(account.name);
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Create account', exact: true }).click();
+  await waitForPath(page, '/dashboard');
+}
+
+/**
+ * A user signed up through supabase-js (setup, not the flow under test) and then signed in
+ * through the login screen of `page`. The returned `client` is the user's own supabase-js client.
+ */
+export async function signedInUser(page: Page, name: string): Promise<TestUser> {
+  const user = await signUp(name);
+  await signInThroughUi(page, user.email, user.password);
+  return user;
+}
