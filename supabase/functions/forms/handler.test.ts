@@ -13,14 +13,20 @@ import {
 const FORM_ID = '0b5c6a1e-3f7d-4c2a-9e8b-1d2c3b4a5f60';
 const ORIGIN = 'https://site.test';
 
-function fakeDeps(overrides: Partial<FormsDeps> = {}) {
+function fakeDeps(overrides: Partial<FormsDeps> = {}, redirectUrl: string | null = null) {
   const accepted: AcceptInput[] = [];
   const sent: string[] = [];
   let acceptResult: AcceptResult | null = null;
   const deps: FormsDeps = {
     loadForm: async (id) =>
       id === FORM_ID
-        ? { id, name: 'Contact', target_email: 'owner@example.com', allowed_origin: ORIGIN }
+        ? {
+            id,
+            name: 'Contact',
+            target_email: 'owner@example.com',
+            allowed_origin: ORIGIN,
+            redirect_url: redirectUrl,
+          }
         : null,
     accept: async (input) => {
       accepted.push(input);
@@ -121,6 +127,31 @@ describe('form endpoint handler', () => {
     expect(good.headers.get('location')).toBe(`${ORIGIN}/done`);
     const foreign = await handleRequest(form({ message: 'x', _next: 'https://evil.test/' }), deps);
     expect(foreign.headers.get('location')).toBe('http://app.test/thanks');
+  });
+
+  it("sends a browser without a usable _next to the form's thank-you page", async () => {
+    const { deps } = fakeDeps({}, 'https://elsewhere.test/merci?src=form');
+    const plain = await handleRequest(form({ message: 'x' }), deps);
+    expect(plain.status).toBe(303);
+    expect(plain.headers.get('location')).toBe('https://elsewhere.test/merci?src=form');
+    // A foreign _next is still ignored, now in favour of the form's page.
+    const foreign = await handleRequest(form({ message: 'x', _next: 'https://evil.test/' }), deps);
+    expect(foreign.headers.get('location')).toBe('https://elsewhere.test/merci?src=form');
+    // A valid _next wins over the form's page.
+    const next = await handleRequest(form({ message: 'x', _next: `${ORIGIN}/done` }), deps);
+    expect(next.headers.get('location')).toBe(`${ORIGIN}/done`);
+    // JSON clients still get JSON.
+    const json = await handleRequest(form({ message: 'x' }, { accept: 'application/json' }), deps);
+    expect(json.status).toBe(200);
+    expect(json.headers.get('location')).toBeNull();
+  });
+
+  it('falls back to /thanks when the stored thank-you page is unusable', async () => {
+    for (const stored of ['javascript:alert(1)', 'https://user:pw@site.test/', 'not a url']) {
+      const { deps } = fakeDeps({}, stored);
+      const res = await handleRequest(form({ message: 'x' }), deps);
+      expect(res.headers.get('location'), stored).toBe('http://app.test/thanks');
+    }
   });
 
   it('treats a honeypot hit as success without queuing mail', async () => {

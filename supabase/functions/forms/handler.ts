@@ -4,7 +4,7 @@
 import { LIMITS } from '../_shared/limits.ts';
 import { ERRORS, type EndpointError } from './errors.ts';
 import { composeNotification, type Notification } from './notification.ts';
-import { originAllowed, originOf, safeNext } from './origin.ts';
+import { originAllowed, originOf, safeNext, safeRedirectUrl } from './origin.ts';
 import { bodyKind, parseBody } from './request-body.ts';
 import {
   corsHeaders,
@@ -20,6 +20,8 @@ export interface FormRecord {
   name: string;
   target_email: string;
   allowed_origin: string;
+  /** The owner's thank-you page for browser posts without a usable `_next`; null: the site's. */
+  redirect_url: string | null;
 }
 
 export interface AcceptInput {
@@ -50,7 +52,10 @@ export interface DeliveryReport {
 export interface FormsDeps {
   /** Reads a form; null when it does not exist; throws when storage is unreachable. */
   loadForm(id: string): Promise<FormRecord | null>;
-  /** Rate-limits, stores the entry and queues its e-mail in one transaction. */
+  /**
+   * Rate-limits, stores the entry and queues its e-mail in one transaction (unless the form's
+   * e-mail notifications are off, which the database decides under the form's lock).
+   */
   accept(input: AcceptInput): Promise<AcceptResult>;
   hashIp(ip: string): Promise<string>;
   /** Tries to send one freshly queued delivery now; must never throw. */
@@ -62,7 +67,10 @@ export interface FormsDeps {
   /** True when the Authorization header carries the service-role key. */
   isServiceRole(authorization: string | null): boolean;
   clientIpPolicy: ClientIpPolicy;
-  /** The site's base URL; plain posts without a usable `_next` go to `${siteUrl}/thanks`. */
+  /**
+   * The site's base URL; plain posts without a usable `_next` go to the form's `redirect_url`,
+   * else to `${siteUrl}/thanks`.
+   */
   siteUrl: string;
   newId(): string;
   now(): Date;
@@ -224,8 +232,10 @@ async function handleSubmission(
     id: result.entryId,
     json,
     corsOrigin,
+    // A valid `_next` wins, then the form's own thank-you page, then the site's.
     redirectTo:
       safeNext(submission.next, form.allowed_origin) ??
+      safeRedirectUrl(form.redirect_url) ??
       `${deps.siteUrl.replace(/\/+$/, '')}/thanks`,
   });
 }

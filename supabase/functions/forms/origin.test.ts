@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { originAllowed, originOf, requestOrigin, safeNext } from './origin.ts';
+import { originAllowed, originOf, requestOrigin, safeNext, safeRedirectUrl } from './origin.ts';
 
 describe('origin checks', () => {
   it('normalises origins', () => {
@@ -45,5 +45,17 @@ describe('origin checks', () => {
     expect(safeNext('//evil.test/x', 'https://site.test')).toBeNull();
     expect(safeNext('https://user:pw@site.test/', 'https://site.test')).toBeNull();
     expect(safeNext(null, 'https://site.test')).toBeNull();
+  });
+
+  it("uses the form's thank-you page only when it is a plain http(s) URL", () => {
+    expect(safeRedirectUrl('https://site.test/thanks?x=1#top')).toBe(
+      'https://site.test/thanks?x=1#top',
+    );
+    expect(safeRedirectUrl('http://other.test')).toBe('http://other.test/');
+    expect(safeRedirectUrl(null)).toBeNull();
+    expect(safeRedirectUrl('')).toBeNull();
+    expect(safeRedirectUrl('javascript:alert(1)')).toBeNull();
+    expect(safeRedirectUrl('/thanks')).toBeNull();
+    expect(safeRedirectUrl('https://user:pw@site.test/')).toBeNull();
   });
 });

@@ -10,7 +10,7 @@ export function createFormStore(client: SupabaseClient) {
     async loadForm(id: string): Promise<FormRecord | null> {
       const { data, error } = await client
         .from('forms')
-        .select('id, name, target_email, allowed_origin')
+        .select('id, name, target_email, allowed_origin, redirect_url')
         .eq('id', id)
         .maybeSingle();
       if (error) throw new Error(`forms lookup: ${error.message}`);
