@@ -101,7 +101,8 @@ export function HtmlForm() {
     <DocSection {...docSection('html-form')}>
       <P>
         The simplest integration needs no JavaScript at all. After a successful post the browser is
-        sent, with a <C>303 See Other</C>, to the address in <C>{SPECIAL_FIELDS.next}</C> or else to
+        sent, with a <C>303 See Other</C>, to the address in <C>{SPECIAL_FIELDS.next}</C>, else to
+        the form’s own thank-you page (set under <strong>Edit</strong> on the form’s card), else to
         our{' '}
         <Link asChild color="teal.700">
           <RouterLink to={paths.thanks}>thank-you page</RouterLink>
@@ -157,7 +158,7 @@ export function SpecialFields() {
         rows={[
           [
             <C>{SPECIAL_FIELDS.next}</C>,
-            `Where to send the browser after a successful post. Only used when it is on the form’s allowed origin (at most ${formatCount(LIMITS.maxNextUrlLength)} characters); anything else is ignored and the visitor lands on the thank-you page.`,
+            `Where to send the browser after a successful post. Only used when it is on the form’s allowed origin (at most ${formatCount(LIMITS.maxNextUrlLength)} characters); anything else is ignored and the visitor lands on the form’s thank-you page, or ours.`,
           ],
           [
             <C>{SPECIAL_FIELDS.subject}</C>,
@@ -175,7 +176,7 @@ export function SpecialFields() {
           ],
           [
             <C>{SPECIAL_FIELDS.ignored.join(', ')}</C>,
-            'The hidden field of older embed snippets; accepted and ignored (the form id in the URL is what counts).',
+            'The hidden owner id in the dashboard’s embed code; accepted and ignored (the form id in the URL is what counts).',
           ],
         ]}
       />
@@ -298,6 +299,11 @@ export function Notifications() {
         Every submission that is not spam is e-mailed to the form’s target address, with every field
         in the order it was sent (HTML-escaped), <C>Reply-To</C> set to your visitor and the subject
         from <C>{SPECIAL_FIELDS.subject}</C> or “New submission: {'{form name}'}”.
+      </P>
+      <P>
+        E-mails are a per-form setting: turn <strong>E-mail notifications</strong> off under{' '}
+        <strong>Edit</strong> on the form’s card, and its messages are still stored and shown in the
+        dashboard, but none is e-mailed.
       </P>
       <P>
         The entry and its e-mail job are saved together, and the e-mail is sent right after. If the
