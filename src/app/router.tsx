@@ -32,6 +32,7 @@ const BookingComingSoonPage = lazyPage(
   'BookingComingSoonPage',
 );
 const SettingsPage = lazyPage(() => import('../features/settings'), 'SettingsPage');
+const BookingPreviewPage = lazyPage(() => import('../features/booking'), 'BookingPreviewPage');
 
 export function AppRoutes() {
   return (
@@ -53,6 +54,7 @@ export function AppRoutes() {
         <Route path={paths.docs} element={<DocsPage />} />
         <Route path={paths.thanks} element={<ThanksPage />} />
         <Route path={PLAN_SIGNUP_PATH} element={<PlanRedirect />} />
+        <Route path={paths.bookingPublic(':id')} element={<BookingPreviewPage />} />
         <Route element={<VisitorRoute />}>
           <Route path={paths.login} element={<LoginPage />} />
           <Route path={paths.register} element={<RegisterPage />} />

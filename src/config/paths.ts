@@ -17,5 +17,7 @@ export const paths = {
   dashboardBooking: '/dashboard/booking',
   dashboardBookingNew: '/dashboard/booking/new',
   dashboardBookingItem: (id: string) => `/dashboard/booking/${id}`,
+  /** A booking form's public page, the target of the booking page's 'Preview' links. */
+  bookingPublic: (id: string) => `/book/${id}`,
   settings: '/settings',
 } as const;

@@ -102,6 +102,45 @@ export const NAV_LINKS = [
   { label: 'Custom Web', to: paths.custom },
 ] as const;
 
+export interface WhatsNewItem {
+  /** ISO date (YYYY-MM-DD) the change shipped. */
+  date: string;
+  title: string;
+  description: string;
+}
+
+/** The dashboard's 'What's new' list, newest first. */
+export const WHATS_NEW: readonly WhatsNewItem[] = [
+  {
+    date: '2026-11-24',
+    title: 'Account settings',
+    description:
+      'Change your display name or password, or delete your account and all its data, from Settings.',
+  },
+  {
+    date: '2026-11-24',
+    title: 'A live dashboard',
+    description:
+      'New forms and messages appear the moment they arrive, with an unread count beside Forms.',
+  },
+  {
+    date: '2026-11-22',
+    title: 'Notifications that arrive',
+    description: 'Notification e-mails that fail to send are retried automatically with backoff.',
+  },
+  {
+    date: '2026-11-22',
+    title: 'Spam defence built in',
+    description: 'Honeypot fields and per-visitor rate limits keep bots out of your inbox.',
+  },
+];
+
+/** Where the dashboard's promo card sends people who want to run tinyback themselves. */
+export const SELF_HOSTING_DOCS = `${paths.docs}#self-hosting`;
+
+/** The longest display name a profile holds (profiles_name_length in the profiles migration). */
+export const DISPLAY_NAME_MAX_LENGTH = 200;
+
 /** Builds a page title such as "Pricing · tinyback.tools". */
 export function pageTitle(page?: string): string {
   return page ? `${page} · ${site.name}` : `${site.name} — form backend for any website`;

@@ -1,0 +1,183 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router-dom';
+import { resetSupabaseMock } from '../testing/mocked-supabase';
+import { currentLocation, SLOW } from '../testing/render';
+import { renderWithAuth } from '../testing/render-with-auth';
+import { fakeSession, type SupabaseMock } from '../testing/supabase-mock';
+import type { LiveStatus } from '../../lib/live-sync';
+import { DashboardFrame } from './dashboard-frame';
+
+vi.mock('../../lib/supabase', () => import('../testing/mocked-supabase'));
+
+let mock: SupabaseMock;
+
+function renderFrame(
+  route = '/dashboard/forms',
+  { unreadCount = 3, liveStatus = 'live' as LiveStatus } = {},
+) {
+  return renderWithAuth(
+    <Routes>
+      <Route element={<DashboardFrame unreadCount={unreadCount} liveStatus={liveStatus} />}>
+        <Route path="/dashboard" element={<h1>Dashboard</h1>} />
+        <Route path="/dashboard/forms" element={<h1>Forms</h1>} />
+        <Route path="/dashboard/booking" element={<h1>Your Booking Forms</h1>} />
+        <Route path="/settings" element={<h1>Settings</h1>} />
+      </Route>
+      <Route path="/login" element={<h1>Login</h1>} />
+    </Routes>,
+    { route },
+  );
+}
+
+/** The always-present sidebar (the drawer holds a second one while open). */
+const sidebarNav = () => screen.getAllByRole('navigation', { name: 'Dashboard' })[0];
+
+describe('DashboardFrame sidebar', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    mock = resetSupabaseMock();
+    mock.setSession(fakeSession('ada@example.com', 'Ada Lovelace'));
+  });
+
+  it('links the dashboard pages and highlights the current one', async () => {
+    renderFrame('/dashboard/forms');
+    await screen.findByRole('heading', { level: 1, name: 'Forms' }, SLOW);
+    const nav = within(sidebarNav());
+    expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(nav.getByRole('link', { name: 'Booking' })).toHaveAttribute(
+      'href',
+      '/dashboard/booking',
+    );
+    expect(nav.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings');
+    const forms = nav.getByRole('link', { name: 'Forms (3 unread)' });
+    expect(forms).toHaveAttribute('href', '/dashboard/forms');
+    expect(forms).toHaveAttribute('aria-current', 'page');
+    // Dashboard is active on /dashboard only, not on the pages below it.
+    expect(nav.getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('shows no unread badge without unread messages', async () => {
+    renderFrame('/dashboard', { unreadCount: 0 });
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW);
+    expect(within(sidebarNav()).getByRole('link', { name: 'Forms' })).toBeInTheDocument();
+  });
+
+  it("marks Newsletter, Analytics and CMS 'Coming soon', without links", async () => {
+    renderFrame();
+    await screen.findByRole('heading', { level: 1, name: 'Forms' }, SLOW);
+    const nav = within(sidebarNav());
+    for (const name of ['Newsletter', 'Analytics', 'CMS']) {
+      expect(nav.queryByRole('link', { name: new RegExp(name) })).toBeNull();
+      const item = nav.getByText(name).closest('li')!;
+      expect(within(item).getByText('Coming soon')).toBeInTheDocument();
+    }
+    expect(nav.getAllByRole('link')).toHaveLength(4);
+  });
+
+  it('filters the menu entries with the search box', async () => {
+    const user = userEvent.setup();
+    renderFrame();
+    await screen.findByRole('heading', { level: 1, name: 'Forms' }, SLOW);
+    const search = screen.getAllByRole('searchbox', { name: 'Search the menu' })[0];
+    await user.type(search, 'book');
+    const nav = within(sidebarNav());
+    expect(nav.getAllByRole('link').map((link) => link.textContent)).toEqual(['Booking']);
+    expect(nav.queryByText('Newsletter')).toBeNull();
+    await user.clear(search);
+    await user.type(search, 'analytics');
+    expect(nav.queryAllByRole('link')).toHaveLength(0);
+    expect(nav.getByText('Analytics')).toBeInTheDocument();
+    await user.clear(search);
+    await user.type(search, 'zebra');
+    expect(nav.getByText('No menu entries match “zebra”.')).toBeInTheDocument();
+    await user.clear(search);
+    expect(nav.getAllByRole('link')).toHaveLength(4);
+  });
+
+  it('shows the display name, else the e-mail, else "User"', async () => {
+    const { unmount } = renderFrame();
+    const block = await screen.findByTestId('sidebar-user', {}, SLOW);
+    expect(within(block).getByText('Ada Lovelace')).toBeInTheDocument();
+    expect(within(block).getByText('ada@example.com')).toBeInTheDocument();
+    unmount();
+
+    mock = resetSupabaseMock();
+    mock.setSession(fakeSession('grace@example.com'));
+    const second = renderFrame();
+    expect(
+      within(await screen.findByTestId('sidebar-user', {}, SLOW)).getByText('grace@example.com'),
+    ).toBeInTheDocument();
+    second.unmount();
+
+    mock = resetSupabaseMock();
+    mock.setSession(fakeSession(''));
+    renderFrame();
+    expect(
+      within(await screen.findByTestId('sidebar-user', {}, SLOW)).getByText('User'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows the user block only while signed in', async () => {
+    mock = resetSupabaseMock();
+    renderFrame();
+    await screen.findByRole('heading', { level: 1, name: 'Forms' }, SLOW);
+    expect(screen.queryByTestId('sidebar-user')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Log out' })).toBeNull();
+  });
+
+  it('logs out and goes to the login page', async () => {
+    const user = userEvent.setup();
+    renderFrame();
+    const block = await screen.findByTestId('sidebar-user', {}, SLOW);
+    await user.click(within(block).getByRole('button', { name: 'Log out' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Login' })).toBeInTheDocument();
+    expect(currentLocation()).toHaveTextContent(/^\/login$/);
+    expect(mock.supabase.auth.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ['live', 'Live'],
+    ['reconnecting', 'Reconnecting…'],
+    ['connecting', 'Connecting…'],
+  ] as const)('shows the %s connection as a status', async (liveStatus, text) => {
+    renderFrame('/dashboard', { liveStatus });
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW);
+    // One indicator in the sidebar (lg and up), one in the bar above the page (below lg).
+    const statuses = screen.getAllByRole('status');
+    expect(statuses.length).toBeGreaterThan(0);
+    for (const status of statuses) expect(status).toHaveTextContent(text);
+  });
+});
+
+describe('DashboardFrame drawer (below lg)', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    mock = resetSupabaseMock();
+    mock.setSession(fakeSession('ada@example.com', 'Ada Lovelace'));
+  });
+
+  it('opens the menu in a drawer, closes it with Escape, and closes it on navigation', async () => {
+    const user = userEvent.setup();
+    renderFrame('/dashboard');
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW);
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    // Not mounted while closed: the page holds one menu only.
+    expect(screen.getAllByRole('navigation', { name: 'Dashboard' })).toHaveLength(1);
+
+    await user.click(menu);
+    const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+    expect(within(drawer).getByRole('navigation', { name: 'Dashboard' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await user.click(menu);
+    const reopened = await screen.findByRole('dialog', { name: 'Menu' });
+    await user.click(within(reopened).getByRole('link', { name: 'Booking' }));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Your Booking Forms' }),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(currentLocation()).toHaveTextContent(/^\/dashboard\/booking$/);
+  });
+});

@@ -1,0 +1,65 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { resetSupabaseMock } from '../../components/testing/mocked-supabase';
+import { SLOW } from '../../components/testing/render';
+import { renderWithAuth } from '../../components/testing/render-with-auth';
+import { fakeSession, type SupabaseMock } from '../../components/testing/supabase-mock';
+import { WHATS_NEW } from '../../config/site';
+import { DashboardHome } from './dashboard-home';
+
+vi.mock('../../lib/supabase', () => import('../../components/testing/mocked-supabase'));
+
+let mock: SupabaseMock;
+
+const tools = () => within(screen.getByRole('region', { name: 'Your tools' }));
+const toolCard = (name: string) =>
+  tools().getByRole('heading', { level: 3, name }).closest('li') as HTMLElement;
+
+describe('DashboardHome', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    mock = resetSupabaseMock();
+  });
+
+  it('welcomes the user by display name under the Dashboard heading', async () => {
+    mock.setSession(fakeSession('ada@example.com', 'Ada Lovelace'));
+    renderWithAuth(<DashboardHome recentForms={null} />);
+    expect(await screen.findByText('Welcome back, Ada Lovelace', {}, SLOW)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dashboard');
+    expect(document.title).toBe('Dashboard · tinyback.tools');
+  });
+
+  it("says 'there' when the user has no display name", async () => {
+    mock.setSession(fakeSession('ada@example.com'));
+    renderWithAuth(<DashboardHome recentForms={null} />);
+    expect(await screen.findByText('Welcome back, there', {}, SLOW)).toBeInTheDocument();
+  });
+
+  it("opens active tools with 'Open Tool →' and marks the others 'Coming soon'", async () => {
+    mock.setSession(fakeSession());
+    renderWithAuth(<DashboardHome recentForms={null} />);
+    await screen.findByText(/Welcome back/, {}, SLOW);
+    const formBackend = within(toolCard('Form backend'));
+    expect(formBackend.getByRole('link', { name: 'Open Tool →' })).toHaveAttribute(
+      'href',
+      '/dashboard/forms',
+    );
+    expect(formBackend.queryByText('Coming soon')).toBeNull();
+    for (const name of ['Booking', 'Newsletter', 'Analytics']) {
+      const card = within(toolCard(name));
+      expect(card.getByText('Coming soon')).toBeInTheDocument();
+      expect(card.queryByRole('link')).toBeNull();
+    }
+    expect(tools().getAllByRole('link', { name: 'Open Tool →' })).toHaveLength(1);
+  });
+
+  it("shows the recent forms it is given and the 'What's new' list", async () => {
+    mock.setSession(fakeSession());
+    renderWithAuth(<DashboardHome recentForms={<section aria-label="Recent forms" />} />);
+    await screen.findByText(/Welcome back/, {}, SLOW);
+    expect(screen.getByRole('region', { name: 'Recent forms' })).toBeInTheDocument();
+    const news = within(screen.getByRole('region', { name: "What's new" }));
+    expect(news.getAllByRole('listitem')).toHaveLength(WHATS_NEW.length);
+    expect(news.getByText(WHATS_NEW[0].title)).toBeInTheDocument();
+    expect(news.getAllByText('Nov 24, 2026')[0]).toHaveAttribute('datetime', '2026-11-24');
+  });
+});
