@@ -6,9 +6,9 @@ import type { InfiniteData } from '@tanstack/react-query';
 import { changedId, mergeIntoPages, type RowChange } from '../../lib/merge-change';
 import { messageColumns } from './message-fields';
 import { compareNewestFirst, matchesFilter } from './message-query';
-import type { Cursor, Message, MessageFilter, MessagePage } from './types';
+import type { Message, MessageFilter, MessagePage } from './types';
 
-export type MessagePages = InfiniteData<MessagePage, Cursor | null>;
+export type MessagePages = InfiniteData<MessagePage, unknown>;
 
 export interface MergeOutcome {
   data: MessagePages | undefined;

@@ -1,4 +1,37 @@
-// The Messages tab (skeleton).
+// The Messages tab: the owner's messages (inbox or spam, one form or all, searched on the
+// server), newest first and live, with read state, delivery status, bulk actions, a detail
+// drawer and CSV export. Its state lives in the URL (see use-messages-params.ts).
+import { useCallback, useMemo, useState } from 'react';
+import {
+  Box,
+  Button,
+  ButtonGroup,
+  Checkbox,
+  Flex,
+  Heading,
+  NativeSelect,
+  Span,
+  Stack,
+  Text,
+  VisuallyHidden,
+} from '@chakra-ui/react';
+import { useDeliveryPolling } from '../api/get-deliveries';
+import { useViewCounts } from '../api/get-message-counts';
+import { useMessages } from '../api/get-messages';
+import { useDeleteMessages } from '../api/delete-messages';
+import { useMessageAction, type MessageAction } from '../api/update-messages';
+import { listRows } from '../merge-messages';
+import { isDeliveryInFlight, senderName } from '../message-fields';
+import type { Message, MessageView } from '../types';
+import { BulkActionBar } from './bulk-action-bar';
+import { ConfirmDeleteDialog } from './confirm-delete-dialog';
+import { ExportButton } from './export-button';
+import { MessageCard } from './message-card';
+import { MessageDetail } from './message-detail';
+import { LoadMore, MessageListEmpty, MessageListError, MessageListSkeleton } from './message-list';
+import { SearchBox } from './search-box';
+import { useMessagesParams } from './use-messages-params';
+
 export interface FormOption {
   id: string;
   name: string;
@@ -9,6 +42,264 @@ export interface MessagesPanelProps {
   forms: readonly FormOption[];
 }
 
-export function MessagesPanel(_props: MessagesPanelProps) {
-  return <p>No messages received yet.</p>;
+/** Messages waiting for confirmation before they are deleted. */
+interface PendingDelete {
+  ids: string[];
+  sender?: string;
+  /** Close the open message once confirmed. */
+  fromDetail?: boolean;
+}
+
+export function MessagesPanel({ forms }: MessagesPanelProps) {
+  const { filter, messageId, setForm, setView, setSearch, openMessage, closeMessage } =
+    useMessagesParams();
+  const list = useMessages(filter);
+  const counts = useViewCounts(filter.formId);
+  const action = useMessageAction();
+  const remove = useDeleteMessages();
+
+  const rows = useMemo(() => listRows(list.data), [list.data]);
+  const formNames = useMemo(() => new Map(forms.map((form) => [form.id, form.name])), [forms]);
+  const formNameOf = useCallback(
+    (message: Pick<Message, 'form' | 'form_id'>) =>
+      message.form?.name ?? formNames.get(message.form_id) ?? 'Unknown form',
+    [formNames],
+  );
+
+  // The selection belongs to one list; another filter starts with none.
+  const filterKey = JSON.stringify(filter);
+  const [selection, setSelection] = useState<{ key: string; ids: ReadonlySet<string> }>({
+    key: filterKey,
+    ids: new Set(),
+  });
+  const selectedIds = useMemo(() => {
+    if (selection.key !== filterKey) return [];
+    return rows.filter((row) => selection.ids.has(row.id)).map((row) => row.id);
+  }, [rows, selection, filterKey]);
+  const select = (ids: readonly string[], selected: boolean) =>
+    setSelection((current) => {
+      const next = new Set(current.key === filterKey ? current.ids : []);
+      for (const id of ids) {
+        if (selected) next.add(id);
+        else next.delete(id);
+      }
+      return { key: filterKey, ids: next };
+    });
+  const clearSelection = () => setSelection({ key: filterKey, ids: new Set() });
+
+  const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null);
+
+  const listed = messageId ? rows.find((row) => row.id === messageId) : undefined;
+
+  // Deliveries still in flight are re-read every few seconds (they are not pushed live).
+  const inFlight = useMemo(() => rows.filter(isDeliveryInFlight).map((row) => row.id), [rows]);
+  useDeliveryPolling(inFlight);
+
+  const run = action.run;
+  const onDetailAction = useCallback(
+    (message: Message, next: MessageAction, options?: { silent?: boolean }) =>
+      run({ ids: [message.id], action: next, silent: options?.silent }),
+    [run],
+  );
+
+  function confirmDelete() {
+    if (!pendingDelete) return;
+    remove.mutate(pendingDelete.ids);
+    if (pendingDelete.fromDetail) closeMessage();
+    select(pendingDelete.ids, false);
+    setPendingDelete(null);
+  }
+
+  function bulkAction(next: MessageAction) {
+    run({ ids: selectedIds, action: next });
+    // Messages that leave this list (spam, not spam) leave the selection with it.
+    if (next === 'spam' || next === 'not-spam') clearSelection();
+  }
+
+  const allSelected = rows.length > 0 && selectedIds.length === rows.length;
+  const someSelected = selectedIds.length > 0 && !allSelected;
+  const unknownForm = filter.formId !== null && !formNames.has(filter.formId);
+
+  const newArrivals = rows.filter((row) => row.arrivedLive);
+
+  return (
+    <Stack gap="5">
+      <Flex justify="space-between" align="center" gap="4" wrap="wrap">
+        <Heading as="h1" size="xl">
+          Messages
+        </Heading>
+        <ExportButton filter={filter} formName={(id) => formNames.get(id)} />
+      </Flex>
+
+      <Flex gap="3" wrap="wrap" align="center">
+        <ViewSwitch
+          view={filter.view}
+          counts={counts.data ? { inbox: counts.data.inbox, spam: counts.data.spam } : undefined}
+          onChange={setView}
+        />
+        <NativeSelect.Root size="md" width={{ base: 'full', sm: '56' }}>
+          <NativeSelect.Field
+            aria-label="Filter by form"
+            value={filter.formId ?? ''}
+            onChange={(event) => setForm(event.currentTarget.value || null)}
+          >
+            <option value="">All forms</option>
+            {unknownForm && <option value={filter.formId ?? ''}>Selected form</option>}
+            {forms.map((form) => (
+              <option key={form.id} value={form.id}>
+                {form.name}
+              </option>
+            ))}
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
+        <SearchBox value={filter.q} onSearch={setSearch} />
+      </Flex>
+
+      {/* New messages are announced; the cards themselves carry a visible "New" badge. */}
+      <VisuallyHidden role="status" aria-live="polite">
+        {newArrivals.length > 0 ? `New message from ${senderName(newArrivals[0])}.` : ''}
+      </VisuallyHidden>
+
+      {list.isPending ? (
+        <MessageListSkeleton />
+      ) : list.isError && rows.length === 0 ? (
+        <MessageListError onRetry={() => void list.refetch()} retrying={list.isFetching} />
+      ) : rows.length === 0 ? (
+        <MessageListEmpty filter={filter} onClearSearch={() => setSearch('')} />
+      ) : (
+        <Stack gap="3">
+          <Flex justify="space-between" align="center" gap="3" wrap="wrap" minH="8">
+            <Checkbox.Root
+              checked={allSelected ? true : someSelected ? 'indeterminate' : false}
+              onCheckedChange={(details) =>
+                select(
+                  rows.map((row) => row.id),
+                  details.checked === true,
+                )
+              }
+              size="sm"
+            >
+              <Checkbox.HiddenInput />
+              <Checkbox.Control />
+              <Checkbox.Label>Select all loaded messages</Checkbox.Label>
+            </Checkbox.Root>
+            <Text textStyle="sm" color="fg.muted">
+              {rows.length === 1 ? '1 message' : `${rows.length} messages`}
+              {list.hasNextPage ? ' loaded' : ''}
+            </Text>
+          </Flex>
+
+          {selectedIds.length > 0 && (
+            <BulkActionBar
+              count={selectedIds.length}
+              view={filter.view}
+              onAction={bulkAction}
+              onDelete={() => setPendingDelete({ ids: selectedIds })}
+              onClear={clearSelection}
+            />
+          )}
+
+          {rows.map((message) => (
+            <MessageCard
+              key={message.id}
+              message={message}
+              formName={formNameOf(message)}
+              selected={selectedIds.includes(message.id)}
+              onSelect={(selected) => select([message.id], selected)}
+              onOpen={() => openMessage(message.id)}
+              onAction={(next) => run({ ids: [message.id], action: next })}
+              onDelete={() => setPendingDelete({ ids: [message.id], sender: senderName(message) })}
+            />
+          ))}
+
+          {list.isFetchNextPageError && (
+            <Text role="alert" textStyle="sm" color="red.fg" textAlign="center">
+              More messages could not be loaded. Try again.
+            </Text>
+          )}
+          {list.hasNextPage && (
+            <LoadMore
+              onLoad={() => {
+                if (!list.isFetchingNextPage && !list.isFetchNextPageError) {
+                  void list.fetchNextPage();
+                }
+              }}
+              loading={list.isFetchingNextPage}
+            />
+          )}
+        </Stack>
+      )}
+
+      <MessageDetail
+        messageId={messageId}
+        listed={listed}
+        formName={formNameOf}
+        onClose={closeMessage}
+        onAction={onDetailAction}
+        onDelete={(message) =>
+          setPendingDelete({ ids: [message.id], sender: senderName(message), fromDetail: true })
+        }
+      />
+      <ConfirmDeleteDialog
+        count={pendingDelete?.ids.length ?? 0}
+        sender={pendingDelete?.sender}
+        onConfirm={confirmDelete}
+        onCancel={() => setPendingDelete(null)}
+      />
+    </Stack>
+  );
+}
+
+function ViewSwitch({
+  view,
+  counts,
+  onChange,
+}: {
+  view: MessageView;
+  counts: { inbox: number; spam: number } | undefined;
+  onChange: (view: MessageView) => void;
+}) {
+  const option = (value: MessageView, label: string) => {
+    const count = counts?.[value];
+    const countId = `messages-${value}-count`;
+    const active = view === value;
+    return (
+      <Button
+        aria-label={label}
+        aria-pressed={active}
+        aria-describedby={count === undefined ? undefined : countId}
+        variant={active ? 'solid' : 'outline'}
+        colorPalette={active ? 'teal' : 'gray'}
+        onClick={() => onChange(value)}
+      >
+        {label}
+        {count !== undefined && (
+          <>
+            <Span
+              aria-hidden="true"
+              textStyle="xs"
+              fontWeight="semibold"
+              px="1.5"
+              borderRadius="full"
+              bg={active ? 'whiteAlpha.300' : 'bg.muted'}
+            >
+              {count}
+            </Span>
+            <VisuallyHidden id={countId}>
+              {count === 1 ? '1 message' : `${count} messages`}
+            </VisuallyHidden>
+          </>
+        )}
+      </Button>
+    );
+  };
+  return (
+    <Box>
+      <ButtonGroup size="md" attached role="group" aria-label="View">
+        {option('inbox', 'Inbox')}
+        {option('spam', 'Spam')}
+      </ButtonGroup>
+    </Box>
+  );
 }

@@ -1,0 +1,277 @@
+// The open message (URL `message=<id>`), in a drawer: every field the visitor sent — name, e-mail
+// (a mailto link), message, and each extra field — as plain text, never HTML; the form, the time,
+// the e-mail's delivery; and the actions. Opening an unread message marks it read.
+import { useEffect, useRef } from 'react';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  CloseButton,
+  DataList,
+  Drawer,
+  Flex,
+  Heading,
+  Link,
+  Portal,
+  Skeleton,
+  SkeletonText,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import { LuInbox, LuMail, LuReply, LuShieldAlert, LuTrash2 } from 'react-icons/lu';
+import { useMessage } from '../api/get-message';
+import type { MessageAction } from '../api/update-messages';
+import { formatMessageDate } from '../format-date';
+import { extraFields, replyHref, senderEmail, senderName } from '../message-fields';
+import type { Message } from '../types';
+import { DeliveryStatus } from './delivery-status';
+
+export interface MessageDetailProps {
+  /** The open message's id; the drawer is closed when null. */
+  messageId: string | null;
+  /** The message as a loaded list has it, if it does (no request needed then). */
+  listed: Message | undefined;
+  formName: (message: Message) => string;
+  onClose: () => void;
+  onAction: (message: Message, action: MessageAction, options?: { silent?: boolean }) => void;
+  onDelete: (message: Message) => void;
+}
+
+export function MessageDetail({
+  messageId,
+  listed,
+  formName,
+  onClose,
+  onAction,
+  onDelete,
+}: MessageDetailProps) {
+  const fetched = useMessage(messageId, { enabled: !listed });
+  const message = listed ?? fetched.data ?? undefined;
+
+  // Mark read once per opening: "Mark as unread" in the drawer must not be undone at once.
+  const markedRef = useRef<string | null>(null);
+  useEffect(() => {
+    if (!message || markedRef.current === message.id) return;
+    markedRef.current = message.id;
+    if (message.read_at === null) onAction(message, 'read', { silent: true });
+  }, [message, onAction]);
+  useEffect(() => {
+    if (!messageId) markedRef.current = null;
+  }, [messageId]);
+
+  return (
+    <Drawer.Root
+      open={messageId !== null}
+      onOpenChange={(details) => {
+        if (!details.open) onClose();
+      }}
+      size={{ base: 'full', md: 'md' }}
+      placement="end"
+    >
+      <Portal>
+        <Drawer.Backdrop />
+        <Drawer.Positioner>
+          <Drawer.Content>
+            <Drawer.Header pe="12">
+              <Drawer.Title wordBreak="break-word">
+                {message ? `Message from ${senderName(message)}` : 'Message'}
+              </Drawer.Title>
+            </Drawer.Header>
+            <Drawer.Body>
+              {message ? (
+                <MessageFields message={message} formName={formName(message)} />
+              ) : fetched.isError ? (
+                <Alert.Root status="error" alignItems="center" flexWrap="wrap">
+                  <Alert.Indicator />
+                  <Alert.Content minW="12rem">
+                    <Alert.Title>This message could not be loaded.</Alert.Title>
+                    <Alert.Description>Check your connection and try again.</Alert.Description>
+                  </Alert.Content>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    loading={fetched.isFetching}
+                    onClick={() => void fetched.refetch()}
+                  >
+                    Try again
+                  </Button>
+                </Alert.Root>
+              ) : fetched.data === null ? (
+                <Alert.Root status="info">
+                  <Alert.Indicator />
+                  <Alert.Content>
+                    <Alert.Title>This message no longer exists.</Alert.Title>
+                    <Alert.Description>It may have been deleted.</Alert.Description>
+                  </Alert.Content>
+                </Alert.Root>
+              ) : (
+                <Stack gap="4" role="status" aria-label="Loading message">
+                  <Skeleton h="5" w="60%" />
+                  <SkeletonText noOfLines={6} />
+                </Stack>
+              )}
+            </Drawer.Body>
+            {message && (
+              <Drawer.Footer justifyContent="flex-start" flexWrap="wrap" gap="2">
+                <MessageActions
+                  message={message}
+                  onAction={(action) => onAction(message, action)}
+                  onDelete={() => onDelete(message)}
+                  onClose={onClose}
+                />
+              </Drawer.Footer>
+            )}
+            <Drawer.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label="Close message" />
+            </Drawer.CloseTrigger>
+          </Drawer.Content>
+        </Drawer.Positioner>
+      </Portal>
+    </Drawer.Root>
+  );
+}
+
+function MessageFields({ message, formName }: { message: Message; formName: string }) {
+  const reply = replyHref(message);
+  const extras = extraFields(message);
+  return (
+    <Stack gap="6">
+      <Flex gap="2" wrap="wrap">
+        {message.read_at === null && <Badge colorPalette="teal">Unread</Badge>}
+        {message.is_spam && <Badge colorPalette="orange">Spam</Badge>}
+      </Flex>
+      <DataList.Root orientation="horizontal" size="md">
+        <DataList.Item>
+          <DataList.ItemLabel>From</DataList.ItemLabel>
+          <DataList.ItemValue wordBreak="break-word">{senderName(message)}</DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Email</DataList.ItemLabel>
+          <DataList.ItemValue wordBreak="break-all">
+            {reply ? (
+              <Link href={reply} colorPalette="teal" variant="underline">
+                {message.email}
+              </Link>
+            ) : (
+              senderEmail(message)
+            )}
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Form</DataList.ItemLabel>
+          <DataList.ItemValue>
+            <Stack gap="0" minW="0">
+              <Text wordBreak="break-word">{formName}</Text>
+              <Text textStyle="xs" color="fg.muted" fontFamily="mono" wordBreak="break-all">
+                ID: {message.form_id}
+              </Text>
+            </Stack>
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Received</DataList.ItemLabel>
+          <DataList.ItemValue>
+            <time dateTime={message.created_at}>{formatMessageDate(message.created_at)}</time>
+          </DataList.ItemValue>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.ItemLabel>Notification</DataList.ItemLabel>
+          <DataList.ItemValue>
+            <DeliveryStatus message={message} detailed />
+          </DataList.ItemValue>
+        </DataList.Item>
+      </DataList.Root>
+
+      <Stack gap="2">
+        <Heading as="h3" size="sm">
+          Message
+        </Heading>
+        {/* Text children are escaped by React; pre-wrap keeps the visitor's line breaks. */}
+        <Box
+          borderWidth="1px"
+          borderRadius="md"
+          bg="bg.subtle"
+          p="4"
+          whiteSpace="pre-wrap"
+          wordBreak="break-word"
+          textStyle="sm"
+        >
+          {message.message?.trim() ? message.message : '—'}
+        </Box>
+      </Stack>
+
+      <Stack gap="2">
+        <Heading as="h3" size="sm">
+          Other fields
+        </Heading>
+        {extras.length === 0 ? (
+          <Text textStyle="sm" color="fg.muted">
+            The visitor sent no other fields.
+          </Text>
+        ) : (
+          <DataList.Root orientation="horizontal" size="sm">
+            {extras.map(({ key, value }) => (
+              <DataList.Item key={key}>
+                <DataList.ItemLabel wordBreak="break-word">{key}</DataList.ItemLabel>
+                <DataList.ItemValue whiteSpace="pre-wrap" wordBreak="break-word">
+                  {value || '—'}
+                </DataList.ItemValue>
+              </DataList.Item>
+            ))}
+          </DataList.Root>
+        )}
+      </Stack>
+    </Stack>
+  );
+}
+
+function MessageActions({
+  message,
+  onAction,
+  onDelete,
+  onClose,
+}: {
+  message: Message;
+  onAction: (action: MessageAction) => void;
+  onDelete: () => void;
+  onClose: () => void;
+}) {
+  const reply = replyHref(message);
+  return (
+    <>
+      {reply && (
+        <Button asChild size="sm" colorPalette="teal">
+          <a href={reply}>
+            <LuReply aria-hidden="true" /> Reply by e-mail
+          </a>
+        </Button>
+      )}
+      {message.read_at !== null && (
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={() => {
+            onAction('unread');
+            // Back to the list, where the message now shows as unread.
+            onClose();
+          }}
+        >
+          <LuMail aria-hidden="true" /> Mark as unread
+        </Button>
+      )}
+      {message.is_spam ? (
+        <Button size="sm" variant="outline" onClick={() => onAction('not-spam')}>
+          <LuInbox aria-hidden="true" /> Not spam
+        </Button>
+      ) : (
+        <Button size="sm" variant="outline" onClick={() => onAction('spam')}>
+          <LuShieldAlert aria-hidden="true" /> Mark as spam
+        </Button>
+      )}
+      <Button size="sm" variant="outline" colorPalette="red" onClick={onDelete}>
+        <LuTrash2 aria-hidden="true" /> Delete
+      </Button>
+    </>
+  );
+}

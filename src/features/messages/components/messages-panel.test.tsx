@@ -1,0 +1,256 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import {
+  LocationProbe,
+  SLOW,
+  currentLocation,
+  renderWithProviders,
+} from '../../../components/testing/render';
+import { fakeInbox } from '../testing/fake-supabase';
+import { FORM_BETA, FORM_CONTACT, makeMessage } from '../testing/fixtures';
+import { MessagesPanel } from './messages-panel';
+
+vi.mock('../../../lib/supabase', () => import('../testing/fake-supabase'));
+
+const FORMS = [FORM_CONTACT, FORM_BETA];
+
+const ada = makeMessage({
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  message: 'Can I get a quote?',
+  created_at: '2026-11-20T10:00:00+00:00',
+  data: { company: 'ACME', tags: ['a', 'b'] },
+  delivery: {
+    status: 'sent',
+    attempts: 1,
+    last_error: null,
+    next_attempt_at: '2026-11-20T10:00:00+00:00',
+    sent_at: '2026-11-20T10:00:05+00:00',
+  },
+});
+const anonymous = makeMessage({
+  name: '',
+  email: null,
+  message: 'No name given',
+  created_at: '2026-11-19T10:00:00+00:00',
+  form_id: FORM_BETA.id,
+  form: { name: FORM_BETA.name },
+  read_at: '2026-11-19T11:00:00+00:00',
+});
+const spam = makeMessage({
+  name: 'Spammer',
+  message: 'Buy now',
+  is_spam: true,
+  created_at: '2026-11-18T10:00:00+00:00',
+});
+
+function renderPanel(route = '/dashboard/forms?tab=messages') {
+  return renderWithProviders(
+    <>
+      <MessagesPanel forms={FORMS} />
+      <LocationProbe />
+    </>,
+    { route },
+  );
+}
+
+const card = (name: string) => screen.findByRole('article', { name: `Message from ${name}` }, SLOW);
+
+beforeEach(() => {
+  fakeInbox.reset([ada, anonymous, spam]);
+});
+
+describe('MessagesPanel', () => {
+  it("shows the spec's card: form, From or 'Anonymous', Email or a dash, Message, date", async () => {
+    renderPanel();
+    const first = await card('Ada Lovelace');
+    expect(within(first).getByText('Contact')).toBeInTheDocument();
+    expect(within(first).getByText(`ID: ${FORM_CONTACT.id}`)).toBeInTheDocument();
+    expect(within(first).getByText('From')).toBeInTheDocument();
+    expect(within(first).getByText('ada@example.com')).toBeInTheDocument();
+    expect(within(first).getByText('Can I get a quote?')).toBeInTheDocument();
+    expect(within(first).getByText(/^Nov 20, 2026, \d{1,2}:\d{2} [AP]M$/)).toBeInTheDocument();
+    expect(within(first).getByText('Unread.')).toBeInTheDocument();
+    expect(within(first).getByText(/^E-mailed /)).toBeInTheDocument();
+
+    const second = await card('Anonymous');
+    expect(within(second).getByText('Anonymous')).toBeInTheDocument();
+    expect(within(second).getByText('—')).toBeInTheDocument();
+    expect(within(second).getByText('Beta signup')).toBeInTheDocument();
+    expect(within(second).queryByText('Unread.')).not.toBeInTheDocument();
+
+    // The inbox leaves spam out, and asked the server for non-spam rows only.
+    expect(screen.queryByRole('article', { name: 'Message from Spammer' })).not.toBeInTheDocument();
+    expect(fakeInbox.requests('entries', 'select')[0].filters).toContainEqual([
+      'is_spam',
+      'eq',
+      false,
+    ]);
+  });
+
+  it("says 'No messages received yet.' when there are none", async () => {
+    fakeInbox.reset([]);
+    renderPanel();
+    expect(await screen.findByText('No messages received yet.', {}, SLOW)).toBeInTheDocument();
+  });
+
+  it('filters by the form in the URL, on the server', async () => {
+    renderPanel(`/dashboard/forms?tab=messages&form=${FORM_BETA.id}`);
+    await card('Anonymous');
+    expect(screen.queryByRole('article', { name: 'Message from Ada Lovelace' })).toBeNull();
+    const list = fakeInbox.requests('entries', 'select').find((query) => query.limit === 51);
+    expect(list?.filters).toContainEqual(['form_id', 'eq', FORM_BETA.id]);
+    expect(screen.getByRole('combobox', { name: 'Filter by form' })).toHaveValue(FORM_BETA.id);
+  });
+
+  it('keeps the tab when the form filter changes', async () => {
+    renderPanel();
+    await card('Ada Lovelace');
+    await userEvent.selectOptions(
+      screen.getByRole('combobox', { name: 'Filter by form' }),
+      FORM_CONTACT.id,
+    );
+    expect(currentLocation()).toHaveTextContent(
+      `/dashboard/forms?tab=messages&form=${FORM_CONTACT.id}`,
+    );
+    await waitFor(
+      () => expect(screen.queryByRole('article', { name: 'Message from Anonymous' })).toBeNull(),
+      SLOW,
+    );
+  });
+
+  it("shows spam with 'Not spam', and restores a message to the inbox", async () => {
+    renderPanel('/dashboard/forms?tab=messages&view=spam');
+    const spamCard = await card('Spammer');
+    expect(screen.queryByRole('article', { name: 'Message from Ada Lovelace' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Spam' })).toHaveAttribute('aria-pressed', 'true');
+
+    await userEvent.click(within(spamCard).getByRole('button', { name: 'Not spam' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('article', { name: 'Message from Spammer' })).toBeNull(),
+    );
+    const update = fakeInbox.requests('entries', 'update')[0];
+    expect(update.values).toEqual({ is_spam: false });
+    expect(update.filters).toContainEqual(['id', 'in', [spam.id]]);
+  });
+
+  it('searches on the server after typing stops, and says when nothing matches', async () => {
+    renderPanel();
+    await card('Ada Lovelace');
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search messages' }), 'Zebra%');
+    expect(await screen.findByText('No messages match your search.', {}, SLOW)).toBeInTheDocument();
+    expect(currentLocation()).toHaveTextContent('q=Zebra%25');
+    expect(currentLocation()).toHaveTextContent('tab=messages');
+    const searched = fakeInbox.requests('entries', 'select').at(-1);
+    expect(searched?.filters).toContainEqual(['search_text', 'ilike', '%zebra\\%%']);
+  });
+
+  it('opens a message with every field, and marks it read', async () => {
+    renderPanel();
+    await userEvent.click(await card('Ada Lovelace'));
+    const drawer = await screen.findByRole('dialog', { name: 'Message from Ada Lovelace' }, SLOW);
+    expect(within(drawer).getByText('company')).toBeInTheDocument();
+    expect(within(drawer).getByText('ACME')).toBeInTheDocument();
+    expect(within(drawer).getByText('["a","b"]')).toBeInTheDocument();
+    expect(within(drawer).getByRole('link', { name: 'ada@example.com' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^mailto:ada@example\.com\?/),
+    );
+    expect(currentLocation()).toHaveTextContent(`message=${ada.id}`);
+    await waitFor(() => expect(fakeInbox.requests('entries', 'update')).toHaveLength(1));
+    expect(fakeInbox.requests('entries', 'update')[0].values).toEqual({
+      read_at: expect.any(String),
+    });
+    expect(within(drawer).getByRole('button', { name: 'Mark as unread' })).toBeInTheDocument();
+  });
+
+  it('reads a deep-linked message by id', async () => {
+    fakeInbox.reset([spam]);
+    renderPanel(`/dashboard/forms?tab=messages&message=${spam.id}`);
+    const drawer = await screen.findByRole('dialog', { name: 'Message from Spammer' }, SLOW);
+    expect(within(drawer).getByRole('button', { name: 'Not spam' })).toBeInTheDocument();
+  });
+
+  it('deletes a message after confirmation', async () => {
+    renderPanel();
+    await userEvent.click(
+      within(await card('Ada Lovelace')).getByRole('button', { name: 'Delete' }),
+    );
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete this message?' }, SLOW);
+    expect(fakeInbox.requests('entries', 'delete')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete message' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('article', { name: 'Message from Ada Lovelace' })).toBeNull(),
+    );
+    expect(fakeInbox.requests('entries', 'delete')[0].filters).toContainEqual([
+      'id',
+      'in',
+      [ada.id],
+    ]);
+  });
+
+  it('puts a message back when the server refuses to delete it', async () => {
+    fakeInbox.failWrites = 'permission denied';
+    renderPanel();
+    await userEvent.click(
+      within(await card('Ada Lovelace')).getByRole('button', { name: 'Delete' }),
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete message' }, SLOW));
+    await waitFor(() => expect(fakeInbox.requests('entries', 'delete')).toHaveLength(1));
+    expect(await card('Ada Lovelace')).toBeInTheDocument();
+  });
+
+  it('acts on every selected message at once', async () => {
+    renderPanel();
+    await card('Ada Lovelace');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select all loaded messages' }));
+    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    expect(within(bar).getByText('2 selected')).toBeInTheDocument();
+    await userEvent.click(within(bar).getByRole('button', { name: 'Mark as spam' }));
+    await waitFor(() => expect(screen.queryAllByRole('article')).toHaveLength(0));
+    const update = fakeInbox.requests('entries', 'update')[0];
+    expect(update.values).toEqual({ is_spam: true });
+    expect(update.filters).toContainEqual(['id', 'in', [ada.id, anonymous.id]]);
+  });
+
+  it('labels each selection box with its sender', async () => {
+    renderPanel();
+    await card('Anonymous');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select message from Anonymous' }));
+    expect(
+      within(screen.getByRole('region', { name: 'Bulk actions' })).getByText('1 selected'),
+    ).toBeInTheDocument();
+  });
+
+  it('loads older messages with the keyset cursor', async () => {
+    const many = Array.from({ length: 53 }, (_, i) =>
+      makeMessage({
+        name: `Sender ${i}`,
+        created_at: new Date(Date.UTC(2026, 10, 20, 10, 0, 60 - i)).toISOString(),
+      }),
+    );
+    fakeInbox.reset(many);
+    renderPanel();
+    await card('Sender 0');
+    expect(screen.getAllByRole('article')).toHaveLength(50);
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await card('Sender 52');
+    expect(screen.getAllByRole('article')).toHaveLength(53);
+    const last = many[49];
+    expect(fakeInbox.requests('entries', 'select').at(-1)?.or).toBe(
+      `created_at.lt.${last.created_at},and(created_at.eq.${last.created_at},id.lt.${last.id})`,
+    );
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('shows an error with a retry', async () => {
+    fakeInbox.failReads = 'network down';
+    renderPanel();
+    const retry = await screen.findByRole('button', { name: 'Try again' }, SLOW);
+    expect(screen.getByText('Your messages could not be loaded.')).toBeInTheDocument();
+    fakeInbox.failReads = null;
+    await userEvent.click(retry);
+    expect(await card('Ada Lovelace')).toBeInTheDocument();
+  });
+});
