@@ -46,7 +46,7 @@ export function DeleteFormDialog({ form: requested, counts, onClose }: DeleteFor
       role="alertdialog"
       open={requested !== null}
       onOpenChange={(details) => !details.open && !remove.isPending && close()}
-      size={{ base: 'sm', md: 'md' }}
+      size="sm"
       placement="center"
     >
       <Portal>

@@ -22,7 +22,7 @@ export function EmbedCodeDialog({ form: requested, created, onClose }: EmbedCode
     <Dialog.Root
       open={requested !== null}
       onOpenChange={(details) => !details.open && onClose()}
-      size={{ base: 'full', md: 'lg' }}
+      size="lg"
       scrollBehavior="inside"
       lazyMount
       unmountOnExit

@@ -63,7 +63,7 @@ export function FormDialog({ open, onClose, form, onSaved }: FormDialogProps) {
     <Dialog.Root
       open={open}
       onOpenChange={(details) => !details.open && onClose()}
-      size={{ base: 'full', sm: 'md' }}
+      size="md"
       scrollBehavior="inside"
       // The fields start empty (or from the form) at every opening.
       lazyMount
