@@ -26,7 +26,9 @@ export function Toaster() {
             <Toast.Indicator />
             <Stack gap="1" flex="1" maxWidth="100%">
               {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
-              {toast.description && <Toast.Description>{toast.description}</Toast.Description>}
+              {toast.description && (
+                <Toast.Description opacity="1">{toast.description}</Toast.Description>
+              )}
             </Stack>
             {toast.closable && <Toast.CloseTrigger aria-label="Dismiss" />}
           </Toast.Root>

@@ -1,5 +1,5 @@
-// The HTML form snippet a site owner pastes into a page: one builder for the home page's example
-// and the dashboard's embed codes, so both always match what the endpoint accepts.
+// The home page's example of the HTML form snippet a site owner pastes into a page. The dashboard's
+// embed code (features/forms/embed-code.ts) follows the same field conventions, both from limits.ts.
 import { SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits';
 
 /** Placeholder shown where a real form id goes. */
