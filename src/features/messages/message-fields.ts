@@ -113,7 +113,14 @@ export function extraFields(message: Pick<Message, 'data'>): { key: string; valu
 
 export type DeliveryState =
   | { kind: 'sent'; at: string | null }
-  | { kind: 'pending'; nextAttemptAt: string | null; attempts: number; lastError: string | null }
+  | {
+      kind: 'pending';
+      /** A worker holds the job right now. */
+      sending: boolean;
+      nextAttemptAt: string | null;
+      attempts: number;
+      lastError: string | null;
+    }
   | { kind: 'failed'; reason: string }
   | { kind: 'none'; reason: 'spam' | 'off' };
 
@@ -129,6 +136,7 @@ export function deliveryState(message: Pick<Message, 'delivery' | 'is_spam'>): D
     default:
       return {
         kind: 'pending',
+        sending: delivery.status === 'sending',
         nextAttemptAt: delivery.next_attempt_at || null,
         attempts: delivery.attempts,
         lastError: delivery.last_error,

@@ -1,6 +1,7 @@
 // Actions on the selected messages: mark read, spam or not spam, delete.
 import { Button, Flex, HStack, Text } from '@chakra-ui/react';
 import { LuInbox, LuMailOpen, LuShieldAlert, LuTrash2, LuX } from 'react-icons/lu';
+import { HEADER_HEIGHT } from '../../../components/layout/header';
 import type { MessageAction } from '../api/update-messages';
 import type { MessageView } from '../types';
 
@@ -18,7 +19,8 @@ export function BulkActionBar({ count, view, onAction, onDelete, onClear }: Bulk
       role="region"
       aria-label="Bulk actions"
       position="sticky"
-      top="2"
+      // Stays in sight below the fixed site header while the list scrolls.
+      top={`calc(${HEADER_HEIGHT} + 0.5rem)`}
       zIndex="sticky"
       gap="2"
       align="center"

@@ -21,10 +21,11 @@ export function deliveryText(
     case 'sent':
       return state.at ? `E-mailed ${formatMessageDate(state.at)}` : 'E-mailed';
     case 'pending': {
-      const next = state.nextAttemptAt ? formatMessageDate(state.nextAttemptAt) : '';
-      const retry = state.attempts > 0 ? `retry ${next ? `at ${next}` : 'soon'}` : 'sending';
+      if (state.sending) return 'E-mail being sent';
+      if (state.attempts === 0) return 'E-mail queued';
+      const next = state.nextAttemptAt ? ` at ${formatMessageDate(state.nextAttemptAt)}` : ' soon';
       const reason = detailed && state.lastError ? ` (last error: ${state.lastError})` : '';
-      return `E-mail pending, ${retry}${reason}`;
+      return `E-mail pending, next try${next}${reason}`;
     }
     case 'failed':
       return `E-mail failed: ${state.reason}`;

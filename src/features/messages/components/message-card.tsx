@@ -74,7 +74,7 @@ export function MessageCard({
       borderWidth="1px"
       borderRadius="lg"
       borderColor={selected ? 'teal.emphasized' : 'border'}
-      bg={highlighted ? 'teal.muted' : selected ? 'teal.subtle' : 'bg'}
+      bg={highlighted || selected ? 'teal.subtle' : 'bg'}
       transition="background-color 1.5s ease-out, border-color 0.2s"
       p={{ base: '3', md: '4' }}
       _hover={{ borderColor: 'teal.emphasized' }}

@@ -12,6 +12,11 @@ import { FORM_BETA, FORM_CONTACT, makeMessage } from '../testing/fixtures';
 import { MessagesPanel } from './messages-panel';
 
 vi.mock('../../../lib/supabase', () => import('../testing/fake-supabase'));
+// Small pages keep the paging test quick: 50 cards render slowly in jsdom.
+vi.mock('../message-query', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../message-query')>()),
+  PAGE_SIZE: 3,
+}));
 
 const FORMS = [FORM_CONTACT, FORM_BETA];
 
@@ -99,7 +104,7 @@ describe('MessagesPanel', () => {
     renderPanel(`/dashboard/forms?tab=messages&form=${FORM_BETA.id}`);
     await card('Anonymous');
     expect(screen.queryByRole('article', { name: 'Message from Ada Lovelace' })).toBeNull();
-    const list = fakeInbox.requests('entries', 'select').find((query) => query.limit === 51);
+    const list = fakeInbox.requests('entries', 'select').find((query) => query.limit === 4);
     expect(list?.filters).toContainEqual(['form_id', 'eq', FORM_BETA.id]);
     expect(screen.getByRole('combobox', { name: 'Filter by form' })).toHaveValue(FORM_BETA.id);
   });
@@ -224,24 +229,26 @@ describe('MessagesPanel', () => {
   });
 
   it('loads older messages with the keyset cursor', async () => {
-    const many = Array.from({ length: 53 }, (_, i) =>
+    const many = Array.from({ length: 5 }, (_, i) =>
       makeMessage({
         name: `Sender ${i}`,
-        created_at: new Date(Date.UTC(2026, 10, 20, 10, 0, 60 - i)).toISOString(),
+        created_at: new Date(Date.UTC(2026, 10, 20, 10, 0, 50 - i)).toISOString(),
       }),
     );
     fakeInbox.reset(many);
     renderPanel();
     await card('Sender 0');
-    expect(screen.getAllByRole('article')).toHaveLength(50);
+    expect(screen.getAllByRole('article')).toHaveLength(3);
+    expect(screen.getByText('3 messages loaded')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
-    await card('Sender 52');
-    expect(screen.getAllByRole('article')).toHaveLength(53);
-    const last = many[49];
+    await card('Sender 4');
+    expect(screen.getAllByRole('article')).toHaveLength(5);
+    const last = many[2];
     expect(fakeInbox.requests('entries', 'select').at(-1)?.or).toBe(
       `created_at.lt.${last.created_at},and(created_at.eq.${last.created_at},id.lt.${last.id})`,
     );
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(screen.getByText('5 messages', { selector: 'p' })).toBeInTheDocument();
   });
 
   it('shows an error with a retry', async () => {
