@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { serveSite, type SiteServer } from '../site-server';
 import { launchBrowser } from './browser';
 
@@ -21,6 +21,8 @@ export interface PageOptions {
   height?: number;
   /** e.g. ['clipboard-read', 'clipboard-write'], granted for the site's origin. */
   permissions?: string[];
+  /** Cookies and localStorage to start with, e.g. a signed-in session saved once per file. */
+  storageState?: BrowserContextOptions['storageState'];
 }
 
 export interface E2e {
@@ -103,11 +105,12 @@ export function useE2e(flow: string): E2e {
       if (!browser) throw new Error('the browser is not started yet (use inside tests)');
       return browser;
     },
-    async newPage({ width = 1280, height = 800, permissions } = {}) {
+    async newPage({ width = 1280, height = 800, permissions, storageState } = {}) {
       const context = await session.browser.newContext({
         viewport: { width, height },
         reducedMotion: 'reduce',
         baseURL: session.url,
+        storageState,
       });
       if (permissions?.length) await context.grantPermissions(permissions, { origin: session.url });
       const page = await context.newPage();
