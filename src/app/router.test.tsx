@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { resetSupabaseMock } from '../components/testing/mocked-supabase';
 import { currentLocation, SLOW } from '../components/testing/render';
 import { renderWithAuth } from '../components/testing/render-with-auth';
@@ -48,6 +49,27 @@ describe('routes', { timeout: 30_000 }, () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Your Booking Forms' }, SLOW),
     ).toBeInTheDocument();
+  });
+
+  it('returns a visitor to the requested page after signing in', async () => {
+    mock.supabase.auth.signInWithPassword.mockImplementation(async () => {
+      mock.setSession(fakeSession('ada@example.com', 'Ada'));
+      return { data: {}, error: null };
+    });
+    const user = userEvent.setup();
+    renderAt('/settings');
+    await screen.findByRole('heading', { level: 1, name: 'Welcome back' }, SLOW);
+    expect(currentLocation()).toHaveTextContent(/^\/login$/);
+    // The page's own form, not the footer's newsletter sign-up.
+    const main = within(screen.getByRole('main'));
+    await user.type(main.getByLabelText(/^Email/), 'ada@example.com');
+    await user.type(main.getByLabelText(/^Password/), 'secret123');
+    await user.click(main.getByRole('button', { name: 'Sign in' }));
+    // The whole signed-in chunk loads here for the first time: a wider waiting budget.
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Settings' }, { timeout: 20_000 }),
+    ).toBeInTheDocument();
+    expect(currentLocation()).toHaveTextContent(/^\/settings$/);
   });
 
   it('redirects an unknown path home', async () => {

@@ -1,0 +1,61 @@
+// Sets a new password for the signed-in user (new + confirmation).
+import { useState } from 'react';
+import { useFormik } from 'formik';
+import { Button, HStack, Stack } from '@chakra-ui/react';
+import { TextField } from '../../../components/text-field';
+import { notify } from '../../../components/toaster';
+import { PASSWORD_MIN_LENGTH } from '../../../config/site';
+import { changePasswordSchema, useChangePassword } from '../api/change-password';
+import { errorMessage, InlineError } from './settings-section';
+
+export function PasswordForm() {
+  const change = useChangePassword();
+  const [serverError, setServerError] = useState<string | null>(null);
+
+  const formik = useFormik({
+    initialValues: { password: '', confirm: '' },
+    validationSchema: changePasswordSchema,
+    onSubmit: async (values, helpers) => {
+      setServerError(null);
+      try {
+        await change.mutateAsync(values);
+        helpers.resetForm();
+        notify('success', 'Password changed', 'Use your new password next time you log in.');
+      } catch (caught) {
+        setServerError(errorMessage(caught, 'The password could not be changed.'));
+      }
+    },
+  });
+  const fieldError = (name: 'password' | 'confirm') =>
+    formik.touched[name] || formik.submitCount > 0 ? formik.errors[name] : undefined;
+
+  return (
+    <form onSubmit={formik.handleSubmit} noValidate>
+      <Stack gap="4">
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          {...formik.getFieldProps('password')}
+          error={fieldError('password')}
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          required
+        />
+        <TextField
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          {...formik.getFieldProps('confirm')}
+          error={fieldError('confirm')}
+          required
+        />
+        <HStack>
+          <Button type="submit" colorPalette="teal" loading={formik.isSubmitting}>
+            Change password
+          </Button>
+        </HStack>
+        <InlineError message={serverError} />
+      </Stack>
+    </form>
+  );
+}
