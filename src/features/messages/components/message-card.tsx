@@ -111,7 +111,7 @@ export function MessageCard({
               <Text fontWeight={unread ? 'bold' : 'medium'} truncate>
                 {formName}
               </Text>
-              {message.arrivedLive && (
+              {message.arrivedLive && unread && (
                 <Badge colorPalette="teal" variant="solid" size="sm">
                   New
                 </Badge>

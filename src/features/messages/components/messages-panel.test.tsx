@@ -7,6 +7,7 @@ import {
   currentLocation,
   renderWithProviders,
 } from '../../../components/testing/render';
+import { applyMessagesChange } from '../live-bindings';
 import { fakeInbox } from '../testing/fake-supabase';
 import { FORM_BETA, FORM_CONTACT, makeMessage } from '../testing/fixtures';
 import { MessagesPanel } from './messages-panel';
@@ -92,6 +93,24 @@ describe('MessagesPanel', () => {
       'eq',
       false,
     ]);
+  });
+
+  it('shows a message that arrives live, marked new and announced', async () => {
+    const { queryClient } = renderPanel();
+    await card('Ada Lovelace');
+    const grace = makeMessage({ name: 'Grace Hopper', created_at: '2026-11-21T09:00:00+00:00' });
+    fakeInbox.rows.push(grace);
+    const { form: _form, delivery: _delivery, ...columns } = grace;
+    await applyMessagesChange(queryClient, {
+      table: 'entries',
+      eventType: 'INSERT',
+      new: { ...columns, user_id: 'owner', search_text: 'grace hopper' },
+      old: {},
+    });
+    const arrived = await card('Grace Hopper');
+    expect(within(arrived).getByText('New')).toBeInTheDocument();
+    expect(screen.getAllByRole('article')[0]).toBe(arrived);
+    expect(screen.getByText('New message from Grace Hopper.')).toBeInTheDocument();
   });
 
   it("says 'No messages received yet.' when there are none", async () => {

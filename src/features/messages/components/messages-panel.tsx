@@ -120,8 +120,6 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
   const someSelected = selectedIds.length > 0 && !allSelected;
   const unknownForm = filter.formId !== null && !formNames.has(filter.formId);
 
-  const newArrivals = rows.filter((row) => row.arrivedLive);
-
   return (
     <Stack gap="5">
       <Flex justify="space-between" align="center" gap="4" wrap="wrap">
@@ -158,7 +156,7 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
 
       {/* New messages are announced; the cards themselves carry a visible "New" badge. */}
       <VisuallyHidden role="status" aria-live="polite">
-        {newArrivals.length > 0 ? `New message from ${senderName(newArrivals[0])}.` : ''}
+        {arrivalAnnouncement(rows)}
       </VisuallyHidden>
 
       {list.isPending ? (
@@ -249,6 +247,16 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
       />
     </Stack>
   );
+}
+
+/** What the live region says when messages arrive while the list is open. */
+function arrivalAnnouncement(rows: readonly Message[]): string {
+  const arrived = rows.filter((row) => row.arrivedLive);
+  if (arrived.length === 0) return '';
+  const latest = senderName(arrived[0]);
+  return arrived.length === 1
+    ? `New message from ${latest}.`
+    : `${arrived.length} new messages, the latest from ${latest}.`;
 }
 
 function ViewSwitch({
