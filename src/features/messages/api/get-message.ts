@@ -3,9 +3,10 @@
 import { useQuery } from '@tanstack/react-query';
 import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
-import { toMessage } from '../message-fields';
+import { isDeliveryInFlight, toMessage } from '../message-fields';
 import { MESSAGE_COLUMNS, isUuid } from '../message-query';
 import type { Message } from '../types';
+import { DELIVERY_POLL_MS } from './get-deliveries';
 import { messagesKeys } from './query-keys';
 
 const idSchema = yup
@@ -28,5 +29,8 @@ export function useMessage(id: string | null, options: { enabled?: boolean } = {
     queryKey: messagesKeys.detail(id ?? ''),
     queryFn: ({ signal }) => getMessage(id ?? '', signal),
     enabled: Boolean(id) && (options.enabled ?? true),
+    // Its e-mail's status is not pushed live: re-read while it may still change.
+    refetchInterval: (query) =>
+      query.state.data && isDeliveryInFlight(query.state.data) ? DELIVERY_POLL_MS : false,
   });
 }

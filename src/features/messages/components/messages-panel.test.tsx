@@ -172,7 +172,9 @@ describe('MessagesPanel', () => {
 
   it('opens a message with every field, and marks it read', async () => {
     renderPanel();
-    await userEvent.click(await card('Ada Lovelace'));
+    // From the keyboard: the card takes focus and opens with Enter.
+    (await card('Ada Lovelace')).focus();
+    await userEvent.keyboard('{Enter}');
     const drawer = await screen.findByRole('dialog', { name: 'Message from Ada Lovelace' }, SLOW);
     expect(within(drawer).getByText('company')).toBeInTheDocument();
     expect(within(drawer).getByText('ACME')).toBeInTheDocument();

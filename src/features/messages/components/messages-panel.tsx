@@ -85,6 +85,7 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
       }
       return { key: filterKey, ids: next };
     });
+  const selectedSet = useMemo(() => new Set(selectedIds), [selectedIds]);
   const clearSelection = () => setSelection({ key: filterKey, ids: new Set() });
 
   const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null);
@@ -203,7 +204,7 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
               key={message.id}
               message={message}
               formName={formNameOf(message)}
-              selected={selectedIds.includes(message.id)}
+              selected={selectedSet.has(message.id)}
               onSelect={(selected) => select([message.id], selected)}
               onOpen={() => openMessage(message.id)}
               onAction={(next) => run({ ids: [message.id], action: next })}
