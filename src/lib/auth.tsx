@@ -16,8 +16,7 @@ export interface AuthState {
   /** True after the visitor arrived through a password-reset link and has not set a new password yet. */
   recovering: boolean;
   finishRecovery: () => void;
-  /** Ends the session everywhere (default) or only in this browser (`local`). */
-  signOut: (scope?: 'global' | 'local') => Promise<void>;
+  signOut: () => Promise<void>;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
@@ -45,8 +44,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       loading,
       recovering,
       finishRecovery: () => setRecovering(false),
-      signOut: async (scope = 'global') => {
-        const { error } = await supabase.auth.signOut({ scope });
+      signOut: async () => {
+        const { error } = await supabase.auth.signOut();
         if (error) throw error;
       },
     }),

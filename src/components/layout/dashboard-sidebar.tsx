@@ -7,12 +7,12 @@ import {
   Avatar,
   Badge,
   Box,
-  Button,
   Card,
   Field,
   Flex,
   HStack,
   Icon,
+  IconButton,
   Input,
   InputGroup,
   Link,
@@ -105,7 +105,7 @@ function SidebarLink({ entry, unreadCount }: { entry: NavLinkEntry; unreadCount?
     <Link
       asChild
       {...entryStyle}
-      color="fg.muted"
+      color="fg"
       _hover={{ bg: 'bg.muted', color: 'fg', textDecoration: 'none' }}
       _currentPage={{ bg: 'teal.subtle', color: 'teal.fg' }}
     >
@@ -131,7 +131,7 @@ function SidebarLink({ entry, unreadCount }: { entry: NavLinkEntry; unreadCount?
 function ComingSoonItem({ entry }: { entry: ComingSoonEntry }) {
   // Plain text, not a control: there is nothing to open yet.
   return (
-    <Box {...entryStyle} color="fg.subtle" cursor="not-allowed" data-coming-soon="">
+    <Box {...entryStyle} color="fg.muted" cursor="not-allowed" data-coming-soon="">
       <Icon as={entry.icon} boxSize="4" aria-hidden />
       <Box as="span" flex="1">
         {entry.label}
@@ -201,9 +201,16 @@ function UserBlock() {
           </Text>
         )}
       </Box>
-      <Button size="xs" variant="ghost" onClick={() => void logOut()}>
-        <LuLogOut aria-hidden /> Log out
-      </Button>
+      {/* An icon keeps the name readable in the narrow sidebar; the label names the button. */}
+      <IconButton
+        aria-label="Log out"
+        title="Log out"
+        size="sm"
+        variant="ghost"
+        onClick={() => void logOut()}
+      >
+        <LuLogOut />
+      </IconButton>
     </HStack>
   );
 }
