@@ -1,13 +1,13 @@
 -- Inbox search text: keep entries.search_text as a plain column maintained by a trigger instead of
 -- a stored generated column.
 --
--- Why: entries is in the supabase_realtime publication with replica identity full. Since
--- PostgreSQL 18, a table whose replica identity contains a generated column the publication does
--- not publish refuses every UPDATE and DELETE ("Replica identity must not contain unpublished
--- generated columns"), so owners could no longer mark, spam or delete messages, and deleting a
--- form or an account (cascading to its entries) failed. A plain column behaves the same on
--- PostgreSQL 15 to 18, and Realtime payloads carry it, which lets the dashboard place a live
--- message in a cached search result without another request.
+-- Why: the dashboard places live changes of entries in cached search results by the Realtime
+-- payload's search_text. Logical replication (pgoutput) never sends generated columns before
+-- PostgreSQL 18, and on 18 only when the publication asks for them; a plain column is always
+-- sent. Because the trigger rewrites it on every update, it is sent even when the message itself
+-- is large and unchanged (an unchanged TOASTed value is left out of an UPDATE's payload). It also
+-- keeps entries clear of PostgreSQL 18's refusal to update or delete rows of a published table
+-- whose REPLICA IDENTITY FULL contains an unpublished generated column.
 
 -- ------------------------------------------------------------------------------------------------
 -- Tables

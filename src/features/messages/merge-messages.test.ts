@@ -150,6 +150,30 @@ describe('mergeEntryChange: UPDATE', () => {
     expect(data!.pages[1]).toBe(list.pages[1]);
   });
 
+  it('keeps a searched message when the payload leaves out its unchanged message', () => {
+    const row = makeMessage({ name: 'Ada', message: 'Need a quote' });
+    const search = { ...INBOX, q: 'quote' };
+    const {
+      search_text: _text,
+      message: _message,
+      ...partial
+    } = payload({
+      ...row,
+      read_at: '2026-11-22T00:00:00Z',
+    });
+    const change: RowChange = {
+      table: 'entries',
+      eventType: 'UPDATE',
+      new: partial,
+      old: { id: row.id },
+    };
+    const { data } = mergeEntryChange(pages([row]), change, search);
+    expect(data!.pages[0].rows[0]).toMatchObject({
+      message: 'Need a quote',
+      read_at: '2026-11-22T00:00:00Z',
+    });
+  });
+
   it('drops a message marked as spam from the inbox', () => {
     const row = makeMessage();
     const { data, stale } = mergeEntryChange(

@@ -47,13 +47,17 @@ function withinLoaded(data: MessagePages, row: Record<string, unknown>): boolean
   return compareNewestFirst(key, lastPage.next) < 0;
 }
 
-function contains(data: MessagePages, id: string): boolean {
-  return data.pages.some((page) => page.rows.some((row) => row.id === id));
+function findRow(data: MessagePages, id: string): Message | undefined {
+  for (const page of data.pages) {
+    const row = page.rows.find((candidate) => candidate.id === id);
+    if (row) return row;
+  }
+  return undefined;
 }
 
 /**
- * Applies a change to the list of `filter`. Membership is decided on the change's `new` row as
- * sent (a Realtime payload carries `search_text`); `row` is the complete message to insert (with
+ * Applies a change to the list of `filter`. Membership is decided on the change's `new` row (a
+ * Realtime payload carries `search_text`) over the cached row; `row` is the complete message to insert (with
  * its form and delivery), which a payload alone lacks. New rows join the first page in order.
  */
 export function mergeEntryChange(
@@ -69,8 +73,11 @@ export function mergeEntryChange(
   if (change.eventType === 'DELETE') {
     return { data: withRows(data, before, mergeIntoPages(before, change)), stale: false };
   }
-  const included = matchesFilter(change.new, filter);
-  const present = contains(data, id);
+  const known = findRow(data, id);
+  const present = known !== undefined;
+  // Judged on the row as it now is: an UPDATE's payload may leave out an unchanged large value
+  // (the message), which the cached row still has.
+  const included = matchesFilter(known ? { ...known, ...change.new } : change.new, filter);
   if (!present && !included) return { data, stale: false };
   if (!present && (change.eventType === 'UPDATE' || !row)) {
     // Past the loaded pages it will come with "Load more"; inside them it is missing.
