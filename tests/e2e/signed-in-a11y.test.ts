@@ -13,86 +13,91 @@ import { createForm, serviceClient, serviceInsertEntry, signUp } from '../suppor
 
 type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
 
-interface Screen {
-  name: string;
-  /** Brings a fresh signed-in page into the state to check. */
-  open: (page: Page) => Promise<void>;
-  /** Only at this width. */
-  only?: number;
-}
-
-async function goto(page: Page, path: string, ready: (page: Page) => Promise<unknown>) {
-  await page.goto(path);
-  await ready(page);
+/**
+ * One page load, then the states to check on it in order (a dialog opened, a view switched):
+ * each state is checked where the previous one left the page, so a page is loaded only once.
+ */
+interface PageCheck {
+  path: string;
+  ready: (page: Page) => Promise<unknown>;
+  states: { name: string; enter?: (page: Page) => Promise<unknown>; only?: number }[];
 }
 
 const h1 = (page: Page, name: string | RegExp) =>
   page.getByRole('heading', { level: 1, name }).first().waitFor();
+const card = (page: Page, name: string) => page.getByRole('article', { name });
 
-const screens: Screen[] = [
+const pages: PageCheck[] = [
   {
-    name: 'dashboard',
-    open: (p) => goto(p, '/dashboard', (q) => q.getByText(/Welcome back/).waitFor()),
+    path: '/dashboard',
+    ready: (p) => p.getByText(/Welcome back/).waitFor(),
+    states: [
+      { name: 'dashboard' },
+      {
+        name: 'sidebar drawer',
+        only: 390,
+        enter: async (p) => {
+          await p.getByRole('button', { name: 'Menu', exact: true }).click();
+          await p.getByRole('dialog').getByRole('navigation', { name: 'Dashboard' }).waitFor();
+        },
+      },
+    ],
   },
   {
-    name: 'forms tab',
-    open: (p) =>
-      goto(p, '/dashboard/forms', (q) => q.getByRole('article', { name: 'Contact' }).waitFor()),
+    path: '/dashboard/forms',
+    ready: (p) => card(p, 'Contact').waitFor(),
+    states: [
+      { name: 'forms tab' },
+      {
+        name: 'create form dialog',
+        enter: async (p) => {
+          await p.getByRole('button', { name: '+ New Form' }).click();
+          await p
+            .getByRole('dialog', { name: 'Create New Form' })
+            .getByLabel('Form name')
+            .waitFor();
+        },
+      },
+    ],
   },
   {
-    name: 'create form dialog',
-    open: async (p) => {
-      await goto(p, '/dashboard/forms', (q) =>
-        q.getByRole('article', { name: 'Contact' }).waitFor(),
-      );
-      await p.getByRole('button', { name: '+ New Form' }).click();
-      await p.getByRole('dialog', { name: 'Create New Form' }).getByLabel('Form name').waitFor();
-    },
+    path: '/dashboard/forms?tab=messages',
+    ready: (p) => card(p, 'Message from Ada Reader').waitFor(),
+    states: [
+      { name: 'messages tab' },
+      {
+        name: 'message detail',
+        enter: async (p) => {
+          await card(p, 'Message from Ada Reader').click();
+          const detail = p.getByRole('dialog', { name: 'Message from Ada Reader' });
+          await detail.getByText('Other fields').waitFor();
+        },
+      },
+      {
+        name: 'spam view',
+        enter: async (p) => {
+          await p.getByRole('button', { name: 'Close message' }).click();
+          await p.getByRole('dialog').waitFor({ state: 'detached' });
+          await p.getByRole('button', { name: 'Spam', exact: true }).click();
+          await card(p, 'Message from Spam Bot').waitFor();
+        },
+      },
+    ],
   },
   {
-    name: 'messages tab',
-    open: (p) =>
-      goto(p, '/dashboard/forms?tab=messages', (q) =>
-        q.getByRole('article', { name: 'Message from Ada Reader' }).waitFor(),
-      ),
+    path: '/dashboard/booking',
+    ready: (p) => h1(p, /Booking/),
+    states: [{ name: 'booking' }],
   },
   {
-    name: 'message detail',
-    open: async (p) => {
-      await goto(p, '/dashboard/forms?tab=messages', (q) =>
-        q.getByRole('article', { name: 'Message from Ada Reader' }).waitFor(),
-      );
-      await p.getByRole('article', { name: 'Message from Ada Reader' }).click();
-      await p
-        .getByRole('dialog', { name: 'Message from Ada Reader' })
-        .getByText('Other fields')
-        .waitFor();
-    },
+    path: '/dashboard/booking/new',
+    ready: (p) => h1(p, /./),
+    states: [{ name: 'new booking form' }],
   },
   {
-    name: 'spam view',
-    open: async (p) => {
-      await goto(p, '/dashboard/forms?tab=messages', (q) =>
-        q.getByRole('article', { name: 'Message from Ada Reader' }).waitFor(),
-      );
-      await p.getByRole('button', { name: 'Spam', exact: true }).click();
-      await p.getByRole('article', { name: 'Message from Spam Bot' }).waitFor();
-    },
-  },
-  { name: 'booking', open: (p) => goto(p, '/dashboard/booking', (q) => h1(q, /Booking/)) },
-  { name: 'new booking form', open: (p) => goto(p, '/dashboard/booking/new', (q) => h1(q, /./)) },
-  {
-    name: 'settings',
-    open: (p) => goto(p, '/settings', (q) => q.getByLabel('Display name').waitFor()),
-  },
-  {
-    name: 'sidebar drawer',
-    only: 390,
-    open: async (p) => {
-      await goto(p, '/dashboard', (q) => q.getByText(/Welcome back/).waitFor());
-      await p.getByRole('button', { name: 'Menu', exact: true }).click();
-      await p.getByRole('dialog').getByRole('navigation', { name: 'Dashboard' }).waitFor();
-    },
+    path: '/settings',
+    ready: (p) => p.getByLabel('Display name').waitFor(),
+    states: [{ name: 'settings' }],
   },
 ];
 
@@ -133,22 +138,34 @@ describe('signed-in pages are accessible in Chromium', () => {
   }, 120_000);
 
   for (const { width, height } of widths) {
-    for (const screen of screens.filter((s) => !s.only || s.only === width)) {
-      it(`${screen.name} at ${width}px`, { timeout: 90_000 }, async () => {
-        const page = await e2e.newPage({ width, height, storageState });
-        await screen.open(page);
-        await e2e.shot(page, `${screen.name}-${width}`);
-        const problems = await seriousViolations(page);
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - window.innerWidth,
-        );
-        if (overflow > 0) problems.push(`the page scrolls sideways by ${overflow}px`);
-        // The count alone is compared, so the message (every problem, readable) is the report.
-        expect(
-          problems.length,
-          `${screen.name} at ${width}px:\n\n${problems.join('\n\n')}\n\nproblems`,
-        ).toBe(0);
-      });
+    for (const check of pages) {
+      const states = check.states.filter((state) => !state.only || state.only === width);
+      it(
+        `${states.map((state) => state.name).join(', ')} at ${width}px`,
+        { timeout: 120_000 },
+        async () => {
+          const page = await e2e.newPage({ width, height, storageState });
+          await page.goto(check.path);
+          await check.ready(page);
+          for (const state of states) {
+            await state.enter?.(page);
+            await e2e.shot(page, `${state.name}-${width}`);
+            const problems = await seriousViolations(page);
+            const overflow = await page.evaluate(
+              () => document.documentElement.scrollWidth - window.innerWidth,
+            );
+            if (overflow > 0) problems.push(`the page scrolls sideways by ${overflow}px`);
+            // Soft, so every state of the page is reported; the count alone is compared, so the
+            // message (every problem, readable) is the report.
+            expect
+              .soft(
+                problems.length,
+                `${state.name} at ${width}px:\n\n${problems.join('\n\n')}\n\nproblems`,
+              )
+              .toBe(0);
+          }
+        },
+      );
     }
   }
 });
