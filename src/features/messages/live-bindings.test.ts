@@ -1,15 +1,16 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { RowChange } from '../../lib/merge-change';
-import { getMessage } from './api/get-message';
+import { getMessagesById } from './api/get-messages-by-id';
 import { messagesKeys } from './api/query-keys';
 import { applyMessagesChange, messagesLiveBindings } from './live-bindings';
 import { listRows, type MessagePages } from './merge-messages';
 import { FORM_BETA, FORM_CONTACT, makeMessage } from './testing/fixtures';
 import type { Message, MessageFilter } from './types';
 
-vi.mock('./api/get-message', () => ({ getMessage: vi.fn() }));
-const fetchById = vi.mocked(getMessage);
+vi.mock('./api/get-messages-by-id', () => ({ getMessagesById: vi.fn() }));
+const fetchById = vi.mocked(getMessagesById);
+const found = (...messages: Message[]) => new Map(messages.map((message) => [message.id, message]));
 
 const INBOX: MessageFilter = { formId: null, view: 'inbox', q: '' };
 const CONTACT: MessageFilter = { formId: FORM_CONTACT.id, view: 'inbox', q: '' };
@@ -55,7 +56,7 @@ describe('applyMessagesChange', () => {
       created_at: '2026-11-21T00:00:00+00:00',
       form: { name: 'Contact' },
     });
-    fetchById.mockResolvedValue(fresh);
+    fetchById.mockResolvedValue(found(fresh));
     const change: RowChange = {
       table: 'entries',
       eventType: 'INSERT',
@@ -64,13 +65,32 @@ describe('applyMessagesChange', () => {
     };
     await applyMessagesChange(client, change);
 
-    expect(fetchById).toHaveBeenCalledWith(fresh.id);
+    expect(fetchById).toHaveBeenCalledWith([fresh.id]);
     expect(idsIn(client, INBOX)).toEqual([fresh.id, existing.id]);
     expect(idsIn(client, CONTACT)).toEqual([fresh.id, existing.id]);
     expect(idsIn(client, BETA)).toEqual([]);
     expect(idsIn(client, SPAM)).toEqual([]);
     const row = client.getQueryData<MessagePages>(messagesKeys.list(INBOX))!.pages[0].rows[0];
     expect(row).toMatchObject({ arrivedLive: true, form: { name: 'Contact' } });
+  });
+
+  it('reads a burst of inserted messages in one request', async () => {
+    const first = makeMessage({ created_at: '2026-11-21T00:00:00+00:00' });
+    const second = makeMessage({ created_at: '2026-11-22T00:00:00+00:00' });
+    fetchById.mockResolvedValue(found(first, second));
+    await Promise.all(
+      [first, second].map((message) =>
+        applyMessagesChange(client, {
+          table: 'entries',
+          eventType: 'INSERT',
+          new: payload(message),
+          old: {},
+        }),
+      ),
+    );
+    expect(fetchById).toHaveBeenCalledTimes(1);
+    expect(fetchById).toHaveBeenCalledWith([first.id, second.id]);
+    expect(idsIn(client, INBOX)).toEqual([second.id, first.id, existing.id]);
   });
 
   it('falls back to the payload when the message cannot be read', async () => {
@@ -87,7 +107,7 @@ describe('applyMessagesChange', () => {
 
   it('skips a message that is gone by the time it is read', async () => {
     const fresh = makeMessage({ created_at: '2026-11-21T00:00:00+00:00' });
-    fetchById.mockResolvedValue(null);
+    fetchById.mockResolvedValue(found());
     await applyMessagesChange(client, {
       table: 'entries',
       eventType: 'INSERT',

@@ -6,17 +6,38 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LiveBinding } from '../../lib/live-sync';
 import type { RowChange } from '../../lib/merge-change';
-import { getMessage } from './api/get-message';
+import { getMessagesById } from './api/get-messages-by-id';
 import { messagesKeys } from './api/query-keys';
 import { applyEntryChange } from './message-cache';
 import { messageColumns, toMessage } from './message-fields';
 import type { Message } from './types';
 
+/**
+ * Inserts arriving within this window are read back in one request: a burst of submissions
+ * costs one read per open dashboard, not one per message.
+ */
+export const INSERT_BATCH_MS = 50;
+
+let batch: { ids: Set<string>; read: Promise<Map<string, Message>> } | null = null;
+
+function readBatched(id: string): Promise<Map<string, Message>> {
+  if (!batch) {
+    const ids = new Set<string>();
+    const read = new Promise((resolve) => setTimeout(resolve, INSERT_BATCH_MS)).then(() => {
+      batch = null;
+      return getMessagesById([...ids]);
+    });
+    batch = { ids, read };
+  }
+  batch.ids.add(id);
+  return batch.read;
+}
+
 /** The new message with its embeds; the payload alone if it cannot be read right now. */
 async function readInserted(change: RowChange): Promise<Message | null> {
   const id = typeof change.new.id === 'string' ? change.new.id : '';
   try {
-    return await getMessage(id);
+    return (await readBatched(id)).get(id) ?? null;
   } catch {
     try {
       return toMessage({ ...messageColumns(change.new), form: null, delivery: null });

@@ -36,8 +36,6 @@ export function useMessagesParams() {
   return {
     filter,
     messageId,
-    /** Whether the URL names a message that cannot exist (a mangled link). */
-    badMessageParam: rawMessage !== null && messageId === null,
     setForm: (formId: string | null) => update({ form: formId }),
     setView: (view: MessageView) => update({ view: view === 'spam' ? 'spam' : null }),
     // Typing replaces the entry: one history step per search, not per debounce.
