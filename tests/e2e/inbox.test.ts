@@ -1,6 +1,7 @@
-// The inbox's spam handling and export in Chromium: posts caught by the honeypot wait in the
-// 'Spam' view, 'Not spam' moves one back to the 'Inbox', and 'Export CSV' downloads the current
-// view as a UTF-8 CSV (with a byte-order mark) whose formula-looking cells are neutralised.
+// The inbox's spam handling, export and search in Chromium: posts caught by the honeypot wait in
+// the 'Spam' view, 'Not spam' moves one back to the 'Inbox', 'Export CSV' downloads the current
+// view (search included) as a UTF-8 CSV (with a byte-order mark) whose formula-looking cells are
+// neutralised.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -41,7 +42,7 @@ describe('inbox in Chromium', () => {
   const e2e = useE2e('inbox');
 
   it(
-    'moves a message out of spam with "Not spam" and exports the current view as CSV',
+    'moves a message out of spam with "Not spam", searches, and exports the current view as CSV',
     { timeout: 150_000 },
     async () => {
       const page = await e2e.newPage();
@@ -135,6 +136,13 @@ describe('inbox in Chromium', () => {
       expect(cell('Spammy Sam', 'Message')).toContain('ümlaut');
       // No cell of the file starts a formula.
       expect(body.flat().filter((value) => /^[=+\-@]/.test(value))).toEqual([]);
+
+      // Searching narrows the view on the server's side, and the export follows the search.
+      await page.getByLabel('Search messages', { exact: true }).fill('iceland');
+      await messageCard(page, 'Formula Fred').waitFor({ state: 'detached' });
+      expect(await listedNames(page)).toEqual(['Normal Nina']);
+      const searched = parseCsv((await exportCsv(page)).bytes.toString('utf8'));
+      expect(searched.slice(1).map((row) => row[header.indexOf('Name')])).toEqual(['Normal Nina']);
     },
   );
 });
