@@ -26,12 +26,13 @@ comment on column public.forms.notify_email is 'E-mail each accepted, non-spam m
 comment on column public.forms.redirect_url is 'Thank-you page for browser posts without _next; null = the site''s /thanks.';
 
 -- What the inbox search looks in, lower-cased once at write time so a trigram index serves it.
-alter table public.entries
-  add column search_text text generated always as (
-    lower(coalesce(name, '') || ' ' || coalesce(email, '') || ' ' || coalesce(message, ''))
-  ) stored;
+-- A plain column kept by a trigger rather than a generated column: logical replication leaves
+-- generated columns out, and Realtime payloads then carry it, so the dashboard can tell whether a
+-- live change belongs in a cached search result without another request.
+alter table public.entries add column search_text text;
 
-comment on column public.entries.search_text is 'Name, e-mail and message, lower-cased: the inbox search target.';
+comment on column public.entries.search_text is
+  'Name, e-mail and message, lower-cased by a trigger: the inbox search target.';
 
 -- The inbox reads newest first per owner and view (inbox or spam), and pages by (created_at, id).
 create index entries_user_spam_created_idx
@@ -46,12 +47,35 @@ drop index if exists public.entries_form_id_created_at_idx;
 -- A delete carries only the key in the WAL; logging the owner with it lets Realtime match a DELETE
 -- against the dashboard's owner filter (`user_id=eq.<uid>`), so another open tab sees it. An
 -- identity index on (id, user_id) logs just those two columns (REPLICA IDENTITY FULL would log
--- whole rows and, on Postgres 18, refuse the generated search column). Realtime still sends only
--- the primary key of a deleted row on tables with RLS.
+-- whole rows). Realtime still sends only the primary key of a deleted row on tables with RLS.
 create unique index forms_id_user_id_key on public.forms (id, user_id);
 alter table public.forms replica identity using index forms_id_user_id_key;
 create unique index entries_id_user_id_key on public.entries (id, user_id);
 alter table public.entries replica identity using index entries_id_user_id_key;
+
+-- ------------------------------------------------------------------------------------------------
+-- Triggers
+-- ------------------------------------------------------------------------------------------------
+-- Recomputed on every write, whatever the writer sent (owners cannot write it anyway: their
+-- UPDATE grant covers read_at and is_spam only).
+create function public.set_entry_search_text()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.search_text := lower(
+    coalesce(new.name, '') || ' ' || coalesce(new.email, '') || ' ' || coalesce(new.message, '')
+  );
+  return new;
+end;
+$$;
+
+create trigger entries_set_search_text
+  before insert or update on public.entries
+  for each row execute function public.set_entry_search_text();
+
+revoke execute on function public.set_entry_search_text() from public, anon, authenticated;
 
 -- ------------------------------------------------------------------------------------------------
 -- Functions
