@@ -16,15 +16,30 @@ export interface AuthState {
   /** True after the visitor arrived through a password-reset link and has not set a new password yet. */
   recovering: boolean;
   finishRecovery: () => void;
+  /** True after the user signed out through `signOut` (not after an expired session), until the next sign-in. */
+  signedOutOnPurpose: boolean;
   signOut: () => Promise<void>;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
 
+/** Whether a URL fragment is a password-reset link's (`#access_token=…&type=recovery`). */
+export function isRecoveryLink(hash: string): boolean {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  return params.get('type') === 'recovery' && params.has('access_token');
+}
+
+// Read once at start-up, before supabase-js consumes the fragment: supabase-js reports the link's
+// session as INITIAL_SESSION first and PASSWORD_RECOVERY only a moment later, and in between the
+// visitor-only guard would already have sent the (now signed-in) user to the dashboard.
+const OPENED_FROM_RECOVERY_LINK =
+  typeof window !== 'undefined' && isRecoveryLink(window.location.hash);
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session | null>(null);
   const [loading, setLoading] = useState(true);
-  const [recovering, setRecovering] = useState(false);
+  const [recovering, setRecovering] = useState(OPENED_FROM_RECOVERY_LINK);
+  const [signedOutOnPurpose, setSignedOutOnPurpose] = useState(false);
 
   useEffect(() => {
     // supabase-js always emits INITIAL_SESSION first, so the listener alone settles `loading`.
@@ -32,7 +47,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setSession(next);
       setLoading(false);
       if (event === 'PASSWORD_RECOVERY') setRecovering(true);
+      // A reset link that gave no session (expired, already used) leaves nothing to recover.
+      if (event === 'INITIAL_SESSION' && !next) setRecovering(false);
       if (event === 'SIGNED_OUT') setRecovering(false);
+      if (event === 'SIGNED_IN') setSignedOutOnPurpose(false);
     });
     return () => data.subscription.unsubscribe();
   }, []);
@@ -44,12 +62,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       loading,
       recovering,
       finishRecovery: () => setRecovering(false),
+      signedOutOnPurpose,
       signOut: async () => {
+        // Set first, so the guard that sees the signed-out user already knows why.
+        setSignedOutOnPurpose(true);
         const { error } = await supabase.auth.signOut();
-        if (error) throw error;
+        if (error) {
+          setSignedOutOnPurpose(false);
+          throw error;
+        }
       },
     }),
-    [session, loading, recovering],
+    [session, loading, recovering, signedOutOnPurpose],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
@@ -78,13 +102,18 @@ function AuthPending() {
 
 /**
  * Renders child routes only for a signed-in user; a visitor goes to the login page, which is told
- * the requested page (router state `{ from }`) to return to after signing in.
+ * the requested page (router state `{ from }`) to return to after signing in. After signing out
+ * on purpose there is nothing to return to: the next sign-in starts at the dashboard. (A session
+ * that expired on a page does return there.)
  */
 export function ProtectedRoute() {
-  const { user, loading } = useAuth();
+  const { user, loading, signedOutOnPurpose } = useAuth();
   const location = useLocation();
   if (loading) return <AuthPending />;
-  if (!user) return <Navigate to={paths.login} replace state={returnToState(location)} />;
+  if (!user) {
+    const state = signedOutOnPurpose ? undefined : returnToState(location);
+    return <Navigate to={paths.login} replace state={state} />;
+  }
   return <Outlet />;
 }
 

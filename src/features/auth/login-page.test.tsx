@@ -6,7 +6,7 @@ import { resetSupabaseMock } from '../../components/testing/mocked-supabase';
 import { currentLocation, SLOW } from '../../components/testing/render';
 import { renderWithAuth } from '../../components/testing/render-with-auth';
 import { fakeSession, type SupabaseMock } from '../../components/testing/supabase-mock';
-import { ProtectedRoute, VisitorRoute } from '../../lib/auth';
+import { ProtectedRoute, useAuth, VisitorRoute } from '../../lib/auth';
 import { LoginPage } from './login-page';
 
 vi.mock('../../lib/supabase', () => import('../../components/testing/mocked-supabase'));
@@ -66,6 +66,19 @@ describe('LoginPage password reset', { timeout: 30_000 }, () => {
   });
 });
 
+/** A protected page with a sign-out button, as the header and sidebar offer. */
+function SettingsStub() {
+  const { signOut } = useAuth();
+  return (
+    <>
+      <h1>Settings</h1>
+      <button type="button" onClick={() => void signOut()}>
+        Sign out
+      </button>
+    </>
+  );
+}
+
 /** The app's guards around a protected page, the login page and the dashboard. */
 function renderGuarded(route: string) {
   return renderWithAuth(
@@ -74,7 +87,7 @@ function renderGuarded(route: string) {
         <Route path="/login" element={<LoginPage />} />
       </Route>
       <Route element={<ProtectedRoute />}>
-        <Route path="/settings" element={<h1>Settings</h1>} />
+        <Route path="/settings" element={<SettingsStub />} />
         <Route path="/dashboard" element={<h1>Dashboard</h1>} />
       </Route>
       {/* Arrives at the login page with router state a script could have set. */}
@@ -129,5 +142,30 @@ describe('LoginPage return to the requested page', { timeout: 30_000 }, () => {
       await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW),
     ).toBeInTheDocument();
     expect(currentLocation()).toHaveTextContent(/^\/dashboard$/);
+  });
+
+  it('starts at the dashboard again after signing out on purpose', async () => {
+    mock.setSession(fakeSession('ada@example.com'));
+    const user = userEvent.setup();
+    renderGuarded('/settings');
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }, SLOW));
+    await screen.findByRole('heading', { level: 1, name: 'Welcome back' }, SLOW);
+    await signInThroughTheForm();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW),
+    ).toBeInTheDocument();
+    expect(currentLocation()).toHaveTextContent(/^\/dashboard$/);
+  });
+
+  it('returns to the page after a session ended there by itself', async () => {
+    mock.setSession(fakeSession('ada@example.com'));
+    renderGuarded('/settings');
+    await screen.findByRole('heading', { level: 1, name: 'Settings' }, SLOW);
+    // As when the refresh token is refused: supabase-js signs out on its own.
+    act(() => mock.setSession(null));
+    await signInThroughTheForm();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Settings' }, SLOW),
+    ).toBeInTheDocument();
   });
 });

@@ -5,9 +5,11 @@ import { TextField } from '../../../components/text-field';
 import { updatePassword } from '../api/update-password';
 import { serverMessage } from '../server-message';
 import { PASSWORD_MIN_LENGTH } from '../../../config/site';
+import { useAuth } from '../../../lib/auth';
 import { FormError } from './auth-card';
 
 export function NewPasswordForm({ onDone }: { onDone: () => void }) {
+  const { user } = useAuth();
   const [password, setPassword] = useState('');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -27,6 +29,15 @@ export function NewPasswordForm({ onDone }: { onDone: () => void }) {
 
   return (
     <form onSubmit={submit}>
+      {/* Tells password managers which account the new password belongs to. */}
+      <input
+        type="text"
+        name="username"
+        autoComplete="username"
+        value={user?.email ?? ''}
+        readOnly
+        hidden
+      />
       <Stack gap="4">
         <TextField
           label="New password"

@@ -5,10 +5,12 @@ import { Button, HStack, Stack } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
 import { PASSWORD_MIN_LENGTH } from '../../../config/site';
+import { useAuth } from '../../../lib/auth';
 import { changePasswordSchema, useChangePassword } from '../api/change-password';
 import { errorMessage, InlineError } from './settings-section';
 
 export function PasswordForm() {
+  const { user } = useAuth();
   const change = useChangePassword();
   const [serverError, setServerError] = useState<string | null>(null);
 
@@ -31,6 +33,15 @@ export function PasswordForm() {
 
   return (
     <form onSubmit={formik.handleSubmit} noValidate>
+      {/* Tells password managers which account the new password belongs to. */}
+      <input
+        type="text"
+        name="username"
+        autoComplete="username"
+        value={user?.email ?? ''}
+        readOnly
+        hidden
+      />
       <Stack gap="4">
         <TextField
           label="New password"
