@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { chromium, type Browser } from 'playwright-core';
+import ws from 'ws';
 import { freePorts, startStack } from '../local-stack/stack.ts';
 import { serveSite } from '../tests/e2e/site-server.ts';
 import { INBOX_PAGE_SIZE, inboxPageQuery } from './inbox-queries.ts';
@@ -68,6 +69,8 @@ async function main() {
     ] as const) {
       const client = createClient(apiUrl, anonKey, {
         auth: { persistSession: false, autoRefreshToken: false },
+        // Node 20 has no global WebSocket (the client builds its realtime side eagerly).
+        realtime: { transport: ws as unknown as typeof WebSocket },
       });
       const email = `bench-${messages}-${Date.now()}@example.test`;
       const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
@@ -133,9 +136,9 @@ async function main() {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
       await page.goto(`${site.url}/login`);
-      await page.getByLabel('Email', { exact: false }).first().fill(owner.email);
-      await page.getByLabel('Password', { exact: false }).first().fill(PASSWORD);
-      await page.getByRole('button', { name: /sign in|log in/i }).click();
+      await page.getByLabel('Email', { exact: true }).fill(owner.email);
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.waitForURL(/\/dashboard/);
       const first: number[] = [];
       const search: number[] = [];
