@@ -50,3 +50,21 @@ export const SPECIAL_FIELDS = {
   /** The hidden field of the dashboard's embed snippet; accepted and ignored. */
   ignored: ['userId'],
 } as const;
+
+/** The newsletter sign-up (`newsletter` function): one address per request, throttled per client. */
+export const NEWSLETTER = {
+  /** Largest accepted request body, in bytes: one address fits many times over. */
+  maxBodyBytes: 2 * 1024,
+  /** Longest address, in characters (as the database's check). */
+  maxEmailLength: 320,
+  /** Sign-up requests accepted per client IP per minute. */
+  ratePerMinute: 5,
+  /** Sign-up requests accepted per client IP per day. */
+  ratePerDay: 20,
+  /** At most one confirmation e-mail per address this often, in hours, whoever asks for it. */
+  confirmationCooldownHours: 6,
+  /** How long a confirmation link works, in hours. */
+  confirmLinkTtlHours: 7 * 24,
+  /** Addresses whose owners never confirm are forgotten this many days after the last e-mail. */
+  forgetUnconfirmedAfterDays: 30,
+} as const;
