@@ -50,6 +50,9 @@ describe('describeFormError', () => {
     expect(describeFormError(pgError('23505', 'duplicate key'), 'create').message).toMatch(
       /already exists/,
     );
+    expect(
+      describeFormError(pgError('23505', 'This form id was used before.'), 'create').message,
+    ).toBe('This form id was used before and cannot be used again. Please try again.');
     expect(describeFormError(new TypeError('Failed to fetch'), 'delete the form').message).toBe(
       'Could not reach the server to delete the form. Check your connection and try again.',
     );

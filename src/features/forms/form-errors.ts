@@ -56,6 +56,13 @@ export function describeFormError(error: unknown, action: string): FormProblem {
     if (text.includes(name)) return problem;
   }
   if (code === '23505') {
+    // Ids of deleted forms are never given out again (their published HTML may still post to
+    // them); a new attempt creates the form with a new random id.
+    if (text.includes('used before')) {
+      return {
+        message: 'This form id was used before and cannot be used again. Please try again.',
+      };
+    }
     return { message: 'A form with this id already exists. Please try again.' };
   }
   if (code === '42501' || code === 'PGRST301' || code === 'PGRST303') {
