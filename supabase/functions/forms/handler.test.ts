@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../_shared/limits.ts';
+import { MIN_PROXY_SECRET_LENGTH, PROXY_SECRET_HEADER } from '../_shared/client-ip.ts';
 import {
-  clientIp,
   handleRequest,
   routeOf,
   type AcceptInput,
@@ -72,23 +72,6 @@ describe('routing helpers', () => {
     expect(routeOf('/forms/_deliver')).toBe('_deliver');
     expect(routeOf('/forms')).toBeNull();
     expect(routeOf(`/forms/${FORM_ID}/extra`)).toBeNull();
-  });
-
-  it('reads the client address from the trusted end of X-Forwarded-For', () => {
-    const xff = (value: string, extra: Record<string, string> = {}) =>
-      new Headers({ 'x-forwarded-for': value, ...extra });
-    expect(clientIp(xff('6.6.6.6, 203.0.113.9'))).toBe('203.0.113.9');
-    expect(clientIp(xff('6.6.6.6, 203.0.113.9, 10.0.0.1'), { trustedHops: 2 })).toBe('203.0.113.9');
-    expect(clientIp(xff('203.0.113.9'), { trustedHops: 3 })).toBe('203.0.113.9');
-    expect(clientIp(xff('1.1.1.1', { 'x-real-ip': '198.51.100.1' }), { header: 'x-real-ip' })).toBe(
-      '198.51.100.1',
-    );
-    expect(clientIp(new Headers())).toBe('unknown');
-  });
-
-  it('treats an unparsable hop count as one hop', () => {
-    const headers = new Headers({ 'x-forwarded-for': '6.6.6.6, 203.0.113.9' });
-    expect(clientIp(headers, { trustedHops: Number('two') })).toBe('203.0.113.9');
   });
 });
 
@@ -275,5 +258,57 @@ describe('form endpoint handler', () => {
     expect((await handleRequest(new Request('http://fn.test/forms/_deliver'), deps)).status).toBe(
       405,
     );
+  });
+});
+
+describe('the client a submission is counted for', () => {
+  const SECRET = 'p'.repeat(MIN_PROXY_SECRET_LENGTH);
+  const send = async (headers: Record<string, string>, proxySecret: string | null = SECRET) => {
+    const { deps, accepted } = fakeDeps({ clientIpPolicy: { proxySecret } });
+    await handleRequest(form({ message: 'Hi' }, headers), deps);
+    return accepted[0].ipHash;
+  };
+
+  it('is the gateway’s entry on a direct call, never one the client wrote', async () => {
+    expect(await send({ 'x-forwarded-for': '6.6.6.6, 203.0.113.9' })).toBe('hash(203.0.113.9)');
+    const wrongSecret = { 'x-forwarded-for': '6.6.6.6, 203.0.113.9', [PROXY_SECRET_HEADER]: 'x' };
+    expect(await send(wrongSecret)).toBe('hash(203.0.113.9)');
+  });
+
+  it('is the proxy’s entry when the request carries the proxy secret', async () => {
+    const viaProxy = { 'x-forwarded-for': '6.6.6.6, 198.51.100.7, 192.0.2.1' };
+    expect(await send({ ...viaProxy, [PROXY_SECRET_HEADER]: SECRET })).toBe('hash(198.51.100.7)');
+    expect(await send({ ...viaProxy, [PROXY_SECRET_HEADER]: SECRET }, null)).toBe(
+      'hash(192.0.2.1)',
+    );
+  });
+
+  it('is an IPv6 client’s /64 network', async () => {
+    expect(await send({ 'x-forwarded-for': '2001:db8:1:2:aaaa::1' })).toBe(
+      'hash(2001:db8:1:2::/64)',
+    );
+  });
+});
+
+describe('without SITE_URL', () => {
+  it('thanks a browser in plain words instead of redirecting it to a guessed address', async () => {
+    const { deps, accepted } = fakeDeps({ siteUrl: null });
+    const res = await handleRequest(form({ message: 'Hi' }), deps);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('location')).toBeNull();
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await res.text()).toBe('Thank you! Your message has been sent.\n');
+    expect(accepted).toHaveLength(1);
+  });
+
+  it('still honours _next and the form’s thank-you page, and JSON clients get JSON', async () => {
+    const { deps } = fakeDeps({ siteUrl: null }, 'https://owner.test/merci');
+    const toForm = await handleRequest(form({ message: 'Hi' }), deps);
+    expect(toForm.status).toBe(303);
+    expect(toForm.headers.get('location')).toBe('https://owner.test/merci');
+    const next = await handleRequest(form({ message: 'Hi', _next: `${ORIGIN}/done` }), deps);
+    expect(next.headers.get('location')).toBe(`${ORIGIN}/done`);
+    const json = await handleRequest(form({ message: 'Hi' }, { accept: 'application/json' }), deps);
+    expect(await json.json()).toEqual({ ok: true, id: 'entry-1' });
   });
 });

@@ -1,6 +1,7 @@
 // The `forms` endpoint as a plain function of (Request, dependencies) → Response: routing, method,
 // form lookup, origin, body, validation, rate limit, storage and the answer. Storage, hashing and
 // mail sending are injected so this module runs unchanged under Deno and in unit tests.
+import { clientIp, rateLimitKey, type ClientIpPolicy } from '../_shared/client-ip.ts';
 import { LIMITS } from '../_shared/limits.ts';
 import { ERRORS, type EndpointError } from './errors.ts';
 import { composeNotification, type Notification } from './notification.ts';
@@ -66,12 +67,14 @@ export interface FormsDeps {
   deliverDue(): Promise<DeliveryReport>;
   /** True when the Authorization header carries the service-role key. */
   isServiceRole(authorization: string | null): boolean;
+  /** Which proxy, besides Supabase's gateway, may name the client (see _shared/client-ip.ts). */
   clientIpPolicy: ClientIpPolicy;
   /**
-   * The site's base URL; plain posts without a usable `_next` go to the form's `redirect_url`,
-   * else to `${siteUrl}/thanks`.
+   * The site's base URL (SITE_URL); plain posts without a usable `_next` go to the form's
+   * `redirect_url`, else to `${siteUrl}/thanks`. Null when unset: they get a neutral thank-you
+   * answer instead of a redirect to a guessed address.
    */
-  siteUrl: string;
+  siteUrl: string | null;
   newId(): string;
   now(): Date;
   log(message: string): void;
@@ -83,33 +86,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function routeOf(pathname: string): string | null {
   const m = /(?:^|\/)forms\/([^/]*)\/?$/.exec(pathname);
   return m ? m[1] : null;
-}
-
-/** How to find the client's address behind the platform's proxies. */
-export interface ClientIpPolicy {
-  /** A header the edge sets to the client address alone (e.g. `cf-connecting-ip`); wins when present. */
-  header?: string | null;
-  /** Proxies we trust that append to X-Forwarded-For; the entry this far from the right is the client. */
-  trustedHops?: number;
-}
-
-/**
- * The client address. X-Forwarded-For is read from the right: entries on its left come from the
- * client and could be forged to dodge the rate limit; the one our nearest proxy appended cannot.
- */
-export function clientIp(headers: Headers, policy: ClientIpPolicy = {}): string {
-  if (policy.header) {
-    const value = headers.get(policy.header)?.trim();
-    if (value) return value;
-  }
-  // A hop count that is not a whole number (an unparsable setting) counts as one: otherwise every
-  // client would read as `unknown` and share one rate-limit bucket.
-  const hops = Math.max(1, Math.trunc(policy.trustedHops ?? 1) || 1);
-  const entries = (headers.get('x-forwarded-for') ?? '')
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  return entries[Math.max(0, entries.length - hops)] || 'unknown';
 }
 
 /** Reads at most `limit` bytes; returns null when the body is longer. */
@@ -211,7 +187,8 @@ async function handleSubmission(
     result = await deps.accept({
       entryId,
       formId: form.id,
-      ipHash: await deps.hashIp(clientIp(req.headers, deps.clientIpPolicy)),
+      // Never an address the client wrote; IPv6 clients counted by their /64 network.
+      ipHash: await deps.hashIp(rateLimitKey(clientIp(req.headers, deps.clientIpPolicy))),
       name: submission.name,
       email: submission.email,
       message: submission.message,
@@ -232,11 +209,11 @@ async function handleSubmission(
     id: result.entryId,
     json,
     corsOrigin,
-    // A valid `_next` wins, then the form's own thank-you page, then the site's.
+    // A valid `_next` wins, then the form's own thank-you page, then the site's (if known).
     redirectTo:
       safeNext(submission.next, form.allowed_origin) ??
       safeRedirectUrl(form.redirect_url) ??
-      `${deps.siteUrl.replace(/\/+$/, '')}/thanks`,
+      (deps.siteUrl ? `${deps.siteUrl.replace(/\/+$/, '')}/thanks` : null),
   });
 }
 

@@ -6,6 +6,7 @@ import { runDeliveries } from './delivery.ts';
 import { createResendMailer, mailConfigFromEnv, type Mailer } from './mailer.ts';
 import { createSmtpMailer } from './smtp-mailer.ts';
 import { hashIp, ipSaltFromEnv, isServiceKey } from './secrets.ts';
+import { clientIpPolicyFromEnv, siteUrlFromEnv } from './settings.ts';
 import { createDeliveryStore, createFormStore } from './supabase-store.ts';
 
 const env = (name: string) => Deno.env.get(name);
@@ -22,7 +23,10 @@ const supabase = createClient(required('SUPABASE_URL'), required('SUPABASE_SERVI
 const forms = createFormStore(supabase);
 const deliveries = createDeliveryStore(supabase);
 const salt = ipSaltFromEnv(env);
-const siteUrl = env('SITE_URL') || 'http://127.0.0.1:5173';
+// Said once per start: a deployment that misses these keeps working, but not as intended.
+const warn = (message: string) => console.warn(`forms: ${message}`);
+const siteUrl = siteUrlFromEnv(env, warn);
+const clientIpPolicy = clientIpPolicyFromEnv(env, warn);
 
 // A broken mail setup must not lose submissions: jobs stay queued, each attempt records why.
 let mailer: Mailer;
@@ -68,10 +72,7 @@ const deps: FormsDeps = {
   },
   deliverDue: () => runDeliveries(deliveries, mailer, from),
   isServiceRole: (authorization) => isServiceKey(authorization, env),
-  clientIpPolicy: {
-    header: env('FORMS_CLIENT_IP_HEADER') || null,
-    trustedHops: Number(env('FORMS_TRUSTED_PROXY_HOPS') || 1),
-  },
+  clientIpPolicy,
   siteUrl,
   newId: () => crypto.randomUUID(),
   now: () => new Date(),

@@ -32,10 +32,14 @@ export function preflightResponse(origin: string): Response {
   });
 }
 
+/** What a browser shows after posting when no thank-you page is known (SITE_URL unset). */
+export const THANK_YOU_TEXT = 'Thank you! Your message has been sent.\n';
+
 export function successResponse(opts: {
   id: string;
   json: boolean;
-  redirectTo: string;
+  /** Where a browser goes next; null: nowhere known, so a neutral thank-you answer instead. */
+  redirectTo: string | null;
   corsOrigin: string | null;
 }): Response {
   if (opts.json) {
@@ -43,6 +47,14 @@ export function successResponse(opts: {
       { ok: true, id: opts.id },
       { status: 200, headers: { ...corsHeaders(opts.corsOrigin), 'Cache-Control': 'no-store' } },
     );
+  }
+  if (opts.redirectTo === null) {
+    // Plain text, like the error answers: it reads well in any browser, and hosted Supabase may
+    // serve a function's HTML as text anyway.
+    return new Response(THANK_YOU_TEXT, {
+      status: 200,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+    });
   }
   return new Response(null, {
     status: 303,

@@ -1,5 +1,6 @@
 // Secret-dependent helpers: the salted hash that stands in for a client's IP address, and the
 // service-role check guarding the `_deliver` route.
+import { sameText } from '../_shared/constant-time.ts';
 
 const hex = (buf: ArrayBuffer) =>
   [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
@@ -18,15 +19,6 @@ export function ipSaltFromEnv(env: (name: string) => string | undefined): string
 export async function hashIp(ip: string, salt: string): Promise<string> {
   const bytes = new TextEncoder().encode(`tinyback-ip:${salt}:${ip}`);
   return hex(await crypto.subtle.digest('SHA-256', bytes));
-}
-
-/** Compares without an early exit, so timing does not reveal how much of a guess was right. */
-function sameText(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
 }
 
 /**
