@@ -1,0 +1,284 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { NEWSLETTER } from '../_shared/limits.ts';
+import {
+  handleRequest,
+  routeOf,
+  type NewsletterDeps,
+  type SignupInput,
+  type SignupResult,
+} from './handler.ts';
+
+const FN = 'https://project.test/functions/v1/newsletter';
+const TOKEN_A = 'A'.repeat(43);
+const TOKEN_B = 'b'.repeat(42) + '_';
+
+function fakeDeps(overrides: Partial<NewsletterDeps> = {}) {
+  const signups: SignupInput[] = [];
+  const calls = { confirm: [] as string[], unsubscribe: [] as string[], deliver: 0 };
+  let result: SignupResult = { status: 'accepted', deliveryId: 'd1' };
+  let tokens = 0;
+  const deps: NewsletterDeps = {
+    signup: async (input) => {
+      signups.push(input);
+      return result;
+    },
+    confirm: async (token) => {
+      calls.confirm.push(token);
+      return token === TOKEN_A ? 'confirmed' : 'invalid';
+    },
+    unsubscribe: async (token) => {
+      calls.unsubscribe.push(token);
+      return token === TOKEN_B ? 'unsubscribed' : 'invalid';
+    },
+    clientHash: async (req) => `hash(${req.headers.get('x-forwarded-for') ?? ''})`,
+    newToken: () => `token-${++tokens}`,
+    deliverSoon: () => void calls.deliver++,
+    functionUrl: FN,
+    siteUrl: 'https://site.test/',
+    log: () => undefined,
+    ...overrides,
+  };
+  return { deps, signups, calls, setResult: (r: SignupResult) => (result = r) };
+}
+
+const signup = (body: BodyInit | null, headers: Record<string, string> = {}, method = 'POST') =>
+  new Request(`${FN}`, {
+    method,
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+
+const link = (action: string, token: string | null, method = 'GET') =>
+  new Request(`${FN}/${action}${token === null ? '' : `?token=${encodeURIComponent(token)}`}`, {
+    method,
+  });
+
+describe('routeOf', () => {
+  it('finds the route after the function name, with or without the platform prefix', () => {
+    expect(routeOf('/newsletter')).toBe('');
+    expect(routeOf('/newsletter/')).toBe('');
+    expect(routeOf('/functions/v1/newsletter/confirm')).toBe('confirm');
+    expect(routeOf('/newsletter/unsubscribe/')).toBe('unsubscribe');
+    expect(routeOf('/newsletter/a/b')).toBeNull();
+    expect(routeOf('/forms/x')).toBeNull();
+  });
+});
+
+describe('sign-up', () => {
+  it('answers 202 {ok:true}, passes one normalised address with fresh tokens and starts delivery', async () => {
+    const { deps, signups, calls } = fakeDeps();
+    const res = await handleRequest(
+      signup(JSON.stringify({ email: '  Ada@Example.COM ' }), { 'x-forwarded-for': '203.0.113.9' }),
+      deps,
+    );
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ ok: true });
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-range')).toBeNull();
+    expect(signups).toHaveLength(1);
+    const input = signups[0]!;
+    expect(input.email).toBe('ada@example.com');
+    expect(input.ipHash).toBe('hash(203.0.113.9)');
+    expect(input.confirmToken).toBe('token-1');
+    expect(input.unsubscribeToken).toBe('token-2');
+    expect(input.mail.text).toContain(`${FN}/confirm?token=token-1`);
+    expect(input.mail.text).toContain(`${FN}/unsubscribe?token=token-2`);
+    expect(calls.deliver).toBe(1);
+  });
+
+  it('answers exactly the same when no e-mail was queued (pending in cooldown, or confirmed)', async () => {
+    const queued = fakeDeps();
+    const silent = fakeDeps();
+    silent.setResult({ status: 'accepted', deliveryId: null });
+    const body = JSON.stringify({ email: 'ada@example.com' });
+    const a = await handleRequest(signup(body), queued.deps);
+    const b = await handleRequest(signup(body), silent.deps);
+    expect(b.status).toBe(a.status);
+    expect([...b.headers]).toEqual([...a.headers]);
+    expect(await b.text()).toBe(await a.text());
+    expect(silent.calls.deliver).toBe(0);
+  });
+
+  it('takes a urlencoded body with the one field email', async () => {
+    const { deps, signups } = fakeDeps();
+    const res = await handleRequest(
+      signup('email=ada%40example.com', { 'content-type': 'application/x-www-form-urlencoded' }),
+      deps,
+    );
+    expect(res.status).toBe(202);
+    expect(signups.map((s) => s.email)).toEqual(['ada@example.com']);
+  });
+
+  it.each([
+    ['an array of addresses', JSON.stringify(['a@example.com', 'b@example.com'])],
+    ['an array in the field', JSON.stringify({ email: ['a@example.com', 'b@example.com'] })],
+    ['a second field', JSON.stringify({ email: 'a@example.com', name: 'Ada' })],
+    ['another field only', JSON.stringify({ mail: 'a@example.com' })],
+    ['a number', JSON.stringify({ email: 42 })],
+    ['null', 'null'],
+    ['broken JSON', '{"email":'],
+  ])('refuses %s with 400 and stores nothing', async (_, body) => {
+    const { deps, signups } = fakeDeps();
+    const res = await handleRequest(signup(body), deps);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ ok: false, code: 'invalid_body' });
+    expect(signups).toEqual([]);
+  });
+
+  it('refuses repeated urlencoded fields', async () => {
+    const { deps, signups } = fakeDeps();
+    const res = await handleRequest(
+      signup('email=a%40example.com&email=b%40example.com', {
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+      deps,
+    );
+    expect(res.status).toBe(400);
+    expect(signups).toEqual([]);
+  });
+
+  it.each(['', 'not-an-email', 'a@b', 'a b@example.com', `${'x'.repeat(310)}@example.com`])(
+    'refuses the address %j with the spec text',
+    async (email) => {
+      const { deps, signups } = fakeDeps();
+      const res = await handleRequest(signup(JSON.stringify({ email })), deps);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        ok: false,
+        code: 'invalid_email',
+        error: 'Please enter a valid email.',
+      });
+      expect(signups).toEqual([]);
+    },
+  );
+
+  it('refuses a body larger than the limit, declared or not', async () => {
+    const { deps, signups } = fakeDeps();
+    const many = JSON.stringify({
+      email: Array.from({ length: 5000 }, (_, i) => `p${i}@example.com`),
+    });
+    const declared = await handleRequest(
+      signup(many, { 'content-length': String(many.length) }),
+      deps,
+    );
+    expect(declared.status).toBe(413);
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(many));
+        c.close();
+      },
+    });
+    const streamed = await handleRequest(
+      new Request(FN, {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': 'application/json' },
+        duplex: 'half',
+      } as RequestInit),
+      deps,
+    );
+    expect(streamed.status).toBe(413);
+    expect(many.length).toBeGreaterThan(NEWSLETTER.maxBodyBytes);
+    expect(signups).toEqual([]);
+  });
+
+  it('refuses other content types with 415', async () => {
+    const { deps } = fakeDeps();
+    const res = await handleRequest(
+      signup('email=a@example.com', { 'content-type': 'text/plain' }),
+      deps,
+    );
+    expect(res.status).toBe(415);
+  });
+
+  it('answers 429 with Retry-After when the client is over its limit, and sends nothing', async () => {
+    const { deps, calls, setResult } = fakeDeps();
+    setResult({ status: 'rate_limited', retryAfter: 12.2 });
+    const res = await handleRequest(signup(JSON.stringify({ email: 'a@example.com' })), deps);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('13');
+    expect(res.headers.get('access-control-expose-headers')).toContain('Retry-After');
+    expect(calls.deliver).toBe(0);
+  });
+
+  it('answers 503 when storage fails', async () => {
+    const { deps } = fakeDeps({
+      signup: () => Promise.reject(new Error('down')),
+    });
+    const res = await handleRequest(signup(JSON.stringify({ email: 'a@example.com' })), deps);
+    expect(res.status).toBe(503);
+  });
+
+  it('answers the CORS preflight of supabase-js', async () => {
+    const { deps } = fakeDeps();
+    const res = await handleRequest(new Request(FN, { method: 'OPTIONS' }), deps);
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-headers')).toContain('apikey');
+    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('refuses other methods and paths', async () => {
+    const { deps } = fakeDeps();
+    const get = await handleRequest(new Request(FN), deps);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST, OPTIONS');
+    expect((await handleRequest(new Request(`${FN}/other`), deps)).status).toBe(404);
+  });
+});
+
+describe('links', () => {
+  it('confirms with a valid token and redirects to the site page without the token', async () => {
+    const { deps, calls } = fakeDeps();
+    const res = await handleRequest(link('confirm', TOKEN_A), deps);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('https://site.test/newsletter/confirmed');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(calls.confirm).toEqual([TOKEN_A]);
+  });
+
+  it('sends unknown, used and malformed tokens to the invalid-link page', async () => {
+    const { deps, calls } = fakeDeps();
+    for (const token of ['C'.repeat(43), 'short', '', null, `${TOKEN_A}x`]) {
+      const res = await handleRequest(link('confirm', token), deps);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('https://site.test/newsletter/invalid-link');
+    }
+    // Only the well-formed token was looked up.
+    expect(calls.confirm).toEqual(['C'.repeat(43)]);
+  });
+
+  it('unsubscribes by GET or one-click POST', async () => {
+    const { deps, calls } = fakeDeps();
+    for (const method of ['GET', 'POST']) {
+      const res = await handleRequest(link('unsubscribe', TOKEN_B, method), deps);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('https://site.test/newsletter/unsubscribed');
+    }
+    expect(calls.unsubscribe).toEqual([TOKEN_B, TOKEN_B]);
+  });
+
+  it('changes nothing on HEAD (link checkers)', async () => {
+    const { deps, calls } = fakeDeps();
+    const res = await handleRequest(link('confirm', TOKEN_A, 'HEAD'), deps);
+    expect(res.status).toBe(405);
+    expect(calls.confirm).toEqual([]);
+  });
+
+  it('answers in plain text when the site URL is not configured', async () => {
+    const { deps } = fakeDeps({ siteUrl: null });
+    const ok = await handleRequest(link('confirm', TOKEN_A), deps);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await ok.text()).toBe('Your subscription is confirmed.\n');
+    const bad = await handleRequest(link('unsubscribe', TOKEN_A), deps);
+    expect(bad.status).toBe(404);
+    expect(await bad.text()).toMatch(/not valid/);
+  });
+
+  it('answers 503 when storage fails', async () => {
+    const { deps } = fakeDeps({ confirm: () => Promise.reject(new Error('down')) });
+    expect((await handleRequest(link('confirm', TOKEN_A), deps)).status).toBe(503);
+  });
+});

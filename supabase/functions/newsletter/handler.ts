@@ -1,0 +1,250 @@
+// The `newsletter` endpoint as a plain function of (Request, dependencies) → Response:
+//   POST /newsletter                   sign up one address: 202 {"ok":true} for every valid
+//                                      address, whether new, pending or already confirmed;
+//   GET|POST /newsletter/confirm?token=…      the confirmation e-mail's link (double opt-in);
+//   GET|POST /newsletter/unsubscribe?token=…  the unsubscribe link (POST: RFC 8058 one-click).
+// Storage, hashing, tokens and the delivery trigger are injected, so this module runs unchanged
+// under Deno and in unit tests.
+import { NEWSLETTER } from '../_shared/limits.ts';
+import { actionLink, composeConfirmation, type ConfirmationMail } from './mail.ts';
+import { parseSignup } from './request-body.ts';
+
+export interface SignupInput {
+  email: string;
+  ipHash: string;
+  confirmToken: string;
+  unsubscribeToken: string;
+  mail: ConfirmationMail;
+}
+
+export type SignupResult =
+  | { status: 'accepted'; deliveryId: string | null }
+  | { status: 'rate_limited'; retryAfter: number };
+
+export interface NewsletterDeps {
+  /** Throttles, records the address and queues its confirmation e-mail in one transaction. */
+  signup(input: SignupInput): Promise<SignupResult>;
+  confirm(token: string): Promise<'confirmed' | 'invalid'>;
+  unsubscribe(token: string): Promise<'unsubscribed' | 'invalid'>;
+  /** The salted hash standing in for the request's client (its address never leaves here). */
+  clientHash(req: Request): Promise<string>;
+  /** A fresh unguessable link token (see tokens.ts). */
+  newToken(): string;
+  /** Starts sending queued e-mail without delaying the answer; must never throw. */
+  deliverSoon(): void;
+  /** Public URL of this function (the links in the e-mail point here). */
+  functionUrl: string;
+  /** The site: link answers redirect to its pages; null answers in plain text instead. */
+  siteUrl: string | null;
+  log(message: string): void;
+}
+
+/** Where the links' answers send a browser on the site (see src/config/paths.ts). */
+export const SITE_PAGES = {
+  confirmed: '/newsletter/confirmed',
+  unsubscribed: '/newsletter/unsubscribed',
+  invalid: '/newsletter/invalid-link',
+} as const;
+
+/** The tokens tokens.ts makes: 32 random bytes, base64url without padding. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The part of the path after the function's name: '' (sign-up), 'confirm', 'unsubscribe', … */
+export function routeOf(pathname: string): string | null {
+  const m = /(?:^|\/)newsletter(?:\/([^/]*))?\/?$/.exec(pathname);
+  return m ? (m[1] ?? '') : null;
+}
+
+// Any site may call the sign-up: the answer says nothing, no credentials are involved, and the
+// limits hold per client whatever the page it came from.
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Retry-After',
+};
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return Response.json(body, {
+    status,
+    headers: { ...CORS, 'Cache-Control': 'no-store', ...headers },
+  });
+}
+
+const refuse = (status: number, code: string, error: string, headers?: Record<string, string>) =>
+  json(status, { ok: false, code, error }, headers);
+
+function preflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS,
+      'Access-Control-Allow-Methods': 'POST, OPTIONS',
+      // What supabase-js's functions.invoke sends along.
+      'Access-Control-Allow-Headers': 'authorization, x-client-info, apikey, content-type, accept',
+      'Access-Control-Max-Age': '86400',
+    },
+  });
+}
+
+/** Reads at most `limit` bytes; returns null when the body is longer. */
+async function readLimited(req: Request, limit: number): Promise<Uint8Array | null> {
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    body.set(c, offset);
+    offset += c.length;
+  }
+  return body;
+}
+
+export async function handleRequest(req: Request, deps: NewsletterDeps): Promise<Response> {
+  const url = new URL(req.url);
+  const route = routeOf(url.pathname);
+  if (route === '') {
+    if (req.method === 'OPTIONS') return preflight();
+    if (req.method !== 'POST')
+      return refuse(405, 'method_not_allowed', 'Use POST.', { Allow: 'POST, OPTIONS' });
+    return handleSignup(req, deps);
+  }
+  if (route === 'confirm' || route === 'unsubscribe') {
+    // HEAD is refused: link checkers probe with it, and only a real visit may change anything.
+    if (req.method !== 'GET' && req.method !== 'POST')
+      return refuse(405, 'method_not_allowed', 'Use GET or POST.', { Allow: 'GET, POST' });
+    await req.body?.cancel().catch(() => undefined);
+    return handleLink(route, url.searchParams.get('token') ?? '', deps);
+  }
+  return refuse(404, 'not_found', 'Not found.');
+}
+
+async function handleSignup(req: Request, deps: NewsletterDeps): Promise<Response> {
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  const tooLarge = () => refuse(413, 'body_too_large', 'Send one e-mail address per request.');
+  if (declared > NEWSLETTER.maxBodyBytes) {
+    await req.body?.cancel().catch(() => undefined);
+    return tooLarge();
+  }
+  let body: Uint8Array | null;
+  try {
+    body = await readLimited(req, NEWSLETTER.maxBodyBytes);
+  } catch {
+    return refuse(400, 'invalid_body', 'The request body could not be read.');
+  }
+  if (!body) return tooLarge();
+
+  const parsed = parseSignup(req.headers.get('content-type'), body);
+  if (!parsed.ok) {
+    if (parsed.problem === 'unsupported_type')
+      return refuse(
+        415,
+        'unsupported_media_type',
+        'Send application/json or application/x-www-form-urlencoded.',
+      );
+    if (parsed.problem === 'invalid_body')
+      return refuse(400, 'invalid_body', 'Send exactly one field, email, with one address.');
+    return refuse(400, 'invalid_email', 'Please enter a valid email.');
+  }
+
+  // The e-mail and its tokens are made for every valid request, used or not, so the work done
+  // (and the time taken) does not depend on the address's state.
+  const confirmToken = deps.newToken();
+  const unsubscribeToken = deps.newToken();
+  const mail = composeConfirmation({
+    confirmUrl: actionLink(deps.functionUrl, 'confirm', confirmToken),
+    unsubscribeUrl: actionLink(deps.functionUrl, 'unsubscribe', unsubscribeToken),
+    siteUrl: deps.siteUrl,
+  });
+
+  let result: SignupResult;
+  try {
+    result = await deps.signup({
+      email: parsed.email,
+      ipHash: await deps.clientHash(req),
+      confirmToken,
+      unsubscribeToken,
+      mail,
+    });
+  } catch (err) {
+    deps.log(`storing a sign-up failed: ${(err as Error).message}`);
+    return refuse(503, 'storage_failed', 'The sign-up could not be saved. Please try again.');
+  }
+  if (result.status === 'rate_limited') {
+    const retryAfter = Math.max(1, Math.ceil(result.retryAfter));
+    return refuse(429, 'rate_limited', 'Too many sign-ups from your network. Try again later.', {
+      'Retry-After': String(retryAfter),
+    });
+  }
+  if (result.deliveryId) deps.deliverSoon();
+  return json(202, { ok: true });
+}
+
+async function handleLink(
+  action: 'confirm' | 'unsubscribe',
+  token: string,
+  deps: NewsletterDeps,
+): Promise<Response> {
+  let outcome: 'confirmed' | 'unsubscribed' | 'invalid' = 'invalid';
+  // A malformed token cannot be one of ours: no need to ask the database.
+  if (TOKEN.test(token)) {
+    try {
+      outcome = action === 'confirm' ? await deps.confirm(token) : await deps.unsubscribe(token);
+    } catch (err) {
+      deps.log(`${action} failed: ${(err as Error).message}`);
+      return linkAnswer(
+        deps.siteUrl,
+        null,
+        503,
+        'Something went wrong on our side. Please open the link again in a moment.',
+      );
+    }
+  }
+  if (outcome === 'confirmed')
+    return linkAnswer(deps.siteUrl, SITE_PAGES.confirmed, 200, 'Your subscription is confirmed.');
+  if (outcome === 'unsubscribed')
+    return linkAnswer(
+      deps.siteUrl,
+      SITE_PAGES.unsubscribed,
+      200,
+      'You are unsubscribed and will get no more newsletter e-mail.',
+    );
+  return linkAnswer(
+    deps.siteUrl,
+    SITE_PAGES.invalid,
+    404,
+    'This link is not valid: it has expired or was already used.',
+  );
+}
+
+/**
+ * A redirect to the site's page when the site is known, else a line of plain text (never HTML:
+ * hosted Supabase serves a function's HTML as text). The link's token never reaches the site.
+ */
+function linkAnswer(
+  siteUrl: string | null,
+  page: string | null,
+  status: number,
+  message: string,
+): Response {
+  const headers = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
+  if (siteUrl && page)
+    return new Response(null, {
+      status: 303,
+      headers: { ...headers, Location: `${siteUrl.replace(/\/+$/, '')}${page}` },
+    });
+  return new Response(`${message}\n`, {
+    status,
+    headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' },
+  });
+}

@@ -1,0 +1,76 @@
+// Entry point of the `newsletter` Edge Function: wires the environment (Supabase service client,
+// client hashing, public URLs) into the request handler. Everything else lives in pure modules.
+//
+// Mail goes through the shared outbox (email_deliveries): a sign-up queues its confirmation
+// e-mail in the same transaction, and the `forms` function's `_deliver` route sends it. Right
+// after queueing, this function calls that route once without waiting for it, so the mail leaves
+// within seconds instead of at the next scheduled run; if the call fails, the scheduled run
+// (pg_cron on Supabase, the local stack's timer) sends it.
+import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
+import { clientSaltFromEnv, hashClientKey } from '../_shared/client-hash.ts';
+import { clientIp, rateLimitKey } from '../_shared/client-ip.ts';
+import { handleRequest, type NewsletterDeps } from './handler.ts';
+import { createNewsletterStore } from './supabase-store.ts';
+import { newToken } from './tokens.ts';
+
+const env = (name: string) => Deno.env.get(name);
+
+function required(name: string): string {
+  const value = env(name);
+  if (!value) throw new Error(`The newsletter function needs the ${name} environment variable.`);
+  return value;
+}
+
+const supabaseUrl = required('SUPABASE_URL').replace(/\/+$/, '');
+const serviceKey = required('SUPABASE_SERVICE_ROLE_KEY');
+const supabase = createClient(supabaseUrl, serviceKey, {
+  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+});
+const store = createNewsletterStore(supabase);
+const salt = clientSaltFromEnv(env);
+const siteUrl = env('SITE_URL') || null;
+// Said once per start: the links still work, but answer in plain text instead of the site's pages.
+if (!siteUrl)
+  console.warn('newsletter: SITE_URL is not set; confirm/unsubscribe links answer in plain text.');
+
+// On Supabase's Edge Runtime, waitUntil keeps the worker alive for work after the answer.
+const edgeRuntime = (globalThis as { EdgeRuntime?: { waitUntil?(p: Promise<unknown>): void } })
+  .EdgeRuntime;
+const DELIVER_TIMEOUT_MS = 60_000;
+
+function deliverSoon() {
+  const work = fetch(`${supabaseUrl}/functions/v1/forms/_deliver`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${serviceKey}`,
+      apikey: serviceKey,
+      'content-type': 'application/json',
+    },
+    body: '{}',
+    signal: AbortSignal.timeout(DELIVER_TIMEOUT_MS),
+  })
+    .then(async (res) => {
+      await res.body?.cancel();
+      if (!res.ok) console.error(`newsletter: delivery run answered ${res.status}`);
+    })
+    .catch((err: unknown) => {
+      console.error(`newsletter: delivery run failed: ${(err as Error).message}`);
+    });
+  edgeRuntime?.waitUntil?.(work);
+}
+
+const deps: NewsletterDeps = {
+  signup: store.signup,
+  confirm: store.confirm,
+  unsubscribe: store.unsubscribe,
+  // No proxy rewrite leads here, so the client is always the entry Supabase's gateway appended.
+  clientHash: (req) => hashClientKey(rateLimitKey(clientIp(req.headers)), salt, 'newsletter'),
+  newToken,
+  deliverSoon,
+  // SUPABASE_URL is the gateway's internal address on self-hosted Supabase; links need the public one.
+  functionUrl: env('NEWSLETTER_PUBLIC_URL') || `${supabaseUrl}/functions/v1/newsletter`,
+  siteUrl,
+  log: (message) => console.error(`newsletter: ${message}`),
+};
+
+Deno.serve((req) => handleRequest(req, deps));
