@@ -12,6 +12,10 @@ export const paths = {
   custom: '/custom',
   docs: '/docs',
   thanks: '/thanks',
+  /** Where the `newsletter` function sends the links of its confirmation e-mail. */
+  newsletterConfirmed: '/newsletter/confirmed',
+  newsletterUnsubscribed: '/newsletter/unsubscribed',
+  newsletterInvalidLink: '/newsletter/invalid-link',
   dashboard: '/dashboard',
   dashboardForms: '/dashboard/forms',
   dashboardBooking: '/dashboard/booking',
@@ -20,4 +24,6 @@ export const paths = {
   /** A booking form's public page, the target of the booking page's 'Preview' links. */
   bookingPublic: (id: string) => `/book/${id}`,
   settings: '/settings',
+  /** Where a form's target address is confirmed: the link of the confirmation e-mail. */
+  confirmAddress: '/confirm-address',
 } as const;

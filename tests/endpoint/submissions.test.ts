@@ -393,7 +393,7 @@ describe('refused submissions store nothing', () => {
   it('answers 503 with Retry-After when storage fails, and stores nothing', async () => {
     const f = await seedForm(pool);
     const signature =
-      'public.accept_submission(uuid, uuid, text, text, text, text, jsonb, boolean, jsonb, integer, integer)';
+      'public.accept_submission(uuid, uuid, text, text, text, text, jsonb, boolean, jsonb, integer, integer, integer, integer, integer)';
     await pool.query(`revoke execute on function ${signature} from service_role`);
     try {
       const res = await form(f, 'message=x');

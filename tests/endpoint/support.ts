@@ -15,10 +15,14 @@ export interface SeededForm {
   name: string;
 }
 
-/** A user and one form with a unique target address, so each test finds its own e-mails. */
+/**
+ * A user and one form with a unique target address, so each test finds its own e-mails. The
+ * address is the owner's own confirmed account e-mail, which needs no confirmation: its messages
+ * are e-mailed at once.
+ */
 export async function seedForm(pool: pg.Pool, name = 'Contact'): Promise<SeededForm> {
-  const user = await createAuthUser(pool, 'Owner');
   const targetEmail = `inbox-${randomUUID().slice(0, 8)}@owner.example.test`;
+  const user = await createAuthUser(pool, 'Owner', targetEmail);
   // Stored with a trailing slash and upper case on purpose: the data model normalises origins.
   const formId = await createForm(pool, user.id, {
     name,

@@ -24,6 +24,29 @@ export const LIMITS = {
   ratePerMinute: 5,
   /** Submissions accepted per form and client IP per day. */
   ratePerDay: 50,
+  /** Submissions accepted per form per minute from all clients together (a backstop). */
+  formRatePerMinute: 60,
+  /** Notification e-mails queued per account per hour (later messages are stored, not mailed). */
+  notificationsPerHour: 100,
+  /** Notification e-mails queued per account per day. */
+  notificationsPerDay: 1_000,
+} as const;
+
+/**
+ * Confirmation e-mails of a form's target address. Until the address is confirmed (or is the
+ * account's own confirmed e-mail) messages are stored but not e-mailed.
+ */
+export const CONFIRMATIONS = {
+  /** How long a confirmation link works, in hours. */
+  linkValidHours: 24,
+  /** Shortest time between two confirmation e-mails of one account to one address, in seconds. */
+  resendIntervalSeconds: 60,
+  /** Confirmation e-mails per account per day. */
+  perAccountPerDay: 10,
+  /** Confirmation e-mails to one address per day, from all accounts together. */
+  perRecipientPerDay: 5,
+  /** Mails composed per `_deliver` run at most. */
+  batchSize: 20,
 } as const;
 
 /** E-mail delivery retries: attempts before giving up, and the backoff between them. */

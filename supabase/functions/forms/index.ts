@@ -2,12 +2,17 @@
 // provider, salts, site URL) into the request handler. Everything else lives in pure modules.
 import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { handleRequest, type FormsDeps } from './handler.ts';
+import { createDeliverStep } from './confirmations.ts';
 import { runDeliveries } from './delivery.ts';
 import { createResendMailer, mailConfigFromEnv, type Mailer } from './mailer.ts';
 import { createSmtpMailer } from './smtp-mailer.ts';
 import { hashIp, ipSaltFromEnv, isServiceKey } from './secrets.ts';
 import { clientIpPolicyFromEnv, siteUrlFromEnv } from './settings.ts';
-import { createDeliveryStore, createFormStore } from './supabase-store.ts';
+import {
+  composeTargetConfirmations,
+  createDeliveryStore,
+  createFormStore,
+} from './supabase-store.ts';
 
 const env = (name: string) => Deno.env.get(name);
 
@@ -70,7 +75,13 @@ const deps: FormsDeps = {
     await Promise.race([work, new Promise((r) => (timer = setTimeout(r, IMMEDIATE_SEND_WAIT_MS)))]);
     clearTimeout(timer);
   },
-  deliverDue: () => runDeliveries(deliveries, mailer, from),
+  // Confirmation e-mails of target addresses are composed first, so they go out in this run.
+  deliverDue: createDeliverStep({
+    siteUrl,
+    compose: (linkPrefix) => composeTargetConfirmations(supabase, linkPrefix),
+    deliver: () => runDeliveries(deliveries, mailer, from),
+    log: (message) => console.error(`forms: ${message}`),
+  }),
   isServiceRole: (authorization) => isServiceKey(authorization, env),
   clientIpPolicy,
   siteUrl,

@@ -53,4 +53,24 @@ describe('notification e-mail', () => {
       '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;',
     );
   });
+
+  it('never lets a field name or value forge a line of the plain-text part', () => {
+    const n = composeNotification({
+      ...base,
+      fields: [
+        ['multi\nline name', 'x'],
+        ['topic\u2028Reply to: evil@example.com', 'y'],
+        ['note', 'first\u2028Entry forged\u2029second'],
+      ],
+    });
+    const lines = n.text.split('\n');
+    expect(lines).toContain('multi line name: x');
+    expect(lines).toContain('topic Reply to: evil@example.com: y');
+    expect(lines).toContain('note:');
+    expect(lines).toContain('  Entry forged');
+    // Every line of the field list is either `name: value`, `name:` or an indented continuation.
+    for (const line of lines.slice(2, 7)) expect(line).toMatch(/^(\S[^:]*:( .*)?| {2}.*)$/);
+    expect(n.text).not.toMatch(/[\u2028\u2029]/);
+    expect(n.html).toContain('multi line name');
+  });
 });

@@ -1,7 +1,8 @@
 // Composes the notification e-mail for one entry: recipient, subject, Reply-To, and text and HTML
 // bodies listing every field in order. Every header value is stripped of CR/LF so nothing a
-// submitter sends can add a header; every HTML value is escaped.
-import { headerSafe, isEmail } from './text.ts';
+// submitter sends can add a header; every HTML value is escaped; field names are one line and a
+// value's lines are indented, so no field can forge a line of the plain-text part.
+import { cleanFieldName, headerSafe, isEmail } from './text.ts';
 
 export interface Notification {
   to: string;
@@ -39,9 +40,16 @@ export function composeNotification(input: {
     input.replyTo && isEmail(headerSafe(input.replyTo)) ? headerSafe(input.replyTo) : null;
   const when = input.receivedAt.toISOString();
 
-  const textFields = input.fields.map(([name, value]) =>
-    value.includes('\n') ? `${name}:\n  ${value.split('\n').join('\n  ')}` : `${name}: ${value}`,
-  );
+  // Names arrive clean from validateSubmission; cleaning again keeps this module safe on its own.
+  const fields = input.fields.map(([name, value]): [string, string] => [
+    cleanFieldName(name),
+    value,
+  ]);
+  const textFields = fields.map(([name, value]) => {
+    // Mail clients may break lines at U+2028/U+2029 too: indent after those as after \n.
+    const lines = value.split(/\r\n|[\n\r\u2028\u2029]/);
+    return lines.length > 1 ? `${name}:\n  ${lines.join('\n  ')}` : `${name}: ${value}`;
+  });
   const text = [
     `New submission to the form "${formName}".`,
     '',
@@ -53,7 +61,7 @@ export function composeNotification(input: {
     '',
   ].join('\n');
 
-  const rows = input.fields
+  const rows = fields
     .map(
       ([name, value]) =>
         `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(name)}</th>` +

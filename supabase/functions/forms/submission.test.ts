@@ -124,4 +124,15 @@ describe('submission validation', () => {
     expect(error.status).toBe(422);
     expect(Object.keys(error.fields ?? {})).toEqual(['__proto__']);
   });
+
+  it('stores field names without control characters or line separators', () => {
+    const s = ok([
+      ['multi\nline name', 'forged?'],
+      ['tab\there\u2028and\u0085there', 'v'],
+    ]);
+    expect(Object.keys(s.data)).toEqual(['multi line name', 'tab here and there']);
+    expect(s.ordered.map(([n]) => n)).toEqual(['multi line name', 'tab here and there']);
+    // A name of nothing but control characters is no name.
+    expect(refused([['\r\n', 'x']]).status).toBe(400);
+  });
 });

@@ -1,9 +1,10 @@
-// Validates and cleans the parsed fields of one submission: limits, trimming, control characters,
-// e-mail checks, and the special fields (_next, _subject, _replyto, honeypots, ignored userId).
+// Validates and cleans the parsed fields of one submission: limits, trimming, control characters
+// (none at all in field names), e-mail checks, and the special fields (_next, _subject, _replyto,
+// honeypots, ignored userId).
 import { LIMITS, SPECIAL_FIELDS } from '../_shared/limits.ts';
 import { ERRORS, type EndpointError } from './errors.ts';
 import type { RawField } from './request-body.ts';
-import { charLength, cleanValue, isEmail } from './text.ts';
+import { charLength, cleanFieldName, cleanValue, isEmail } from './text.ts';
 
 export interface Submission {
   name: string | null;
@@ -66,7 +67,7 @@ export function validateSubmission(raw: RawField[]): SubmissionResult {
   let isSpam = false;
 
   for (const [rawName, rawValue] of raw) {
-    const name = cleanValue(rawName);
+    const name = cleanFieldName(rawName);
     if (name === '') return { ok: false, error: ERRORS.invalidBody('Every field needs a name.') };
     const key = name.slice(0, LIMITS.maxFieldNameLength);
     if (charLength(name) > LIMITS.maxFieldNameLength) {

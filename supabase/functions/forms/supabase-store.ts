@@ -1,7 +1,7 @@
 // Storage for the endpoint through supabase-js with the service role: works unchanged on hosted
 // Supabase, self-hosted Supabase and the local stack. One RPC per step, each its own transaction.
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
-import { DELIVERY, LIMITS } from '../_shared/limits.ts';
+import { CONFIRMATIONS, DELIVERY, LIMITS } from '../_shared/limits.ts';
 import type { ClaimedJob, DeliveryStore } from './delivery.ts';
 import type { AcceptInput, AcceptResult, FormRecord } from './handler.ts';
 
@@ -33,6 +33,9 @@ export function createFormStore(client: SupabaseClient) {
           : null,
         p_per_minute: LIMITS.ratePerMinute,
         p_per_day: LIMITS.ratePerDay,
+        p_form_per_minute: LIMITS.formRatePerMinute,
+        p_account_per_hour: LIMITS.notificationsPerHour,
+        p_account_per_day: LIMITS.notificationsPerDay,
       });
       if (error) throw new Error(`accept_submission: ${error.message}`);
       const result = data as {
@@ -54,6 +57,27 @@ export function createFormStore(client: SupabaseClient) {
       throw new Error(`accept_submission: unexpected answer ${JSON.stringify(result)}`);
     },
   };
+}
+
+/**
+ * Composes the confirmation e-mails of target addresses waiting for one (token, hash and queued
+ * mail in one transaction, within the caps of CONFIRMATIONS); `linkPrefix` + token is the link.
+ * Returns how many it queued.
+ */
+export async function composeTargetConfirmations(
+  client: SupabaseClient,
+  linkPrefix: string,
+): Promise<number> {
+  const { data, error } = await client.rpc('compose_target_confirmations', {
+    p_link_prefix: linkPrefix,
+    p_ttl_seconds: CONFIRMATIONS.linkValidHours * 3600,
+    p_min_interval_seconds: CONFIRMATIONS.resendIntervalSeconds,
+    p_per_account_per_day: CONFIRMATIONS.perAccountPerDay,
+    p_per_recipient_per_day: CONFIRMATIONS.perRecipientPerDay,
+    p_limit: CONFIRMATIONS.batchSize,
+  });
+  if (error) throw new Error(`compose_target_confirmations: ${error.message}`);
+  return Number(data ?? 0);
 }
 
 export function createDeliveryStore(client: SupabaseClient): DeliveryStore {

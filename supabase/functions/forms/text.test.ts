@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   charLength,
+  cleanFieldName,
   cleanValue,
   decodeUtf8,
   headerSafe,
@@ -52,5 +53,12 @@ describe('text hygiene', () => {
   it('makes header values single-line', () => {
     expect(headerSafe('Hello\r\nBcc: victim@example.com')).toBe('Hello Bcc: victim@example.com');
     expect(headerSafe('a\nb\rc')).toBe('a b c');
+  });
+
+  it('keeps field names on one line, without any control character', () => {
+    expect(cleanFieldName('multi\nline name')).toBe('multi line name');
+    expect(cleanFieldName(' a\r\n\tb\u0000c\u007fd\u0085e\u2028f\u2029g ')).toBe('a b c d e f g');
+    expect(cleanFieldName('\n\u2028')).toBe('');
+    expect(cleanFieldName('Grüße 😀')).toBe('Grüße 😀');
   });
 });

@@ -35,6 +35,19 @@ export function cleanValue(value: string): string {
     .trim();
 }
 
+// Every control character (C0 including tab and line breaks, DEL, C1) and the Unicode line and
+// paragraph separators: none of them belongs in a field name, and each could start a new line.
+// eslint-disable-next-line no-control-regex
+const NAME_BREAKERS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g;
+
+/**
+ * A field name as stored and mailed: every run of control characters and line separators becomes
+ * one space, so `"multi\nline name"` cannot forge a line of the notification; then trimmed.
+ */
+export function cleanFieldName(name: string): string {
+  return name.replace(NAME_BREAKERS, ' ').replace(LONE_SURROGATES, '').trim();
+}
+
 /** Length in Unicode code points, which is what "characters" means in the limits. */
 export function charLength(value: string): number {
   let n = 0;
