@@ -40,6 +40,7 @@ describe('forgot password in Chromium', () => {
     await e2e.shot(page, 'set-new-password');
     await page.getByRole('button', { name: 'Save new password' }).click();
     await waitForPath(page, '/dashboard');
+    await dashboard.waitFor();
 
     // Signed out and in again: the new password works, the old one no longer does.
     await page.getByRole('button', { name: 'Open profile menu' }).click();

@@ -73,7 +73,8 @@ describe('forms in Chromium', () => {
     await edit.getByLabel('Form name', { exact: true }).fill('Support requests');
     const notifications = edit.getByRole('checkbox', { name: /notifications/i });
     expect(await notifications.isChecked()).toBe(true);
-    await notifications.click({ force: true });
+    // The switch's input is visually hidden; a user clicks its label (scrolled into view).
+    await edit.getByText('E-mail notifications', { exact: true }).click();
     expect(await notifications.isChecked()).toBe(false);
     await e2e.shot(page, 'edit-dialog');
     await edit.getByRole('button', { name: 'Save' }).click();
