@@ -22,6 +22,10 @@ const PrivacyPage = lazyPage(() => import('../features/legal'), 'PrivacyPage');
 const BlogListPage = lazyPage(() => import('../features/blog'), 'BlogListPage');
 const BlogPostPage = lazyPage(() => import('../features/blog'), 'BlogPostPage');
 const DocsPage = lazyPage(() => import('../features/docs'), 'DocsPage');
+const newsletterLinkPages = () => import('../features/newsletter/newsletter-link-pages');
+const NewsletterConfirmedPage = lazyPage(newsletterLinkPages, 'NewsletterConfirmedPage');
+const NewsletterUnsubscribedPage = lazyPage(newsletterLinkPages, 'NewsletterUnsubscribedPage');
+const NewsletterInvalidLinkPage = lazyPage(newsletterLinkPages, 'NewsletterInvalidLinkPage');
 // The signed-in area is one chunk group: visitors never download it.
 const DashboardLayout = lazyPage(() => import('./routes/dashboard-layout'), 'DashboardLayout');
 const DashboardPage = lazyPage(() => import('./routes/dashboard-page'), 'DashboardPage');
@@ -53,6 +57,9 @@ export function AppRoutes() {
         <Route path={paths.custom} element={<CustomPage />} />
         <Route path={paths.docs} element={<DocsPage />} />
         <Route path={paths.thanks} element={<ThanksPage />} />
+        <Route path={paths.newsletterConfirmed} element={<NewsletterConfirmedPage />} />
+        <Route path={paths.newsletterUnsubscribed} element={<NewsletterUnsubscribedPage />} />
+        <Route path={paths.newsletterInvalidLink} element={<NewsletterInvalidLinkPage />} />
         <Route path={PLAN_SIGNUP_PATH} element={<PlanRedirect />} />
         <Route path={paths.bookingPublic(':id')} element={<BookingPreviewPage />} />
         <Route element={<VisitorRoute />}>

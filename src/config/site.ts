@@ -24,7 +24,7 @@ export const PRIVACY_RESPONSE_TIME = 'one month';
 export const NEWSLETTER_TEXT = {
   invalidEmail: 'Please enter a valid email.',
   failure: 'Es gab ein Problem bei der Anmeldung zum Newsletter.',
-  success: "You're subscribed. Thanks for signing up!",
+  success: 'Thanks for subscribing! Check your inbox and confirm your subscription.',
 } as const;
 
 export const MARKETING_FIGURES = [

@@ -1,6 +1,9 @@
-// Newsletter signup: one insert into `newsletter_subscribers`. The visitor (anon) may insert but
-// not read, so nothing is selected back; a repeated e-mail is skipped by the database, not an error.
+// Newsletter signup: one call of the `newsletter` Edge Function (supabase/functions/newsletter),
+// which e-mails the address a confirmation link (double opt-in). Its answer is the same whether
+// the address is new, waiting for confirmation or already subscribed, so there is nothing to read
+// back: success means "check your inbox".
 import * as yup from 'yup';
+import { useMutation } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 import { NEWSLETTER_TEXT } from '../../../config/site';
 
@@ -14,9 +17,14 @@ export const subscribeSchema = yup.object({
 
 export type SubscribeInput = yup.InferType<typeof subscribeSchema>;
 
-export async function subscribeToNewsletter({ email }: SubscribeInput): Promise<void> {
-  const { error } = await supabase
-    .from('newsletter_subscribers')
-    .insert({ email: email.trim().toLowerCase() });
+export async function subscribeToNewsletter(input: SubscribeInput): Promise<void> {
+  const { email } = await subscribeSchema.validate(input);
+  const { error } = await supabase.functions.invoke('newsletter', {
+    body: { email: email.toLowerCase() },
+  });
   if (error) throw error;
+}
+
+export function useSubscribeToNewsletter() {
+  return useMutation({ mutationFn: subscribeToNewsletter });
 }

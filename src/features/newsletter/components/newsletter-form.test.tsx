@@ -4,13 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '../../../components/testing/render';
 import { NewsletterForm } from './newsletter-form';
 
-const insert = vi.fn();
+// The edge of the app: supabase-js's functions.invoke, which calls the `newsletter` function.
+const invoke = vi.fn();
 vi.mock('../../../lib/supabase', () => ({
-  supabase: { from: (table: string) => ({ insert: (row: unknown) => insert(table, row) }) },
+  supabase: { functions: { invoke: (name: string, options: unknown) => invoke(name, options) } },
 }));
 
 describe('NewsletterForm', { timeout: 30_000 }, () => {
-  beforeEach(() => insert.mockReset());
+  beforeEach(() => invoke.mockReset());
 
   it('is disabled while invalid and shows the message only after a submit attempt', async () => {
     const user = userEvent.setup();
@@ -22,11 +23,11 @@ describe('NewsletterForm', { timeout: 30_000 }, () => {
     expect(screen.queryByText('Please enter a valid email.')).not.toBeInTheDocument();
     await user.click(button);
     expect(await screen.findByText('Please enter a valid email.')).toBeInTheDocument();
-    expect(insert).not.toHaveBeenCalled();
+    expect(invoke).not.toHaveBeenCalled();
   });
 
-  it('subscribes, shows the subscribed state and clears the field', async () => {
-    insert.mockResolvedValue({ error: null });
+  it('asks the newsletter function for one address, says to confirm by e-mail and clears the field', async () => {
+    invoke.mockResolvedValue({ data: { ok: true }, error: null });
     const user = userEvent.setup();
     renderWithProviders(<NewsletterForm />);
     const input = screen.getByLabelText('Email address');
@@ -34,15 +35,19 @@ describe('NewsletterForm', { timeout: 30_000 }, () => {
     const button = screen.getByRole('button', { name: 'Subscribe' });
     await waitFor(() => expect(button).toHaveAttribute('aria-disabled', 'false'));
     await user.click(button);
-    expect(await screen.findByRole('status')).toHaveTextContent(/subscribed/i);
-    expect(insert).toHaveBeenCalledWith('newsletter_subscribers', { email: 'ada@example.com' });
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Thanks for subscribing! Check your inbox and confirm your subscription.',
+    );
+    expect(invoke).toHaveBeenCalledTimes(1);
+    expect(invoke).toHaveBeenCalledWith('newsletter', { body: { email: 'ada@example.com' } });
     expect(input).toHaveValue('');
     await waitFor(() => expect(button).toHaveAttribute('aria-disabled', 'true'));
     expect(screen.queryByText('Please enter a valid email.')).not.toBeInTheDocument();
   });
 
   it('shows the German alert when the signup fails', async () => {
-    insert.mockResolvedValue({ error: { message: 'boom', code: '500' } });
+    // supabase-js resolves with an error (FunctionsHttpError) for a 4xx/5xx answer, e.g. 429.
+    invoke.mockResolvedValue({ data: null, error: new Error('Edge Function returned 429') });
     const user = userEvent.setup();
     renderWithProviders(<NewsletterForm />);
     await user.type(screen.getByLabelText('Email address'), 'ada@example.com');

@@ -1,9 +1,9 @@
-// The newsletter signup form (footer): validates the e-mail, subscribes, and reports the outcome
-// in accessible messages rather than browser alerts.
+// The newsletter signup form (footer, blog): validates the e-mail, asks for the confirmation
+// e-mail (double opt-in), and reports the outcome in accessible messages rather than browser alerts.
 import { useState } from 'react';
 import { useFormik } from 'formik';
 import { Alert, Button, Field, HStack, Input, Stack, Text } from '@chakra-ui/react';
-import { subscribeSchema, subscribeToNewsletter } from '../api/subscribe';
+import { subscribeSchema, useSubscribeToNewsletter } from '../api/subscribe';
 import { NEWSLETTER_TEXT } from '../../../config/site';
 
 export function NewsletterForm({
@@ -14,13 +14,14 @@ export function NewsletterForm({
   tone?: 'dark' | 'light';
 }) {
   const [status, setStatus] = useState<'idle' | 'subscribed' | 'failed'>('idle');
+  const subscribe = useSubscribeToNewsletter();
   const formik = useFormik({
     initialValues: { email: '' },
     validationSchema: subscribeSchema,
     onSubmit: async (values, helpers) => {
       setStatus('idle');
       try {
-        await subscribeToNewsletter(values);
+        await subscribe.mutateAsync(values);
         helpers.resetForm();
         setStatus('subscribed');
       } catch {
