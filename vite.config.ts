@@ -1,12 +1,37 @@
-// Vite config: the React app, plus the dev-server rewrite of the public form endpoint
-// `/api/forms/{id}` to the `forms` Edge Function (the same rewrite a production host does).
-import { defineConfig } from 'vite';
+// Vite config: the React app; a build-time check of the VITE_* settings (a production build fails
+// on a missing value or a key that must not ship, with the browser's own message); and the
+// dev-server rewrite of the public form endpoint `/api/forms/{id}` to the `forms` Edge Function,
+// set up like the production rewrite the README describes.
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { EnvError, parseEnv } from './src/config/env-rules.ts';
+import { LOCAL_FORMS_PROXY_SECRET, PROXY_SECRET_HEADER } from './local-stack/forms-proxy.ts';
 
 const functionsUrl = `${process.env.VITE_SUPABASE_URL ?? 'http://127.0.0.1:54321'}/functions/v1`;
 
+/**
+ * Applies src/config/env-rules.ts to the values the build inlines: the browser would apply the
+ * same rules only when the page loads, after a bad build was already deployed.
+ */
+function checkSiteEnv(): Plugin {
+  return {
+    name: 'tinyback:check-site-env',
+    apply: 'build',
+    configResolved(config) {
+      try {
+        parseEnv(config.env);
+      } catch (error) {
+        if (!(error instanceof EnvError)) throw error;
+        throw new Error(
+          `${error.message}\nSet VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY for the build (see README, "The site").`,
+        );
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), checkSiteEnv()],
   server: {
     host: '127.0.0.1',
     port: 5173,
@@ -15,6 +40,12 @@ export default defineConfig({
       '/api/forms': {
         target: functionsUrl,
         changeOrigin: true,
+        // As on a production host: append the visitor's address to X-Forwarded-For and prove to
+        // the function that this proxy did (FORMS_PROXY_SECRET; the local stack's by default).
+        xfwd: true,
+        headers: {
+          [PROXY_SECRET_HEADER]: process.env.FORMS_PROXY_SECRET ?? LOCAL_FORMS_PROXY_SECRET,
+        },
         rewrite: (path) => path.replace(/^\/api\/forms/, '/forms'),
       },
     },

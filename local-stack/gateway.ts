@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpService, UpgradeService } from './context.ts';
+import { actAsFormsProxy } from './forms-proxy.ts';
 import { sendJson } from './http.ts';
 import { mapApiKey } from './config.ts';
 
@@ -65,6 +66,8 @@ export function createGateway(
   async function route(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://gateway');
     if (url.pathname.startsWith('/api/forms/') || url.pathname === '/api/forms') {
+      // The site owner's rewrite, set up as the README says a production host must be.
+      actAsFormsProxy(req);
       const rest = url.pathname.slice('/api'.length); // -> /forms/{id}
       return services.functions.handle(req, res, rest, url);
     }

@@ -5,6 +5,7 @@ import net from 'node:net';
 import pg from 'pg';
 import { DEFAULT_PORTS, makeSettings, type StackPorts, type StackSettings } from './config.ts';
 import type { StackContext } from './context.ts';
+import { LOCAL_FORMS_PROXY_SECRET } from './forms-proxy.ts';
 import { createGateway } from './gateway.ts';
 import { startPostgres } from './postgres/server.ts';
 import { applyMigrations, applySeed, bootstrap } from './postgres/migrate.ts';
@@ -135,6 +136,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         SMTP_PORT: String(ports.smtp),
         MAIL_PROVIDER: 'smtp',
         SITE_URL: settings.project.auth.siteUrl,
+        // The /api/forms rewrites of the gateway and of Vite's dev server send it (forms-proxy.ts).
+        FORMS_PROXY_SECRET: LOCAL_FORMS_PROXY_SECRET,
       },
     });
     stops.push(async () => functions.close?.());

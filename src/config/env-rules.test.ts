@@ -1,5 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { LOCAL_SUPABASE_ANON_KEY, LOCAL_SUPABASE_URL, parseEnv } from './env';
+import {
+  checkPublicKey,
+  EnvError,
+  LOCAL_SUPABASE_ANON_KEY,
+  LOCAL_SUPABASE_URL,
+  parseEnv,
+} from './env-rules';
+
+/** An unsigned-looking JWT with this payload (the rules read the payload, never the signature). */
+function jwt(payload: unknown): string {
+  const part = (value: unknown) => {
+    const bytes = new TextEncoder().encode(JSON.stringify(value));
+    return btoa(String.fromCharCode(...bytes))
+      .replace(/=+$/, '')
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_');
+  };
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(payload)}.c2lnbmF0dXJl`;
+}
+
+/** The Supabase CLI's demo service-role key: a real JWT with role service_role. */
+const SERVICE_ROLE_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU';
+const hosted = (key: string) => ({
+  MODE: 'production',
+  VITE_SUPABASE_URL: 'https://abc.supabase.co',
+  VITE_SUPABASE_ANON_KEY: key,
+});
 
 describe('parseEnv', () => {
   it('defaults to the local stack in development', () => {
@@ -32,5 +59,39 @@ describe('parseEnv', () => {
         VITE_SUPABASE_ANON_KEY: 'sb_publishable_abc',
       }),
     ).toEqual({ supabaseUrl: 'https://abc.supabase.co', supabaseAnonKey: 'sb_publishable_abc' });
+  });
+
+  it('refuses the service-role key, a secret key and any JWT whose role is not anon', () => {
+    expect(() => parseEnv(hosted(SERVICE_ROLE_KEY))).toThrow(EnvError);
+    expect(() => parseEnv(hosted(SERVICE_ROLE_KEY))).toThrow(
+      /VITE_SUPABASE_ANON_KEY has the "service_role" role, not "anon".*it bypasses row-level security/,
+    );
+    expect(() => parseEnv(hosted('sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz'))).toThrow(
+      /VITE_SUPABASE_ANON_KEY is a secret key \(sb_secret_…\)/,
+    );
+    expect(() => parseEnv(hosted(jwt({ role: 'authenticated', sub: 'u1' })))).toThrow(
+      /has the "authenticated" role/,
+    );
+    expect(() => parseEnv(hosted(jwt({ iss: 'supabase' })))).toThrow(/names no role, not "anon"/);
+    // Even in development, where a missing key falls back to the local stack's anon key.
+    expect(() => parseEnv({ DEV: true, VITE_SUPABASE_ANON_KEY: SERVICE_ROLE_KEY })).toThrow(
+      /service_role/,
+    );
+  });
+
+  it('refuses a JWT whose payload cannot be read', () => {
+    expect(() => checkPublicKey('eyJhbGciOiJIUzI1NiJ9.bm90IGpzb24.c2ln')).toThrow(
+      /not a readable JWT/,
+    );
+    expect(() => checkPublicKey(`eyJhbGciOiJIUzI1NiJ9.${btoa('[1]')}.c2ln`)).toThrow(
+      /not a readable JWT/,
+    );
+  });
+
+  it('accepts the anon key and publishable keys', () => {
+    expect(parseEnv(hosted(LOCAL_SUPABASE_ANON_KEY)).supabaseAnonKey).toBe(LOCAL_SUPABASE_ANON_KEY);
+    const anon = jwt({ role: 'anon', ref: 'abc', note: 'ünïcode' });
+    expect(parseEnv(hosted(anon)).supabaseAnonKey).toBe(anon);
+    expect(() => checkPublicKey('sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH')).not.toThrow();
   });
 });

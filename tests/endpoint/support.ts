@@ -51,6 +51,8 @@ export function rawRequest(
     headers?: Record<string, string | number>;
     body?: Buffer | string;
     chunked?: boolean;
+    /** The client's own address (any 127.x.y.z on Linux), to be a different visitor. */
+    localAddress?: string;
   } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
@@ -70,7 +72,7 @@ export function rawRequest(
     }
     const req = http.request(
       url,
-      { method: opts.method ?? 'POST', headers, agent: false },
+      { method: opts.method ?? 'POST', headers, agent: false, localAddress: opts.localAddress },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
