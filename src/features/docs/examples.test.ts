@@ -39,8 +39,12 @@ describe('docs examples', () => {
     expect(code).toContain('Retry-After');
   });
 
-  it('rewrites /api/forms to the function', () => {
-    expect(rewriteExample(base)).toContain(`/api/forms/*  ${base}/functions/v1/forms/:splat  200`);
+  it('rewrites /api/forms to the function, naming the visitor and sending the proxy secret', () => {
+    const code = rewriteExample(base);
+    expect(code).toContain(`to = "${base}/functions/v1/forms/:splat"`);
+    expect(code).toContain(`proxy_pass ${base}/functions/v1/forms/;`);
+    expect(code).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
+    expect(code.match(/X-Tinyback-Proxy-Secret/g)).toHaveLength(2);
   });
 });
 

@@ -76,14 +76,26 @@ export const ERROR_JSON = `{
   "fields": { "email": "Enter a valid e-mail address." }
 }`;
 
-/** Rewrites that serve the spec's short path /api/forms/{id} from your own domain. */
+/**
+ * Rewrites that serve the spec's short path /api/forms/{id} from your own domain. Each appends the
+ * visitor to X-Forwarded-For and proves itself with the instance's proxy secret, without which
+ * the endpoint counts every visitor behind the rewrite as the rewrite's own address.
+ */
 export function rewriteExample(supabaseUrl: string): string {
   const functions = `${supabaseUrl.replace(/\/+$/, '')}/functions/v1/forms`;
-  return `# Netlify (_redirects)
-/api/forms/*  ${functions}/:splat  200
+  return `# Netlify (netlify.toml)
+[[redirects]]
+  from = "/api/forms/*"
+  to = "${functions}/:splat"
+  status = 200
+  force = true
+  headers = { X-Tinyback-Proxy-Secret = "FORMS_PROXY_SECRET" }
 
 # nginx
 location /api/forms/ {
   proxy_pass ${functions}/;
+  proxy_ssl_server_name on;
+  proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+  proxy_set_header X-Tinyback-Proxy-Secret "FORMS_PROXY_SECRET";
 }`;
 }

@@ -86,6 +86,13 @@ export function Endpoint() {
         serves your site so forms can post to your own domain:
       </P>
       <CodeSample label="Rewrite for /api/forms" code={rewriteExample(env.supabaseUrl)} />
+      <Note>
+        Through a rewrite the endpoint sees your server, not the visitor. It counts visitors one by
+        one only when the rewrite appends the visitor’s address to <C>X-Forwarded-For</C> and sends
+        the <C>X-Tinyback-Proxy-Secret</C> header with the instance’s <C>FORMS_PROXY_SECRET</C>.
+        Without it every post through the rewrite shares one rate limit. Posting to the endpoint URL
+        directly needs none of this.
+      </Note>
       <P>
         The endpoint accepts <C>application/x-www-form-urlencoded</C> (a normal HTML form),{' '}
         <C>multipart/form-data</C> (text fields; file uploads are refused for now) and{' '}
