@@ -1,6 +1,6 @@
 // The public site in real Chromium against the real local stack: every public route at desktop
 // and phone widths (main heading, axe-core, a screenshot each), and a newsletter signup that
-// must land in the database.
+// must land in the database as pending and be confirmed through the e-mailed link.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -9,6 +9,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import pg from 'pg';
 import { serveSite, type SiteServer } from './site-server';
 import { launchBrowser } from './support/browser';
+import { linksIn, waitForMailTo } from './support/mail';
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 
 const routes: { path: string; name: string; h1: RegExp }[] = [
@@ -24,6 +25,17 @@ const routes: { path: string; name: string; h1: RegExp }[] = [
   { path: '/login', name: 'login', h1: /Welcome back/ },
   { path: '/register', name: 'register', h1: /Create your account/ },
   { path: '/thanks', name: 'thanks', h1: /Thanks! Your message has been sent\./ },
+  { path: '/newsletter/confirmed', name: 'newsletter-confirmed', h1: /^You're subscribed$/ },
+  {
+    path: '/newsletter/unsubscribed',
+    name: 'newsletter-unsubscribed',
+    h1: /^You're unsubscribed$/,
+  },
+  {
+    path: '/newsletter/invalid-link',
+    name: 'newsletter-invalid-link',
+    h1: /^This link is not valid$/,
+  },
 ];
 
 const viewports = [
@@ -125,7 +137,7 @@ describe('public site in Chromium', () => {
   });
 
   it(
-    'subscribes to the newsletter from the footer, stored in the database',
+    'subscribes to the newsletter from the footer: pending until the e-mailed link confirms it',
     { timeout: 60_000 },
     async () => {
       const email = `reader-${Date.now()}@example.com`;
@@ -136,7 +148,7 @@ describe('public site in Chromium', () => {
       await form.getByRole('button', { name: 'Subscribe' }).click();
       await expect
         .poll(() => form.getByRole('status').textContent(), { timeout: 15_000 })
-        .toMatch(/subscribed/i);
+        .toMatch(/check your inbox and confirm/i);
       expect(await form.getByLabel('Email address').inputValue()).toBe('');
 
       // The same address again is not an error to the visitor and not a second row.
@@ -144,18 +156,35 @@ describe('public site in Chromium', () => {
       await form.getByRole('button', { name: 'Subscribe' }).click();
       await expect.poll(() => form.getByRole('status').count(), { timeout: 15_000 }).toBe(1);
       expect(await form.getByRole('alert').count()).toBe(0);
-      await page.context().close();
 
       const db = new pg.Client({ connectionString: inject('stack').dbUrl });
       await db.connect();
       try {
-        const { rows } = await db.query(
-          'select email from public.newsletter_subscribers where lower(email) = $1',
-          [email],
-        );
-        expect(rows).toEqual([{ email }]);
+        const stored = () =>
+          db
+            .query(
+              'select email, status from public.newsletter_subscribers where lower(email) = $1',
+              [email],
+            )
+            .then((r) => r.rows);
+        expect(await stored()).toEqual([{ email, status: 'pending' }]);
+
+        // The confirmation e-mail's link confirms, then sends the browser to the site's page.
+        const mail = await waitForMailTo(email, /confirm your newsletter subscription/i);
+        const confirm = linksIn(mail).find((link) => link.includes('/newsletter/confirm?'));
+        expect(confirm).toBeDefined();
+        const res = await fetch(confirm!, { redirect: 'manual' });
+        expect(res.status).toBe(303);
+        const landing = new URL(res.headers.get('location')!);
+        expect(landing.pathname).toBe('/newsletter/confirmed');
+        expect(await stored()).toEqual([{ email, status: 'confirmed' }]);
+        await page.goto(site.url + landing.pathname, { waitUntil: 'networkidle' });
+        await expect
+          .poll(() => page.locator('main h1').textContent(), { timeout: 15_000 })
+          .toBe("You're subscribed");
       } finally {
         await db.end();
+        await page.context().close();
       }
     },
   );
