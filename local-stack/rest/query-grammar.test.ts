@@ -29,7 +29,13 @@ describe('parseSelect', () => {
     ).toEqual([
       { kind: 'column', name: 'id', alias: undefined, jsonPath: [], cast: undefined },
       { kind: 'column', name: 'title', alias: 'name', jsonPath: [], cast: undefined },
-      { kind: 'column', name: 'qty', alias: undefined, jsonPath: [], cast: 'text' },
+      {
+        kind: 'column',
+        name: 'qty',
+        alias: undefined,
+        jsonPath: [],
+        cast: { name: 'text', array: false },
+      },
       {
         kind: 'column',
         name: 'meta',
@@ -77,6 +83,43 @@ describe('parseSelect', () => {
   it('treats an empty select as * and strips whitespace outside quotes', () => {
     expect(parseSelect('')).toEqual([{ kind: 'star' }]);
     expect(parseSelect(' id , forms ( name ) ')).toEqual(parseSelect('id,forms(name)'));
+  });
+
+  it('names casts as the catalog does, so the planner can quote them', () => {
+    const castOf = (raw: string) => (parseSelect(raw)[0] as { cast?: unknown }).cast;
+    expect(castOf('a::INT')).toEqual({ name: 'int4', array: false });
+    expect(castOf('a::bigint[]')).toEqual({ name: 'int8', array: true });
+    expect(castOf('a::char')).toEqual({ name: 'bpchar', length: 1, array: false });
+    expect(castOf('a::timestamptz')).toEqual({ name: 'timestamptz', array: false });
+    expect(castOf('a::my_enum')).toEqual({ name: 'my_enum', array: false });
+    // Whitespace outside quotes is stripped first, so a cast is one word.
+    expect(castOf('a::text from pg_roles')).toEqual({ name: 'textfrompg_roles', array: false });
+  });
+
+  it('keeps whitespace inside quoted names and honours escaped quotes', () => {
+    expect(parseSelect('"a b" , "c\\" d" ')).toMatchObject([
+      { kind: 'column', name: 'a b' },
+      { kind: 'column', name: 'c" d' },
+    ]);
+  });
+
+  it.each([
+    'id,forms(name',
+    'id,,name',
+    'qty::text;drop',
+    'a)',
+    'a::text)',
+    'a::"text"',
+    'rolname,rolsuper::"text from pg_roles as x union all select title"',
+    `id${' '.repeat(3_000)}"`,
+    'a\u0000b',
+    '"a\u0000":id',
+    'id,forms\u0000(name)',
+    'data->>"k\u0000"',
+  ])('refuses %j with PGRST100', (raw) => {
+    expect(() => parseSelect(raw)).toThrow(
+      expect.objectContaining({ status: 400, code: 'PGRST100' }),
+    );
   });
 
   it.each(['id,forms(name', 'id,,name', 'qty::text;drop', 'a)'])(

@@ -6,12 +6,23 @@ import { queryParamError, RestError } from './errors.ts';
 
 export type JsonStep = { arrow: '->' | '->>'; key: string };
 
+/**
+ * A validated `::type` of a select item: one type name (PostgreSQL's own spelling, lower case),
+ * an optional length for the SQL types whose bare keyword implies one (`char` is `char(1)`), and
+ * `[]`. Planners quote the name, so a cast can never carry SQL of its own.
+ */
+export interface TypeName {
+  name: string;
+  length?: number;
+  array: boolean;
+}
+
 export interface ColumnItem {
   kind: 'column';
   name: string;
   alias?: string;
   jsonPath: JsonStep[];
-  cast?: string;
+  cast?: TypeName;
 }
 
 export interface EmbedItem {
@@ -85,30 +96,63 @@ export interface OrderTerm {
   nulls?: 'first' | 'last';
 }
 
-/** Splits on `sep` at depth 0, honouring parentheses and double-quoted strings. */
+/** Splits on `sep` at depth 0, honouring parentheses and double-quoted strings (one pass). */
 export function splitTopLevel(input: string, sep = ','): string[] {
   const parts: string[] = [];
   let depth = 0;
   let quoted = false;
-  let current = '';
+  let start = 0;
   for (let i = 0; i < input.length; i++) {
     const ch = input[i];
     if (quoted) {
-      current += ch;
-      if (ch === '\\' && i + 1 < input.length) current += input[++i];
+      if (ch === '\\') i++;
       else if (ch === '"') quoted = false;
-      continue;
-    }
-    if (ch === '"') quoted = true;
+    } else if (ch === '"') quoted = true;
     else if (ch === '(') depth++;
     else if (ch === ')') depth--;
-    if (ch === sep && depth === 0) {
-      parts.push(current);
-      current = '';
-    } else current += ch;
+    else if (ch === sep && depth === 0) {
+      parts.push(input.slice(start, i));
+      start = i + 1;
+    }
   }
-  parts.push(current);
+  parts.push(input.slice(start));
   return parts;
+}
+
+/**
+ * Removes whitespace outside double-quoted names in one pass, as postgrest-js does before sending
+ * `select` (hand-written URLs may still carry it). Linear in the input, whatever it holds.
+ */
+export function stripWhitespace(input: string, param: string): string {
+  const out: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < input.length; i++) {
+    const ch = input[i];
+    if (quoted) {
+      if (ch === '\\') i++;
+      else if (ch === '"') quoted = false;
+    } else if (ch === '"') quoted = true;
+    else if (WHITESPACE.test(ch)) {
+      if (i > start) out.push(input.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (quoted) throw queryParamError(param, input, 'unterminated double quote');
+  if (start < input.length) out.push(input.slice(start));
+  return out.join('');
+}
+
+const WHITESPACE = /\s/;
+
+/**
+ * Postgres cannot hold a NUL byte in a name (its protocol ends strings with one), so a name that
+ * carries one is refused here rather than breaking the connection.
+ */
+function checkName(name: string, param: string, raw: string): string {
+  if (name.includes('\u0000'))
+    throw queryParamError(param, raw, 'a name must not contain a NUL byte');
+  return name;
 }
 
 /** Embeds and logic trees are parsed recursively; this keeps hostile nesting off the stack. */
@@ -135,23 +179,55 @@ function parseFieldPath(
   raw: string,
 ): { name: string; jsonPath: JsonStep[] } {
   const parts = field.split(/(->>|->)/);
-  const name = unquote(parts[0]);
+  const name = checkName(unquote(parts[0]), param, raw);
   if (!name) throw queryParamError(param, raw, `missing column name in "${field}"`);
   const jsonPath: JsonStep[] = [];
   for (let i = 1; i < parts.length; i += 2) {
-    const key = unquote(parts[i + 1] ?? '');
+    const key = checkName(unquote(parts[i + 1] ?? ''), param, raw);
     if (!key) throw queryParamError(param, raw, `missing JSON key after "${parts[i]}"`);
     jsonPath.push({ arrow: parts[i] as JsonStep['arrow'], key });
   }
   return { name, jsonPath };
 }
 
-const CAST = /^[A-Za-z_][A-Za-z0-9_ ]*(\[\])?$/;
+/** One type name, optionally an array: letters, digits, `_` and `$`, as PostgREST reads a cast. */
+const CAST = /^([A-Za-z_][A-Za-z0-9_$]*)(\[\])?$/;
+
+/**
+ * SQL's keyword spellings of built-in types and the `pg_type` names they stand for; a quoted
+ * name must be the catalog's (`"int"` does not exist, `"char"` is another type than `char`).
+ */
+const TYPE_KEYWORDS: Record<string, { name: string; length?: number }> = {
+  int: { name: 'int4' },
+  integer: { name: 'int4' },
+  smallint: { name: 'int2' },
+  bigint: { name: 'int8' },
+  real: { name: 'float4' },
+  float: { name: 'float8' },
+  decimal: { name: 'numeric' },
+  dec: { name: 'numeric' },
+  boolean: { name: 'bool' },
+  char: { name: 'bpchar', length: 1 },
+  character: { name: 'bpchar', length: 1 },
+  nchar: { name: 'bpchar', length: 1 },
+  bit: { name: 'bit', length: 1 },
+};
+
+/** Validates `::type` and names it as the catalog does. */
+export function parseCast(cast: string, param: string, raw: string): TypeName {
+  const m = CAST.exec(cast);
+  if (!m) throw queryParamError(param, raw, `invalid cast "${cast}"`);
+  const lower = m[1].toLowerCase();
+  const keyword = Object.prototype.hasOwnProperty.call(TYPE_KEYWORDS, lower)
+    ? TYPE_KEYWORDS[lower]
+    : { name: lower };
+  return { ...keyword, array: Boolean(m[2]) };
+}
 
 /** Parses the `select` parameter into a tree. */
 export function parseSelect(raw: string, param = 'select'): SelectItem[] {
   // postgrest-js strips whitespace outside quotes; do the same for hand-written URLs.
-  const input = raw.replace(/\s+(?=(?:[^"]*"[^"]*")*[^"]*$)/g, '');
+  const input = stripWhitespace(raw, param);
   if (input === '') return [{ kind: 'star' }];
   checkNesting(param, raw);
   return parseSelectList(input, param, raw);
@@ -171,7 +247,7 @@ function parseSelectItem(part: string, param: string, raw: string): SelectItem {
   // `alias:field` — a single colon; `::` is a cast.
   const aliasMatch = /^("(?:[^"\\]|\\.)*"|[^:"(]+):(?!:)/.exec(rest);
   if (aliasMatch) {
-    alias = unquote(aliasMatch[1]);
+    alias = checkName(unquote(aliasMatch[1]), param, raw);
     rest = rest.slice(aliasMatch[0].length);
   }
   const spread = rest.startsWith('...');
@@ -193,7 +269,7 @@ function parseSelectItem(part: string, param: string, raw: string): SelectItem {
     for (const m of modifiers) {
       if (m === 'inner') inner = true;
       else if (m === 'left') inner = false;
-      else if (m && hint === undefined) hint = unquote(m);
+      else if (m && hint === undefined) hint = checkName(unquote(m), param, raw);
       else throw queryParamError(param, raw, `unexpected "!${m}" in "${part}"`);
     }
     if (spread && alias !== undefined) {
@@ -201,7 +277,7 @@ function parseSelectItem(part: string, param: string, raw: string): SelectItem {
     }
     return {
       kind: 'embed',
-      relation: unquote(relation),
+      relation: checkName(unquote(relation), param, raw),
       alias,
       hint,
       inner,
@@ -211,12 +287,11 @@ function parseSelectItem(part: string, param: string, raw: string): SelectItem {
   }
   if (rest.includes(')')) throw queryParamError(param, raw, `unbalanced parentheses in "${part}"`);
   if (spread) throw queryParamError(param, raw, `"..." spreads an embedded resource: "${part}"`);
-  let cast: string | undefined;
+  let cast: TypeName | undefined;
   const castAt = rest.indexOf('::');
   if (castAt >= 0) {
-    cast = rest.slice(castAt + 2);
+    cast = parseCast(rest.slice(castAt + 2), param, raw);
     rest = rest.slice(0, castAt);
-    if (!CAST.test(cast)) throw queryParamError(param, raw, `invalid cast "${cast}"`);
   }
   const { name, jsonPath } = parseFieldPath(rest, param, raw);
   return { kind: 'column', name, alias, jsonPath, cast };
@@ -287,16 +362,34 @@ export function parseFilter(column: string, value: string): Filter {
 export function parseLogicTree(operator: 'and' | 'or', negate: boolean, value: string): LogicTree {
   const param = negate ? `not.${operator}` : operator;
   checkNesting(param, value);
-  if (!/^\(.*\)$/s.test(value)) throw queryParamError(param, value, 'expected "(…)"');
-  const children = splitTopLevel(value.slice(1, -1)).map((part) =>
-    parseLogicChild(part, param, value),
+  return parseGroup(operator, negate, value, param, value);
+}
+
+/** One `(…)` level. Only prefixes and suffixes are tested, so each level costs one split. */
+function parseGroup(
+  operator: 'and' | 'or',
+  negate: boolean,
+  group: string,
+  param: string,
+  raw: string,
+): LogicTree {
+  if (group.length < 2 || !group.startsWith('(') || !group.endsWith(')')) {
+    throw queryParamError(param, raw, 'expected "(…)"');
+  }
+  const children = splitTopLevel(group.slice(1, -1)).map((part) =>
+    parseLogicChild(part, param, raw),
   );
   return { kind: 'logic', operator, negate, children };
 }
 
+const NESTED_TREE = /^(not\.)?(and|or)\(/;
+
 function parseLogicChild(part: string, param: string, raw: string): Predicate {
-  const nested = /^(not\.)?(and|or)(\(.*\))$/s.exec(part);
-  if (nested) return parseLogicTree(nested[2] as 'and' | 'or', Boolean(nested[1]), nested[3]);
+  const nested = NESTED_TREE.exec(part);
+  if (nested && part.endsWith(')')) {
+    const operator = nested[2] as 'and' | 'or';
+    return parseGroup(operator, Boolean(nested[1]), part.slice(nested[0].length - 1), param, raw);
+  }
   // `col.op.value` or `col->a.op.value`; the column ends at its first dot.
   let i = 0;
   if (part.startsWith('"')) i = part.indexOf('"', 1) + 1;
@@ -332,7 +425,7 @@ export function parseOrder(value: string, param = 'order'): OrderTerm[] {
     }
     const { name, jsonPath } = parseFieldPath(related ? related[2] : field, param, value);
     return {
-      relation: related ? unquote(related[1]) : undefined,
+      relation: related ? checkName(unquote(related[1]), param, value) : undefined,
       column: name,
       jsonPath,
       direction,
@@ -348,10 +441,12 @@ export function parseCount(param: string, value: string): number {
 }
 
 /** `columns="a","b"` (postgrest-js quotes every name). */
-export function parseColumns(value: string): string[] {
-  const names = splitTopLevel(value.replace(/\s+(?=(?:[^"]*"[^"]*")*[^"]*$)/g, '')).map(unquote);
+export function parseColumns(value: string, param = 'columns'): string[] {
+  const names = splitTopLevel(stripWhitespace(value, param)).map((n) =>
+    checkName(unquote(n), param, value),
+  );
   if (names.some((n) => n === ''))
-    throw queryParamError('columns', value, 'unexpected empty column name');
+    throw queryParamError(param, value, 'unexpected empty column name');
   return names;
 }
 
@@ -389,7 +484,7 @@ export function parseQueryParams(
     if (skip.has(key)) continue;
     if (key === 'select') result.select = value;
     else if (key === 'columns') result.columns = parseColumns(value);
-    else if (key === 'on_conflict') result.onConflict = parseColumns(value);
+    else if (key === 'on_conflict') result.onConflict = parseColumns(value, key);
     if (RESERVED.has(key)) continue;
     const segments = key.split('.');
     const last = segments[segments.length - 1];

@@ -19,7 +19,7 @@ import {
   type SchemaSnapshot,
   type TableInfo,
 } from './schema-cache.ts';
-import { ident, qualified, type Params } from './sql.ts';
+import { castSql, ident, qualified, type Params } from './sql.ts';
 
 /** Thrown when a name is missing from the cache; the caller reloads the cache and plans again. */
 export class SchemaMiss extends Error {}
@@ -297,8 +297,8 @@ export function renderLevel(
       const out =
         item.alias ??
         (item.jsonPath.length ? item.jsonPath[item.jsonPath.length - 1].key : item.name);
-      const cast = item.cast ? `::${item.cast}` : '';
-      list.push(`${columnRef(ctx, alias, item.name, item.jsonPath)}${cast} as ${ident(out)}`);
+      const ref = columnRef(ctx, alias, item.name, item.jsonPath);
+      list.push(`${item.cast ? castSql(ref, item.cast) : ref} as ${ident(out)}`);
     } else if (item.spread) {
       const plan = planEmbed(
         ctx,
