@@ -738,7 +738,17 @@ function restCases(): Case[] {
     400,
     'PGRST204',
   );
-  write('insert with a NUL byte value', 'POST', news, json({ email: 'a\u0000b@example.com' }), 400);
+  // As the service role: visitors may not write the newsletter list at all (they subscribe through
+  // the newsletter function), and the NUL byte must be refused for itself, not for the grant.
+  write(
+    'insert with a NUL byte value',
+    'POST',
+    news,
+    json({ email: 'a\u0000b@example.com' }),
+    400,
+    undefined,
+    serviceHeaders(),
+  );
   write(
     'insert of an object into a text column',
     'POST',
