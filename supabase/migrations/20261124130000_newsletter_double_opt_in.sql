@@ -80,6 +80,11 @@ comment on table public.newsletter_rate_limits is
 
 create index newsletter_rate_limits_window_idx on public.newsletter_rate_limits (window_start);
 
+-- A sent confirmation e-mail in the outbox holds the address and live link tokens; once its confirm
+-- link has expired it is of no further use and is deleted (see request_newsletter_subscription).
+create index email_deliveries_newsletter_created_idx on public.email_deliveries (created_at)
+  where kind = 'newsletter_confirmation';
+
 -- ------------------------------------------------------------------------------------------------
 -- Functions (called by the newsletter Edge Function with the service role only)
 -- ------------------------------------------------------------------------------------------------
@@ -157,8 +162,9 @@ begin
   update public.newsletter_rate_limits set hits = hits + 1 where ip_hash = p_ip_hash;
 
   -- Housekeeping, a bounded batch each, served by an index: counters of clients not seen for two
-  -- days, expired confirm links, and requests their addresses' owners never confirmed. Rows
-  -- another request holds are skipped, so two requests never wait on each other here.
+  -- days, expired confirm links, outbox copies of confirmation e-mails whose confirm link has
+  -- expired, and requests their addresses' owners never confirmed. Rows another request holds
+  -- are skipped, so two requests never wait on each other here.
   delete from public.newsletter_rate_limits
    where (ip_hash, window_kind) in (
      select r.ip_hash, r.window_kind from public.newsletter_rate_limits r
@@ -168,6 +174,13 @@ begin
    where token_hash in (
      select t.token_hash from public.newsletter_tokens t
       where t.expires_at < now()
+      limit 100 for update skip locked);
+  delete from public.email_deliveries
+   where id in (
+     select d.id from public.email_deliveries d
+      where d.kind = 'newsletter_confirmation'
+        and d.created_at < now() - make_interval(secs => p_confirm_ttl_seconds)
+        and d.status in ('sent', 'failed')
       limit 100 for update skip locked);
   delete from public.newsletter_subscribers
    where id in (

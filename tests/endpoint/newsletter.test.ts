@@ -8,7 +8,7 @@ import { NEWSLETTER } from '../../supabase/functions/_shared/limits.ts';
 import { paths } from '../../src/config/paths.ts';
 import { superuserPool, uniqueEmail } from '../support/db.ts';
 import { isTo, listMail, waitForMail, type CaughtMail } from '../support/mail.ts';
-import { rawRequest, type RawResponse } from './support.ts';
+import { rawRequest, until, type RawResponse } from './support.ts';
 
 const stack = inject('stack');
 /** The stack's SITE_URL (supabase/config.toml's auth.site_url), where the links redirect. */
@@ -306,6 +306,40 @@ describe('around the function', () => {
     expect((await res.json()) as { code: string }).toMatchObject({ code: '42501' });
     expect(res.headers.get('content-range')).toBeNull();
     expect(await subscriber(email)).toBeNull();
+  });
+
+  it('forgets unconfirmed addresses, and the outbox copies of expired links', async () => {
+    const email = uniqueEmail('forgotten');
+    expect((await signupJson(email)).status).toBe(202);
+    await confirmationTo(email);
+    // Caught by the mail catcher a moment before the worker records it as sent.
+    await until(
+      'the confirmation e-mail to be recorded as sent',
+      () =>
+        pool
+          .query<{ status: string }>(
+            `select status from public.email_deliveries
+              where kind = 'newsletter_confirmation' and recipient = $1`,
+            [email],
+          )
+          .then((r) => r.rows.map((row) => row.status)),
+      (statuses) => statuses.length === 1 && statuses[0] === 'sent',
+    );
+    const days = (n: number) => `${n} days`;
+    await pool.query(
+      `update public.newsletter_subscribers set last_confirmation_at = now() - $2::interval
+        where email = $1`,
+      [email, days(NEWSLETTER.forgetUnconfirmedAfterDays + 1)],
+    );
+    await pool.query(
+      `update public.email_deliveries set created_at = now() - $2::interval
+        where kind = 'newsletter_confirmation' and recipient = $1`,
+      [email, days(NEWSLETTER.confirmLinkTtlHours / 24 + 1)],
+    );
+    // Any later sign-up tidies up.
+    expect((await signupJson(uniqueEmail('next'))).status).toBe(202);
+    expect(await subscriber(email)).toBeNull();
+    expect(await confirmationsQueued(email)).toBe(0);
   });
 
   it('sends no e-mail for an address that is already confirmed', async () => {
