@@ -22,6 +22,11 @@ const PrivacyPage = lazyPage(() => import('../features/legal'), 'PrivacyPage');
 const BlogListPage = lazyPage(() => import('../features/blog'), 'BlogListPage');
 const BlogPostPage = lazyPage(() => import('../features/blog'), 'BlogPostPage');
 const DocsPage = lazyPage(() => import('../features/docs'), 'DocsPage');
+// The link of a target-address confirmation e-mail: public, and without the rest of the dashboard.
+const ConfirmAddressPage = lazyPage(
+  () => import('../features/forms/components/confirm-address-page'),
+  'ConfirmAddressPage',
+);
 const newsletterLinkPages = () => import('../features/newsletter/newsletter-link-pages');
 const NewsletterConfirmedPage = lazyPage(newsletterLinkPages, 'NewsletterConfirmedPage');
 const NewsletterUnsubscribedPage = lazyPage(newsletterLinkPages, 'NewsletterUnsubscribedPage');
@@ -57,6 +62,7 @@ export function AppRoutes() {
         <Route path={paths.custom} element={<CustomPage />} />
         <Route path={paths.docs} element={<DocsPage />} />
         <Route path={paths.thanks} element={<ThanksPage />} />
+        <Route path={paths.confirmAddress} element={<ConfirmAddressPage />} />
         <Route path={paths.newsletterConfirmed} element={<NewsletterConfirmedPage />} />
         <Route path={paths.newsletterUnsubscribed} element={<NewsletterUnsubscribedPage />} />
         <Route path={paths.newsletterInvalidLink} element={<NewsletterInvalidLinkPage />} />

@@ -10,12 +10,17 @@ export interface Form {
   allowed_origin: string;
   notify_email: boolean;
   redirect_url: string | null;
+  /**
+   * Whether notifications may go to target_email: it is the owner's confirmed account e-mail or
+   * was confirmed through the mailed link. Kept by the database; the owner cannot write it.
+   */
+  target_verified: boolean;
   created_at: string;
   updated_at: string;
 }
 
 export const FORM_COLUMNS =
-  'id, user_id, name, target_email, allowed_origin, notify_email, redirect_url, created_at, updated_at';
+  'id, user_id, name, target_email, allowed_origin, notify_email, redirect_url, target_verified, created_at, updated_at';
 
 export const formsKeys = {
   all: ['forms'] as const,

@@ -1,5 +1,6 @@
-// One form on the Forms tab: its name, id, target address, origin, settings and message counts,
-// with the actions on it. An <article> named after the form, so its buttons read in context.
+// One form on the Forms tab: its name, id, target address (and whether it still awaits its
+// confirmation), origin, settings and message counts, with the actions on it. An <article> named
+// after the form, so its buttons read in context.
 import {
   Badge,
   Button,
@@ -15,6 +16,7 @@ import { LuCode, LuInbox, LuPencil, LuTrash2 } from 'react-icons/lu';
 import type { Form } from '../api/get-forms';
 import type { FormCounts } from '../api/get-form-counts';
 import { messageCount } from '../form-texts';
+import { TargetConfirmation } from './target-confirmation';
 
 export interface FormCardProps {
   form: Form;
@@ -53,6 +55,7 @@ export function FormCard({
             <Text wordBreak="break-all">Thank-you page: {form.redirect_url}</Text>
           )}
         </Stack>
+        {!form.target_verified && <TargetConfirmation form={form} />}
         {!form.notify_email && (
           <Badge alignSelf="flex-start" colorPalette="orange" variant="subtle">
             E-mail notifications off

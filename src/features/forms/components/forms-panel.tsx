@@ -21,6 +21,7 @@ import { DeleteFormDialog } from './delete-form-dialog';
 import { EmbedCodeDialog } from './embed-code-dialog';
 import { FormCard } from './form-card';
 import { FormDialog } from './form-dialog';
+import { confirmationNeededText } from '../form-texts';
 
 export interface FormsPanelProps {
   /** Opens the Messages tab filtered to one form. */
@@ -57,12 +58,22 @@ export function FormsPanel({ onOpenMessages }: FormsPanelProps) {
   }
 
   function saved(form: Form) {
+    // A new address that is not confirmed yet gets a link by e-mail: say so where it happened.
+    const newAddress =
+      dialog?.kind !== 'edit' ||
+      dialog.form.target_email.toLowerCase() !== form.target_email.toLowerCase();
+    const confirmation =
+      !form.target_verified && newAddress ? ` ${confirmationNeededText(form.target_email)}` : '';
     if (dialog?.kind === 'create') {
-      notify('success', 'Form created', `"${form.name}" is ready to receive submissions.`);
+      notify(
+        'success',
+        'Form created',
+        `"${form.name}" is ready to receive submissions.${confirmation}`,
+      );
       // The created form's embed code follows at once (spec §2: 'Embed this form:').
       setDialog({ kind: 'embed', form, created: true });
     } else {
-      notify('success', 'Changes saved', `"${form.name}" was updated.`);
+      notify('success', 'Changes saved', `"${form.name}" was updated.${confirmation}`);
       close();
     }
   }

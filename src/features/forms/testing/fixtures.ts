@@ -18,6 +18,7 @@ export function makeForm(overrides: Partial<Form> = {}): Form {
     allowed_origin: 'https://example.com',
     notify_email: true,
     redirect_url: null,
+    target_verified: true,
     created_at: created,
     updated_at: created,
     ...overrides,

@@ -1,6 +1,7 @@
 // A test double of src/lib/supabase for the forms feature's component tests: an in-memory forms
-// table and `form_message_counts()`, reached through the same supabase-js calls the fetchers make
-// (`from('forms')` select / insert / update / delete, `rpc`). A test file opts in with
+// table, `form_message_counts()`, `resend_target_confirmation()` and `confirm_target_email()`,
+// reached through the same supabase-js calls the fetchers make (`from('forms')` select / insert /
+// update / delete, `rpc`). A test file opts in with
 //   vi.mock('../../../lib/supabase', () => import('../testing/forms-supabase'));
 // and prepares the data with resetFormsBackend() before each test.
 import { vi } from 'vitest';
@@ -28,7 +29,17 @@ export const pgError = (code: string, message: string): FakeError => ({
 type Result = { data: unknown; error: FakeError | null };
 
 function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
-  const state = { forms: [...(initial.forms ?? [])], counts: [...(initial.counts ?? [])] };
+  const state = {
+    forms: [...(initial.forms ?? [])],
+    counts: [...(initial.counts ?? [])],
+    /** What `resend_target_confirmation` answers (the database's JSON). */
+    resendAnswer: { status: 'requested' } as Record<string, unknown>,
+    /** What `confirm_target_email` answers. */
+    confirmAnswer: { status: 'confirmed', email: 'sales@elsewhere.example' } as Record<
+      string,
+      unknown
+    >,
+  };
   const failures = new Map<Operation, FakeError>();
   const held = new Set<Operation>();
   const calls = {
@@ -36,7 +47,7 @@ function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
     update: vi.fn((_id: unknown, _values: Record<string, unknown>) => undefined),
     delete: vi.fn((_id: unknown) => undefined),
     select: vi.fn(() => undefined),
-    rpc: vi.fn((_name: string) => undefined),
+    rpc: vi.fn((_name: string, _args?: Record<string, unknown>) => undefined),
   };
 
   function settle(op: Operation, run: () => Result): Promise<Result> {
@@ -66,6 +77,8 @@ function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
           user_id: OWNER_ID,
           notify_email: true,
           redirect_url: null,
+          // As the database has it for an address that is not the account's own.
+          target_verified: false,
           ...payload,
           created_at: now,
           updated_at: now,
@@ -119,8 +132,18 @@ function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
     hold: (op: Operation) => void held.add(op),
     supabase: {
       from: (table: string) => query(table),
-      rpc: (name: string) => {
-        calls.rpc(name);
+      rpc: (name: string, args?: Record<string, unknown>) => {
+        calls.rpc(name, args);
+        if (name === 'resend_target_confirmation') {
+          const form = state.forms.find((f) => f.id === args?.p_form_id);
+          return settle('rpc', () => ({
+            data: { email: form?.target_email, ...state.resendAnswer },
+            error: null,
+          }));
+        }
+        if (name === 'confirm_target_email') {
+          return settle('rpc', () => ({ data: { ...state.confirmAnswer }, error: null }));
+        }
         if (name !== 'form_message_counts') throw new Error(`forms double: unexpected rpc ${name}`);
         return settle('rpc', () => ({ data: [...state.counts], error: null }));
       },
@@ -135,7 +158,7 @@ let active: FormsBackend = createBackend({});
 /** The client the fetchers import; every call reaches the double of the current test. */
 export const supabase = {
   from: (table: string) => active.supabase.from(table),
-  rpc: (name: string) => active.supabase.rpc(name),
+  rpc: (name: string, args?: Record<string, unknown>) => active.supabase.rpc(name, args),
 };
 
 export function resetFormsBackend(
