@@ -54,6 +54,22 @@ describe('toMessage', () => {
     expect(() => toMessage({ ...raw, name: 42 })).toThrow();
     expect(() => toMessage(null)).toThrow();
   });
+
+  it('reads why a message was not e-mailed, ignoring reasons it does not know', () => {
+    expect(toMessage({ ...raw, notification_skipped: 'unverified' }).notification_skipped).toBe(
+      'unverified',
+    );
+    expect(toMessage({ ...raw, notification_skipped: 'hourly_limit' }).notification_skipped).toBe(
+      'hourly_limit',
+    );
+    expect(toMessage({ ...raw, notification_skipped: 'whatever' }).notification_skipped).toBeNull();
+    expect(toMessage(raw).notification_skipped).toBeNull();
+    // A live insert carries it too.
+    expect(messageColumns({ ...raw, notification_skipped: 'off' })).toHaveProperty(
+      'notification_skipped',
+      'off',
+    );
+  });
 });
 
 describe('messageColumns', () => {
@@ -125,7 +141,12 @@ describe('deliveryState', () => {
     expect(
       deliveryState({ ...base, delivery: { ...toDelivery('failed'), last_error: 'Mailbox full' } }),
     ).toEqual({ kind: 'failed', reason: 'Mailbox full' });
-    expect(deliveryState({ ...base, delivery: null })).toEqual({ kind: 'none', reason: 'off' });
+    // Stored before the endpoint recorded a reason, or stored with one.
+    expect(deliveryState({ ...base, delivery: null })).toEqual({ kind: 'none', reason: 'unknown' });
+    expect(deliveryState({ ...base, delivery: null, notification_skipped: 'off' })).toEqual({
+      kind: 'none',
+      reason: 'off',
+    });
     expect(deliveryState({ ...base, is_spam: true, delivery: null })).toEqual({
       kind: 'none',
       reason: 'spam',

@@ -2,12 +2,25 @@
 // texts the spec fixes for a card ('Anonymous' for a missing name, a dash for a missing e-mail),
 // the visitor's extra fields as text, and where the notification e-mail stands.
 import { isTimestamp, isUuid } from './message-query';
-import type { Delivery, Message } from './types';
+import type { Delivery, Message, NotificationSkipped } from './types';
 
 export const ANONYMOUS = 'Anonymous';
 export const NO_EMAIL = '—';
 
 const DELIVERY_STATUSES: readonly Delivery['status'][] = ['pending', 'sending', 'sent', 'failed'];
+const SKIP_REASONS: readonly NotificationSkipped[] = [
+  'off',
+  'unverified',
+  'hourly_limit',
+  'daily_limit',
+];
+
+/** A stored reason for not e-mailing, checked; null for none or one this version does not know. */
+export function toSkipReason(value: unknown): NotificationSkipped | null {
+  return SKIP_REASONS.includes(value as NotificationSkipped)
+    ? (value as NotificationSkipped)
+    : null;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -57,6 +70,7 @@ export function toMessage(raw: unknown): Message {
     created_at: raw.created_at,
     form: isObject(form) && typeof form.name === 'string' ? { name: form.name } : null,
     delivery: toDelivery(raw.delivery),
+    notification_skipped: toSkipReason(raw.notification_skipped),
   };
 }
 
@@ -72,6 +86,7 @@ export function messageColumns(raw: Record<string, unknown>): Partial<Message> {
     'is_spam',
     'read_at',
     'created_at',
+    'notification_skipped',
   ] as const;
   const picked: Record<string, unknown> = {};
   for (const key of keys) if (key in raw) picked[key] = raw[key];
@@ -122,12 +137,20 @@ export type DeliveryState =
       lastError: string | null;
     }
   | { kind: 'failed'; reason: string }
-  | { kind: 'none'; reason: 'spam' | 'off' };
+  /** `unknown`: stored before the endpoint recorded why. */
+  | { kind: 'none'; reason: 'spam' | NotificationSkipped | 'unknown' };
+
+/** The message fields deliveryState reads (the reason is optional for rows read without it). */
+export type DeliveryFields = Pick<Message, 'delivery' | 'is_spam'> &
+  Partial<Pick<Message, 'notification_skipped'>>;
 
 /** Where the notification e-mail of a message stands, for display. */
-export function deliveryState(message: Pick<Message, 'delivery' | 'is_spam'>): DeliveryState {
+export function deliveryState(message: DeliveryFields): DeliveryState {
   const delivery = message.delivery;
-  if (!delivery) return { kind: 'none', reason: message.is_spam ? 'spam' : 'off' };
+  if (!delivery) {
+    if (message.is_spam) return { kind: 'none', reason: 'spam' };
+    return { kind: 'none', reason: message.notification_skipped ?? 'unknown' };
+  }
   switch (delivery.status) {
     case 'sent':
       return { kind: 'sent', at: delivery.sent_at };

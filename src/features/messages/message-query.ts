@@ -17,7 +17,7 @@ export const MAX_SEARCH_LENGTH = 200;
  * is unique, but PostgREST may still answer the embed as an array (see toMessage).
  */
 export const MESSAGE_COLUMNS =
-  'id, form_id, name, email, message, data, is_spam, read_at, created_at, ' +
+  'id, form_id, name, email, message, data, is_spam, read_at, created_at, notification_skipped, ' +
   'form:forms(name), delivery:email_deliveries(status, attempts, last_error, next_attempt_at, sent_at)';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

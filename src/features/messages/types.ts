@@ -10,6 +10,9 @@ export interface Delivery {
   sent_at: string | null;
 }
 
+/** Why the endpoint queued no notification e-mail for a message (`entries.notification_skipped`). */
+export type NotificationSkipped = 'off' | 'unverified' | 'hourly_limit' | 'daily_limit';
+
 export interface Message {
   id: string;
   form_id: string;
@@ -25,6 +28,11 @@ export interface Message {
   form: { name: string } | null;
   /** `null` when no e-mail was queued: notifications off for the form, or spam. */
   delivery: Delivery | null;
+  /**
+   * Why no e-mail was queued, as the endpoint recorded it (null when one was, for spam, and for
+   * messages stored before the reason was kept).
+   */
+  notification_skipped: NotificationSkipped | null;
   /** Set on the client when the message arrived through Realtime while the inbox was open. */
   arrivedLive?: boolean;
 }

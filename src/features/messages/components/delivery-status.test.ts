@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Delivery } from '../types';
+import type { Delivery, NotificationSkipped } from '../types';
 import { deliveryText } from './delivery-status';
 
 const delivery = (overrides: Partial<Delivery>): Delivery => ({
@@ -49,5 +49,11 @@ describe('deliveryText', () => {
   it('says why no e-mail went out', () => {
     expect(deliveryText({ is_spam: false, delivery: null })).toBe('Not e-mailed');
     expect(deliveryText({ is_spam: true, delivery: null })).toBe('Not e-mailed (spam)');
+    const skipped = (notification_skipped: NotificationSkipped) =>
+      deliveryText({ is_spam: false, delivery: null, notification_skipped });
+    expect(skipped('off')).toBe('Not e-mailed: notifications off');
+    expect(skipped('unverified')).toBe('Not e-mailed: address not confirmed');
+    expect(skipped('hourly_limit')).toBe('Not e-mailed: hourly limit reached');
+    expect(skipped('daily_limit')).toBe('Not e-mailed: daily limit reached');
   });
 });

@@ -1,21 +1,26 @@
 // Where a message's notification e-mail stands: sent (when), pending (next try), failed (why),
-// or none (notifications off for the form, or the message was spam).
+// or none, and why: spam, notifications off, the address not confirmed yet, or a cap reached.
 import { HStack, Icon, Text, type TextProps } from '@chakra-ui/react';
 import { LuCircleAlert, LuClock, LuMailCheck, LuMailMinus } from 'react-icons/lu';
 import { formatMessageDate } from '../format-date';
-import { deliveryState } from '../message-fields';
-import type { Message } from '../types';
+import { deliveryState, type DeliveryFields, type DeliveryState } from '../message-fields';
 
 export interface DeliveryStatusProps extends TextProps {
-  message: Pick<Message, 'delivery' | 'is_spam'>;
+  message: DeliveryFields;
   /** The detail view shows the full error text and the attempts. */
   detailed?: boolean;
 }
 
-export function deliveryText(
-  message: Pick<Message, 'delivery' | 'is_spam'>,
-  detailed = false,
-): string {
+const NOT_EMAILED: Record<Extract<DeliveryState, { kind: 'none' }>['reason'], string> = {
+  spam: 'Not e-mailed (spam)',
+  off: 'Not e-mailed: notifications off',
+  unverified: 'Not e-mailed: address not confirmed',
+  hourly_limit: 'Not e-mailed: hourly limit reached',
+  daily_limit: 'Not e-mailed: daily limit reached',
+  unknown: 'Not e-mailed',
+};
+
+export function deliveryText(message: DeliveryFields, detailed = false): string {
   const state = deliveryState(message);
   switch (state.kind) {
     case 'sent':
@@ -30,7 +35,7 @@ export function deliveryText(
     case 'failed':
       return `E-mail failed: ${state.reason}`;
     case 'none':
-      return state.reason === 'spam' ? 'Not e-mailed (spam)' : 'Not e-mailed';
+      return NOT_EMAILED[state.reason];
   }
 }
 

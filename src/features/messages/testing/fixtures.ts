@@ -22,6 +22,7 @@ export function makeMessage(overrides: Partial<Message> = {}): Message {
     created_at: '2026-11-20T10:00:00+00:00',
     form: { name: FORM_CONTACT.name },
     delivery: null,
+    notification_skipped: null,
     ...overrides,
   };
 }
