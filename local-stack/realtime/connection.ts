@@ -1,5 +1,6 @@
 // One Realtime WebSocket: the Phoenix channel lifecycle as Supabase Realtime runs it — join with
-// postgres_changes bindings, heartbeat, access_token refresh, leave — plus public broadcast.
+// postgres_changes bindings, heartbeat, access_token refresh, leave — plus public broadcast, within
+// Supabase's limits on channels, joins, messages and payload sizes (see limits.ts).
 import type WebSocket from 'ws';
 import type pg from 'pg';
 import type { Claims } from '../jwt.ts';
@@ -15,6 +16,14 @@ import {
   type Vsn,
 } from './protocol.ts';
 import { bindingId } from './binding-id.ts';
+import {
+  JOIN_ERRORS,
+  PAYLOAD_SIZE_EXCEEDED,
+  RateWindow,
+  REALTIME_LIMITS,
+  type Semaphore,
+  TOO_MANY_MESSAGES,
+} from './limits.ts';
 import { resolveBindings, type Binding } from './subscriptions.ts';
 import { checkToken } from './tokens.ts';
 
@@ -29,6 +38,13 @@ export interface ConnectionDeps {
   jwtSecret: string;
   /** Every joined channel of every socket (for broadcast). */
   channelsOnTopic: (topic: string) => Iterable<Channel>;
+  /** Connections that hold or are joining a channel (Supabase's connected users). */
+  connectedUsers: () => number;
+  /**
+   * Shared by every connection: bounds the binding checks running at once, so a connection
+   * joining many channels cannot take every database connection from event delivery.
+   */
+  bindingChecks: Semaphore;
   log: (message: string) => void;
 }
 
@@ -67,6 +83,14 @@ export class Channel implements Subscriber {
   send(payload: unknown) {
     this.push('postgres_changes', payload, true);
   }
+
+  get active(): boolean {
+    return this.connection.channels.get(this.topic) === this;
+  }
+
+  shutdown(message: string) {
+    this.connection.shutdownChannel(this, message);
+  }
 }
 
 const asRecord = (v: unknown): Record<string, unknown> =>
@@ -74,6 +98,21 @@ const asRecord = (v: unknown): Record<string, unknown> =>
 
 export class RealtimeConnection {
   readonly channels = new Map<string, Channel>();
+  /** Topics whose join is being checked: they count against the limits before they exist. */
+  private readonly joining = new Set<string>();
+  private readonly joinRate = new RateWindow(
+    REALTIME_LIMITS.maxJoinsPerSecond,
+    REALTIME_LIMITS.rateWindowMs,
+  );
+  private readonly eventRate = new RateWindow(
+    REALTIME_LIMITS.maxEventsPerSecond,
+    REALTIME_LIMITS.rateWindowMs,
+  );
+  /** This connection's binding checks run one after another, so it waits in line only once. */
+  private bindingCheckChain: Promise<unknown> = Promise.resolve();
+  /** Messages still being handled; a disconnect waits for them so earlier joins get answers. */
+  private inFlight = 0;
+  private closeWhenIdle = false;
 
   constructor(
     private ws: WebSocket,
@@ -86,21 +125,44 @@ export class RealtimeConnection {
       if (isBinary) {
         // Binary frames only carry user broadcasts (vsn 2.0.0).
         const push = decodeUserBroadcastPush(buf);
-        if (push) this.broadcast(push);
+        if (push && this.countEvent()) this.broadcast(push);
         return;
       }
       const msg = decodeFrame(buf.toString('utf8'), this.vsn);
       if (!msg) return;
-      this.handle(msg).catch((err: Error) => {
-        this.deps.log(`message ${msg.event} failed: ${err.message}`);
-        // A join is never left unanswered, or the client would wait for its timeout.
-        if (msg.event === 'phx_join') this.reply(msg, 'error', { reason: 'Unable to join' });
-      });
+      // Heartbeats go to the socket and joins have their own rate; the rest count as events.
+      if (msg.topic !== 'phoenix' && msg.event !== 'phx_join' && !this.countEvent()) return;
+      this.inFlight++;
+      this.handle(msg)
+        .catch((err: Error) => {
+          this.deps.log(`message ${msg.event} failed: ${err.message}`);
+          // A join is never left unanswered, or the client would wait for its timeout.
+          if (msg.event === 'phx_join') this.reply(msg, 'error', { reason: 'Unable to join' });
+        })
+        .finally(() => {
+          this.inFlight--;
+          if (this.closeWhenIdle && this.inFlight === 0) this.ws.close(1000);
+        });
     });
   }
 
   send(msg: PhxMessage) {
     if (this.ws.readyState === this.ws.OPEN) this.ws.send(encodeFrame(msg, this.vsn));
+  }
+
+  /** Whether this connection counts as a connected user (holds or is joining a channel). */
+  get isUser(): boolean {
+    return this.channels.size > 0 || this.joining.size > 0;
+  }
+
+  /**
+   * Counts one message from the client. Over the rate, Supabase shuts the channels down with
+   * "Too many messages per second"; the message itself is dropped.
+   */
+  private countEvent(): boolean {
+    if (this.eventRate.take()) return true;
+    for (const channel of [...this.channels.values()]) this.shutdown(channel, TOO_MANY_MESSAGES);
+    return false;
   }
 
   private reply(msg: PhxMessage, status: 'ok' | 'error', response: unknown) {
@@ -147,15 +209,41 @@ export class RealtimeConnection {
     const payload = asRecord(msg.payload);
     const config = asRecord(payload.config);
     if (config.private === true) return this.reply(msg, 'error', { reason: PRIVATE_UNSUPPORTED });
-    const given = payload.access_token ?? payload.user_token;
-    // Opaque `sb_…` keys are not JWTs; the socket's apikey token stands in for them.
-    const token = typeof given === 'string' && !given.startsWith('sb_') ? given : this.socketToken;
-    const check = await checkToken(token, this.deps.jwtSecret);
-    if (!check.ok) return this.reply(msg, 'error', { reason: `${check.code}: ${check.message}` });
 
+    // Supabase's order: connected users, joins per second, channels per connection. A rejoin of
+    // a topic replaces its channel, so it takes no new slot.
+    const taken = this.channels.has(msg.topic) || this.joining.has(msg.topic);
+    if (!this.isUser && this.deps.connectedUsers() >= REALTIME_LIMITS.maxConcurrentUsers)
+      return this.reply(msg, 'error', { reason: JOIN_ERRORS.tooManyUsers });
+    if (!this.joinRate.take()) {
+      this.reply(msg, 'error', { reason: JOIN_ERRORS.tooManyJoins });
+      // Supabase disconnects the whole socket, once the messages before this one are answered.
+      this.closeWhenIdle = true;
+      return;
+    }
+    if (!taken && this.channels.size + this.joining.size >= REALTIME_LIMITS.maxChannelsPerClient)
+      return this.reply(msg, 'error', { reason: JOIN_ERRORS.tooManyChannels });
     const params = (Array.isArray(config.postgres_changes) ? config.postgres_changes : []).filter(
       (p): p is Record<string, unknown> => !!p && typeof p === 'object' && !Array.isArray(p),
     );
+    if (params.length > REALTIME_LIMITS.maxBindingsPerChannel)
+      return this.reply(msg, 'error', { reason: JOIN_ERRORS.tooManyBindings });
+
+    const given = payload.access_token ?? payload.user_token;
+    // Opaque `sb_…` keys are not JWTs; the socket's apikey token stands in for them.
+    const token = typeof given === 'string' && !given.startsWith('sb_') ? given : this.socketToken;
+    // The slot is held while the token is checked, so joins sent at once cannot all pass.
+    const reserved = !taken;
+    if (reserved) this.joining.add(msg.topic);
+    let check;
+    try {
+      check = await checkToken(token, this.deps.jwtSecret);
+    } finally {
+      if (reserved) this.joining.delete(msg.topic);
+    }
+    if (!check.ok) return this.reply(msg, 'error', { reason: `${check.code}: ${check.message}` });
+    if (this.ws.readyState !== this.ws.OPEN) return;
+
     const broadcast = asRecord(config.broadcast);
     const previous = this.channels.get(msg.topic);
     if (previous) this.drop(previous);
@@ -179,17 +267,21 @@ export class RealtimeConnection {
   /** Validates the bindings with the channel's current claims and reports like Supabase does. */
   private async subscribePostgres(channel: Channel) {
     const generation = ++channel.generation;
+    const check = this.bindingCheckChain.then(() =>
+      generation !== channel.generation || this.channels.get(channel.topic) !== channel
+        ? null
+        : this.deps.bindingChecks.run(() =>
+            resolveBindings(this.deps.pool, this.deps.catalog, channel.params, channel.claims),
+          ),
+    );
+    this.bindingCheckChain = check.catch(() => undefined);
     let result;
     try {
-      result = await resolveBindings(
-        this.deps.pool,
-        this.deps.catalog,
-        channel.params,
-        channel.claims,
-      );
+      result = await check;
     } catch (err) {
       result = { ok: false as const, message: (err as Error).message };
     }
+    if (result === null) return;
     if (generation !== channel.generation || this.channels.get(channel.topic) !== channel) return;
     if (result.ok) {
       channel.bindings = result.bindings;
@@ -255,6 +347,19 @@ export class RealtimeConnection {
   private broadcast(msg: UserBroadcast) {
     const sender = this.channels.get(msg.topic);
     if (!sender) return;
+    if (msg.payload.length > REALTIME_LIMITS.maxBroadcastPayloadBytes) {
+      // Not relayed; an acknowledged broadcast learns why (supabase-js `send` resolves 'error').
+      if (sender.broadcastAck && msg.ref) {
+        this.send({
+          joinRef: msg.joinRef,
+          ref: msg.ref,
+          topic: msg.topic,
+          event: 'phx_reply',
+          payload: { status: 'error', response: { reason: PAYLOAD_SIZE_EXCEEDED } },
+        });
+      }
+      return;
+    }
     for (const channel of this.deps.channelsOnTopic(msg.topic)) {
       if (channel === sender && !sender.broadcastSelf) continue;
       channel.connection.deliverBroadcast(channel, msg);
@@ -317,6 +422,11 @@ export class RealtimeConnection {
     if (channel.expiryTimer) clearTimeout(channel.expiryTimer);
     channel.expiryTimer = null;
     if (this.channels.get(channel.topic) === channel) this.channels.delete(channel.topic);
+  }
+
+  /** Ends the channel (if still joined) as Supabase does when a limit is exceeded. */
+  shutdownChannel(channel: Channel, message: string) {
+    if (this.channels.get(channel.topic) === channel) this.shutdown(channel, message);
   }
 
   /** Ends a channel as Supabase does: a `system` error, then Phoenix closes it. */

@@ -1,12 +1,19 @@
 // Decides who receives each change and what they see, as Supabase's `realtime.apply_rls` does:
-// event and filter match (compared with Postgres casts), the subscriber's role may SELECT the
-// columns, and for INSERT/UPDATE on RLS tables the row is visible to that subscriber's claims.
-// Changes are processed one at a time in commit order.
+// event and filter match (with Postgres' casts and comparisons), the subscriber's role may SELECT
+// the columns, and for INSERT/UPDATE on RLS tables the row is visible to that subscriber's claims.
+// Changes are processed one at a time in commit order. Subscribers whose filters hold many values
+// are served in a slow lane of their own, one delivery at a time, so however much they cost they
+// never delay anybody else's events nor take more than one database connection.
 import type pg from 'pg';
 import type { Claims } from '../jwt.ts';
-import type { Catalog, TableInfo } from './catalog.ts';
+import type { Catalog, ColumnInfo, TableInfo } from './catalog.ts';
 import { quoteIdent } from './catalog.ts';
-import { OPERATOR_SQL, type FilterCondition } from './filters.ts';
+import {
+  matchWithoutDatabase,
+  OPERATOR_SQL,
+  type FilterCondition,
+  type FilterOperator,
+} from './filters.ts';
 import type { Change } from './replication.ts';
 import type { Binding } from './subscriptions.ts';
 import { renderTuples, type JsonRecord, type RawTuple } from './values.ts';
@@ -16,17 +23,63 @@ export interface Subscriber {
   claims: Claims;
   bindings: readonly Binding[];
   send(payload: unknown): void;
+  /** False once the channel has left or been replaced (a lane may still hold its changes). */
+  readonly active: boolean;
+  /** Ends the subscription with a `system` error (a subscriber too slow to keep up). */
+  shutdown(message: string): void;
 }
+
+/** Subscribers whose filters hold more values than this are served in the slow lane. */
+const HEAVY_FILTER_VALUES = 100;
+/** Changes a heavy subscriber may fall behind by before its channel is shut down. */
+const MAX_LANE_BACKLOG = 1000;
+const LANE_OVERFLOW = 'Too many messages per second';
+
+/** The number of filter values a subscriber's bindings carry, computed once per binding set. */
+const filterWeights = new WeakMap<readonly Binding[], number>();
+function filterWeight(bindings: readonly Binding[]): number {
+  let weight = filterWeights.get(bindings);
+  if (weight === undefined) {
+    weight = 0;
+    for (const b of bindings)
+      for (const f of b.filters) weight += Array.isArray(f.value) ? f.value.length : 1;
+    filterWeights.set(bindings, weight);
+  }
+  return weight;
+}
+
+const wants = (subscriber: Subscriber, key: string, change: Change) =>
+  subscriber.bindings.some(
+    (b) => b.tables.has(key) && (b.event === '*' || b.event === change.type),
+  );
 
 interface Candidate {
   subscriber: Subscriber;
   bindings: Binding[];
 }
 
-const conditionKey = (f: FilterCondition) => JSON.stringify([f.column, f.op, f.value]);
+/** Condition keys, computed once per parsed condition (a subscriber may carry thousands). */
+const conditionKeys = new WeakMap<FilterCondition, string>();
+function conditionKey(f: FilterCondition): string {
+  let key = conditionKeys.get(f);
+  if (key === undefined) conditionKeys.set(f, (key = JSON.stringify([f.column, f.op, f.value])));
+  return key;
+}
+
+/** Conditions on one column with one operator, answered by one statement. */
+interface FilterGroup {
+  col: ColumnInfo;
+  op: FilterOperator;
+  /** The row's replicated text for the column. */
+  rowValue: string;
+  items: { key: string; values: string[] }[];
+}
 
 export class Delivery {
   private queue: Promise<void> = Promise.resolve();
+  /** The slow lane: heavy subscribers' deliveries, one at a time, each subscriber in order. */
+  private slowLane: Promise<void> = Promise.resolve();
+  private backlog = new WeakMap<Subscriber, number>();
 
   constructor(
     private pool: pg.Pool,
@@ -35,26 +88,63 @@ export class Delivery {
     private log: (message: string) => void,
   ) {}
 
-  /** Keeps commit order: each transaction waits for the previous one. */
+  /**
+   * Keeps commit order: each transaction waits for the previous one, and the slow lane receives
+   * the changes each heavy subscriber wants in the same order.
+   */
   enqueue(changes: Change[]): Promise<void> {
     this.queue = this.queue.then(async () => {
       for (const change of changes) {
-        try {
-          await this.deliver(change);
-        } catch (err) {
-          this.log(
-            `delivery of ${change.type} on ${change.schema}.${change.table} failed: ${(err as Error).message}`,
-          );
+        const key = `${change.schema}.${change.table}`;
+        const light: Subscriber[] = [];
+        for (const subscriber of this.subscribers()) {
+          if (filterWeight(subscriber.bindings) <= HEAVY_FILTER_VALUES) light.push(subscriber);
+          else if (wants(subscriber, key, change)) this.enqueueSlow(subscriber, change);
         }
+        await this.deliverSafely(change, light);
       }
     });
     return this.queue;
   }
 
-  private async deliver(change: Change) {
+  /** Resolves once every change handed over so far has been delivered (or failed). */
+  async drain(): Promise<void> {
+    await this.queue;
+    await this.slowLane;
+  }
+
+  private enqueueSlow(subscriber: Subscriber, change: Change) {
+    const pending = this.backlog.get(subscriber) ?? 0;
+    if (pending >= MAX_LANE_BACKLOG) {
+      // Supabase disconnects a channel that cannot keep up with its event rate.
+      if (pending === MAX_LANE_BACKLOG) {
+        this.backlog.set(subscriber, pending + 1);
+        this.log(`${subscriber.topic} fell ${MAX_LANE_BACKLOG} changes behind; shutting it down`);
+        subscriber.shutdown(LANE_OVERFLOW);
+      }
+      return;
+    }
+    this.backlog.set(subscriber, pending + 1);
+    this.slowLane = this.slowLane.then(async () => {
+      if (subscriber.active) await this.deliverSafely(change, [subscriber]);
+      this.backlog.set(subscriber, (this.backlog.get(subscriber) ?? 1) - 1);
+    });
+  }
+
+  private async deliverSafely(change: Change, subscribers: Iterable<Subscriber>) {
+    try {
+      await this.deliver(change, subscribers);
+    } catch (err) {
+      this.log(
+        `delivery of ${change.type} on ${change.schema}.${change.table} failed: ${(err as Error).message}`,
+      );
+    }
+  }
+
+  private async deliver(change: Change, subscribers: Iterable<Subscriber>) {
     const key = `${change.schema}.${change.table}`;
     const candidates: Candidate[] = [];
-    for (const subscriber of this.subscribers()) {
+    for (const subscriber of subscribers) {
       const bindings = subscriber.bindings.filter(
         (b) => b.tables.has(key) && (b.event === '*' || b.event === change.type),
       );
@@ -152,44 +242,72 @@ export class Delivery {
     };
   }
 
-  /** Evaluates every distinct filter condition once, in one query, with Postgres casts. */
+  /**
+   * Evaluates every distinct filter condition once. Exact comparisons on canonical-text types are
+   * made here (see matchWithoutDatabase); the rest go to Postgres with its casts, one statement
+   * per column and operator however many values they hold, so a subscriber with thousands of
+   * filters costs every other subscriber little more than one with a few.
+   */
   private async evaluateFilters(table: TableInfo, row: RawTuple, candidates: Candidate[]) {
     const results = new Map<string, boolean>();
-    const conditions = new Map<string, FilterCondition>();
-    for (const c of candidates)
-      for (const b of c.bindings) for (const f of b.filters) conditions.set(conditionKey(f), f);
-    const exprs: { key: string; sql: string; params: unknown[] }[] = [];
-    for (const [key, f] of conditions) {
-      const col = table.columns.find((c) => c.name === f.column);
-      const value = row[f.column];
-      // A filter on a column the row does not carry (e.g. a DELETE's key-only tuple) fails closed.
-      if (!col || value === undefined || value === null) {
-        results.set(key, false);
-        continue;
+    const groups = new Map<string, FilterGroup>();
+    for (const c of candidates) {
+      for (const b of c.bindings) {
+        for (const f of b.filters) {
+          const key = conditionKey(f);
+          if (results.has(key)) continue;
+          const col = table.columns.find((column) => column.name === f.column);
+          const value = row[f.column];
+          // A filter on a column the row does not carry (a DELETE's key-only tuple) fails closed.
+          if (!col || value === undefined || value === null) {
+            results.set(key, false);
+            continue;
+          }
+          const known = matchWithoutDatabase(col.typname, f, value);
+          // Until Postgres answers, a condition counts as not matching.
+          results.set(key, known ?? false);
+          if (known !== undefined) continue;
+          const groupKey = JSON.stringify([f.column, f.op]);
+          let group = groups.get(groupKey);
+          if (!group) groups.set(groupKey, (group = { col, op: f.op, rowValue: value, items: [] }));
+          group.items.push({ key, values: Array.isArray(f.value) ? f.value : [f.value] });
+        }
       }
-      const sql = Array.isArray(f.value)
-        ? `$A::${col.typeSql} = any($B::text[]::${col.typeSql}[])`
-        : `$A::${col.typeSql} ${OPERATOR_SQL[f.op as Exclude<typeof f.op, 'in'>]} $B::${col.typeSql}`;
-      exprs.push({ key, sql, params: [value, f.value] });
     }
-    if (exprs.length === 0) return results;
-    const run = async (list: typeof exprs) => {
-      const params: unknown[] = [];
-      const select = list.map((e, i) => {
-        params.push(...e.params);
-        const a = params.length - 1;
-        return `coalesce(${e.sql.replace('$A', () => `$${a}`).replace('$B', () => `$${a + 1}`)}, false) as c${i}`;
-      });
-      const { rows } = await this.pool.query(`select ${select.join(', ')}`, params);
-      list.forEach((e, i) => results.set(e.key, rows[0][`c${i}`] === true));
-    };
-    try {
-      await run(exprs);
-    } catch {
-      // One bad value must not hide the others: retry one by one, failures count as no match.
-      for (const e of exprs) await run([e]).catch(() => results.set(e.key, false));
+    for (const group of groups.values()) {
+      try {
+        for (const key of await this.matchGroup(group)) results.set(key, true);
+      } catch {
+        // One value Postgres refuses must not hide the others: ask one condition at a time.
+        for (const item of group.items) {
+          const one = { ...group, items: [item] };
+          const matched = await this.matchGroup(one).catch(() => []);
+          if (matched.length) results.set(item.key, true);
+        }
+      }
     }
     return results;
+  }
+
+  /** The keys of the group's conditions the row's value satisfies (`in`: any of its values). */
+  private async matchGroup(group: FilterGroup): Promise<string[]> {
+    const values: string[] = [];
+    const owners: number[] = [];
+    group.items.forEach((item, i) => {
+      for (const v of item.values) {
+        values.push(v);
+        owners.push(i);
+      }
+    });
+    if (values.length === 0) return [];
+    const type = group.col.typeSql;
+    const op = group.op === 'in' ? '=' : OPERATOR_SQL[group.op];
+    const { rows } = await this.pool.query<{ i: number }>(
+      `select distinct t.i from unnest($2::text[], $3::int[]) as t(v, i)
+       where $1::${type} ${op} t.v::${type}`,
+      [group.rowValue, values, owners],
+    );
+    return rows.map((r) => group.items[r.i].key);
   }
 
   /**

@@ -75,3 +75,69 @@ export const OPERATOR_SQL: Record<Exclude<FilterOperator, 'in'>, string> = {
   gt: '>',
   gte: '>=',
 };
+
+/**
+ * Types whose text output is canonical (equal values print alike), so a filter value brought to
+ * that form can be compared with the row's replicated text without asking Postgres.
+ */
+const CANONICAL_TEXT_TYPES = new Set(['text', 'varchar', 'int2', 'int4', 'int8', 'uuid', 'bool']);
+const INT_TYPES = new Set(['int2', 'int4', 'int8']);
+
+/**
+ * A filter value as Postgres would print it after casting to `typname`, or undefined when the
+ * input is one this function does not reproduce exactly (Postgres then decides).
+ */
+export function canonicalText(typname: string, raw: string): string | undefined {
+  if (typname === 'text' || typname === 'varchar') return raw;
+  if (INT_TYPES.has(typname)) {
+    const m = /^\s*([+-]?)(\d+(?:_\d+)*)\s*$/.exec(raw);
+    return m ? BigInt(m[1] + m[2].replace(/_/g, '')).toString() : undefined;
+  }
+  if (typname === 'uuid') {
+    const hex = raw.replace(/^\{(.*)\}$/s, '$1').replace(/-/g, '');
+    if (!/^[0-9a-fA-F]{32}$/.test(hex)) return undefined;
+    const h = hex.toLowerCase();
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+  if (typname === 'bool') {
+    // boolin: trimmed, case-insensitive, any unambiguous prefix of true/false/yes/no, on/off, 1/0.
+    const v = raw.trim().toLowerCase();
+    if (!v) return undefined;
+    if ('true'.startsWith(v) || 'yes'.startsWith(v) || v === 'on' || v === '1') return 't';
+    if ('false'.startsWith(v) || 'no'.startsWith(v) || v === 'off' || v === 'of' || v === '0')
+      return 'f';
+    return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Evaluates one condition against the row's replicated text where that is exact (equality and
+ * `in` on canonical-text types, order on integers); undefined leaves it to Postgres.
+ */
+export function matchWithoutDatabase(
+  typname: string,
+  condition: Pick<FilterCondition, 'op' | 'value'>,
+  rowText: string,
+): boolean | undefined {
+  if (!CANONICAL_TEXT_TYPES.has(typname)) return undefined;
+  const { op, value } = condition;
+  if (op === 'in') {
+    const list = Array.isArray(value) ? value : [value];
+    const canon = list.map((v) => canonicalText(typname, v));
+    if (canon.some((v) => v === undefined)) return undefined;
+    return canon.includes(rowText);
+  }
+  if (Array.isArray(value)) return undefined;
+  const canon = canonicalText(typname, value);
+  if (canon === undefined) return undefined;
+  if (op === 'eq') return rowText === canon;
+  if (op === 'neq') return rowText !== canon;
+  if (!INT_TYPES.has(typname) || !/^-?\d+$/.test(rowText)) return undefined;
+  const a = BigInt(rowText);
+  const b = BigInt(canon);
+  if (op === 'lt') return a < b;
+  if (op === 'lte') return a <= b;
+  if (op === 'gt') return a > b;
+  return a >= b;
+}

@@ -8,6 +8,7 @@ import type { StackContext, UpgradeService } from '../context.ts';
 import { Catalog } from './catalog.ts';
 import { Channel, RealtimeConnection } from './connection.ts';
 import { Delivery, type Subscriber } from './delivery.ts';
+import { REALTIME_LIMITS, Semaphore } from './limits.ts';
 import { parseVsn } from './protocol.ts';
 import { ChangeStream } from './replication.ts';
 import { checkApiKey } from './tokens.ts';
@@ -50,7 +51,9 @@ export async function createRealtimeService(ctx: StackContext): Promise<UpgradeS
   });
   await stream.start();
 
-  const wss = new WebSocketServer({ noServer: true });
+  // Frames over the cap are refused from their header (close 1009) before they are read.
+  const bindingChecks = new Semaphore(4);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: REALTIME_LIMITS.maxFrameBytes });
   let closing = false;
 
   return {
@@ -70,6 +73,12 @@ export async function createRealtimeService(ctx: StackContext): Promise<UpgradeS
               catalog,
               jwtSecret: settings.jwtSecret,
               channelsOnTopic,
+              bindingChecks,
+              connectedUsers: () => {
+                let users = 0;
+                for (const c of connections) if (c.isUser) users++;
+                return users;
+              },
               log,
             });
             connections.add(connection);
@@ -97,7 +106,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<UpgradeS
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await stream.close();
       // Let in-flight deliveries finish before the pool they use is ended.
-      await delivery.enqueue([]).catch(() => undefined);
+      await delivery.drain().catch(() => undefined);
     },
   };
 }
