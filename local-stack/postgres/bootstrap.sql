@@ -23,6 +23,12 @@ begin
 end
 $$;
 
+-- The REST stand-in logs in as `authenticator`, as PostgREST does on Supabase: whatever SQL a
+-- request could smuggle in runs without superuser rights, and the role can only become one of
+-- the API roles (postgres/authenticator.ts holds the same password). Enforced on every start so
+-- an older data directory gets the same role.
+alter role authenticator with login noinherit nosuperuser nocreatedb nocreaterole noreplication
+  nobypassrls password 'postgres';
 grant anon, authenticated, service_role to authenticator;
 grant anon, authenticated, service_role to postgres;
 alter role anon set statement_timeout = '3s';

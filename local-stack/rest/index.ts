@@ -1,8 +1,11 @@
 // PostgREST stand-in mounted at /rest/v1: routes `/<table>` and `/rpc/<fn>` requests, plans their
-// SQL against the schema cache and runs each in one transaction as the request's role.
+// SQL against the schema cache and runs each in one transaction as the request's role, on its own
+// pool logged in as `authenticator` (never as the superuser), as PostgREST is on Supabase.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import pg from 'pg';
 import type { HttpService, StackContext } from '../context.ts';
 import { BodyTooLargeError, parseJsonBody, readBody } from '../http.ts';
+import { authenticatorUrl } from '../postgres/authenticator.ts';
 import { RestError, toRestError } from './errors.ts';
 import {
   appliedPreferences,
@@ -152,9 +155,16 @@ function pathSegments(urlPath: string): string[] {
   }
 }
 
+/** Connections of the REST pool (PostgREST's `db-pool` default is 10; tests run requests in parallel). */
+const POOL_SIZE = 20;
+
 export function createRestService(ctx: StackContext): HttpService {
   const log = (m: string) => ctx.log('rest', m);
-  const cache = new SchemaCache(ctx.pool, ctx.settings.dbUrl, log);
+  // Its own pool as `authenticator`: SQL smuggled into a request can never act as the superuser.
+  const dbUrl = authenticatorUrl(ctx.settings.dbUrl);
+  const pool = new pg.Pool({ connectionString: dbUrl, max: POOL_SIZE });
+  pool.on('error', (err) => log(`pool: ${err.message}`));
+  const cache = new SchemaCache(pool, dbUrl, log);
   cache.listen().catch((err: Error) => log(`cannot listen for schema reloads: ${err.message}`));
   const maxRows = ctx.settings.project.maxRows;
 
@@ -191,7 +201,7 @@ export function createRestService(ctx: StackContext): HttpService {
       if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     }
     return inRequestTransaction(
-      ctx.pool,
+      pool,
       {
         readOnly,
         rollback,
@@ -203,10 +213,15 @@ export function createRestService(ctx: StackContext): HttpService {
         roleSettings: (await cache.get()).roleSettings.get(identity.role) ?? [],
       },
       async (client) => {
-        const result = await client.query<ResultRow>({
+        // Always the extended protocol, as PostgREST's prepared statements: Postgres itself then
+        // refuses any text holding more than one statement, even one without parameters.
+        // (node-postgres reads `queryMode`; its type definitions do not list it yet.)
+        const query: pg.QueryConfig & { queryMode: 'extended' } = {
           text: statement.text,
           values: statement.values,
-        });
+          queryMode: 'extended',
+        };
+        const result = await client.query<ResultRow>(query);
         const row = result.rows[0];
         // Checked inside the transaction so that a refused write is rolled back, as PostgREST does.
         check?.(row);
@@ -577,6 +592,9 @@ export function createRestService(ctx: StackContext): HttpService {
         sendError(res, restError);
       }
     },
-    close: () => cache.close(),
+    async close() {
+      await cache.close();
+      await pool.end();
+    },
   };
 }

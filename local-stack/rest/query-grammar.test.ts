@@ -110,6 +110,7 @@ describe('parseSelect', () => {
     'a)',
     'a::text)',
     'a::"text"',
+    'a::varchar(3)',
     'rolname,rolsuper::"text from pg_roles as x union all select title"',
     `id${' '.repeat(3_000)}"`,
     'a\u0000b',

@@ -258,6 +258,8 @@ function parseSelectItem(part: string, param: string, raw: string): SelectItem {
       throw queryParamError(param, raw, `unbalanced parentheses in "${part}"`);
     const head = rest.slice(0, paren);
     const inside = rest.slice(paren + 1, -1);
+    // `col::varchar(3)`: PostgREST's casts take no modifiers, and this is no embed either.
+    if (/^[^"]*::/.test(head)) throw queryParamError(param, raw, `invalid cast in "${part}"`);
     const [relation, ...modifiers] = head.split('!');
     if (!relation) throw queryParamError(param, raw, `missing relation name in "${part}"`);
     // `count()`, `col.sum()`: aggregates, off on Supabase (db-aggregates-enabled = false).

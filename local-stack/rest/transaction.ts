@@ -1,7 +1,7 @@
 // Runs one request's statement in one transaction on a pooled connection, set up the way
-// PostgREST sets it up: the JWT's role (as the `authenticator` login would switch to it, so only
-// granted roles work), `request.jwt.claims`, `request.method/path/headers`, the role's settings
-// and the search path. Postgres then enforces GRANTs and RLS for that role.
+// PostgREST sets it up: the JWT's role (the pool logs in as `authenticator`, which may only switch
+// to the roles granted to it), `request.jwt.claims`, `request.method/path/headers`, the role's
+// settings and the search path. Postgres then enforces GRANTs and RLS for that role.
 import type pg from 'pg';
 import type { Claims } from '../jwt.ts';
 
@@ -35,13 +35,12 @@ export async function inRequestTransaction<T>(
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    // The pool logs in as the superuser; acting as `authenticator` makes Postgres refuse roles
-    // the real PostgREST could not switch to either (e.g. a forged `"role": "postgres"`).
-    // Both statements go in one round trip (simple protocol, no parameters).
+    // The role is switched inside the transaction (`set_config('role', …, true)` is `set local
+    // role`), so Postgres refuses roles not granted to `authenticator` (e.g. a forged
+    // `"role": "postgres"`) and the connection returns to the pool as `authenticator`.
     try {
       await client.query(
-        `begin isolation level read committed ${settings.readOnly ? 'read only' : 'read write'}; ` +
-          'set local session authorization authenticator',
+        `begin isolation level read committed ${settings.readOnly ? 'read only' : 'read write'}`,
       );
       const pairs: [string, string][] = [
         ...settings.roleSettings.filter(([k]) => APPLIED_ROLE_SETTINGS.has(k) || k.includes('.')),
