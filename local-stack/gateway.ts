@@ -1,13 +1,15 @@
-// The API gateway on :54321, standing in for the CLI's Kong: mounts each service under Supabase's
-// path, maps the new-style API keys to the demo JWTs, answers CORS for the APIs, routes the
-// public form path `/api/forms/{id}` to the `forms` Edge Function, and answers 501 for the
-// Supabase services it does not run (Storage, GraphQL, …) instead of a bare 404.
+// The API gateway on :54321, standing in for Supabase's Kong: mounts each service under Supabase's
+// path, refuses requests without a known API key as Kong's key-auth does (Auth, REST, Realtime),
+// maps the new-style API keys to the demo JWTs, answers CORS for the APIs, routes the public form
+// path `/api/forms/{id}` to the `forms` Edge Function, and answers 501 for the Supabase services
+// it does not run (Storage, GraphQL, …) instead of a bare 404.
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { HttpService, UpgradeService } from './context.ts';
 import { actAsFormsProxy } from './forms-proxy.ts';
 import { sendJson } from './http.ts';
-import { mapApiKey } from './config.ts';
+import { mapApiKey, PUBLISHABLE_KEY, SECRET_KEY } from './config.ts';
 
 export interface GatewayServices {
   auth: HttpService;
@@ -35,6 +37,51 @@ const UNSERVED: [string, string][] = [
   ['/analytics/v1', 'Analytics (Logflare)'],
 ];
 
+/**
+ * Paths below `/auth/v1` that Supabase's Kong serves without key-auth: links opened from e-mails
+ * and OAuth redirects carry no API key.
+ */
+const OPEN_AUTH_PATHS = ['/verify', '/callback', '/authorize', '/.well-known/jwks.json'];
+
+/** Kong's key-auth answers (Kong 2.8, as in Supabase's self-hosted `kong.yml`). */
+const NO_API_KEY = { message: 'No API key found in request' };
+const INVALID_API_KEY = { message: 'Invalid authentication credentials' };
+const KEY_REALM = { 'WWW-Authenticate': 'Key realm="kong"' };
+
+type KeyCheck =
+  { ok: true } | { ok: false; body: { message: string }; headers: Record<string, string> };
+
+/**
+ * Kong's key-auth: the key is the `apikey` header, else the `apikey` query parameter, and must be
+ * one of the project's keys (anon, service role, publishable, secret); anything else is a 401
+ * before any service sees the request. (Edge Functions have no key-auth on Supabase: their
+ * runtime checks `verify_jwt` itself.)
+ */
+function checkApiKey(
+  req: IncomingMessage,
+  url: URL,
+  keys: { anonKey: string; serviceRoleKey: string },
+): KeyCheck {
+  const header = req.headers.apikey;
+  const key = typeof header === 'string' ? header : url.searchParams.get('apikey');
+  if (!key) return { ok: false, body: NO_API_KEY, headers: KEY_REALM };
+  const known = [keys.anonKey, keys.serviceRoleKey, PUBLISHABLE_KEY, SECRET_KEY];
+  return known.includes(key) ? { ok: true } : { ok: false, body: INVALID_API_KEY, headers: {} };
+}
+
+/** Answers a refused WebSocket upgrade with Kong's JSON error on the raw socket. */
+function refuseUpgrade(socket: Duplex, body: unknown, headers: Record<string, string>) {
+  const text = JSON.stringify(body);
+  const lines = [
+    'HTTP/1.1 401 Unauthorized',
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(text)}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    'Connection: close',
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
+}
+
 /** Kong-style key mapping: `sb_publishable_…`/`sb_secret_…` become the anon/service JWTs. */
 function mapApiKeys(req: IncomingMessage, anonKey: string, serviceRoleKey: string) {
   const mapKey = (key: string) => mapApiKey(key, { anonKey, serviceRoleKey });
@@ -57,6 +104,7 @@ export function createGateway(
   keys: { anonKey: string; serviceRoleKey: string },
   log: (message: string) => void,
 ): http.Server {
+  // [prefix, service, CORS and key-auth as on Supabase's Kong]
   const mounts: [string, HttpService, boolean][] = [
     ['/auth/v1', services.auth, true],
     ['/rest/v1', services.rest, true],
@@ -71,17 +119,26 @@ export function createGateway(
       const rest = url.pathname.slice('/api'.length); // -> /forms/{id}
       return services.functions.handle(req, res, rest, url);
     }
-    for (const [prefix, service, cors] of mounts) {
+    for (const [prefix, service, protectedApi] of mounts) {
       if (url.pathname === prefix || url.pathname.startsWith(prefix + '/')) {
-        if (cors) {
+        const path = url.pathname.slice(prefix.length) || '/';
+        if (protectedApi) {
+          // Kong's CORS plugin runs first: preflights pass, and refusals carry CORS headers.
           for (const [k, v] of Object.entries(API_CORS)) res.setHeader(k, v);
           if (req.method === 'OPTIONS') {
             res.writeHead(200, { 'Content-Length': 0 });
             return res.end();
           }
+          // Kong matches route paths by prefix.
+          const open = prefix === '/auth/v1' && OPEN_AUTH_PATHS.some((p) => path.startsWith(p));
+          const key = open ? ({ ok: true } as const) : checkApiKey(req, url, keys);
+          if (!key.ok) {
+            req.resume();
+            return sendJson(res, 401, key.body, key.headers);
+          }
         }
         mapApiKeys(req, keys.anonKey, keys.serviceRoleKey);
-        return service.handle(req, res, url.pathname.slice(prefix.length) || '/', url);
+        return service.handle(req, res, path, url);
       }
     }
     const unserved = UNSERVED.find(
@@ -113,6 +170,8 @@ export function createGateway(
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://gateway');
     if (url.pathname === '/realtime/v1/websocket' || url.pathname === '/realtime/v1/websocket/') {
+      const key = checkApiKey(req, url, keys);
+      if (!key.ok) return refuseUpgrade(socket, key.body, key.headers);
       services.realtime.handleUpgrade(req, socket, head, url);
     } else {
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
