@@ -1,9 +1,11 @@
 // Managing forms in Chromium, as an owner does on the Forms tab: create one (the embed box
 // follows), edit its name and switch its e-mail notifications off, delete it after a
-// confirmation that names it; and an invalid origin is refused inline without creating anything.
-import { describe, expect, it } from 'vitest';
+// confirmation that names it; an invalid origin is refused inline without creating anything; and
+// a new target address is confirmed through the link e-mailed to it.
+import { describe, expect, inject, it } from 'vitest';
 import { useE2e } from './support/session';
 import { signedInUser } from './support/auth';
+import { waitForMailTo } from './support/mail';
 import type { Locator } from 'playwright-core';
 import {
   closeEmbedDialog,
@@ -55,6 +57,9 @@ describe('forms in Chromium', () => {
     await card.waitFor();
     expect(await formIdOnCard(page, 'Contact us')).toBe(id);
     expect(await card.innerText()).toContain('To: inbox@example.com');
+    // Not the account's own address: it waits for the link e-mailed there.
+    expect(await card.innerText()).toContain('Confirmation pending: check inbox@example.com');
+    await card.getByRole('button', { name: 'Resend confirmation' }).waitFor();
     const stored = await owner.client.from('forms').select('*').eq('id', id).single();
     expect(stored.error).toBeNull();
     // Trimmed, lower-cased and without its trailing slash, as the database keeps origins.
@@ -138,4 +143,52 @@ describe('forms in Chromium', () => {
     await createDialog(page).waitFor({ state: 'detached' });
     await page.getByText('No forms created yet. Start by adding a new form.').waitFor();
   });
+
+  it(
+    'confirms a target address through the e-mailed link, and the card follows live',
+    { timeout: 120_000 },
+    async () => {
+      const page = await e2e.newPage();
+      await signedInUser(page, 'Address Prover');
+      await openFormsTab(page);
+      const target = `sales-${Date.now().toString(36)}@elsewhere.example.test`;
+      await createFormThroughUi(page, {
+        name: 'Sales leads',
+        targetEmail: target,
+        allowedOrigin: 'https://example.com',
+      });
+      await closeEmbedDialog(page);
+      const card = formCard(page, 'Sales leads');
+      await card.getByText(`Confirmation pending: check ${target}`).waitFor();
+      await e2e.shot(page, 'confirmation-pending');
+
+      // The mail run (the scheduler's, made now rather than waited for) sends the link.
+      const stack = inject('stack');
+      const run = await fetch(`${stack.apiUrl}/functions/v1/forms/_deliver`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.serviceRoleKey}` },
+      });
+      expect(run.status).toBe(200);
+      const mail = await waitForMailTo(target, /^Confirm this address/, 30_000);
+      const link = new URL((mail.text ?? '').match(/https?:\/\/\S+/)![0]);
+
+      // The recipient opens it in another browser (no account) and confirms.
+      const recipient = await e2e.newPage();
+      await recipient.goto(link.pathname + link.search);
+      await recipient.getByRole('heading', { name: 'Confirm this address' }).waitFor();
+      await e2e.shot(recipient, 'confirm-address-page');
+      await recipient.getByRole('button', { name: 'Confirm address' }).click();
+      await recipient.getByRole('heading', { name: 'Address confirmed' }).waitFor();
+      expect(await recipient.getByText(target).isVisible()).toBe(true);
+
+      // The owner's open Forms tab drops the note by itself.
+      await card.getByText(/Confirmation pending/).waitFor({ state: 'detached', timeout: 20_000 });
+      expect(await card.getByRole('button', { name: 'Resend confirmation' }).count()).toBe(0);
+
+      // The link works once.
+      await recipient.reload();
+      await recipient.getByRole('button', { name: 'Confirm address' }).click();
+      await recipient.getByRole('heading', { name: 'This link was already used' }).waitFor();
+    },
+  );
 });

@@ -66,11 +66,12 @@ describe('live inbox in Chromium', () => {
       // Owner A creates a form for the third-party site and copies its embed code.
       const owner = await e2e.newPage({ permissions: ['clipboard-read', 'clipboard-write'] });
       const ownerFrames = recordSocketFrames(owner);
-      await signedInUser(owner, 'Owner Ada');
+      const ada = await signedInUser(owner, 'Owner Ada');
       await openFormsTab(owner);
+      // Her own account address: it needs no confirmation, so the first message is e-mailed.
       const formId = await createFormThroughUi(owner, {
         name: 'Website contact',
-        targetEmail: 'ada@example.com',
+        targetEmail: ada.email,
         allowedOrigin: thirdParty.origin,
       });
       const shown = await owner.getByLabel('Embed code').inputValue();
@@ -169,7 +170,7 @@ describe('live inbox in Chromium', () => {
       expect(await pageMarker(owner)).toBe('owner-page');
 
       // The owner is e-mailed the message too, and the inbox says so once it has been sent.
-      const mail = await waitForMailTo('ada@example.com', /./, 30_000);
+      const mail = await waitForMailTo(ada.email, /./, 30_000);
       expect(`${mail.subject}\n${mail.text ?? ''}`).toContain('Website contact');
       expect(mail.text ?? mail.html ?? '').toContain(VISITOR.company);
       await detail.getByText(/^E-mailed/).waitFor({ timeout: 30_000 });
