@@ -1,10 +1,15 @@
 // What the docs say about the form endpoint, taken from the endpoint's own modules so the page
 // cannot drift from what the function does: limits, retry schedule, special fields and the
 // status/code of every refusal.
-import { DELIVERY, LIMITS, SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits.ts';
+import {
+  CONFIRMATIONS,
+  DELIVERY,
+  LIMITS,
+  SPECIAL_FIELDS,
+} from '../../../supabase/functions/_shared/limits.ts';
 import { ERRORS } from '../../../supabase/functions/forms/errors.ts';
 
-export { DELIVERY, LIMITS, SPECIAL_FIELDS };
+export { CONFIRMATIONS, DELIVERY, LIMITS, SPECIAL_FIELDS };
 
 export interface ErrorRow {
   status: number;

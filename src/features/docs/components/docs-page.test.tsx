@@ -3,7 +3,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '../../../components/testing/render';
-import { DELIVERY, LIMITS, SPECIAL_FIELDS } from '../../../../supabase/functions/_shared/limits.ts';
+import {
+  CONFIRMATIONS,
+  DELIVERY,
+  LIMITS,
+  SPECIAL_FIELDS,
+} from '../../../../supabase/functions/_shared/limits.ts';
 import { ERRORS } from '../../../../supabase/functions/forms/errors.ts';
 import { DOC_SECTIONS } from '../toc';
 import { DocsPage } from '../index';
@@ -29,6 +34,9 @@ vi.mock('../../../../supabase/functions/_shared/limits.ts', async (importOrigina
       maxOtherValueLength: 23_456,
       ratePerMinute: 7,
       ratePerDay: 63,
+      formRatePerMinute: 71,
+      notificationsPerHour: 123,
+      notificationsPerDay: 4_567,
     },
     DELIVERY: { ...real.DELIVERY, maxAttempts: 9, baseDelaySeconds: 45, maxDelaySeconds: 3 * 3600 },
   };
@@ -109,6 +117,20 @@ describe('DocsPage', () => {
     expect(section).toHaveTextContent(`first after ${DELIVERY.baseDelaySeconds} seconds`);
     expect(section).toHaveTextContent(
       `up to ${DELIVERY.maxDelaySeconds / 3600} hours between attempts, ${DELIVERY.maxAttempts} attempts`,
+    );
+  });
+
+  it('says notifications go only to confirmed addresses, within the caps of the shared module', () => {
+    renderWithProviders(<DocsPage />, { route: '/docs' });
+    const section = screen.getByRole('region', { name: 'E-mail notifications' });
+    expect(section).toHaveTextContent('E-mails go only to a confirmed address');
+    expect(section).toHaveTextContent(`for ${CONFIRMATIONS.linkValidHours} hours`);
+    expect(section).toHaveTextContent(
+      `at most ${n(LIMITS.notificationsPerHour)} notifications per hour and ${n(LIMITS.notificationsPerDay)} per day`,
+    );
+    const spam = screen.getByRole('region', { name: 'Spam defence' });
+    expect(spam).toHaveTextContent(
+      `at most ${n(LIMITS.formRatePerMinute)} submissions per minute in all`,
     );
   });
 

@@ -6,6 +6,7 @@ import { Link } from '@chakra-ui/react';
 import { env } from '../../../config/env';
 import { paths } from '../../../config/paths';
 import {
+  CONFIRMATIONS,
   DELIVERY,
   ERROR_ROWS,
   LIMITS,
@@ -54,6 +55,10 @@ export function GettingStarted() {
           submissions, and the <em>allowed origin</em>: the address of the website the form lives
           on, e.g. <C>https://example.com</C> (scheme, host and port only; a trailing slash is
           removed).
+        </Item>
+        <Item>
+          Using an address other than your account’s own? Open the confirmation link e-mailed to it
+          (see <em>E-mail notifications</em>); until then messages are stored but not e-mailed.
         </Item>
         <Item>
           Copy the embed code and paste it into your page, or set the <C>action</C> of your own form
@@ -236,6 +241,11 @@ export function Spam() {
           counters live in Postgres, so they hold across every instance of the function.
         </Item>
         <Item>
+          <strong>Per-form cap.</strong> Whatever the number of addresses it comes from, a form
+          accepts at most {formatCount(LIMITS.formRatePerMinute)} submissions per minute in all;
+          beyond that it answers <C>429 rate_limited</C> as well.
+        </Item>
+        <Item>
           <strong>Origin check.</strong> Posts from other websites are refused (see above).
         </Item>
         <Item>
@@ -306,6 +316,20 @@ export function Notifications() {
         Every submission that is not spam is e-mailed to the form’s target address, with every field
         in the order it was sent (HTML-escaped), <C>Reply-To</C> set to your visitor and the subject
         from <C>{SPECIAL_FIELDS.subject}</C> or “New submission: {'{form name}'}”.
+      </P>
+      <P>
+        E-mails go only to a <strong>confirmed</strong> address. Your account’s own e-mail is
+        confirmed already; any other target address gets a confirmation e-mail with a link that
+        works once, for {formatCount(CONFIRMATIONS.linkValidHours)} hours. Until someone opens it
+        and presses <strong>Confirm address</strong>, the form’s card says{' '}
+        <em>Confirmation pending</em> (with <strong>Resend confirmation</strong>), messages are
+        stored and shown in the dashboard, but none is e-mailed. One confirmation covers every form
+        of yours with that address.
+      </P>
+      <P>
+        Each account is e-mailed at most {formatCount(LIMITS.notificationsPerHour)} notifications
+        per hour and {formatCount(LIMITS.notificationsPerDay)} per day; messages beyond that are
+        stored without an e-mail, and the dashboard says why (“Not e-mailed: hourly limit reached”).
       </P>
       <P>
         E-mails are a per-form setting: turn <strong>E-mail notifications</strong> off under{' '}

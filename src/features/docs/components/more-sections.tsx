@@ -217,7 +217,7 @@ export function Troubleshooting() {
     ],
     [
       'No e-mail arrived',
-      `Look in your spam folder, then in the dashboard: the entry is stored either way. Failed deliveries are retried for a while (up to ${formatSeconds(DELIVERY.maxDelaySeconds)} between attempts). Entries with a filled honeypot are never e-mailed — make sure your own hidden field stays empty.`,
+      `Look in your spam folder, then in the dashboard: the entry is stored either way, and says why it was not e-mailed. A target address other than your account’s own must be confirmed first (“Confirmation pending” on the form’s card), and each account gets at most ${formatCount(LIMITS.notificationsPerHour)} notifications an hour. Failed deliveries are retried for a while (up to ${formatSeconds(DELIVERY.maxDelaySeconds)} between attempts). Entries with a filled honeypot are never e-mailed — make sure your own hidden field stays empty.`,
     ],
     [
       'The browser shows a plain text error',
