@@ -28,6 +28,8 @@ const ConfirmAddressPage = lazyPage(
   'ConfirmAddressPage',
 );
 const newsletterLinkPages = () => import('../features/newsletter/newsletter-link-pages');
+const NewsletterConfirmPage = lazyPage(newsletterLinkPages, 'NewsletterConfirmPage');
+const NewsletterUnsubscribePage = lazyPage(newsletterLinkPages, 'NewsletterUnsubscribePage');
 const NewsletterConfirmedPage = lazyPage(newsletterLinkPages, 'NewsletterConfirmedPage');
 const NewsletterUnsubscribedPage = lazyPage(newsletterLinkPages, 'NewsletterUnsubscribedPage');
 const NewsletterInvalidLinkPage = lazyPage(newsletterLinkPages, 'NewsletterInvalidLinkPage');
@@ -63,6 +65,8 @@ export function AppRoutes() {
         <Route path={paths.docs} element={<DocsPage />} />
         <Route path={paths.thanks} element={<ThanksPage />} />
         <Route path={paths.confirmAddress} element={<ConfirmAddressPage />} />
+        <Route path={paths.newsletterConfirm} element={<NewsletterConfirmPage />} />
+        <Route path={paths.newsletterUnsubscribe} element={<NewsletterUnsubscribePage />} />
         <Route path={paths.newsletterConfirmed} element={<NewsletterConfirmedPage />} />
         <Route path={paths.newsletterUnsubscribed} element={<NewsletterUnsubscribedPage />} />
         <Route path={paths.newsletterInvalidLink} element={<NewsletterInvalidLinkPage />} />

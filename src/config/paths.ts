@@ -12,7 +12,9 @@ export const paths = {
   custom: '/custom',
   docs: '/docs',
   thanks: '/thanks',
-  /** Where the `newsletter` function sends the links of its confirmation e-mail. */
+  /** The newsletter e-mail's links (pages that ask first), and where their buttons lead. */
+  newsletterConfirm: '/newsletter/confirm',
+  newsletterUnsubscribe: '/newsletter/unsubscribe',
   newsletterConfirmed: '/newsletter/confirmed',
   newsletterUnsubscribed: '/newsletter/unsubscribed',
   newsletterInvalidLink: '/newsletter/invalid-link',

@@ -71,7 +71,7 @@ const confirmationTo = (email: string) =>
 /** The confirm and unsubscribe links of a confirmation e-mail (from its text part). */
 function linksOf(mail: CaughtMail) {
   const find = (action: string) => {
-    const m = new RegExp(`https?://\\S+/functions/v1/newsletter/${action}\\?token=[\\w-]+`).exec(
+    const m = new RegExp(`https?://\\S+/newsletter/${action}\\?token=[\\w-]+`).exec(
       mail.text ?? '',
     );
     if (!m) throw new Error(`no ${action} link in: ${mail.text}`);
@@ -80,8 +80,16 @@ function linksOf(mail: CaughtMail) {
   return { confirm: find('confirm'), unsubscribe: find('unsubscribe') };
 }
 
-/** Follows a link as a mail client's browser would, without following the redirect. */
-const open = (link: string) => rawRequest(link, { method: 'GET' });
+const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
+const actionUrl = (action: 'confirm' | 'unsubscribe') =>
+  `${stack.apiUrl}/functions/v1/newsletter/${action}`;
+
+/** What the link's page does when its button is pressed: POST the token to the function. */
+const press = (action: 'confirm' | 'unsubscribe', link: string) =>
+  rawRequest(actionUrl(action), {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: tokenOf(link) }),
+  });
 
 describe('signing up', () => {
   it('answers new, pending and confirmed addresses identically, with no Content-Range', async () => {
@@ -206,49 +214,83 @@ describe('signing up', () => {
 });
 
 describe('the confirmation e-mail', () => {
-  it('arrives with a confirm link that confirms once and an unsubscribe link that works', async () => {
+  it("links to the site's pages, whose buttons confirm once and unsubscribe", async () => {
     const email = uniqueEmail('reader');
     expect((await signupJson(email)).status).toBe(202);
     const mail = await confirmationTo(email);
     expect(mail.subject).toBe('Please confirm your newsletter subscription');
     const links = linksOf(mail);
+    expect(links.confirm.startsWith(`${SITE_URL}${paths.newsletterConfirm}?token=`)).toBe(true);
+    expect(links.unsubscribe.startsWith(`${SITE_URL}${paths.newsletterUnsubscribe}?token=`)).toBe(
+      true,
+    );
     expect(mail.html).toContain(`href="${links.unsubscribe}"`);
     expect((await subscriber(email))?.status).toBe('pending');
 
-    const confirmed = await open(links.confirm);
-    expect(confirmed.status).toBe(303);
-    expect(confirmed.headers.location).toBe(`${SITE_URL}${paths.newsletterConfirmed}`);
+    const confirmed = await press('confirm', links.confirm);
+    expect(confirmed.status).toBe(200);
+    expect(JSON.parse(confirmed.body)).toEqual({ ok: true, status: 'confirmed' });
     expect((await subscriber(email))?.status).toBe('confirmed');
 
-    // Used once: a second visit, and a token nobody was sent, get the same neutral answer.
-    const again = visible(await open(links.confirm));
-    const unknownToken = links.confirm.replace(/token=[\w-]+/, `token=${'A'.repeat(43)}`);
-    const unknown = visible(await open(unknownToken));
-    expect(again.status).toBe(303);
-    expect(again.headers.location).toBe(`${SITE_URL}${paths.newsletterInvalidLink}`);
+    // Used once: a second press, and a token nobody was sent, get the same neutral answer.
+    const again = visible(await press('confirm', links.confirm));
+    const unknown = visible(
+      await press('confirm', links.confirm.replace(/token=[\w-]+/, `token=${'A'.repeat(43)}`)),
+    );
+    expect(again.status).toBe(404);
+    expect(JSON.parse(again.body)).toMatchObject({ ok: false, code: 'invalid_link' });
     expect(unknown).toEqual(again);
     expect((await subscriber(email))?.status).toBe('confirmed');
 
-    const unsubscribed = await open(links.unsubscribe);
-    expect(unsubscribed.status).toBe(303);
-    expect(unsubscribed.headers.location).toBe(`${SITE_URL}${paths.newsletterUnsubscribed}`);
+    const unsubscribed = await press('unsubscribe', links.unsubscribe);
+    expect(JSON.parse(unsubscribed.body)).toEqual({ ok: true, status: 'unsubscribed' });
     expect((await subscriber(email))?.status).toBe('unsubscribed');
     // Harmless to repeat.
-    expect((await open(links.unsubscribe)).headers.location).toBe(
-      `${SITE_URL}${paths.newsletterUnsubscribed}`,
+    expect((await press('unsubscribe', links.unsubscribe)).status).toBe(200);
+  });
+
+  it('changes nothing when a mail scanner fetches the links', async () => {
+    const email = uniqueEmail('scanned');
+    expect((await signupJson(email)).status).toBe(202);
+    const links = linksOf(await confirmationTo(email));
+    // The e-mail's links are the site's pages (served statically); the function's own link URLs
+    // only redirect there.
+    for (const action of ['confirm', 'unsubscribe'] as const) {
+      const link = action === 'confirm' ? links.confirm : links.unsubscribe;
+      const res = await rawRequest(`${actionUrl(action)}?token=${tokenOf(link)}`, {
+        method: 'GET',
+      });
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe(link);
+      const head = await rawRequest(`${actionUrl(action)}?token=${tokenOf(link)}`, {
+        method: 'HEAD',
+      });
+      expect(head.status).toBe(405);
+    }
+    expect((await subscriber(email))?.status).toBe('pending');
+  });
+
+  it('takes an RFC 8058 one-click unsubscribe, token in the URL', async () => {
+    const email = uniqueEmail('one-click');
+    expect((await signupJson(email)).status).toBe(202);
+    const links = linksOf(await confirmationTo(email));
+    const res = await rawRequest(
+      `${actionUrl('unsubscribe')}?token=${tokenOf(links.unsubscribe)}`,
+      {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      },
     );
+    expect(res.status).toBe(200);
+    expect((await subscriber(email))?.status).toBe('unsubscribed');
   });
 
   it('can be unsubscribed from before confirming, which voids its confirm link', async () => {
     const email = uniqueEmail('changed-mind');
     expect((await signupJson(email)).status).toBe(202);
     const links = linksOf(await confirmationTo(email));
-    expect((await open(links.unsubscribe)).headers.location).toBe(
-      `${SITE_URL}${paths.newsletterUnsubscribed}`,
-    );
-    expect((await open(links.confirm)).headers.location).toBe(
-      `${SITE_URL}${paths.newsletterInvalidLink}`,
-    );
+    expect((await press('unsubscribe', links.unsubscribe)).status).toBe(200);
+    expect((await press('confirm', links.confirm)).status).toBe(404);
     expect((await subscriber(email))?.status).toBe('unsubscribed');
   });
 
@@ -262,9 +304,7 @@ describe('the confirmation e-mail', () => {
         where s.id = t.subscriber_id and s.email = $1 and t.purpose = 'confirm'`,
       [email],
     );
-    expect((await open(links.confirm)).headers.location).toBe(
-      `${SITE_URL}${paths.newsletterInvalidLink}`,
-    );
+    expect((await press('confirm', links.confirm)).status).toBe(404);
     expect((await subscriber(email))?.status).toBe('pending');
   });
 
@@ -272,9 +312,7 @@ describe('the confirmation e-mail', () => {
     const email = uniqueEmail('hashed');
     expect((await signupJson(email)).status).toBe(202);
     const links = linksOf(await confirmationTo(email));
-    const tokens = [links.confirm, links.unsubscribe].map((l) =>
-      new URL(l).searchParams.get('token'),
-    );
+    const tokens = [links.confirm, links.unsubscribe].map(tokenOf);
     const { rows } = await pool.query<{ token_hash: string }>(
       `select t.token_hash from public.newsletter_tokens t
          join public.newsletter_subscribers s on s.id = t.subscriber_id where s.email = $1`,
@@ -346,7 +384,7 @@ describe('around the function', () => {
     const email = uniqueEmail('settled');
     expect((await signupJson(email)).status).toBe(202);
     const links = linksOf(await confirmationTo(email));
-    expect((await open(links.confirm)).status).toBe(303);
+    expect((await press('confirm', links.confirm)).status).toBe(200);
     await pool.query(
       `update public.newsletter_subscribers set last_confirmation_at = now() - interval '1 year'
         where email = $1`,

@@ -1,28 +1,44 @@
-// The pages the links in the newsletter's confirmation e-mail lead to: the `newsletter` function
-// acts on the link, then redirects here (without the link's token) to say how it went.
-import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
-import { Button, Container, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
+// The pages the links in the newsletter's confirmation e-mail open. /newsletter/confirm and
+// /newsletter/unsubscribe say what the link does and act only when the reader presses their
+// button (a mail scanner that fetches every link changes nothing); then they replace themselves,
+// token and all, with the outcome: /newsletter/confirmed, /unsubscribed or /invalid-link.
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Alert, Button, Container, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
 import type { IconType } from 'react-icons';
-import { LuCircleCheck, LuLink2Off, LuMailMinus } from 'react-icons/lu';
+import { LuCircleCheck, LuLink2Off, LuMailMinus, LuMailQuestion } from 'react-icons/lu';
 import { useDocumentTitle } from '../../components/use-document-title';
 import { paths } from '../../config/paths';
 import { NEWSLETTER } from '../../../supabase/functions/_shared/limits';
+import { useNewsletterLink, type LinkAction } from './api/spend-newsletter-link';
 
 const CONFIRM_LINK_DAYS = Math.round(NEWSLETTER.confirmLinkTtlHours / 24);
+
+/** Navigation state of an outcome reached by pressing a page's button. */
+interface FromButton {
+  fromButton?: boolean;
+}
 
 function LinkOutcome({
   title,
   icon,
   palette,
   children,
+  home = true,
 }: {
   title: string;
   icon: IconType;
-  palette: 'green' | 'gray' | 'orange';
+  palette: 'green' | 'gray' | 'orange' | 'teal';
   children: ReactNode;
+  home?: boolean;
 }) {
   useDocumentTitle(title);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const fromButton = (useLocation().state as FromButton | null)?.fromButton === true;
+  // The pressed button is gone: take the reader (and a screen reader) to the outcome's heading.
+  useEffect(() => {
+    if (fromButton) heading.current?.focus();
+  }, [fromButton]);
   return (
     <Container maxW="xl" py={{ base: '16', md: '28' }}>
       <Stack align="center" textAlign="center" gap="5">
@@ -37,16 +53,96 @@ function LinkOutcome({
         >
           <Icon as={icon} boxSize="8" aria-hidden />
         </Flex>
-        <Heading as="h1" size={{ base: '2xl', md: '3xl' }}>
+        <Heading
+          as="h1"
+          size={{ base: '2xl', md: '3xl' }}
+          ref={heading}
+          tabIndex={-1}
+          outline="none"
+        >
           {title}
         </Heading>
         {children}
-        <Button asChild colorPalette="teal">
-          <RouterLink to={paths.home}>Back to the home page</RouterLink>
-        </Button>
+        {home && (
+          <Button asChild colorPalette="teal">
+            <RouterLink to={paths.home}>Back to the home page</RouterLink>
+          </Button>
+        )}
       </Stack>
     </Container>
   );
+}
+
+const ASK = {
+  confirm: {
+    title: 'Confirm your subscription',
+    intro:
+      'Press the button to receive product updates at this address. Every newsletter e-mail has a link to unsubscribe.',
+    button: 'Confirm subscription',
+    pending: 'Confirming…',
+    note: 'Not expecting this? Close this page: you will not be subscribed unless you confirm.',
+    done: paths.newsletterConfirmed,
+    icon: LuMailQuestion,
+  },
+  unsubscribe: {
+    title: 'Unsubscribe from the newsletter',
+    intro: 'Press the button and this address gets no more newsletter e-mail.',
+    button: 'Unsubscribe',
+    pending: 'Unsubscribing…',
+    note: 'Changed your mind? Close this page and nothing changes.',
+    done: paths.newsletterUnsubscribed,
+    icon: LuMailMinus,
+  },
+} as const;
+
+function AskPage({ action }: { action: LinkAction }) {
+  const texts = ASK[action];
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const navigate = useNavigate();
+  const spend = useNewsletterLink(action);
+  const press = () =>
+    spend.mutate(
+      { token },
+      {
+        // Replace: the token leaves the address bar and the history.
+        onSuccess: (outcome) =>
+          navigate(outcome === 'done' ? texts.done : paths.newsletterInvalidLink, {
+            replace: true,
+            state: { fromButton: true } satisfies FromButton,
+          }),
+      },
+    );
+  return (
+    <LinkOutcome title={texts.title} icon={texts.icon} palette="teal" home={false}>
+      <Text color="fg.muted">{texts.intro}</Text>
+      {spend.isError && (
+        <Alert.Root status="error" textAlign="start" role="alert">
+          <Alert.Indicator />
+          <Alert.Title>That did not work. Check your connection and try again.</Alert.Title>
+        </Alert.Root>
+      )}
+      <Button
+        colorPalette="teal"
+        onClick={press}
+        loading={spend.isPending}
+        loadingText={texts.pending}
+      >
+        {texts.button}
+      </Button>
+      <Text color="fg.muted" textStyle="sm">
+        {texts.note}
+      </Text>
+    </LinkOutcome>
+  );
+}
+
+export function NewsletterConfirmPage() {
+  return <AskPage action="confirm" />;
+}
+
+export function NewsletterUnsubscribePage() {
+  return <AskPage action="unsubscribe" />;
 }
 
 export function NewsletterConfirmedPage() {

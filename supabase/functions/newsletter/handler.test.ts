@@ -83,8 +83,8 @@ describe('sign-up', () => {
     expect(input.ipHash).toBe('hash(203.0.113.9)');
     expect(input.confirmToken).toBe('token-1');
     expect(input.unsubscribeToken).toBe('token-2');
-    expect(input.mail.text).toContain(`${FN}/confirm?token=token-1`);
-    expect(input.mail.text).toContain(`${FN}/unsubscribe?token=token-2`);
+    expect(input.mail.text).toContain('https://site.test/newsletter/confirm?token=token-1');
+    expect(input.mail.text).toContain('https://site.test/newsletter/unsubscribe?token=token-2');
     expect(calls.deliver).toBe(1);
   });
 
@@ -229,44 +229,92 @@ describe('sign-up', () => {
 });
 
 describe('links', () => {
-  it('confirms with a valid token and redirects to the site page without the token', async () => {
+  const post = (action: string, body: BodyInit | null, query = '', type = 'application/json') =>
+    new Request(`${FN}/${action}${query}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': type },
+    });
+
+  it('puts the site pages in the e-mail, or the function itself without a site', async () => {
+    const withSite = fakeDeps();
+    await handleRequest(signup(JSON.stringify({ email: 'a@example.com' })), withSite.deps);
+    expect(withSite.signups[0]!.mail.text).toContain(
+      'https://site.test/newsletter/confirm?token=token-1',
+    );
+    expect(withSite.signups[0]!.mail.text).toContain(
+      'https://site.test/newsletter/unsubscribe?token=token-2',
+    );
+    const bare = fakeDeps({ siteUrl: null });
+    await handleRequest(signup(JSON.stringify({ email: 'a@example.com' })), bare.deps);
+    expect(bare.signups[0]!.mail.text).toContain(`${FN}/confirm?token=token-1`);
+  });
+
+  it('confirms on POST with the token in JSON, and says so in JSON', async () => {
     const { deps, calls } = fakeDeps();
-    const res = await handleRequest(link('confirm', TOKEN_A), deps);
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('https://site.test/newsletter/confirmed');
-    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const res = await handleRequest(post('confirm', JSON.stringify({ token: TOKEN_A })), deps);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, status: 'confirmed' });
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(calls.confirm).toEqual([TOKEN_A]);
   });
 
-  it('sends unknown, used and malformed tokens to the invalid-link page', async () => {
+  it('answers unknown, used and malformed tokens with one 404', async () => {
     const { deps, calls } = fakeDeps();
-    for (const token of ['C'.repeat(43), 'short', '', null, `${TOKEN_A}x`]) {
-      const res = await handleRequest(link('confirm', token), deps);
-      expect(res.status).toBe(303);
-      expect(res.headers.get('location')).toBe('https://site.test/newsletter/invalid-link');
+    const bodies = [
+      { token: 'C'.repeat(43) },
+      { token: 'short' },
+      { token: `${TOKEN_A}x` },
+      { token: 42 },
+      {},
+    ];
+    for (const body of bodies) {
+      const res = await handleRequest(post('confirm', JSON.stringify(body)), deps);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ ok: false, code: 'invalid_link' });
     }
     // Only the well-formed token was looked up.
     expect(calls.confirm).toEqual(['C'.repeat(43)]);
   });
 
-  it('unsubscribes by GET or one-click POST', async () => {
+  it('unsubscribes on POST, also as an RFC 8058 one-click with the token in the query', async () => {
     const { deps, calls } = fakeDeps();
-    for (const method of ['GET', 'POST']) {
-      const res = await handleRequest(link('unsubscribe', TOKEN_B, method), deps);
-      expect(res.status).toBe(303);
-      expect(res.headers.get('location')).toBe('https://site.test/newsletter/unsubscribed');
-    }
+    const json = await handleRequest(post('unsubscribe', JSON.stringify({ token: TOKEN_B })), deps);
+    expect(await json.json()).toEqual({ ok: true, status: 'unsubscribed' });
+    const oneClick = await handleRequest(
+      post(
+        'unsubscribe',
+        'List-Unsubscribe=One-Click',
+        `?token=${TOKEN_B}`,
+        'application/x-www-form-urlencoded',
+      ),
+      deps,
+    );
+    expect(oneClick.status).toBe(200);
     expect(calls.unsubscribe).toEqual([TOKEN_B, TOKEN_B]);
   });
 
-  it('changes nothing on HEAD (link checkers)', async () => {
+  it('changes nothing on GET when the site can ask first: it redirects to the site page', async () => {
     const { deps, calls } = fakeDeps();
+    for (const action of ['confirm', 'unsubscribe'] as const) {
+      const res = await handleRequest(link(action, TOKEN_A), deps);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe(
+        `https://site.test/newsletter/${action}?token=${TOKEN_A}`,
+      );
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+    expect(calls).toMatchObject({ confirm: [], unsubscribe: [] });
+  });
+
+  it('changes nothing on HEAD (link checkers)', async () => {
+    const { deps, calls } = fakeDeps({ siteUrl: null });
     const res = await handleRequest(link('confirm', TOKEN_A, 'HEAD'), deps);
     expect(res.status).toBe(405);
     expect(calls.confirm).toEqual([]);
   });
 
-  it('answers in plain text when the site URL is not configured', async () => {
+  it('acts on GET and answers in plain text when no site is configured', async () => {
     const { deps } = fakeDeps({ siteUrl: null });
     const ok = await handleRequest(link('confirm', TOKEN_A), deps);
     expect(ok.status).toBe(200);
@@ -277,8 +325,18 @@ describe('links', () => {
     expect(await bad.text()).toMatch(/not valid/);
   });
 
+  it('answers the preflight of the site page’s request', async () => {
+    const { deps } = fakeDeps();
+    const res = await handleRequest(new Request(`${FN}/confirm`, { method: 'OPTIONS' }), deps);
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
   it('answers 503 when storage fails', async () => {
     const { deps } = fakeDeps({ confirm: () => Promise.reject(new Error('down')) });
-    expect((await handleRequest(link('confirm', TOKEN_A), deps)).status).toBe(503);
+    const res = await handleRequest(post('confirm', JSON.stringify({ token: TOKEN_A })), deps);
+    expect(res.status).toBe(503);
+    const bare = fakeDeps({ siteUrl: null, confirm: () => Promise.reject(new Error('down')) });
+    expect((await handleRequest(link('confirm', TOKEN_A), bare.deps)).status).toBe(503);
   });
 });

@@ -1,12 +1,18 @@
 // The `newsletter` endpoint as a plain function of (Request, dependencies) → Response:
-//   POST /newsletter                   sign up one address: 202 {"ok":true} for every valid
-//                                      address, whether new, pending or already confirmed;
-//   GET|POST /newsletter/confirm?token=…      the confirmation e-mail's link (double opt-in);
-//   GET|POST /newsletter/unsubscribe?token=…  the unsubscribe link (POST: RFC 8058 one-click).
-// Storage, hashing, tokens and the delivery trigger are injected, so this module runs unchanged
-// under Deno and in unit tests.
+//   POST /newsletter                 sign up one address: 202 {"ok":true} for every valid
+//                                    address, whether new, pending or already confirmed;
+//   POST /newsletter/confirm         spend a confirm token (double opt-in): {"token": "…"} or
+//                                    ?token=…, answered in JSON;
+//   POST /newsletter/unsubscribe     spend an unsubscribe token, likewise (also RFC 8058's
+//                                    one-click POST, token in the query).
+// The e-mail's links open the site's /newsletter/confirm and /newsletter/unsubscribe pages, which
+// act only when the reader presses their button: a mail scanner that fetches every link neither
+// confirms nor unsubscribes anybody. A GET of the function's own link URLs changes nothing either
+// and redirects to those pages; only without SITE_URL (no pages to show) does it act and answer in
+// plain text. Storage, hashing, tokens and the delivery trigger are injected, so this module runs
+// unchanged under Deno and in unit tests.
 import { NEWSLETTER } from '../_shared/limits.ts';
-import { actionLink, composeConfirmation, type ConfirmationMail } from './mail.ts';
+import { composeConfirmation, linkFor, type ConfirmationMail } from './mail.ts';
 import { parseSignup } from './request-body.ts';
 
 export interface SignupInput {
@@ -32,19 +38,12 @@ export interface NewsletterDeps {
   newToken(): string;
   /** Starts sending queued e-mail without delaying the answer; must never throw. */
   deliverSoon(): void;
-  /** Public URL of this function (the links in the e-mail point here). */
+  /** Public URL of this function (the e-mail's links point here when there is no site URL). */
   functionUrl: string;
-  /** The site: link answers redirect to its pages; null answers in plain text instead. */
+  /** The site, whose pages the e-mail's links open; null: the links lead to this function. */
   siteUrl: string | null;
   log(message: string): void;
 }
-
-/** Where the links' answers send a browser on the site (see src/config/paths.ts). */
-export const SITE_PAGES = {
-  confirmed: '/newsletter/confirmed',
-  unsubscribed: '/newsletter/unsubscribed',
-  invalid: '/newsletter/invalid-link',
-} as const;
 
 /** The tokens tokens.ts makes: 32 random bytes, base64url without padding. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -77,7 +76,7 @@ function preflight(): Response {
     status: 204,
     headers: {
       ...CORS,
-      'Access-Control-Allow-Methods': 'POST, OPTIONS',
+      'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
       // What supabase-js's functions.invoke sends along.
       'Access-Control-Allow-Headers': 'authorization, x-client-info, apikey, content-type, accept',
       'Access-Control-Max-Age': '86400',
@@ -120,25 +119,33 @@ export async function handleRequest(req: Request, deps: NewsletterDeps): Promise
     return handleSignup(req, deps);
   }
   if (route === 'confirm' || route === 'unsubscribe') {
-    // HEAD is refused: link checkers probe with it, and only a real visit may change anything.
-    if (req.method !== 'GET' && req.method !== 'POST')
-      return refuse(405, 'method_not_allowed', 'Use GET or POST.', { Allow: 'GET, POST' });
-    await req.body?.cancel().catch(() => undefined);
-    return handleLink(route, url.searchParams.get('token') ?? '', deps);
+    if (req.method === 'OPTIONS') return preflight();
+    if (req.method === 'POST') return handleLinkPost(route, req, url, deps);
+    // HEAD is refused: link checkers probe with it.
+    if (req.method !== 'GET')
+      return refuse(405, 'method_not_allowed', 'Use GET or POST.', {
+        Allow: 'GET, POST, OPTIONS',
+      });
+    return handleLinkGet(route, url.searchParams.get('token') ?? '', deps);
   }
   return refuse(404, 'not_found', 'Not found.');
 }
 
-async function handleSignup(req: Request, deps: NewsletterDeps): Promise<Response> {
+/** Reads the body of a small request; null when it is longer than `limit`. */
+async function readSmallBody(req: Request, limit: number): Promise<Uint8Array | null> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
-  const tooLarge = () => refuse(413, 'body_too_large', 'Send one e-mail address per request.');
-  if (declared > NEWSLETTER.maxBodyBytes) {
+  if (declared > limit) {
     await req.body?.cancel().catch(() => undefined);
-    return tooLarge();
+    return null;
   }
+  return readLimited(req, limit);
+}
+
+async function handleSignup(req: Request, deps: NewsletterDeps): Promise<Response> {
+  const tooLarge = () => refuse(413, 'body_too_large', 'Send one e-mail address per request.');
   let body: Uint8Array | null;
   try {
-    body = await readLimited(req, NEWSLETTER.maxBodyBytes);
+    body = await readSmallBody(req, NEWSLETTER.maxBodyBytes);
   } catch {
     return refuse(400, 'invalid_body', 'The request body could not be read.');
   }
@@ -162,8 +169,8 @@ async function handleSignup(req: Request, deps: NewsletterDeps): Promise<Respons
   const confirmToken = deps.newToken();
   const unsubscribeToken = deps.newToken();
   const mail = composeConfirmation({
-    confirmUrl: actionLink(deps.functionUrl, 'confirm', confirmToken),
-    unsubscribeUrl: actionLink(deps.functionUrl, 'unsubscribe', unsubscribeToken),
+    confirmUrl: linkFor(deps, 'confirm', confirmToken),
+    unsubscribeUrl: linkFor(deps, 'unsubscribe', unsubscribeToken),
     siteUrl: deps.siteUrl,
   });
 
@@ -190,61 +197,82 @@ async function handleSignup(req: Request, deps: NewsletterDeps): Promise<Respons
   return json(202, { ok: true });
 }
 
-async function handleLink(
+type LinkOutcome = 'confirmed' | 'unsubscribed' | 'invalid';
+
+/** Spends a token; a malformed one cannot be ours, so the database is not asked about it. */
+async function spend(
+  action: 'confirm' | 'unsubscribe',
+  token: string,
+  deps: NewsletterDeps,
+): Promise<LinkOutcome> {
+  if (!TOKEN.test(token)) return 'invalid';
+  return action === 'confirm' ? deps.confirm(token) : deps.unsubscribe(token);
+}
+
+const INVALID_LINK = 'This link is not valid: it has expired or was already used.';
+
+/** The site's page (the page's button posts back here), or without a site: act right away. */
+async function handleLinkGet(
   action: 'confirm' | 'unsubscribe',
   token: string,
   deps: NewsletterDeps,
 ): Promise<Response> {
-  let outcome: 'confirmed' | 'unsubscribed' | 'invalid' = 'invalid';
-  // A malformed token cannot be one of ours: no need to ask the database.
-  if (TOKEN.test(token)) {
-    try {
-      outcome = action === 'confirm' ? await deps.confirm(token) : await deps.unsubscribe(token);
-    } catch (err) {
-      deps.log(`${action} failed: ${(err as Error).message}`);
-      return linkAnswer(
-        deps.siteUrl,
-        null,
-        503,
-        'Something went wrong on our side. Please open the link again in a moment.',
-      );
-    }
-  }
-  if (outcome === 'confirmed')
-    return linkAnswer(deps.siteUrl, SITE_PAGES.confirmed, 200, 'Your subscription is confirmed.');
-  if (outcome === 'unsubscribed')
-    return linkAnswer(
-      deps.siteUrl,
-      SITE_PAGES.unsubscribed,
-      200,
-      'You are unsubscribed and will get no more newsletter e-mail.',
-    );
-  return linkAnswer(
-    deps.siteUrl,
-    SITE_PAGES.invalid,
-    404,
-    'This link is not valid: it has expired or was already used.',
-  );
-}
-
-/**
- * A redirect to the site's page when the site is known, else a line of plain text (never HTML:
- * hosted Supabase serves a function's HTML as text). The link's token never reaches the site.
- */
-function linkAnswer(
-  siteUrl: string | null,
-  page: string | null,
-  status: number,
-  message: string,
-): Response {
   const headers = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
-  if (siteUrl && page)
+  if (deps.siteUrl) {
     return new Response(null, {
       status: 303,
-      headers: { ...headers, Location: `${siteUrl.replace(/\/+$/, '')}${page}` },
+      headers: { ...headers, Location: linkFor(deps, action, token) },
     });
-  return new Response(`${message}\n`, {
-    status,
-    headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' },
-  });
+  }
+  // Plain text, never HTML: hosted Supabase serves a function's HTML as text.
+  const text = (status: number, message: string) =>
+    new Response(`${message}\n`, {
+      status,
+      headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' },
+    });
+  let outcome: LinkOutcome;
+  try {
+    outcome = await spend(action, token, deps);
+  } catch (err) {
+    deps.log(`${action} failed: ${(err as Error).message}`);
+    return text(503, 'Something went wrong on our side. Please open the link again in a moment.');
+  }
+  if (outcome === 'confirmed') return text(200, 'Your subscription is confirmed.');
+  if (outcome === 'unsubscribed')
+    return text(200, 'You are unsubscribed and will get no more newsletter e-mail.');
+  return text(404, INVALID_LINK);
+}
+
+/** The site page's button (JSON `{"token": …}`) or a one-click unsubscribe (token in the query). */
+async function handleLinkPost(
+  action: 'confirm' | 'unsubscribe',
+  req: Request,
+  url: URL,
+  deps: NewsletterDeps,
+): Promise<Response> {
+  let token = url.searchParams.get('token');
+  let body: Uint8Array | null;
+  try {
+    body = await readSmallBody(req, NEWSLETTER.maxBodyBytes);
+  } catch {
+    body = null;
+  }
+  if (token === null && body && body.length > 0) {
+    try {
+      const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
+      const value = (parsed as { token?: unknown } | null)?.token;
+      if (typeof value === 'string') token = value;
+    } catch {
+      // Not JSON (e.g. RFC 8058's `List-Unsubscribe=One-Click`): no token in the body.
+    }
+  }
+  let outcome: LinkOutcome;
+  try {
+    outcome = await spend(action, token ?? '', deps);
+  } catch (err) {
+    deps.log(`${action} failed: ${(err as Error).message}`);
+    return refuse(503, 'storage_failed', 'Something went wrong on our side. Please try again.');
+  }
+  if (outcome === 'invalid') return refuse(404, 'invalid_link', INVALID_LINK);
+  return json(200, { ok: true, status: outcome });
 }

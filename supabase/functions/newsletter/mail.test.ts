@@ -1,10 +1,18 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { actionLink, composeConfirmation } from './mail.ts';
+import { composeConfirmation, linkFor } from './mail.ts';
 
-describe('actionLink', () => {
-  it('builds the function link with the token as a query parameter', () => {
-    expect(actionLink('https://p.test/functions/v1/newsletter/', 'confirm', 'a-b_c')).toBe(
+describe('linkFor', () => {
+  const functionUrl = 'https://p.test/functions/v1/newsletter/';
+
+  it("opens the site's page for the action, token in the query", () => {
+    expect(linkFor({ siteUrl: 'https://site.test/', functionUrl }, 'unsubscribe', 'a-b_c')).toBe(
+      'https://site.test/newsletter/unsubscribe?token=a-b_c',
+    );
+  });
+
+  it('falls back to the function itself without a site', () => {
+    expect(linkFor({ siteUrl: null, functionUrl }, 'confirm', 'a-b_c')).toBe(
       'https://p.test/functions/v1/newsletter/confirm?token=a-b_c',
     );
   });

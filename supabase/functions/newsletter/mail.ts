@@ -17,9 +17,24 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, '&#39;');
 }
 
-/** The function's link for one action: `<base>/confirm?token=…` or `<base>/unsubscribe?token=…`. */
-export function actionLink(base: string, action: 'confirm' | 'unsubscribe', token: string): string {
-  const url = new URL(`${base.replace(/\/+$/, '')}/${action}`);
+/** The site's pages the e-mail's links open (see src/config/paths.ts). */
+export const SITE_PAGES = {
+  confirm: '/newsletter/confirm',
+  unsubscribe: '/newsletter/unsubscribe',
+} as const;
+
+/**
+ * An e-mail link: the site's page for the action (which acts only when its button is pressed), or
+ * the function's own URL when no site is configured.
+ */
+export function linkFor(
+  where: { siteUrl: string | null; functionUrl: string },
+  action: 'confirm' | 'unsubscribe',
+  token: string,
+): string {
+  const url = where.siteUrl
+    ? new URL(`${where.siteUrl.replace(/\/+$/, '')}${SITE_PAGES[action]}`)
+    : new URL(`${where.functionUrl.replace(/\/+$/, '')}/${action}`);
   url.searchParams.set('token', token);
   return url.toString();
 }
