@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadProjectConfig } from './config.ts';
+import { loadProjectConfig, makeSettings, parseGoDuration } from './config.ts';
 
 const dirs: string[] = [];
 function supabaseDir(toml: string): string {
@@ -41,5 +41,64 @@ describe('loadProjectConfig: [functions.*]', () => {
         /\[functions\.forms\] (import_map|static_files) is not supported by the local stack/,
       );
     }
+  });
+});
+
+describe('loadProjectConfig: [auth.rate_limit] and [auth.email]', () => {
+  it("uses the CLI's defaults when config.toml leaves them out", () => {
+    const auth = loadProjectConfig(supabaseDir('[auth]\n')).auth;
+    expect(auth.rateLimit).toEqual({
+      tokenRefresh: 150,
+      signInSignUps: 30,
+      tokenVerifications: 30,
+    });
+    expect(auth.maxFrequencyMs).toBe(1000);
+    expect(auth.doubleConfirmChanges).toBe(true);
+  });
+
+  it('reads the budgets, max_frequency and double_confirm_changes', () => {
+    const auth = loadProjectConfig(
+      supabaseDir(
+        '[auth.rate_limit]\nsign_in_sign_ups = 5\ntoken_verifications = 7\ntoken_refresh = 9\n' +
+          '[auth.email]\nmax_frequency = "1m30s"\ndouble_confirm_changes = false\n',
+      ),
+    ).auth;
+    expect(auth.rateLimit).toEqual({ tokenRefresh: 9, signInSignUps: 5, tokenVerifications: 7 });
+    expect(auth.maxFrequencyMs).toBe(90_000);
+    expect(auth.doubleConfirmChanges).toBe(false);
+  });
+
+  it('refuses budgets and durations it cannot use', () => {
+    expect(() =>
+      loadProjectConfig(supabaseDir('[auth.rate_limit]\nsign_in_sign_ups = 0\n')),
+    ).toThrow('[auth.rate_limit] sign_in_sign_ups must be a positive number');
+    expect(() => loadProjectConfig(supabaseDir('[auth.email]\nmax_frequency = "soon"\n'))).toThrow(
+      '[auth.email] max_frequency',
+    );
+  });
+
+  it('lets the stack replace budgets (test suites), keeping the others', () => {
+    const settings = makeSettings({
+      ports: { api: 1, db: 2, mailWeb: 3, smtp: 4 },
+      dataDir: '/tmp/x',
+      supabaseDir: supabaseDir('[auth]\n'),
+      authRateLimits: { signInSignUps: 1000 },
+    });
+    expect(settings.project.auth.rateLimit).toEqual({
+      tokenRefresh: 150,
+      signInSignUps: 1000,
+      tokenVerifications: 30,
+    });
+  });
+});
+
+describe('parseGoDuration', () => {
+  it('reads the durations config.toml holds', () => {
+    expect(parseGoDuration('1s')).toBe(1000);
+    expect(parseGoDuration('60s')).toBe(60_000);
+    expect(parseGoDuration('1m30s')).toBe(90_000);
+    expect(parseGoDuration('500ms')).toBe(500);
+    expect(parseGoDuration('1h')).toBe(3_600_000);
+    expect(() => parseGoDuration('10')).toThrow();
   });
 });

@@ -45,6 +45,44 @@ export interface FunctionConfig {
 /** `[functions.*]` settings of the Supabase CLI that the local stack does not implement. */
 const UNSUPPORTED_FUNCTION_SETTINGS = ['import_map', 'static_files'];
 
+/**
+ * `[auth.rate_limit]`: GoTrue's per-IP budgets per 5 minutes (bursts of up to 30). `email_sent`
+ * is not read: the CLI applies it only with a custom `[auth.email.smtp]`.
+ */
+export interface AuthRateLimits {
+  /** `token_refresh`: password sign-ins and refresh-token grants (`POST /token`). */
+  tokenRefresh: number;
+  /** `sign_in_sign_ups`: `POST /signup`, `POST /recover`, `PUT /user`. */
+  signInSignUps: number;
+  /** `token_verifications`: `GET`/`POST /verify`. */
+  tokenVerifications: number;
+}
+
+/** The Supabase CLI's defaults (its config.toml template). */
+const DEFAULT_RATE_LIMITS: AuthRateLimits = {
+  tokenRefresh: 150,
+  signInSignUps: 30,
+  tokenVerifications: 30,
+};
+
+/** A Go duration as config.toml writes them ("1s", "60s", "1m30s", "500ms"), in milliseconds. */
+export function parseGoDuration(text: string): number {
+  const units: Record<string, number> = {
+    ns: 1e-6,
+    us: 1e-3,
+    µs: 1e-3,
+    ms: 1,
+    s: 1e3,
+    m: 6e4,
+    h: 3.6e6,
+  };
+  const parts = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+$/.test(text)
+    ? [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)]
+    : null;
+  if (!parts) throw new Error(`"${text}" is not a duration such as "1s" or "1m30s"`);
+  return parts.reduce((ms, [, n, unit]) => ms + Number(n) * units[unit], 0);
+}
+
 export interface ProjectConfig {
   /** `[api] max_rows`: the most rows one REST read returns. */
   maxRows: number;
@@ -56,6 +94,11 @@ export interface ProjectConfig {
     enableSignup: boolean;
     enableConfirmations: boolean;
     refreshTokenReuseInterval: number;
+    /** `[auth.email] double_confirm_changes`: an e-mail change mails the old address too. */
+    doubleConfirmChanges: boolean;
+    /** `[auth.email] max_frequency`: the least time between two mails of one kind to an address. */
+    maxFrequencyMs: number;
+    rateLimit: AuthRateLimits;
   };
   functions: FunctionConfig[];
   seedPaths: string[];
@@ -70,6 +113,19 @@ export function loadProjectConfig(supabaseDir = SUPABASE_DIR): ProjectConfig {
   const maxRows = Number(table(toml.api).max_rows);
   const auth = table(toml.auth);
   const email = table(auth.email);
+  const rateLimit = table(auth.rate_limit);
+  const budget = (key: string, fallback: number) => {
+    const value = rateLimit[key] ?? fallback;
+    if (typeof value !== 'number' || !(value > 0))
+      throw new Error(`supabase/config.toml: [auth.rate_limit] ${key} must be a positive number`);
+    return value;
+  };
+  let maxFrequencyMs: number;
+  try {
+    maxFrequencyMs = parseGoDuration(String(email.max_frequency ?? '1s'));
+  } catch (err) {
+    throw new Error(`supabase/config.toml: [auth.email] max_frequency: ${(err as Error).message}`);
+  }
   const db = table(toml.db);
   const seed = table(db.seed);
   const functionsTable = table(toml.functions);
@@ -108,6 +164,13 @@ export function loadProjectConfig(supabaseDir = SUPABASE_DIR): ProjectConfig {
       enableSignup: auth.enable_signup !== false,
       enableConfirmations: email.enable_confirmations === true,
       refreshTokenReuseInterval: Number(auth.refresh_token_reuse_interval ?? 10),
+      doubleConfirmChanges: email.double_confirm_changes !== false,
+      maxFrequencyMs,
+      rateLimit: {
+        tokenRefresh: budget('token_refresh', DEFAULT_RATE_LIMITS.tokenRefresh),
+        signInSignUps: budget('sign_in_sign_ups', DEFAULT_RATE_LIMITS.signInSignUps),
+        tokenVerifications: budget('token_verifications', DEFAULT_RATE_LIMITS.tokenVerifications),
+      },
     },
     functions,
     seedPaths: seed.enabled === false ? [] : seedPaths,
@@ -139,9 +202,13 @@ export function makeSettings(opts: {
   supabaseDir?: string;
   functionsDirs?: string[];
   deliveryIntervalMs?: number;
+  /** Replaces `[auth.rate_limit]` budgets (test suites that sign up many users from one address). */
+  authRateLimits?: Partial<AuthRateLimits>;
 }): StackSettings {
   const host = '127.0.0.1';
   const supabaseDir = opts.supabaseDir ?? SUPABASE_DIR;
+  const project = loadProjectConfig(supabaseDir);
+  project.auth.rateLimit = { ...project.auth.rateLimit, ...opts.authRateLimits };
   return {
     ports: opts.ports,
     host,
@@ -150,7 +217,7 @@ export function makeSettings(opts: {
     mailWebUrl: `http://${host}:${opts.ports.mailWeb}`,
     dataDir: opts.dataDir,
     supabaseDir,
-    project: loadProjectConfig(supabaseDir),
+    project,
     jwtSecret: JWT_SECRET,
     anonKey: ANON_KEY,
     serviceRoleKey: SERVICE_ROLE_KEY,

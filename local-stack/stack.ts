@@ -3,7 +3,13 @@
 import type { Server } from 'node:http';
 import net from 'node:net';
 import pg from 'pg';
-import { DEFAULT_PORTS, makeSettings, type StackPorts, type StackSettings } from './config.ts';
+import {
+  DEFAULT_PORTS,
+  makeSettings,
+  type AuthRateLimits,
+  type StackPorts,
+  type StackSettings,
+} from './config.ts';
 import type { StackContext } from './context.ts';
 import { LOCAL_FORMS_PROXY_SECRET } from './forms-proxy.ts';
 import { createGateway } from './gateway.ts';
@@ -29,6 +35,11 @@ export interface StackOptions {
   deliveryIntervalMs?: number;
   /** Log sink; default prints nothing. */
   log?: (service: string, message: string) => void;
+  /**
+   * Replaces budgets of config.toml's `[auth.rate_limit]` (per client address). For test suites
+   * only, which sign up and sign in many users from one address; `npm start` keeps config.toml's.
+   */
+  authRateLimits?: Partial<AuthRateLimits>;
 }
 
 export interface RunningStack {
@@ -74,6 +85,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     supabaseDir: options.supabaseDir,
     functionsDirs: options.functionsDirs,
     deliveryIntervalMs: options.deliveryIntervalMs,
+    authRateLimits: options.authRateLimits,
   });
   const log = options.log ?? (() => undefined);
   const stops: (() => Promise<void>)[] = [];

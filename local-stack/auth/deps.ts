@@ -1,9 +1,12 @@
-// What the Auth handlers share: settings derived from the stack, the database pool, and the two
-// operations most handlers end with (issue a session, resolve the caller).
+// What the Auth handlers share: settings derived from the stack, the database pool, the rate
+// limits, the mailer, and the two operations most handlers end with (issue a session, resolve the
+// caller).
 import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
 import type { StackContext } from '../context.ts';
 import type { Claims } from '../jwt.ts';
+import { sendMail, type OutgoingMail } from '../mail/send.ts';
+import { AuthLimits } from './limits.ts';
 import { forbidden } from './errors.ts';
 import { requireClaims } from './request.ts';
 import {
@@ -22,14 +25,21 @@ export interface AuthDeps {
   tokens: TokenSettings;
   /** Public base URL of this service, e.g. http://127.0.0.1:54321/auth/v1 */
   externalUrl: string;
+  /** Per-client budgets and per-address mail frequency (config.toml's, or the stack's override). */
+  limits: AuthLimits;
+  /** Sends Auth's mail over SMTP to the stack's mail catcher. */
+  mail: (message: OutgoingMail) => Promise<void>;
 }
 
 export function makeDeps(ctx: StackContext): AuthDeps {
   const externalUrl = `${ctx.settings.apiUrl}/auth/v1`;
+  const { settings } = ctx;
   return {
     ctx,
     pool: ctx.pool,
     externalUrl,
+    limits: new AuthLimits(settings.project.auth.rateLimit, settings.project.auth.maxFrequencyMs),
+    mail: (message) => sendMail({ host: settings.host, port: settings.ports.smtp }, message),
     tokens: {
       issuer: externalUrl,
       jwtSecret: ctx.settings.jwtSecret,

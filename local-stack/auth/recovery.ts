@@ -1,6 +1,7 @@
 // Password recovery: one-time tokens in auth.users.recovery_token / auth.one_time_tokens (stored as
 // GoTrue stores them: sha224 of e-mail + OTP) and the recovery e-mail with its verify link.
 import { createHash, randomInt, randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import type { Db } from './users.ts';
 
 /** GoTrue's default `mailer_otp_exp` (auth.email.otp_expiry): one hour. */
@@ -13,33 +14,62 @@ export function tokenHash(email: string, otp: string): string {
     .digest('hex');
 }
 
-export interface RecoveryToken {
+/** A six-digit one-time code, as GoTrue's default `otp_length`. */
+export function newOtp(): string {
+  return String(randomInt(10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
+}
+
+export interface IssuedRecovery {
+  userId: string;
   otp: string;
   hash: string;
 }
 
-/** Replaces any earlier recovery token of the user with a new one. */
-export async function createRecoveryToken(
-  db: Db,
-  userId: string,
+/**
+ * Looks the address up and stores a fresh recovery token for its account, replacing any earlier
+ * one. The same statements run whether or not an account has the address (for an unknown one
+ * they match no row), so how long /recover takes does not tell the two apart. Returns the token
+ * for a known address, null otherwise.
+ */
+export async function issueRecovery(
+  pool: Pick<pg.Pool, 'connect'>,
   email: string,
-): Promise<RecoveryToken> {
-  const otp = String(randomInt(10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
+): Promise<IssuedRecovery | null> {
+  const otp = newOtp();
   const hash = tokenHash(email, otp);
-  await db.query(
-    `update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1`,
-    [userId, hash],
-  );
-  await db.query(
-    `delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token'`,
-    [userId],
-  );
-  await db.query(
-    `insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to)
-     values ($1, $2, 'recovery_token', $3, $4)`,
-    [randomUUID(), userId, hash, email],
-  );
-  return { otp, hash };
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const { rows } = await client.query<{ id: string }>(
+      `select id from auth.users where lower(email) = lower($1) and is_sso_user = false
+       order by created_at limit 1`,
+      [email],
+    );
+    // An id no account has stands in for an unknown address: the statements below then match
+    // nothing, but cost what they cost for a known one.
+    const userId = rows[0]?.id ?? randomUUID();
+    await client.query(
+      `update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now()
+       where id = $1`,
+      [userId, hash],
+    );
+    await client.query(
+      `delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token'`,
+      [userId],
+    );
+    await client.query(
+      `insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to)
+       select $1, id, 'recovery_token', $3, $4 from auth.users where id = $2`,
+      [randomUUID(), userId, hash, email],
+    );
+    await client.query('commit');
+    return rows[0] ? { userId, otp, hash } : null;
+  } catch (err) {
+    await client.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
 }
 
 /**
@@ -77,7 +107,7 @@ export function recoveryMail(verifyUrl: string, otp: string) {
   return { subject: 'Reset Your Password', html, text };
 }
 
-function escapeHtml(value: string): string {
+export function escapeHtml(value: string): string {
   return value
     .replace(/&/g, '&amp;')
     .replace(/"/g, '&quot;')

@@ -15,7 +15,7 @@ function globToRegExp(glob: string): RegExp {
 
 export function resolveRedirect(
   requested: string | null | undefined,
-  auth: ProjectConfig['auth'],
+  auth: Pick<ProjectConfig['auth'], 'siteUrl' | 'additionalRedirectUrls'>,
 ): string {
   const site = auth.siteUrl;
   if (!requested) return site;

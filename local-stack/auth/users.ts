@@ -21,6 +21,9 @@ export interface UserRow {
   email_confirmed_at: Date | null;
   confirmed_at: Date | null;
   recovery_sent_at: Date | null;
+  /** The address an e-mail change is waiting to be confirmed for ('' or null when none). */
+  email_change: string | null;
+  email_change_sent_at: Date | null;
   last_sign_in_at: Date | null;
   raw_app_meta_data: JsonObject | null;
   raw_user_meta_data: JsonObject | null;
@@ -46,7 +49,7 @@ export interface IdentityRow {
 }
 
 const USER_COLUMNS = `id, aud, role, email, encrypted_password, email_confirmed_at, confirmed_at,
-  recovery_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, phone, phone_confirmed_at,
+  recovery_sent_at, email_change, email_change_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, phone, phone_confirmed_at,
   banned_until, created_at, updated_at, deleted_at, is_anonymous`;
 
 export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST);
@@ -172,11 +175,18 @@ export async function setPassword(db: Db, userId: string, password: string): Pro
   );
 }
 
-/** Changes the address at once (auto-confirmed e-mail change) and keeps the identity in step. */
+/**
+ * Changes the address (a confirmed e-mail change, or the admin API), ends any pending change and
+ * its one-time tokens, and keeps the identity and user_metadata in step, as GoTrue's
+ * ConfirmEmailChange does.
+ */
 export async function setEmail(db: Db, userId: string, email: string): Promise<void> {
+  // `$2::text` everywhere: Postgres must deduce one type for the parameter (varchar vs text).
   await db.query(
     `update auth.users
-     set email = $2, email_change = '', email_change_token_new = '', email_confirmed_at = coalesce(email_confirmed_at, now()),
+     set email = $2::text, email_change = '', email_change_token_new = '',
+         email_change_token_current = '', email_change_confirm_status = 0,
+         email_confirmed_at = coalesce(email_confirmed_at, now()),
          raw_user_meta_data = case when raw_user_meta_data ? 'email'
            then jsonb_set(raw_user_meta_data, '{email}', to_jsonb($2::text)) else raw_user_meta_data end,
          updated_at = now()
@@ -187,6 +197,11 @@ export async function setEmail(db: Db, userId: string, email: string): Promise<v
     `update auth.identities set identity_data = jsonb_set(identity_data, '{email}', to_jsonb($2::text)), updated_at = now()
      where user_id = $1 and provider = 'email'`,
     [userId, email],
+  );
+  await db.query(
+    `delete from auth.one_time_tokens
+     where user_id = $1 and token_type in ('email_change_token_new', 'email_change_token_current')`,
+    [userId],
   );
 }
 
@@ -246,6 +261,8 @@ export function userJson(user: UserRow, identities: IdentityRow[]): JsonObject {
     phone_confirmed_at: iso(user.phone_confirmed_at),
     confirmed_at: iso(user.confirmed_at),
     recovery_sent_at: iso(user.recovery_sent_at),
+    new_email: user.email_change || undefined,
+    email_change_sent_at: iso(user.email_change_sent_at),
     last_sign_in_at: iso(user.last_sign_in_at),
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},

@@ -17,6 +17,9 @@ export const signup: AuthHandler = async (deps, { req, res }) => {
   const password = stringField(body, 'password');
   const data = objectField(body, 'data') ?? {};
 
+  // GoTrue spends the sign-up budget before validating anything else, failures included (a
+  // request with neither address nor phone is an anonymous sign-up, which has its own budget).
+  if (rawEmail || phone) deps.limits.spend('signInSignUps', req);
   if (!password) throw validationFailed('Signup requires a valid password');
   checkPasswordStrength(password, auth.minimumPasswordLength);
   if (rawEmail && phone)

@@ -16,6 +16,9 @@ const invalidCredentials = () => badRequest('invalid_credentials', 'Invalid logi
 
 export const token: AuthHandler = async (deps, request) => {
   const grantType = request.url.searchParams.get('grant_type');
+  // GoTrue spends the token_refresh budget on every grant it knows, before reading the body.
+  const known = ['password', 'refresh_token', 'pkce', 'id_token', 'web3'];
+  if (grantType && known.includes(grantType)) deps.limits.spend('tokenRefresh', request.req);
   if (grantType === 'password') return passwordGrant(deps, request);
   if (grantType === 'refresh_token') return refreshGrant(deps, request);
   // Grants GoTrue has that the stand-in lacks: say so rather than call them unknown.

@@ -1,6 +1,9 @@
-// GET /user and PUT /user: read and update the signed-in user (metadata, password, e-mail).
+// GET /user and PUT /user: read and update the signed-in user (metadata, password, e-mail). A new
+// e-mail address waits for confirmation by mail, as GoTrue's (see ../email-change.ts).
 import { authenticate, withTransaction } from '../deps.ts';
-import { forbidden, sendAuthJson, unprocessable } from '../errors.ts';
+import { emailChangeMail, startEmailChange } from '../email-change.ts';
+import { AuthError, forbidden, sendAuthJson, unprocessable } from '../errors.ts';
+import { resolveRedirect } from '../redirect.ts';
 import { objectField, readJsonObject, stringField } from '../request.ts';
 import { endSessions } from '../sessions.ts';
 import { checkPasswordStrength, validateEmail } from '../validate.ts';
@@ -21,8 +24,10 @@ export const getUser: AuthHandler = async (deps, { req, res }) => {
   sendAuthJson(res, 200, userJson(user, await listIdentities(deps.pool, user.id)));
 };
 
-export const updateUser: AuthHandler = async (deps, { req, res }) => {
+export const updateUser: AuthHandler = async (deps, { req, res, url }) => {
   const caller = await authenticate(deps, req);
+  // GoTrue's PUT /user shares the sign-in/sign-up budget (after authentication).
+  deps.limits.spend('signInSignUps', req);
   const body = await readJsonObject(req);
   const data = objectField(body, 'data');
   const password = body.password === undefined ? undefined : stringField(body, 'password');
@@ -42,7 +47,8 @@ export const updateUser: AuthHandler = async (deps, { req, res }) => {
     }
   }
   const email = rawEmail ? validateEmail(rawEmail) : undefined;
-  if (email && email !== user.email) {
+  const changesEmail = !!email && email !== user.email;
+  if (changesEmail) {
     const other = await findUserByEmail(deps.pool, email);
     if (other && other.id !== user.id) {
       throw unprocessable(
@@ -50,7 +56,10 @@ export const updateUser: AuthHandler = async (deps, { req, res }) => {
         'A user with this email address has already been registered',
       );
     }
+    // max_frequency between two e-mail change mails (GoTrue checks email_change_sent_at).
+    deps.limits.mailRequested('email_change', user.id);
   }
+  const redirectTo = resolveRedirect(url.searchParams.get('redirect_to'), auth);
 
   await withTransaction(deps.pool, async (client) => {
     if (data) await mergeUserMetadata(client, user.id, data);
@@ -64,8 +73,26 @@ export const updateUser: AuthHandler = async (deps, { req, res }) => {
         caller.session ? 'others' : 'global',
       );
     }
-    // With confirmations off the change applies at once (GoTrue's autoconfirm path).
-    if (email && email !== user.email) await setEmail(client, user.id, email);
+    if (!changesEmail || !email) return;
+    // Only anonymous users get a new address at once, and only while GoTrue auto-confirms.
+    if (user.is_anonymous && !auth.enableConfirmations) return setEmail(client, user.id, email);
+    const mails = await startEmailChange(client, user, email, auth.doubleConfirmChanges);
+    try {
+      for (const mail of mails) {
+        const link = new URL(`${deps.externalUrl}/verify`);
+        link.searchParams.set('token', mail.hash);
+        link.searchParams.set('type', 'email_change');
+        link.searchParams.set('redirect_to', redirectTo);
+        await deps.mail({
+          to: mail.to,
+          ...emailChangeMail(link.href, user.email ?? '', email, mail.otp),
+        });
+      }
+    } catch (err) {
+      // As GoTrue: no mail, no pending change (the transaction rolls back).
+      deps.ctx.log('auth', `e-mail change mail failed: ${(err as Error).message}`);
+      throw new AuthError(500, 'unexpected_failure', 'Error sending email change email');
+    }
   });
   sendAuthJson(res, 200, await loadUserJson(deps.pool, user.id));
 };

@@ -1,0 +1,284 @@
+// The local Auth stand-in's abuse limits, as GoTrue applies them: per-IP token buckets from
+// config.toml's [auth.rate_limit] (429 over_request_rate_limit), [auth.email] max_frequency per
+// address (429 over_email_send_rate_limit), brute force of a recovery code throttled, /recover
+// answering alike for known and unknown addresses — and the e-mail change flow GoTrue runs with
+// this project's settings (double_confirm_changes on, confirmations off).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import pg from 'pg';
+import ws from 'ws';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createAuthService } from '../../local-stack/auth/index.ts';
+import { loadProjectConfig, makeSettings } from '../../local-stack/config.ts';
+import { isTo, listMail, waitForMail } from '../support/mail.ts';
+
+const stack = inject('stack');
+const PASSWORD = 'correct-horse-1';
+
+let counter = 0;
+const uniqueEmail = (tag: string) =>
+  `limits-${tag}-${Date.now().toString(36)}-${counter++}@example.com`;
+
+/**
+ * Rate limits count per client address. Each test speaks from an address of its own on the
+ * loopback network (127.x.y.z), so it neither spends nor sees the budget of any other test.
+ */
+function freshAddress(): string {
+  const n = 1 + Math.floor(Math.random() * 250);
+  return `127.${n}.${1 + Math.floor(Math.random() * 250)}.${2 + (counter++ % 250)}`;
+}
+
+/** A fetch for supabase-js that connects from `localAddress`. */
+function fetchFrom(localAddress: string): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const headers = new Headers(init?.headers);
+    const body = init?.body === undefined || init.body === null ? undefined : String(init.body);
+    return new Promise<Response>((resolve, reject) => {
+      const req = http.request(
+        url,
+        {
+          method: init?.method ?? 'GET',
+          headers: Object.fromEntries(headers.entries()),
+          localAddress,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const out = new Headers();
+            for (const [k, v] of Object.entries(res.headers))
+              if (typeof v === 'string') out.set(k, v);
+            const status = res.statusCode ?? 500;
+            const hasBody = status !== 204 && status !== 304;
+            resolve(new Response(hasBody ? Buffer.concat(chunks) : null, { status, headers: out }));
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  };
+}
+
+function client(options: { apiUrl?: string; from?: string } = {}): SupabaseClient {
+  return createClient(options.apiUrl ?? stack.apiUrl, stack.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: ws as unknown as typeof WebSocket },
+    ...(options.from ? { global: { fetch: fetchFrom(options.from) } } : {}),
+  });
+}
+
+async function signedUp(tag: string) {
+  const supabase = client();
+  const email = uniqueEmail(tag);
+  const { data, error } = await supabase.auth.signUp({ email, password: PASSWORD });
+  expect(error).toBeNull();
+  return { supabase, email, user: data.user! };
+}
+
+async function recoveryCode(email: string) {
+  const mail = await waitForMail(
+    stack.mailWebUrl,
+    (m) => isTo(m, email) && /reset/i.test(m.subject),
+  );
+  return /code: (\d{6})/.exec(mail.text ?? '')![1];
+}
+
+describe('token verification', () => {
+  it('throttles guessing a recovery code: 429 after 30 wrong codes, and the right one is refused too', async () => {
+    const { email } = await signedUp('brute');
+    expect((await client().auth.resetPasswordForEmail(email)).error).toBeNull();
+    const code = await recoveryCode(email);
+
+    const attacker = client({ from: freshAddress() });
+    const outcomes: string[] = [];
+    for (let guess = 0; outcomes.length < 40; guess++) {
+      const token = String(guess).padStart(6, '0');
+      if (token === code) continue;
+      const { error } = await attacker.auth.verifyOtp({ email, token, type: 'recovery' });
+      outcomes.push(`${error?.status} ${error?.code}`);
+    }
+    // GoTrue's bucket holds 30 (token_verifications per 5 minutes, bursts of 30).
+    expect(outcomes.slice(0, 30)).toEqual(Array(30).fill('403 otp_expired'));
+    expect(outcomes.slice(30)).toEqual(Array(10).fill('429 over_request_rate_limit'));
+
+    const right = await attacker.auth.verifyOtp({ email, token: code, type: 'recovery' });
+    expect(right.error?.status).toBe(429);
+    expect(right.error?.code).toBe('over_request_rate_limit');
+    expect(right.error?.message).toBe('Request rate limit reached');
+    expect(right.data.session).toBeNull();
+
+    // Another address is not throttled, and the code has survived the attack.
+    const owner = await client({ from: freshAddress() }).auth.verifyOtp({
+      email,
+      token: code,
+      type: 'recovery',
+    });
+    expect(owner.error).toBeNull();
+    expect(owner.data.session).not.toBeNull();
+  });
+});
+
+describe('/recover', () => {
+  it('answers a second request within max_frequency with 429, for known and unknown addresses alike', async () => {
+    const { email: known } = await signedUp('frequency');
+    const unknown = uniqueEmail('frequency-nobody');
+    const from = client({ from: freshAddress() });
+    for (const email of [known, unknown]) {
+      const both = await Promise.all([
+        from.auth.resetPasswordForEmail(email),
+        from.auth.resetPasswordForEmail(email),
+      ]);
+      const outcomes = both.map((r) => (r.error ? `${r.error.status} ${r.error.code}` : 'ok'));
+      expect(outcomes.sort()).toEqual(['429 over_email_send_rate_limit', 'ok']);
+      const refused = both.find((r) => r.error)!.error!;
+      expect(refused.message).toMatch(
+        /^For security purposes, you can only request this after \d+ seconds?\.$/,
+      );
+    }
+  });
+});
+
+describe('with config.toml [auth.rate_limit] as `npm start` reads it', () => {
+  // The test stack raises the sign-up and sign-in budgets for its many users (see
+  // tests/setup/stack.ts); this service is built from supabase/config.toml unchanged.
+  let server: http.Server;
+  let pool: pg.Pool;
+  let dataDir: string;
+  let apiUrl: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-auth-limits-'));
+    pool = new pg.Pool({ connectionString: stack.dbUrl, max: 4 });
+    server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    apiUrl = `http://127.0.0.1:${port}`;
+    const settings = makeSettings({ ports: { ...stack.ports, api: port }, dataDir });
+    expect(settings.project.auth.rateLimit).toEqual(loadProjectConfig().auth.rateLimit);
+    const service = createAuthService({ settings, pool, log: () => undefined });
+    server.on('request', (req, res) => {
+      const url = new URL(req.url ?? '/', apiUrl);
+      void service.handle(req, res, url.pathname.replace(/^\/auth\/v1/, '') || '/', url);
+    });
+  });
+
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    await pool?.end();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('sign_in_sign_ups = 30: the 31st sign-up from one address is refused with 429', async () => {
+    const from = client({ apiUrl, from: freshAddress() });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 32; i++) {
+      // A too-short password: GoTrue spends the budget before validating, and no user is made.
+      const { error } = await from.auth.signUp({ email: uniqueEmail('signup'), password: 'x' });
+      outcomes.push(`${error?.status} ${error?.code}`);
+    }
+    expect(outcomes.slice(0, 30)).toEqual(Array(30).fill('422 weak_password'));
+    expect(outcomes.slice(30)).toEqual(Array(2).fill('429 over_request_rate_limit'));
+    // Another address still may.
+    const { error } = await client({ apiUrl, from: freshAddress() }).auth.signUp({
+      email: uniqueEmail('signup'),
+      password: 'x',
+    });
+    expect(error?.code).toBe('weak_password');
+  });
+
+  it('token_refresh = 150 (bursts of 30): password sign-ins are throttled per address', async () => {
+    const from = client({ apiUrl, from: freshAddress() });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 31; i++) {
+      const { error } = await from.auth.signInWithPassword({
+        email: uniqueEmail('nobody'),
+        password: 'wrong-password',
+      });
+      outcomes.push(`${error?.status} ${error?.code}`);
+    }
+    expect(outcomes.slice(0, 30)).toEqual(Array(30).fill('400 invalid_credentials'));
+    expect(outcomes[30]).toBe('429 over_request_rate_limit');
+  });
+});
+
+describe('changing the e-mail address (double_confirm_changes = true, confirmations off)', () => {
+  it('keeps the address until a link is followed, mailing both addresses; the link applies it', async () => {
+    const { supabase, email, user } = await signedUp('change');
+    await supabase.auth.signInWithPassword({ email, password: PASSWORD });
+    const next = uniqueEmail('changed');
+    const { data, error } = await supabase.auth.updateUser({ email: next });
+    expect(error).toBeNull();
+    expect(data.user?.email).toBe(email);
+    expect(data.user?.new_email).toBe(next);
+    expect(data.user?.email_change_sent_at).toBeTruthy();
+
+    // GoTrue's secure change mails the current address and the new one.
+    const toNew = await waitForMail(stack.mailWebUrl, (m) => isTo(m, next));
+    const toOld = await waitForMail(
+      stack.mailWebUrl,
+      (m) => isTo(m, email) && /email change/i.test(m.subject),
+    );
+    expect(toNew.subject).toBe('Confirm Email Change');
+    expect(toOld.subject).toBe('Confirm Email Change');
+    const link = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(toNew.text ?? '')![1];
+    expect(new URL(link).searchParams.get('type')).toBe('email_change');
+
+    // Nothing changes before the link is followed.
+    const before = await supabase.auth.getUser();
+    expect(before.data.user?.email).toBe(email);
+
+    const followed = await fetch(link, { redirect: 'manual' });
+    expect(followed.status).toBe(303);
+    const fragment = new URLSearchParams(new URL(followed.headers.get('location')!).hash.slice(1));
+    expect(fragment.get('type')).toBe('email_change');
+    expect(fragment.get('access_token')).toBeTruthy();
+
+    const after = await client().auth.signInWithPassword({ email: next, password: PASSWORD });
+    expect(after.error).toBeNull();
+    expect(after.data.user?.id).toBe(user.id);
+    expect(after.data.user?.email).toBe(next);
+    expect(after.data.user?.new_email).toBeUndefined();
+    const old = await client().auth.signInWithPassword({ email, password: PASSWORD });
+    expect(old.error?.code).toBe('invalid_credentials');
+    // The other link is spent with the change.
+    const otherLink = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(toOld.text ?? '')![1];
+    const again = await fetch(otherLink, { redirect: 'manual' });
+    expect(new URL(again.headers.get('location')!).hash).toContain('error_code=otp_expired');
+  });
+
+  it('verifyOtp with the code sent to the new address applies the change', async () => {
+    const { supabase, email, user } = await signedUp('change-otp');
+    const next = uniqueEmail('changed-otp');
+    expect((await supabase.auth.updateUser({ email: next })).error).toBeNull();
+    const mail = await waitForMail(stack.mailWebUrl, (m) => isTo(m, next));
+    const code = /code: (\d{6})/.exec(mail.text ?? '')![1];
+    const { data, error } = await client().auth.verifyOtp({
+      email: next,
+      token: code,
+      type: 'email_change',
+    });
+    expect(error).toBeNull();
+    expect(data.user?.id).toBe(user.id);
+    expect(data.user?.email).toBe(next);
+    expect(email).not.toBe(next);
+  });
+
+  it('refuses an address another account holds (422 email_exists) and sends nothing', async () => {
+    const { supabase } = await signedUp('change-taken');
+    const { email: taken } = await signedUp('taken');
+    const mailsBefore = (await listMail(stack.mailWebUrl)).filter((m) => isTo(m, taken)).length;
+    const { error } = await supabase.auth.updateUser({ email: taken });
+    expect(error?.status).toBe(422);
+    expect(error?.code).toBe('email_exists');
+    expect((await listMail(stack.mailWebUrl)).filter((m) => isTo(m, taken)).length).toBe(
+      mailsBefore,
+    );
+  });
+});
