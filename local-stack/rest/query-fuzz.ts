@@ -59,33 +59,69 @@ export const hostileText = (maxLength = 24): fc.Arbitrary<string> =>
 /** Double-quotes a name the way postgrest-js does, escaping `"` and `\`. */
 const quoteName = (s: string) => `"${s.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 
-/** A name: one of the table's, an unknown one, or hostile text, sometimes double-quoted. */
-export function nameArb(known: readonly string[]): fc.Arbitrary<string> {
-  const plain = fc.oneof(
-    { weight: 5, arbitrary: fc.constantFrom(...known) },
-    { weight: 1, arbitrary: fc.stringMatching(/^[a-z_][a-z0-9_]{0,8}$/) },
-    { weight: 2, arbitrary: hostileText(12) },
-  );
-  return fc.oneof({ weight: 4, arbitrary: plain }, { weight: 1, arbitrary: plain.map(quoteName) });
+/**
+ * `wellFormed`: what postgrest-js could send (names of the schema, known operators with fitting
+ * values), so the request reaches Postgres; `hostile`: anything, mostly refused while parsing.
+ */
+export type FuzzMode = 'wellFormed' | 'hostile';
+
+export interface FuzzSchema {
+  columns: readonly string[];
+  /** Tables the root can embed (used by well-formed queries). */
+  embeddable: readonly string[];
+  /** Any table names, embeddable or not (used by hostile queries). */
+  relations: readonly string[];
 }
 
-/** Casts: type names, words that could continue a statement, and free text. */
-const castArb = fc.oneof(
-  fc.constantFrom('text', 'int', 'bigint', 'int[]', 'char', 'TEXT', 'jsonb', 'date', 'bool'),
-  fc
-    .tuple(
-      fc.constantFrom('text', 'int'),
-      fc.array(
-        fc.constantFrom(' from', ' pg_roles', ' as', ' items', ' union', ' all', ' select'),
-        {
-          minLength: 1,
-          maxLength: 7,
-        },
-      ),
-    )
-    .map(([type, words]) => type + words.join('')),
-  hostileText(16),
-);
+const relationsOf = (schema: FuzzSchema, mode: FuzzMode) =>
+  mode === 'wellFormed' ? schema.embeddable : schema.relations;
+
+/** A name: one of the schema's, sometimes double-quoted; in hostile mode also unknown or free text. */
+export function nameArb(
+  known: readonly string[],
+  mode: FuzzMode = 'hostile',
+): fc.Arbitrary<string> {
+  const plain =
+    mode === 'wellFormed'
+      ? fc.constantFrom(...known)
+      : fc.oneof(
+          { weight: 10, arbitrary: fc.constantFrom(...known) },
+          { weight: 1, arbitrary: fc.stringMatching(/^[a-z_][a-z0-9_]{0,8}$/) },
+          { weight: 2, arbitrary: hostileText(12) },
+        );
+  return fc.oneof({ weight: 6, arbitrary: plain }, { weight: 1, arbitrary: plain.map(quoteName) });
+}
+
+const TYPES = [
+  'text',
+  'int',
+  'bigint',
+  'int[]',
+  'char',
+  'TEXT',
+  'jsonb',
+  'date',
+  'bool',
+  'numeric',
+];
+
+/** Casts: type names; in hostile mode also words that could continue a statement, and free text. */
+const castArb = (mode: FuzzMode) =>
+  mode === 'wellFormed'
+    ? fc.constantFrom(...TYPES)
+    : fc.oneof(
+        fc.constantFrom(...TYPES),
+        fc
+          .tuple(
+            fc.constantFrom('text', 'int'),
+            fc.array(
+              fc.constantFrom(' from', ' pg_roles', ' as', ' items', ' union', ' all', ' select'),
+              { minLength: 1, maxLength: 7 },
+            ),
+          )
+          .map(([type, words]) => type + words.join('')),
+        hostileText(16),
+      );
 
 const jsonPathArb = (key: fc.Arbitrary<string>) =>
   fc
@@ -94,110 +130,134 @@ const jsonPathArb = (key: fc.Arbitrary<string>) =>
     })
     .map((steps) => steps.map(([arrow, k]) => arrow + k).join(''));
 
-export interface FuzzSchema {
-  columns: readonly string[];
-  relations: readonly string[];
-}
-
 /** `select=` values: trees of columns, aliases, casts, JSON paths, embeds and spreads. */
-export function selectArb(schema: FuzzSchema): fc.Arbitrary<string> {
-  const name = nameArb(schema.columns);
+export function selectArb(schema: FuzzSchema, mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
+  const name = nameArb(schema.columns, mode);
   const alias = fc.option(
-    nameArb(['x', 'alias']).map((a) => `${a}:`),
+    nameArb(['x', 'alias'], mode).map((a) => `${a}:`),
     { nil: '' },
   );
-  const column = fc
-    .tuple(
-      alias,
-      name,
-      jsonPathArb(name),
-      fc.option(
-        castArb.map((c) => `::${c}`),
-        { nil: '' },
-      ),
-    )
-    .map((parts) => parts.join(''));
+  const cast = fc.option(
+    castArb(mode).map((c) => `::${c}`),
+    { nil: '' },
+  );
+  const column = fc.tuple(alias, name, jsonPathArb(name), cast).map((parts) => parts.join(''));
+  const hints =
+    mode === 'wellFormed'
+      ? fc.constantFrom('', '', '!inner', '!left')
+      : fc.constantFrom('', '!inner', '!left', '!fk', '!inner!fk', '!!');
+  const relations = relationsOf(schema, mode);
   const tree = fc.letrec<{ item: string; list: string }>((tie) => ({
     item: fc.oneof(
       { depthSize: 'small' },
       column,
       fc.constant('*'),
-      fc
-        .tuple(
-          alias,
-          fc.constantFrom('', '', '...'),
-          nameArb(schema.relations),
-          fc.constantFrom('', '!inner', '!left', '!fk', '!inner!fk', '!!'),
-          tie('list'),
-        )
-        .map(([a, spread, rel, hint, list]) => `${spread ? '' : a}${spread}${rel}${hint}(${list})`),
+      ...(relations.length
+        ? [
+            fc
+              .tuple(
+                alias,
+                fc.constantFrom('', '', '...'),
+                nameArb(relations, mode),
+                hints,
+                tie('list'),
+              )
+              .map(
+                ([a, spread, rel, hint, list]) =>
+                  `${spread ? '' : a}${spread}${rel}${hint}(${list})`,
+              ),
+          ]
+        : []),
     ),
     // Hand-written URLs may space the list out; postgrest-js strips that whitespace.
     list: fc
       .tuple(fc.array(tie('item'), { minLength: 1, maxLength: 4 }), fc.constantFrom(',', ', '))
       .map(([items, separator]) => items.join(separator)),
   }));
+  if (mode === 'wellFormed') return tree.list;
   return fc.oneof(
-    { weight: 6, arbitrary: tree.list },
+    { weight: 8, arbitrary: tree.list },
     { weight: 1, arbitrary: fc.constant('') },
     { weight: 2, arbitrary: hostileText(60) },
   );
 }
 
-const OPERATORS = [
-  'eq',
-  'neq',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'like',
-  'ilike',
-  'match',
-  'imatch',
-  'is',
-  'isdistinct',
-  'in',
-  'cs',
-  'cd',
-  'ov',
-  'sl',
-  'sr',
-  'nxr',
-  'nxl',
-  'adj',
-  'fts',
-  'plfts',
-  'phfts',
-  'wfts',
-];
+const QUANTIFIABLE = ['eq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch'];
+const OTHER_OPERATORS = ['neq', 'isdistinct', 'cs', 'cd', 'ov', 'sl', 'sr', 'nxr', 'nxl', 'adj'];
+const FTS_OPERATORS = ['fts', 'plfts', 'phfts', 'wfts'];
 
-/** The right-hand side of `col=…`: `[not.]op[(modifier)].value`, valid or not. */
-export const conditionArb: fc.Arbitrary<string> = fc.oneof(
-  {
-    weight: 6,
-    arbitrary: fc
-      .tuple(
-        fc.constantFrom('', '', 'not.'),
-        fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...OPERATORS) }, hostileText(6)),
-        fc.constantFrom('', '', '(any)', '(all)', '(english)', '(x'),
-        fc.oneof(
-          hostileText(20),
-          fc.constantFrom('null', 'true', 'not_null', '(1,2)', '("a,b",c)', '{a,b}', '1'),
-        ),
-      )
-      .map(([not, op, mod, value]) => `${not}${op}${mod}.${value}`),
-  },
-  { weight: 1, arbitrary: hostileText(30) },
+/** A value that fits the operators' grammar (not necessarily the column's type). */
+const plainValue = fc.oneof(
+  { weight: 3, arbitrary: fc.stringMatching(/^[a-z0-9*%]{0,6}$/) },
+  { weight: 1, arbitrary: fc.constantFrom('1', '-2', '{a,b}', '[1,5)', '{"k":1}', 'é"x') },
 );
 
+/** The right-hand side of `col=…`: `[not.]op[(modifier)].value`. */
+export function conditionArb(mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
+  const not = fc.constantFrom('', '', 'not.');
+  const wellFormed = fc.oneof(
+    fc
+      .tuple(
+        not,
+        fc.constantFrom(...QUANTIFIABLE),
+        fc.constantFrom('', '', '(any)', '(all)'),
+        plainValue,
+      )
+      .map(([n, op, q, v]) =>
+        q ? `${n}${op}${q}.{${v.replace(/[{}",]/g, '')},b}` : `${n}${op}.${v}`,
+      ),
+    fc
+      .tuple(not, fc.constantFrom(...OTHER_OPERATORS), plainValue)
+      .map(([n, op, v]) => `${n}${op}.${v}`),
+    fc
+      .tuple(
+        not,
+        fc.constantFrom(...FTS_OPERATORS),
+        fc.constantFrom('', '(english)', '(simple)'),
+        plainValue,
+      )
+      .map(([n, op, config, v]) => `${n}${op}${config}.${v}`),
+    fc
+      .tuple(not, fc.constantFrom('null', 'not_null', 'true', 'false', 'unknown', 'NULL'))
+      .map(([n, v]) => `${n}is.${v}`),
+    fc
+      .tuple(not, fc.array(fc.oneof(plainValue, plainValue.map(quoteName)), { maxLength: 3 }))
+      .map(([n, values]) => `${n}in.(${values.join(',')})`),
+  );
+  if (mode === 'wellFormed') return wellFormed;
+  return fc.oneof(
+    { weight: 4, arbitrary: wellFormed },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom('', 'not.'),
+          fc.oneof(
+            fc.constantFrom(...QUANTIFIABLE, ...OTHER_OPERATORS, ...FTS_OPERATORS, 'in', 'is'),
+            hostileText(6),
+          ),
+          fc.constantFrom('', '(any)', '(all)', '(english)', '(x'),
+          hostileText(20),
+        )
+        .map(([n, op, mod, value]) => `${n}${op}${mod}.${value}`),
+    },
+    { weight: 1, arbitrary: hostileText(30) },
+  );
+}
+
 /** `or=`/`and=` values: `(cond,cond,…)` with nested trees. */
-export function logicArb(schema: FuzzSchema): fc.Arbitrary<string> {
-  const name = nameArb(schema.columns);
+export function logicArb(schema: FuzzSchema, mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
+  const name = nameArb(schema.columns, mode);
+  // Inside a tree, values with `,` or `)` must be double-quoted; plain ones are kept simple.
+  const condition = conditionArb(mode).filter(
+    (c) =>
+      mode === 'hostile' ||
+      (!/[,()"]/.test(c.replace(/^(not\.)?in\.\(.*\)$/, '')) && !c.includes('"')),
+  );
   const tree = fc.letrec<{ node: string; group: string }>((tie) => ({
     node: fc.oneof(
       { depthSize: 'small' },
-      fc.tuple(name, jsonPathArb(name), conditionArb).map(([c, p, cond]) => `${c}${p}.${cond}`),
+      fc.tuple(name, jsonPathArb(name), condition).map(([c, p, cond]) => `${c}${p}.${cond}`),
       fc
         .tuple(fc.constantFrom('', 'not.'), fc.constantFrom('and', 'or'), tie('group'))
         .map(([not, op, group]) => `${not}${op}${group}`),
@@ -206,12 +266,13 @@ export function logicArb(schema: FuzzSchema): fc.Arbitrary<string> {
       .array(tie('node'), { minLength: 1, maxLength: 4 })
       .map((nodes) => `(${nodes.join(',')})`),
   }));
-  return fc.oneof({ weight: 5, arbitrary: tree.group }, { weight: 1, arbitrary: hostileText(40) });
+  if (mode === 'wellFormed') return tree.group;
+  return fc.oneof({ weight: 8, arbitrary: tree.group }, { weight: 1, arbitrary: hostileText(40) });
 }
 
 /** `order=` values. */
-export function orderArb(schema: FuzzSchema): fc.Arbitrary<string> {
-  const name = nameArb(schema.columns);
+export function orderArb(schema: FuzzSchema, mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
+  const name = nameArb(schema.columns, mode);
   const term = fc
     .tuple(
       fc.oneof(
@@ -219,66 +280,98 @@ export function orderArb(schema: FuzzSchema): fc.Arbitrary<string> {
         {
           weight: 1,
           arbitrary: fc
-            .tuple(nameArb(schema.relations), name)
+            .tuple(nameArb(relationsOf(schema, mode), mode), name)
             .map(([rel, col]) => `${rel}(${col})`),
         },
       ),
-      fc.constantFrom('', '.asc', '.desc', '.sideways'),
+      mode === 'wellFormed'
+        ? fc.constantFrom('', '.asc', '.desc')
+        : fc.constantFrom('', '.asc', '.desc', '.sideways'),
       fc.constantFrom('', '.nullsfirst', '.nullslast'),
     )
     .map((parts) => parts.join(''));
-  return fc.oneof(
-    {
-      weight: 5,
-      arbitrary: fc.array(term, { minLength: 1, maxLength: 3 }).map((t) => t.join(',')),
-    },
-    { weight: 1, arbitrary: hostileText(30) },
-  );
+  const terms = fc.array(term, { minLength: 1, maxLength: 3 }).map((t) => t.join(','));
+  if (mode === 'wellFormed') return terms;
+  return fc.oneof({ weight: 8, arbitrary: terms }, { weight: 1, arbitrary: hostileText(30) });
 }
 
-/** A query string's parameters: select, filters (also on embeds), logic trees, order, paging. */
-export function queryArb(schema: FuzzSchema): fc.Arbitrary<[string, string][]> {
-  const name = nameArb(schema.columns);
+/** Filters, logic trees, order and paging, each possibly on an embedded level (`prefix`). */
+function levelParams(
+  schema: FuzzSchema,
+  mode: FuzzMode,
+  prefix: fc.Arbitrary<string>,
+): fc.Arbitrary<[string, string]> {
+  const name = nameArb(schema.columns, mode);
+  const paging =
+    mode === 'wellFormed'
+      ? fc.nat(20).map(String)
+      : fc.oneof(fc.integer({ min: -5, max: 1000 }).map(String), hostileText(8));
+  const params: fc.Arbitrary<[string, string]>[] = [
+    fc
+      .tuple(prefix, name, jsonPathArb(name), conditionArb(mode))
+      .map(([p, c, path, cond]): [string, string] => [`${p}${c}${path}`, cond]),
+    fc
+      .tuple(prefix, fc.constantFrom('or', 'and', 'not.or', 'not.and'), logicArb(schema, mode))
+      .map(([p, op, tree]): [string, string] => [`${p}${op}`, tree]),
+    fc.tuple(prefix, orderArb(schema, mode)).map(([p, o]): [string, string] => [`${p}order`, o]),
+    fc
+      .tuple(prefix, fc.constantFrom('limit', 'offset'), paging)
+      .map(([p, k, v]): [string, string] => [`${p}${k}`, v]),
+  ];
+  if (mode === 'hostile') params.push(fc.tuple(hostileText(10), hostileText(20)));
+  return fc.oneof(...params);
+}
+
+/**
+ * Well-formed: the embeds are chosen first, so the select embeds them and the dotted parameters
+ * name only embedded levels, as an application's queries do.
+ */
+function wellFormedArb(schema: FuzzSchema): fc.Arbitrary<[string, string][]> {
+  return fc.subarray([...schema.embeddable]).chain((embeds) => {
+    const columns = fc
+      .array(selectArb({ ...schema, embeddable: [] }, 'wellFormed'), { maxLength: 2 })
+      .map((lists) => lists.join(','));
+    const embedItems = fc.tuple(
+      ...embeds.map((rel) =>
+        fc
+          .tuple(
+            fc.constantFrom('', '', '!inner', '!left'),
+            selectArb({ ...schema, embeddable: [] }, 'wellFormed'),
+          )
+          .map(([hint, list]) => `${rel}${hint}(${list})`),
+      ),
+    );
+    const select = fc
+      .tuple(columns, embedItems)
+      .map(([cols, items]) => [cols || '*', ...items].join(','));
+    const prefix = embeds.length
+      ? fc.option(fc.constantFrom(...embeds.map((r) => `${r}.`)), { nil: '', freq: 2 })
+      : fc.constant('');
+    return fc
+      .tuple(select, fc.array(levelParams(schema, 'wellFormed', prefix), { maxLength: 3 }))
+      .map(([sel, rest]): [string, string][] => [['select', sel], ...rest]);
+  });
+}
+
+/** Anything: select trees with unknown names and free text, parameters of every kind. */
+function hostileArb(schema: FuzzSchema): fc.Arbitrary<[string, string][]> {
   const prefix = fc.option(
-    nameArb(schema.relations).map((r) => `${r}.`),
+    nameArb(schema.relations, 'hostile').map((r) => `${r}.`),
     { nil: '', freq: 4 },
   );
-  const param: fc.Arbitrary<[string, string]> = fc.oneof(
-    {
-      weight: 5,
-      arbitrary: fc
-        .tuple(prefix, name, jsonPathArb(name), conditionArb)
-        .map(([p, c, path, cond]): [string, string] => [`${p}${c}${path}`, cond]),
-    },
-    {
-      weight: 2,
-      arbitrary: fc
-        .tuple(prefix, fc.constantFrom('or', 'and', 'not.or', 'not.and'), logicArb(schema))
-        .map(([p, op, tree]): [string, string] => [`${p}${op}`, tree]),
-    },
-    {
-      weight: 2,
-      arbitrary: fc
-        .tuple(prefix, orderArb(schema))
-        .map(([p, o]): [string, string] => [`${p}order`, o]),
-    },
-    {
-      weight: 1,
-      arbitrary: fc
-        .tuple(
-          prefix,
-          fc.constantFrom('limit', 'offset'),
-          fc.oneof(fc.integer({ min: -5, max: 1000 }).map(String), hostileText(8)),
-        )
-        .map(([p, k, v]): [string, string] => [`${p}${k}`, v]),
-    },
-    { weight: 1, arbitrary: fc.tuple(hostileText(10), hostileText(20)) },
-  );
   return fc
-    .tuple(fc.option(selectArb(schema), { nil: undefined }), fc.array(param, { maxLength: 4 }))
-    .map(([select, params]) =>
-      select === undefined ? params : ([['select', select], ...params] as [string, string][]),
+    .tuple(
+      fc.option(selectArb(schema, 'hostile'), { nil: undefined }),
+      fc.array(levelParams(schema, 'hostile', prefix), { maxLength: 3 }),
+    )
+    .map(([select, rest]) =>
+      select === undefined ? rest : ([['select', select], ...rest] as [string, string][]),
     );
+}
+
+/** A query string's parameters, well-formed (so it reaches Postgres) or hostile, about half each. */
+export function queryArb(schema: FuzzSchema): fc.Arbitrary<[string, string][]> {
+  return fc.oneof(wellFormedArb(schema), hostileArb(schema));
 }
 
 // --- the statement checker ----------------------------------------------------------------------

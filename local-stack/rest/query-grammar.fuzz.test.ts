@@ -55,6 +55,7 @@ const items = snapshot.tables.get('items')!;
 
 const schema: FuzzSchema = {
   columns: ['id', 'title', 'qty', 'meta', 'parent_id', 'name', 'label', 'nope'],
+  embeddable: ['parents', 'tags'],
   relations: ['parents', 'tags', 'owners', 'items', 'nope'],
 };
 
@@ -150,6 +151,38 @@ describe('the REST query grammar under random input', () => {
     },
     TIMEOUT,
   );
+
+  // Counterexamples the property found: each planned a `$n` that its statement never used, which
+  // Postgres refuses (42P18) although the request is valid.
+  it.each<[string, [string, string][]]>([
+    [
+      'a written representation with an !inner embed',
+      [
+        ['select', '*,parents!inner(id),tags(id)'],
+        ['parents.id->0', 'is.null'],
+      ],
+    ],
+    [
+      'an ordered write without limit',
+      [
+        ['order', 'id->k'],
+        ['id', 'neq.1'],
+      ],
+    ],
+    [
+      'an ordered !inner embed',
+      [
+        ['select', '*,tags!inner(*)'],
+        ['tags.order', 'id->k'],
+      ],
+    ],
+  ])('uses every parameter it places: %s', (_, pairs) => {
+    const planned = planAll(pairs);
+    expect(planned.length).toBeGreaterThan(1);
+    for (const { text, values } of planned) {
+      expect(statementProblems(text, values.length), text).toEqual([]);
+    }
+  });
 
   it('keeps a cast, a quoted name and a value out of the statement text', () => {
     // The issue's payload: the cast becomes one quoted (unknown) type name, Postgres' 42704.

@@ -174,13 +174,18 @@ describe('filters', () => {
     expect(parseFilter('n', 'in.()').condition).toEqual({ op: 'in', values: [] });
   });
 
-  it.each(['qty=bogus.1', 'qty=eq', 'qty=is.maybe', 'qty=in.1,2', 'qty=like(some).x'])(
-    'refuses %s',
-    (pair) => {
-      const [col, value] = pair.split('=');
-      expect(() => parseFilter(col, value)).toThrow(/failed to parse/);
-    },
-  );
+  it.each([
+    'qty=bogus.1',
+    'qty=eq',
+    'qty=is.maybe',
+    'qty=in.1,2',
+    'qty=like(some).x',
+    'qty=isdistinct(any).1',
+    'qty=cs(all).{1}',
+  ])('refuses %s', (pair) => {
+    const [col, value] = pair.split('=');
+    expect(() => parseFilter(col, value)).toThrow(/failed to parse/);
+  });
 
   it('reads nested logic trees with quoted values', () => {
     expect(parseLogicTree('or', false, '(a.eq.1,not.and(b.gt.2,c.eq."x,y"),d.in.(1,2))')).toEqual({

@@ -300,6 +300,7 @@ function parseSelectItem(part: string, param: string, raw: string): SelectItem {
 }
 
 const FTS = new Set(['fts', 'plfts', 'phfts', 'wfts']);
+const QUANTIFIABLE = new Set(['eq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch']);
 
 /** Parses `[not.]op.value` (the right-hand side of `col=…`, or the tail inside a logic tree). */
 export function parseCondition(
@@ -345,6 +346,10 @@ export function parseCondition(
     if (modifier !== undefined) {
       if (modifier !== 'any' && modifier !== 'all') {
         throw queryParamError(param, value, `unknown modifier "${modifier}"`);
+      }
+      // PostgREST quantifies only these; `is distinct from any(…)` is not even SQL.
+      if (!QUANTIFIABLE.has(op)) {
+        throw queryParamError(param, value, `"${op}" takes no (any)/(all) modifier`);
       }
       quantifier = modifier;
     }

@@ -274,7 +274,11 @@ export interface RenderedLevel {
   offset?: number;
 }
 
-/** Renders a level reading `tableName` (or a function's rows when `table` is undefined) under `alias`. */
+/**
+ * Renders a level reading `tableName` (or a function's rows when `table` is undefined) under
+ * `alias`. `withOrder: false` leaves the order out where only the filters are used: every
+ * parameter placed in the statement must appear in its text.
+ */
 export function renderLevel(
   ctx: BuildContext,
   tableName: string,
@@ -282,6 +286,7 @@ export function renderLevel(
   alias: string,
   select: SelectItem[],
   path: string,
+  withOrder = true,
 ): RenderedLevel {
   ctx.usedLevels.add(path);
   const options = ctx.levels.get(path) ?? { predicates: [] };
@@ -325,7 +330,7 @@ export function renderLevel(
     list: list.join(', ') || 'null',
     joins: joins.map((j) => ` ${j}`).join(''),
     where,
-    order: options.order ? renderOrder(ctx, options.order, alias, level) : '',
+    order: options.order && withOrder ? renderOrder(ctx, options.order, alias, level) : '',
     limit: options.limit,
     offset: options.offset,
   };
@@ -394,7 +399,7 @@ function planEmbed(ctx: BuildContext, parent: string, item: EmbedItem, path: str
     // when used: every parameter placed in the statement must appear in its text.
     existsSql: (parentAlias) => {
       const existsAlias = `${rel.target}_${++ctx.aliasCount}`;
-      const existsLevel = renderLevel(ctx, rel.target, target, existsAlias, [], path);
+      const existsLevel = renderLevel(ctx, rel.target, target, existsAlias, [], path, false);
       return `select 1 from ${from} as ${ident(existsAlias)} where ${whereOf(
         existsLevel.where,
         rel.join(existsAlias, parentAlias),

@@ -42,22 +42,27 @@ function wrap(opts: WriteOptions, alias: string, modifying: string, countTotal: 
   let list = '1';
   let order = '';
   let joins = '';
+  let where = '';
   let pk = '';
   if (opts.returning === 'representation') {
     const level = renderLevel(opts.ctx, opts.table.name, opts.table, alias, opts.select, '');
     list = level.list;
     joins = level.joins;
+    // What is left are `!inner` embeds: they narrow the representation, not the write.
+    if (level.where.length) where = ` where ${level.where.join(' and ')}`;
     if (level.order) order = ` order by ${level.order}`;
     checkUnusedLevels(opts.ctx);
   } else if (opts.returning === 'headers-only' && opts.table.primaryKey.length) {
     pk = `, (select pg_catalog.to_json(pgrst_pk) from (select * from pgrst_source limit 1) as pgrst_pk)::text as location_key`;
   }
   const shape: BodyShape = opts.returning === 'representation' ? opts.shape : 'none';
-  const total = countTotal ? 'pg_catalog.count(_postgrest_t)' : 'null::bigint';
-  return `with pgrst_source as (${modifying}) select ${total} as total, pg_catalog.count(_postgrest_t) as page_total, ${bodyExpression(
+  // Every written row counts (a data-modifying CTE runs once however often it is read).
+  const written = '(select pg_catalog.count(*) from pgrst_source)';
+  const total = countTotal ? written : 'null::bigint';
+  return `with pgrst_source as (${modifying}) select ${total} as total, ${written} as page_total, ${bodyExpression(
     shape,
     opts.stripNulls,
-  )} as body${pk} from (select ${list} from pgrst_source as ${ident(alias)}${joins}${order}) as _postgrest_t`;
+  )} as body${pk} from (select ${list} from pgrst_source as ${ident(alias)}${joins}${where}${order}) as _postgrest_t`;
 }
 
 export interface InsertOptions extends WriteOptions {
@@ -125,7 +130,8 @@ function whereOf(
   alias: string,
   command: 'UPDATE' | 'DELETE',
 ): string {
-  const level = renderLevel(ctx, table.name, table, alias, [], '');
+  // The order only picks the rows of a limited write, so it is rendered there alone.
+  const level = renderLevel(ctx, table.name, table, alias, [], '', false);
   if (!level.where.length) throw new RestError(400, '21000', `${command} requires a WHERE clause`);
   const where = level.where.join(' and ');
   if (level.limit === undefined && level.offset === undefined) return where;
