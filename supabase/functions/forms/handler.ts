@@ -15,6 +15,7 @@ import {
   wantsJson,
 } from './responses.ts';
 import { validateSubmission } from './submission.ts';
+import { readLimited } from '../_shared/read-limited.ts';
 
 export interface FormRecord {
   id: string;
@@ -86,31 +87,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function routeOf(pathname: string): string | null {
   const m = /(?:^|\/)forms\/([^/]*)\/?$/.exec(pathname);
   return m ? m[1] : null;
-}
-
-/** Reads at most `limit` bytes; returns null when the body is longer. */
-async function readLimited(req: Request, limit: number): Promise<Uint8Array | null> {
-  if (!req.body) return new Uint8Array(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    body.set(c, offset);
-    offset += c.length;
-  }
-  return body;
 }
 
 export async function handleRequest(req: Request, deps: FormsDeps): Promise<Response> {

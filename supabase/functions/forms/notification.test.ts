@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { composeNotification, escapeHtml } from './notification.ts';
+import { escapeHtml } from '../_shared/html.ts';
+import { composeNotification } from './notification.ts';
 
 const base = {
   formName: 'Contact',

@@ -3,6 +3,7 @@
 // submitter sends can add a header; every HTML value is escaped; field names are one line and a
 // value's lines are indented, so no field can forge a line of the plain-text part.
 import { cleanFieldName, headerSafe, isEmail } from './text.ts';
+import { escapeHtml } from '../_shared/html.ts';
 
 export interface Notification {
   to: string;
@@ -10,15 +11,6 @@ export interface Notification {
   replyTo: string | null;
   text: string;
   html: string;
-}
-
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 function defaultSubject(formName: string): string {

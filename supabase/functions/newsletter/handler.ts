@@ -14,6 +14,7 @@
 import { NEWSLETTER } from '../_shared/limits.ts';
 import { composeConfirmation, linkFor, type ConfirmationMail } from './mail.ts';
 import { parseSignup } from './request-body.ts';
+import { readLimited } from '../_shared/read-limited.ts';
 
 export interface SignupInput {
   email: string;
@@ -82,31 +83,6 @@ function preflight(): Response {
       'Access-Control-Max-Age': '86400',
     },
   });
-}
-
-/** Reads at most `limit` bytes; returns null when the body is longer. */
-async function readLimited(req: Request, limit: number): Promise<Uint8Array | null> {
-  if (!req.body) return new Uint8Array(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    body.set(c, offset);
-    offset += c.length;
-  }
-  return body;
 }
 
 export async function handleRequest(req: Request, deps: NewsletterDeps): Promise<Response> {

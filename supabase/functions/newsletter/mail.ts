@@ -1,20 +1,12 @@
 // Composes the newsletter's confirmation e-mail: the confirm link (double opt-in) and the
 // unsubscribe link, in a plain-text and an HTML part. Every value placed in HTML is escaped.
 import { NEWSLETTER } from '../_shared/limits.ts';
+import { escapeHtml } from '../_shared/html.ts';
 
 export interface ConfirmationMail {
   subject: string;
   text: string;
   html: string;
-}
-
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 /** The site's pages the e-mail's links open (see src/config/paths.ts). */
