@@ -282,3 +282,78 @@ describe('changing the e-mail address (double_confirm_changes = true, confirmati
     );
   });
 });
+
+describe('changing the e-mail address with confirmations on', () => {
+  // GoTrue asks for both links only while it does not auto-confirm: a service built with
+  // enable_confirmations = true, beside the test stack's database and mail catcher.
+  let server: http.Server;
+  let pool: pg.Pool;
+  let dataDir: string;
+  let apiUrl: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-auth-confirm-'));
+    pool = new pg.Pool({ connectionString: stack.dbUrl, max: 4 });
+    server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    apiUrl = `http://127.0.0.1:${port}`;
+    const settings = makeSettings({ ports: { ...stack.ports, api: port }, dataDir });
+    settings.project.auth.enableConfirmations = true;
+    const service = createAuthService({ settings, pool, log: () => undefined });
+    server.on('request', (req, res) => {
+      const url = new URL(req.url ?? '/', apiUrl);
+      void service.handle(req, res, url.pathname.replace(/^\/auth\/v1/, '') || '/', url);
+    });
+  });
+
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    await pool?.end();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('needs the links sent to both addresses; the first answers "Confirmation link accepted…"', async () => {
+    const email = uniqueEmail('confirm-both');
+    const admin = createClient(stack.apiUrl, stack.serviceRoleKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: ws as unknown as typeof WebSocket },
+    });
+    const created = await admin.auth.admin.createUser({
+      email,
+      password: PASSWORD,
+      email_confirm: true,
+    });
+    expect(created.error).toBeNull();
+    const supabase = client({ apiUrl });
+    expect(
+      (await supabase.auth.signInWithPassword({ email, password: PASSWORD })).error,
+    ).toBeNull();
+
+    const next = uniqueEmail('confirm-both-new');
+    expect((await supabase.auth.updateUser({ email: next })).error).toBeNull();
+    const linkIn = async (to: string) => {
+      const mail = await waitForMail(
+        stack.mailWebUrl,
+        (m) => isTo(m, to) && /email change/i.test(m.subject),
+      );
+      return /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(mail.text ?? '')![1];
+    };
+    const first = await fetch(await linkIn(next), { redirect: 'manual' });
+    const firstFragment = new URLSearchParams(
+      new URL(first.headers.get('location')!).hash.slice(1),
+    );
+    expect(firstFragment.get('message')).toBe(
+      'Confirmation link accepted. Please proceed to confirm link sent to the other email',
+    );
+    expect((await supabase.auth.getUser()).data.user?.email).toBe(email);
+
+    const second = await fetch(await linkIn(email), { redirect: 'manual' });
+    const secondFragment = new URLSearchParams(
+      new URL(second.headers.get('location')!).hash.slice(1),
+    );
+    expect(secondFragment.get('type')).toBe('email_change');
+    expect((await supabase.auth.getUser()).data.user?.email).toBe(next);
+  });
+});
