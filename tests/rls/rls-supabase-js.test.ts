@@ -2,9 +2,16 @@
 // visitor and the service role all act through the unchanged @supabase/supabase-js against the
 // local stack, so each request passes through REST (or Realtime) and Postgres enforces the rules.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
-import ws from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
+import {
+  createForm,
+  serviceInsertEntry as insertEntryAsService,
+  newClient,
+  serviceClient,
+  signUp,
+  type TestUser,
+} from '../support/supabase-users.ts';
 import { uniqueEmail } from '../support/db.ts';
 
 const PERMISSION_DENIED = '42501';
@@ -23,65 +30,20 @@ interface Entry {
   read_at: string | null;
 }
 
-const stack = inject('stack');
-// Node 20 has no global WebSocket; browsers and Node 22 need no transport option.
-const realtime = { transport: ws as unknown as typeof WebSocket };
-const newClient = (key = stack.anonKey) =>
-  createClient(stack.apiUrl, key, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime,
-  });
+// A deliberately tiny wrapper: the endpoint's service-role insert, into the file's own service client.
+const serviceInsertEntry = (formId: string, fields: Partial<Entry> = {}) =>
+  insertEntryAsService<Entry>(service, formId, fields);
 
 let anonClient: SupabaseClient;
 let service: SupabaseClient;
-let alice: { client: SupabaseClient; id: string; email: string };
-let bob: { client: SupabaseClient; id: string; email: string };
+let alice: TestUser;
+let bob: TestUser;
 let aliceForm: string;
 let bobForm: string;
 
-async function signUp(name: string) {
-  const client = newClient();
-  const email = uniqueEmail(name.toLowerCase());
-  const { data, error } = await client.auth.signUp({
-    email,
-    password: 'correct-horse-9',
-    options: { data: { name } },
-  });
-  if (error) throw error;
-  expect(data.session, 'sign-up is auto-confirmed locally and returns a session').not.toBeNull();
-  return { client, id: data.user!.id, email };
-}
-
-async function createForm(client: SupabaseClient, name: string): Promise<string> {
-  const { data, error } = await client
-    .from('forms')
-    .insert({ name, target_email: 'owner@example.test', allowed_origin: 'https://example.test' })
-    .select('id')
-    .single();
-  if (error) throw error;
-  return data.id as string;
-}
-
-/** Inserts an entry as the form endpoint does: with the service role. */
-async function serviceInsertEntry(formId: string, fields: Partial<Entry> = {}): Promise<Entry> {
-  const { data, error } = await service
-    .from('entries')
-    .insert({
-      form_id: formId,
-      name: 'Visitor',
-      email: 'visitor@example.test',
-      message: 'Hello',
-      ...fields,
-    })
-    .select()
-    .single();
-  if (error) throw error;
-  return data as Entry;
-}
-
 beforeAll(async () => {
   anonClient = newClient();
-  service = newClient(stack.serviceRoleKey);
+  service = serviceClient();
   alice = await signUp('Alice');
   bob = await signUp('Bob');
   aliceForm = await createForm(alice.client, 'Alice contact');
