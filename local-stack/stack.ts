@@ -40,6 +40,11 @@ export interface StackOptions {
    * only, which sign up and sign in many users from one address; `npm start` keeps config.toml's.
    */
   authRateLimits?: Partial<AuthRateLimits>;
+  /**
+   * Extra environment of the Edge Functions (e.g. the test-only `FORMS_RATE_LIMITS=off` of the
+   * benchmarks); `npm start` and the tests pass none.
+   */
+  functionEnv?: Record<string, string>;
 }
 
 export interface RunningStack {
@@ -150,6 +155,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         SITE_URL: settings.project.auth.siteUrl,
         // The /api/forms rewrites of the gateway and of Vite's dev server send it (forms-proxy.ts).
         FORMS_PROXY_SECRET: LOCAL_FORMS_PROXY_SECRET,
+        ...options.functionEnv,
       },
     });
     stops.push(async () => functions.close?.());

@@ -7,7 +7,7 @@ import { runDeliveries } from './delivery.ts';
 import { createResendMailer, mailConfigFromEnv, type Mailer } from './mailer.ts';
 import { createSmtpMailer } from './smtp-mailer.ts';
 import { hashIp, ipSaltFromEnv, isServiceKey } from './secrets.ts';
-import { clientIpPolicyFromEnv, siteUrlFromEnv } from './settings.ts';
+import { clientIpPolicyFromEnv, siteUrlFromEnv, submissionLimitsFromEnv } from './settings.ts';
 import {
   composeTargetConfirmations,
   createDeliveryStore,
@@ -25,13 +25,13 @@ function required(name: string): string {
 const supabase = createClient(required('SUPABASE_URL'), required('SUPABASE_SERVICE_ROLE_KEY'), {
   auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 });
-const forms = createFormStore(supabase);
-const deliveries = createDeliveryStore(supabase);
 const salt = ipSaltFromEnv(env);
 // Said once per start: a deployment that misses these keeps working, but not as intended.
 const warn = (message: string) => console.warn(`forms: ${message}`);
 const siteUrl = siteUrlFromEnv(env, warn);
 const clientIpPolicy = clientIpPolicyFromEnv(env, warn);
+const forms = createFormStore(supabase, submissionLimitsFromEnv(env, warn));
+const deliveries = createDeliveryStore(supabase);
 
 // A broken mail setup must not lose submissions: jobs stay queued, each attempt records why.
 let mailer: Mailer;

@@ -1,7 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { MIN_PROXY_SECRET_LENGTH } from '../_shared/client-ip.ts';
-import { clientIpPolicyFromEnv, siteUrlFromEnv } from './settings.ts';
+import { LIMITS } from '../_shared/limits.ts';
+import { clientIpPolicyFromEnv, siteUrlFromEnv, submissionLimitsFromEnv } from './settings.ts';
 
 function read(values: Record<string, string>) {
   const warnings: string[] = [];
@@ -75,5 +76,32 @@ describe('clientIpPolicyFromEnv', () => {
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(/^FORMS_TRUSTED_PROXY_HOPS is no longer read/);
     expect(warnings[1]).toMatch(/^FORMS_CLIENT_IP_HEADER is no longer read/);
+  });
+});
+
+describe('submissionLimitsFromEnv', () => {
+  const kept = {
+    perMinute: LIMITS.ratePerMinute,
+    perDay: LIMITS.ratePerDay,
+    formPerMinute: LIMITS.formRatePerMinute,
+    accountPerHour: LIMITS.notificationsPerHour,
+    accountPerDay: LIMITS.notificationsPerDay,
+  };
+
+  it('keeps the limits, silently, when FORMS_RATE_LIMITS is unset or anything but off', () => {
+    for (const value of [undefined, '', 'on', 'OFF', 'false', '0', 'no', 'of']) {
+      const { env, warn, warnings } = read(value === undefined ? {} : { FORMS_RATE_LIMITS: value });
+      expect(submissionLimitsFromEnv(env, warn), String(value)).toEqual(kept);
+      expect(warnings).toEqual([]);
+    }
+  });
+
+  it('lifts every cap far above any benchmark, with a loud warning, when it is off', () => {
+    const { env, warn, warnings } = read({ FORMS_RATE_LIMITS: 'off' });
+    const limits = submissionLimitsFromEnv(env, warn);
+    for (const value of Object.values(limits)) expect(value).toBeGreaterThanOrEqual(1_000_000);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/RATE LIMITS ARE LIFTED/);
+    expect(warnings[0]).toMatch(/never set it in production/);
   });
 });

@@ -1,6 +1,7 @@
-// Reads the endpoint's deployment settings that are easy to get wrong (SITE_URL, the proxy secret)
-// and says at start what a missing or unsafe value means, instead of failing visitors quietly.
+// Reads the endpoint's deployment settings that are easy to get wrong (SITE_URL, the proxy secret,
+// the test-only FORMS_RATE_LIMITS) and says at start what a missing or unsafe value means, instead of failing visitors quietly.
 import { MIN_PROXY_SECRET_LENGTH, type ClientIpPolicy } from '../_shared/client-ip.ts';
+import { LIMITS } from '../_shared/limits.ts';
 
 type Env = (name: string) => string | undefined;
 type Warn = (message: string) => void;
@@ -81,4 +82,45 @@ export function clientIpPolicyFromEnv(env: Env, warn: Warn): ClientIpPolicy {
     return { proxySecret: null };
   }
   return { proxySecret: secret || null };
+}
+
+/** The submission caps `accept_submission` enforces (per client, per form, per account). */
+export interface SubmissionLimits {
+  perMinute: number;
+  perDay: number;
+  formPerMinute: number;
+  accountPerHour: number;
+  accountPerDay: number;
+}
+
+/** Caps high enough never to bind, for FORMS_RATE_LIMITS=off (a Postgres int fits them). */
+const LIFTED = 1_000_000_000;
+
+/**
+ * The caps of LIMITS, unless FORMS_RATE_LIMITS is exactly `off`: a test-only setting for
+ * benchmarks and load tests that post from one machine. Any other value keeps the caps, so a typo
+ * can never open a deployment to floods; `off` warns loudly at every start.
+ */
+export function submissionLimitsFromEnv(env: Env, warn: Warn): SubmissionLimits {
+  if (env('FORMS_RATE_LIMITS')?.trim() === 'off') {
+    warn(
+      'FORMS_RATE_LIMITS=off: RATE LIMITS ARE LIFTED. Any client may post any number of messages ' +
+        'and queue any number of e-mails. This is for benchmarks and load tests only; never set ' +
+        'it in production.',
+    );
+    return {
+      perMinute: LIFTED,
+      perDay: LIFTED,
+      formPerMinute: LIFTED,
+      accountPerHour: LIFTED,
+      accountPerDay: LIFTED,
+    };
+  }
+  return {
+    perMinute: LIMITS.ratePerMinute,
+    perDay: LIMITS.ratePerDay,
+    formPerMinute: LIMITS.formRatePerMinute,
+    accountPerHour: LIMITS.notificationsPerHour,
+    accountPerDay: LIMITS.notificationsPerDay,
+  };
 }

@@ -1,11 +1,13 @@
 // Storage for the endpoint through supabase-js with the service role: works unchanged on hosted
 // Supabase, self-hosted Supabase and the local stack. One RPC per step, each its own transaction.
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
-import { CONFIRMATIONS, DELIVERY, LIMITS } from '../_shared/limits.ts';
+import { CONFIRMATIONS, DELIVERY } from '../_shared/limits.ts';
 import type { ClaimedJob, DeliveryStore } from './delivery.ts';
 import type { AcceptInput, AcceptResult, FormRecord } from './handler.ts';
+import type { SubmissionLimits } from './settings.ts';
 
-export function createFormStore(client: SupabaseClient) {
+/** `limits`: the caps passed to accept_submission (settings.ts; LIMITS unless lifted for tests). */
+export function createFormStore(client: SupabaseClient, limits: SubmissionLimits) {
   return {
     async loadForm(id: string): Promise<FormRecord | null> {
       const { data, error } = await client
@@ -31,11 +33,11 @@ export function createFormStore(client: SupabaseClient) {
         p_notification: n
           ? { subject: n.subject, reply_to: n.replyTo, text: n.text, html: n.html }
           : null,
-        p_per_minute: LIMITS.ratePerMinute,
-        p_per_day: LIMITS.ratePerDay,
-        p_form_per_minute: LIMITS.formRatePerMinute,
-        p_account_per_hour: LIMITS.notificationsPerHour,
-        p_account_per_day: LIMITS.notificationsPerDay,
+        p_per_minute: limits.perMinute,
+        p_per_day: limits.perDay,
+        p_form_per_minute: limits.formPerMinute,
+        p_account_per_hour: limits.accountPerHour,
+        p_account_per_day: limits.accountPerDay,
       });
       if (error) throw new Error(`accept_submission: ${error.message}`);
       const result = data as {
