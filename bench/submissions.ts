@@ -1,0 +1,273 @@
+// Benchmark (not a test): how many submissions per second does the full path take, next to what
+// the database alone takes?
+//
+// Starts its own local stack on free ports in a temporary folder, with the forms function's rate
+// limits lifted by the test-only FORMS_RATE_LIMITS=off (one machine posts far more than any
+// visitor may). One owner, one form whose target is the owner's own confirmed e-mail, so every
+// post stores an entry and queues an e-mail job, as in production; the SMTP send runs after the
+// answer. At 1, 16 and 64 clients it measures, in the same run:
+//   - full path: JSON posts over keep-alive HTTP → gateway → `forms` on Deno → Postgres (entry and
+//     e-mail job committed), each client its own visitor address;
+//   - baseline: single-row INSERTs into the same table with the same columns through a pg.Pool.
+// Prints throughput and p50/p99 latency for both and the ratio full/baseline, and writes them into
+// docs/PERFORMANCE.md.
+//
+//   npm run bench:submissions      (about a minute; BENCH_SECONDS=… changes the 5 s per level)
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePorts, startStack } from '../local-stack/stack.ts';
+
+const LEVELS = [1, 16, 64];
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WARM_UP_SECONDS = 1;
+const ORIGIN = 'https://site.example.test';
+/** The test-only switch of the forms function (supabase/functions/forms/README.md). */
+const RATE_LIMITS_OFF = { FORMS_RATE_LIMITS: 'off' };
+
+interface Run {
+  ok: number;
+  errors: number;
+  seconds: number;
+  latencies: number[];
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] : NaN;
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const perSecond = (run: Run) => run.ok / run.seconds;
+
+/** Runs `clients` loops of `once` for `seconds`; a throw counts as an error, not a sample. */
+async function load(
+  clients: number,
+  seconds: number,
+  once: (client: number) => Promise<void>,
+): Promise<Run> {
+  const latencies: number[] = [];
+  let ok = 0;
+  let errors = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        try {
+          await once(client);
+          latencies.push(performance.now() - t);
+          ok++;
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { ok, errors, seconds: (performance.now() - started) / 1000, latencies };
+}
+
+/** One JSON post through a client's own keep-alive connection; resolves on a 2xx. */
+function post(url: URL, agent: http.Agent, localAddress: string, body: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        localAddress,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          origin: ORIGIN,
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          (res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300
+            ? resolve()
+            : reject(new Error(`HTTP ${res.statusCode}`)),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function main() {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tinyback-bench-submissions-'));
+  const [api, db, mailWeb, smtp] = await freePorts(4);
+  const functionLog: string[] = [];
+  const stack = await startStack({
+    dataDir,
+    ports: { api, db, mailWeb, smtp },
+    seed: false,
+    functionEnv: RATE_LIMITS_OFF,
+    log: (service, message) => {
+      if (service === 'functions') functionLog.push(message);
+    },
+  });
+  const agents: http.Agent[] = [];
+  try {
+    // The owner's own confirmed e-mail is the form's target: no confirmation step, every post
+    // queues an e-mail job.
+    const ownerId = randomUUID();
+    const ownerEmail = `owner-${ownerId.slice(0, 8)}@example.test`;
+    await stack.pool.query(
+      `insert into auth.users (instance_id, id, aud, role, email, email_confirmed_at,
+                               raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+       values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2,
+               now(), '{"provider":"email","providers":["email"]}', '{}', now(), now())`,
+      [ownerId, ownerEmail],
+    );
+    const {
+      rows: [form],
+    } = await stack.pool.query<{ id: string; notify_email: boolean; target_verified: boolean }>(
+      `insert into public.forms (user_id, name, target_email, allowed_origin)
+       values ($1, 'Contact', $2, $3) returning id, notify_email, target_verified`,
+      [ownerId, ownerEmail, ORIGIN],
+    );
+    if (!form.notify_email || !form.target_verified) throw new Error('form would not e-mail');
+
+    const url = new URL(`${stack.settings.apiUrl}/functions/v1/forms/${form.id}`);
+    const body = JSON.stringify({
+      name: 'Ada Lovelace',
+      email: 'ada@example.test',
+      message: 'Hello! I would like to know more about your project and its pricing.',
+    });
+    // Each client is its own visitor: a keep-alive connection from its own 127.0.1.x address.
+    const clientAgents = Array.from({ length: Math.max(...LEVELS) }, () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      agents.push(agent);
+      return agent;
+    });
+    const fullPath = (client: number) =>
+      post(url, clientAgents[client], `127.0.1.${client + 1}`, body);
+
+    // The same columns accept_submission writes (the owner comes from the entries_set_owner
+    // trigger there too).
+    const insert = (pool: pg.Pool) => async () => {
+      await pool.query(
+        `insert into public.entries (id, form_id, name, email, message, data, is_spam)
+         values ($1, $2, $3, $4, $5, $6, false)`,
+        [
+          randomUUID(),
+          form.id,
+          'Ada Lovelace',
+          'ada@example.test',
+          'Hello! I would like to know more about your project and its pricing.',
+          JSON.stringify({}),
+        ],
+      );
+    };
+
+    const count = async () => {
+      const { rows } = await stack.pool.query<{ entries: number; jobs: number }>(
+        `select (select count(*)::int from public.entries where form_id = $1) entries,
+                (select count(*)::int from public.email_deliveries d
+                   join public.entries e on e.id = d.entry_id where e.form_id = $1) jobs`,
+        [form.id],
+      );
+      return rows[0];
+    };
+
+    const results: { clients: number; full: Run; base: Run }[] = [];
+    for (const clients of LEVELS) {
+      await load(clients, WARM_UP_SECONDS, fullPath);
+      const before = await count();
+      const full = await load(clients, SECONDS, fullPath);
+      const after = await count();
+      // Every 2xx must be a committed entry with its e-mail job, or the figure means nothing.
+      if (after.entries - before.entries !== full.ok || after.jobs - before.jobs !== full.ok) {
+        throw new Error(
+          `${full.ok} posts answered 2xx but ${after.entries - before.entries} entries and ` +
+            `${after.jobs - before.jobs} e-mail jobs were committed`,
+        );
+      }
+      const pool = new pg.Pool({ connectionString: stack.settings.dbUrl, max: clients });
+      try {
+        await load(clients, WARM_UP_SECONDS, insert(pool));
+        const base = await load(clients, SECONDS, insert(pool));
+        results.push({ clients, full, base });
+      } finally {
+        await pool.end();
+      }
+      console.log(`${clients} client(s) done`);
+    }
+    const lifted = functionLog.some((m) => m.includes('RATE LIMITS ARE LIFTED'));
+    if (!lifted) throw new Error('the forms function did not report FORMS_RATE_LIMITS=off');
+
+    const lines = [
+      '| clients | full path: posts/s | p50 | p99 | errors | baseline INSERT: rows/s | p50 | p99 | ratio full/baseline |',
+      '|---|---|---|---|---|---|---|---|---|',
+      ...results.map(({ clients, full, base }) =>
+        [
+          '',
+          clients,
+          perSecond(full).toFixed(0),
+          ms(percentile(full.latencies, 0.5)),
+          ms(percentile(full.latencies, 0.99)),
+          full.errors,
+          perSecond(base).toFixed(0),
+          ms(percentile(base.latencies, 0.5)),
+          ms(percentile(base.latencies, 0.99)),
+          (perSecond(full) / perSecond(base)).toFixed(2),
+          '',
+        ]
+          .join(' | ')
+          .trim(),
+      ),
+    ];
+    const cpus = os.cpus();
+    const machine = `${cpus[0]?.model.trim() ?? 'CPU'} × ${cpus.length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}`;
+    const notes = [
+      `${SECONDS} s per level after a ${WARM_UP_SECONDS} s warm-up; every 2xx checked against the committed entries and e-mail jobs.`,
+      'Rate limits: lifted by the test-only FORMS_RATE_LIMITS=off (the function logged its warning); never set it in production.',
+    ];
+    console.log(`\n${lines.join('\n')}\n\nMachine: ${machine}.\n${notes.join('\n')}`);
+    await writeSection(lines, machine, notes);
+  } finally {
+    for (const agent of agents) agent.destroy();
+    await stack.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Replaces the submissions section of docs/PERFORMANCE.md with this run's figures. */
+async function writeSection(lines: string[], machine: string, notes: string[]) {
+  const file = path.resolve('docs/PERFORMANCE.md');
+  const start = '<!-- bench:submissions -->';
+  const end = '<!-- /bench:submissions -->';
+  const section = [
+    start,
+    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:submissions\` on ${machine}.`,
+    ...notes.map((n) => `${n}`),
+    '',
+    ...lines,
+    end,
+  ].join('\n');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    text = '# Performance\n\nFigures written by the benchmark scripts under `bench/`.\n';
+  }
+  const at = text.indexOf(start);
+  const next =
+    at === -1
+      ? `${text.trimEnd()}\n\n## Submission throughput\n\n${section}\n`
+      : text.slice(0, at) + section + text.slice(text.indexOf(end) + end.length);
+  await writeFile(file, next);
+  console.log(`Wrote ${path.relative(process.cwd(), file)}.`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
