@@ -19,9 +19,9 @@ function jwt(payload: unknown): string {
   return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(payload)}.c2lnbmF0dXJl`;
 }
 
-/** The Supabase CLI's demo service-role key: a real JWT with role service_role. */
-const SERVICE_ROLE_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU';
+// The real privileged key is refused at build time in scripts/site-build-env.test.ts; the browser
+// code and its tests never hold it. Here a JWT with a privileged role stands in for it.
+const PRIVILEGED_KEY = jwt({ iss: 'supabase-demo', role: 'supabase_admin' });
 const hosted = (key: string) => ({
   MODE: 'production',
   VITE_SUPABASE_URL: 'https://abc.supabase.co',
@@ -61,10 +61,10 @@ describe('parseEnv', () => {
     ).toEqual({ supabaseUrl: 'https://abc.supabase.co', supabaseAnonKey: 'sb_publishable_abc' });
   });
 
-  it('refuses the service-role key, a secret key and any JWT whose role is not anon', () => {
-    expect(() => parseEnv(hosted(SERVICE_ROLE_KEY))).toThrow(EnvError);
-    expect(() => parseEnv(hosted(SERVICE_ROLE_KEY))).toThrow(
-      /VITE_SUPABASE_ANON_KEY has the "service_role" role, not "anon".*it bypasses row-level security/,
+  it('refuses a privileged key, a secret key and any JWT whose role is not anon', () => {
+    expect(() => parseEnv(hosted(PRIVILEGED_KEY))).toThrow(EnvError);
+    expect(() => parseEnv(hosted(PRIVILEGED_KEY))).toThrow(
+      /VITE_SUPABASE_ANON_KEY has the "supabase_admin" role, not "anon".*only the anon key belongs there/,
     );
     expect(() => parseEnv(hosted('sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz'))).toThrow(
       /VITE_SUPABASE_ANON_KEY is a secret key \(sb_secret_…\)/,
@@ -74,8 +74,8 @@ describe('parseEnv', () => {
     );
     expect(() => parseEnv(hosted(jwt({ iss: 'supabase' })))).toThrow(/names no role, not "anon"/);
     // Even in development, where a missing key falls back to the local stack's anon key.
-    expect(() => parseEnv({ DEV: true, VITE_SUPABASE_ANON_KEY: SERVICE_ROLE_KEY })).toThrow(
-      /service_role/,
+    expect(() => parseEnv({ DEV: true, VITE_SUPABASE_ANON_KEY: PRIVILEGED_KEY })).toThrow(
+      /supabase_admin/,
     );
   });
 

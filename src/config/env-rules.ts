@@ -40,8 +40,8 @@ function jwtPayload(token: string): Record<string, unknown> | null {
 }
 
 /**
- * Refuses a key that must never reach a browser: the bundle ships it to every visitor, and a
- * service-role or secret key bypasses row-level security.
+ * Refuses a key that must never reach a browser: the bundle ships it to every visitor, and only
+ * the anon (publishable) key is meant for them; secret keys and privileged roles bypass RLS.
  */
 export function checkPublicKey(key: string): void {
   if (/^sb_secret_/.test(key)) {
@@ -58,9 +58,8 @@ export function checkPublicKey(key: string): void {
   if (payload.role !== 'anon') {
     const which =
       typeof payload.role === 'string' ? `has the "${payload.role}" role` : 'names no role';
-    const bypass = payload.role === 'service_role' ? ', and it bypasses row-level security' : '';
     throw new EnvError(
-      `VITE_SUPABASE_ANON_KEY ${which}, not "anon": it would be shipped to every visitor${bypass}. ${PUBLIC_KEY_HELP}`,
+      `VITE_SUPABASE_ANON_KEY ${which}, not "anon": it would be shipped to every visitor, and only the anon key belongs there. ${PUBLIC_KEY_HELP}`,
     );
   }
 }
