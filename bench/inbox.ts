@@ -7,7 +7,7 @@
 // the ratio big/small from the same run, and writes them into docs/PERFORMANCE.md.
 //
 //   npm run bench:inbox            (about a minute)
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
@@ -16,6 +16,7 @@ import ws from 'ws';
 import { freePorts, startStack } from '../local-stack/stack.ts';
 import { serveSite } from '../tests/e2e/site-server.ts';
 import { INBOX_PAGE_SIZE, inboxPageQuery } from './inbox-queries.ts';
+import { machineSummary, writeSection } from './report.ts';
 
 const BIG = 10_000;
 const SMALL = 10;
@@ -186,42 +187,15 @@ async function main() {
         return `| ${name} | ${cell(a)} | ${cell(b)} | ${(median(b) / median(a)).toFixed(2)} |`;
       }),
     ];
-    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+    const machine = machineSummary();
     console.log(`\n${lines.join('\n')}\n\nMachine: ${machine}; page size ${INBOX_PAGE_SIZE}.`);
-    await writeSection(lines, machine);
+    await writeSection('inbox', 'Inbox with 10 000 messages', machine, lines);
   } finally {
     await browser?.close();
     await site?.close();
     await stack.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-/** Replaces the inbox section of docs/PERFORMANCE.md with this run's figures. */
-async function writeSection(lines: string[], machine: string) {
-  const file = path.resolve('docs/PERFORMANCE.md');
-  const start = '<!-- bench:inbox -->';
-  const end = '<!-- /bench:inbox -->';
-  const section = [
-    start,
-    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:inbox\` on ${machine}.`,
-    '',
-    ...lines,
-    end,
-  ].join('\n');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    text = '# Performance\n\nFigures written by the benchmark scripts under `bench/`.\n';
-  }
-  const at = text.indexOf(start);
-  const next =
-    at === -1
-      ? `${text.trimEnd()}\n\n## Inbox with 10 000 messages\n\n${section}\n`
-      : text.slice(0, at) + section + text.slice(text.indexOf(end) + end.length);
-  await writeFile(file, next);
-  console.log(`Wrote ${path.relative(process.cwd(), file)}.`);
 }
 
 main().catch((error) => {

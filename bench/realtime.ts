@@ -13,13 +13,14 @@
 //   npm run bench:realtime         (about three minutes)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import ws from 'ws';
+import { machineSummary, writeSection } from './report.ts';
 
 const OWNERS = 500;
 const PASSWORD = 'bench-password-1';
@@ -321,44 +322,24 @@ async function main() {
       passedAt !== undefined
         ? `With 100 owners, p99 passes 1 s (or events are lost) between ${below} and ${passedAt} changes/s.`
         : `With 100 owners, p99 stayed under 1 s up to ${RAMP[RAMP.length - 1]} changes/s, the ramp's last step.`;
-    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+    const machine = machineSummary();
     console.log(`\n${lines.join('\n')}\n\n${verdict}\n\n${SUPABASE}\n\nMachine: ${machine}.`);
-    await writeSection([...lines, '', verdict, '', SUPABASE], machine);
+    await writeSection(
+      'realtime',
+      'Realtime delivery',
+      machine,
+      [...lines, '', verdict, '', SUPABASE],
+      [
+        `${MEASURE_S} s per level after a ${WARMUP_S} s warm-up, at a steady rate (a 10 ms clock), round-robin over the owners.`,
+        "Latency: from the INSERT's commit (its reply to the `pg` pool) to the `postgres_changes` event at the owner's supabase-js client.",
+      ],
+    );
   } finally {
     await Promise.all(owners.filter(Boolean).map((o) => o.client.removeAllChannels()));
     await pool.end();
     await stopProcess(child);
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-/** Replaces the realtime section of docs/PERFORMANCE.md with this run's figures. */
-async function writeSection(lines: string[], machine: string) {
-  const file = path.resolve('docs/PERFORMANCE.md');
-  const start = '<!-- bench:realtime -->';
-  const end = '<!-- /bench:realtime -->';
-  const section = [
-    start,
-    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:realtime\` on ${machine}.`,
-    `${MEASURE_S} s per level after a ${WARMUP_S} s warm-up, at a steady rate (a 10 ms clock), round-robin over the owners.`,
-    "Latency: from the INSERT's commit (its reply to the `pg` pool) to the `postgres_changes` event at the owner's supabase-js client.",
-    '',
-    ...lines,
-    end,
-  ].join('\n');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    text = '# Performance\n\nFigures written by the benchmark scripts under `bench/`.\n';
-  }
-  const at = text.indexOf(start);
-  const next =
-    at === -1
-      ? `${text.trimEnd()}\n\n## Realtime delivery\n\n${section}\n`
-      : text.slice(0, at) + section + text.slice(text.indexOf(end) + end.length);
-  await writeFile(file, next);
-  console.log(`Wrote ${path.relative(process.cwd(), file)}.`);
 }
 
 main()

@@ -10,11 +10,12 @@
 //
 //   npm run bench:startup          (about a minute)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePorts } from '../local-stack/stack.ts';
+import { machineSummary, writeSection } from './report.ts';
 
 const RUNS = 5;
 const TARGET_MS = 2000;
@@ -189,39 +190,12 @@ async function main() {
       '',
       `Target ≤ ${TARGET_MS} ms (median of the warm starts): ${verdict}.`,
     ];
-    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+    const machine = machineSummary();
     console.log(`\n${lines.join('\n')}\n\nMachine: ${machine}.`);
-    await writeSection(lines, machine);
+    await writeSection('startup', 'Start-up time', machine, lines);
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-/** Replaces the startup section of docs/PERFORMANCE.md with this run's figures. */
-async function writeSection(lines: string[], machine: string) {
-  const file = path.resolve('docs/PERFORMANCE.md');
-  const start = '<!-- bench:startup -->';
-  const end = '<!-- /bench:startup -->';
-  const section = [
-    start,
-    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:startup\` on ${machine}.`,
-    '',
-    ...lines,
-    end,
-  ].join('\n');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    text = '# Performance\n\nFigures written by the benchmark scripts under `bench/`.\n';
-  }
-  const at = text.indexOf(start);
-  const next =
-    at === -1
-      ? `${text.trimEnd()}\n\n## Start-up time\n\n${section}\n`
-      : text.slice(0, at) + section + text.slice(text.indexOf(end) + end.length);
-  await writeFile(file, next);
-  console.log(`Wrote ${path.relative(process.cwd(), file)}.`);
 }
 
 main().catch((error) => {

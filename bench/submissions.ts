@@ -15,11 +15,12 @@
 //   npm run bench:submissions      (about a minute; BENCH_SECONDS=… changes the 5 s per level)
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePorts, startStack } from '../local-stack/stack.ts';
+import { machineSummary, writeSection } from './report.ts';
 
 const LEVELS = [1, 16, 64];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -224,47 +225,18 @@ async function main() {
           .trim(),
       ),
     ];
-    const cpus = os.cpus();
-    const machine = `${cpus[0]?.model.trim() ?? 'CPU'} × ${cpus.length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}`;
+    const machine = machineSummary();
     const notes = [
       `${SECONDS} s per level after a ${WARM_UP_SECONDS} s warm-up; every 2xx checked against the committed entries and e-mail jobs.`,
       'Rate limits: lifted by the test-only FORMS_RATE_LIMITS=off (the function logged its warning); never set it in production.',
     ];
     console.log(`\n${lines.join('\n')}\n\nMachine: ${machine}.\n${notes.join('\n')}`);
-    await writeSection(lines, machine, notes);
+    await writeSection('submissions', 'Submission throughput', machine, lines, notes);
   } finally {
     for (const agent of agents) agent.destroy();
     await stack.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-/** Replaces the submissions section of docs/PERFORMANCE.md with this run's figures. */
-async function writeSection(lines: string[], machine: string, notes: string[]) {
-  const file = path.resolve('docs/PERFORMANCE.md');
-  const start = '<!-- bench:submissions -->';
-  const end = '<!-- /bench:submissions -->';
-  const section = [
-    start,
-    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:submissions\` on ${machine}.`,
-    ...notes.map((n) => `${n}`),
-    '',
-    ...lines,
-    end,
-  ].join('\n');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    text = '# Performance\n\nFigures written by the benchmark scripts under `bench/`.\n';
-  }
-  const at = text.indexOf(start);
-  const next =
-    at === -1
-      ? `${text.trimEnd()}\n\n## Submission throughput\n\n${section}\n`
-      : text.slice(0, at) + section + text.slice(text.indexOf(end) + end.length);
-  await writeFile(file, next);
-  console.log(`Wrote ${path.relative(process.cwd(), file)}.`);
 }
 
 main().catch((error) => {
