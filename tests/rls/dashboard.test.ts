@@ -3,11 +3,8 @@
 // updates and deletes and nothing of another owner's; message counts, per-form settings and
 // account deletion act on the caller's own rows only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  RealtimeChannel,
-  RealtimePostgresChangesPayload,
-  SupabaseClient,
-} from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { Changes, idOf, subscribeAsDashboard } from '../support/realtime.ts';
 import {
   createForm,
   newClient,
@@ -16,69 +13,6 @@ import {
   signUp,
   type TestUser,
 } from '../support/supabase-users.ts';
-
-type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
-
-/** Collects the changes one client receives; waits for one matching a predicate. */
-class Changes {
-  readonly seen: Change[] = [];
-  private waiters: { match: (c: Change) => boolean; resolve: (c: Change) => void }[] = [];
-
-  push(change: Change) {
-    this.seen.push(change);
-    for (const waiter of this.waiters.filter((w) => w.match(change))) waiter.resolve(change);
-    this.waiters = this.waiters.filter((w) => !w.match(change));
-  }
-
-  waitFor(match: (c: Change) => boolean, timeoutMs = 5000): Promise<Change> {
-    const found = this.seen.find(match);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('change did not arrive')), timeoutMs);
-      this.waiters.push({
-        match,
-        resolve: (change) => {
-          clearTimeout(timer);
-          resolve(change);
-        },
-      });
-    });
-  }
-}
-
-const idOf = (change: Change) =>
-  ((change.eventType === 'DELETE' ? change.old : change.new) as { id?: string }).id;
-
-/** Subscribes as the dashboard does: both tables, filtered on the owner. */
-function subscribeAsDashboard(client: SupabaseClient, ownerId: string, into: Changes) {
-  return new Promise<RealtimeChannel>((resolve, reject) => {
-    let channel = client.channel(`live:${ownerId}:${Math.random()}`);
-    for (const table of ['entries', 'forms']) {
-      channel = channel.on(
-        'postgres_changes',
-        { event: '*', schema: 'public', table, filter: `user_id=eq.${ownerId}` },
-        (payload: Change) => into.push(payload),
-      );
-    }
-    let joined = false;
-    let ready = false;
-    channel
-      .on('system', {}, (message: { extension?: string; status?: string; message?: string }) => {
-        if (message.extension !== 'postgres_changes') return;
-        if (message.status !== 'ok') return reject(new Error(message.message));
-        ready = true;
-        if (joined) resolve(channel);
-      })
-      .subscribe((status, err) => {
-        if (status === 'SUBSCRIBED') {
-          joined = true;
-          if (ready) resolve(channel);
-        } else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') {
-          reject(err ?? new Error(status));
-        }
-      });
-  });
-}
 
 let service: SupabaseClient;
 let alice: TestUser;

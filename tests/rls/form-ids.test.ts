@@ -4,11 +4,8 @@
 // deleted row (its id, as on Supabase; see docs/ARCHITECTURE.md, "Deleted rows and Realtime").
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  RealtimeChannel,
-  RealtimePostgresChangesPayload,
-  SupabaseClient,
-} from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { Changes, subscribeAsDashboard } from '../support/realtime.ts';
 import {
   newClient,
   serviceClient,
@@ -123,53 +120,12 @@ describe('form ids', () => {
   });
 });
 
-type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
-
-/** Subscribes to both dashboard tables with the owner filter `user_id=eq.<ownerId>`. */
-function subscribe(client: SupabaseClient, ownerId: string, into: Change[]) {
-  return new Promise<RealtimeChannel>((resolve, reject) => {
-    let channel = client.channel(`watch:${ownerId}:${Math.random()}`);
-    for (const table of ['entries', 'forms']) {
-      channel = channel.on(
-        'postgres_changes',
-        { event: '*', schema: 'public', table, filter: `user_id=eq.${ownerId}` },
-        (payload: Change) => into.push(payload),
-      );
-    }
-    let joined = false;
-    let ready = false;
-    channel
-      .on('system', {}, (message: { extension?: string; status?: string; message?: string }) => {
-        if (message.extension !== 'postgres_changes') return;
-        if (message.status !== 'ok') return reject(new Error(message.message));
-        ready = true;
-        if (joined) resolve(channel);
-      })
-      .subscribe((status, err) => {
-        if (status === 'SUBSCRIBED') {
-          joined = true;
-          if (ready) resolve(channel);
-        } else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') {
-          reject(err ?? new Error(status));
-        }
-      });
-  });
-}
-
-async function waitFor(seen: Change[], match: (c: Change) => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!seen.some(match)) {
-    if (Date.now() > deadline) throw new Error('the change did not arrive');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('a deleted row on Realtime (documented behaviour, as on Supabase)', () => {
   it('reaches a subscriber filtering on another owner as its id only; inserts and updates never do', async () => {
     // Bob listens with Alice's id as his filter. RLS hides her inserts and updates from him; a
     // deleted row cannot be checked against RLS any more, so its key goes to every matching filter.
-    const forBob: Change[] = [];
-    await subscribe(bob.client, alice.id, forBob);
+    const forBob = new Changes();
+    await subscribeAsDashboard(bob.client, alice.id, forBob);
 
     const formId = randomUUID();
     expect((await insertForm(alice.client, formId)).error).toBeNull();
@@ -181,8 +137,8 @@ describe('a deleted row on Realtime (documented behaviour, as on Supabase)', () 
     expect((await alice.client.from('forms').delete().eq('id', formId)).error).toBeNull();
 
     // The form's delete commits last, so every earlier change would have been sent before it.
-    await waitFor(forBob, (c) => c.eventType === 'DELETE' && c.table === 'forms');
-    expect(forBob.map((c) => [c.table, c.eventType, c.old, c.new])).toEqual([
+    await forBob.waitFor((c) => c.eventType === 'DELETE' && c.table === 'forms', 10_000);
+    expect(forBob.seen.map((c) => [c.table, c.eventType, c.old, c.new])).toEqual([
       ['entries', 'DELETE', { id: entry.id }, {}],
       ['forms', 'DELETE', { id: formId }, {}],
     ]);
