@@ -1,8 +1,8 @@
 // The signed-in area's sidebar: a search that narrows the menu, the menu itself (tools that are
 // not built yet are shown as 'Coming soon', never as links), a self-hosting promo card and the
 // signed-in user with a logout button.
-import { useRef, useState, type ReactNode } from 'react';
-import { NavLink, Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useState, type ReactNode } from 'react';
+import { NavLink, Link as RouterLink } from 'react-router-dom';
 import {
   Avatar,
   Badge,
@@ -21,10 +21,9 @@ import {
   VisuallyHidden,
 } from '@chakra-ui/react';
 import { LuLogOut, LuSearch, LuServer } from 'react-icons/lu';
-import { paths } from '../../config/paths';
 import { SELF_HOSTING_DOCS } from '../../config/site';
 import { displayName, useAuth } from '../../lib/auth';
-import { notify } from '../toaster';
+import { useSignOut } from './use-sign-out';
 import {
   DASHBOARD_NAV,
   filterNavEntries,
@@ -163,27 +162,13 @@ function PromoCard() {
 }
 
 function UserBlock() {
-  const { user, signOut } = useAuth();
-  const navigate = useNavigate();
-  const signingOut = useRef(false);
+  const { user } = useAuth();
+  const logOut = useSignOut();
   if (!user) return null;
 
   const name = displayName(user) ?? (user.email || 'User');
   const avatarUrl =
     typeof user.user_metadata?.avatar_url === 'string' ? user.user_metadata.avatar_url : undefined;
-
-  async function logOut() {
-    if (signingOut.current) return;
-    signingOut.current = true;
-    try {
-      await signOut();
-    } catch {
-      notify('error', 'Logging out failed', 'Check your connection and try again.');
-    } finally {
-      signingOut.current = false;
-      navigate(paths.login);
-    }
-  }
 
   return (
     <HStack gap="3" pt="4" borderTopWidth="1px" data-testid="sidebar-user">

@@ -1,7 +1,7 @@
 // The fixed top bar: wordmark, main navigation, a mobile menu below the `lg` breakpoint and,
 // for a signed-in user, the profile menu. At most one of the two menus is open at a time.
 import { useEffect, useRef, useState } from 'react';
-import { Link as RouterLink, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { Link as RouterLink, NavLink, useLocation } from 'react-router-dom';
 import {
   Avatar,
   Box,
@@ -18,6 +18,7 @@ import {
 } from '@chakra-ui/react';
 import { LuLayoutDashboard, LuLogOut, LuMenu, LuSettings, LuX } from 'react-icons/lu';
 import { Wordmark } from './wordmark';
+import { useSignOut } from './use-sign-out';
 import { NAV_LINKS } from '../../config/site';
 import { paths } from '../../config/paths';
 import { displayName, useAuth } from '../../lib/auth';
@@ -35,12 +36,11 @@ const navLinkStyle = {
 } as const;
 
 export function Header() {
-  const { user, signOut } = useAuth();
+  const { user } = useAuth();
+  const signOut = useSignOut();
   const location = useLocation();
-  const navigate = useNavigate();
   const [mobileOpen, setMobileOpen] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
-  const signingOut = useRef(false);
   const mobileToggleRef = useRef<HTMLButtonElement>(null);
 
   // Every completed navigation closes both menus (state adjusted during render, as React
@@ -75,15 +75,8 @@ export function Header() {
   }
 
   async function handleSignOut() {
-    if (signingOut.current) return;
-    signingOut.current = true;
     setProfileOpen(false);
-    try {
-      await signOut();
-    } finally {
-      signingOut.current = false;
-      navigate(paths.login);
-    }
+    await signOut();
   }
 
   const name = displayName(user) ?? 'Unknown User';
