@@ -1,5 +1,7 @@
 // The app's design system: Chakra's defaults with the brand's type and a few global rules.
 import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+// The brand font, self-hosted (no third-party request); its @font-face rules use font-display: swap.
+import '@fontsource-variable/inter/wght.css';
 
 const config = defineConfig({
   globalCss: {
@@ -19,10 +21,12 @@ const config = defineConfig({
     tokens: {
       fonts: {
         heading: {
-          value: "'Inter', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+          value:
+            "'Inter Variable', 'Inter', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
         },
         body: {
-          value: "'Inter', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+          value:
+            "'Inter Variable', 'Inter', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
         },
         mono: {
           value: "ui-monospace, 'SFMono-Regular', Menlo, Consolas, 'Liberation Mono', monospace",
