@@ -14,6 +14,7 @@ export { CONFIRMATIONS, DELIVERY, LIMITS, SPECIAL_FIELDS };
 export interface ErrorRow {
   status: number;
   code: string;
+  /** One sentence; inline code is marked `like this` and rendered as a code chip. */
   when: string;
   retryAfter: boolean;
 }
@@ -26,17 +27,20 @@ export const ERROR_ROWS: ErrorRow[] = [
   },
   {
     ...pick(ERRORS.originNotAllowed()),
-    when: 'The Origin (or Referer) of the request is not the form’s allowed origin.',
+    when: 'The `Origin` (or `Referer`) of the request is not the form’s allowed origin.',
   },
   { ...pick(ERRORS.formNotFound()), when: 'No form has this id.' },
-  { ...pick(ERRORS.methodNotAllowed()), when: 'Anything but POST (and the OPTIONS preflight).' },
+  {
+    ...pick(ERRORS.methodNotAllowed()),
+    when: 'Anything but `POST` (and the `OPTIONS` preflight).',
+  },
   {
     ...pick(ERRORS.tooLarge('')),
     when: `The body is over ${formatBytes(LIMITS.maxBodyBytes)} or has more than ${formatCount(LIMITS.maxFields)} fields.`,
   },
   {
     ...pick(ERRORS.unsupportedType()),
-    when: 'The Content-Type is not form-urlencoded, multipart/form-data or JSON.',
+    when: 'The `Content-Type` is not form-urlencoded, `multipart/form-data` or JSON.',
   },
   {
     ...pick(ERRORS.fileUpload()),
@@ -48,11 +52,11 @@ export const ERROR_ROWS: ErrorRow[] = [
   },
   {
     ...pick(ERRORS.rateLimited(60)),
-    when: 'Too many submissions from one network; wait for Retry-After seconds.',
+    when: 'Too many submissions from one network; wait for `Retry-After` seconds.',
   },
   {
     ...pick(ERRORS.storageFailed()),
-    when: 'The submission could not be saved. Nothing was stored: retry after Retry-After seconds.',
+    when: 'The submission could not be saved. Nothing was stored: retry after `Retry-After` seconds.',
   },
 ];
 

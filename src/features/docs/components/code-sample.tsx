@@ -1,6 +1,8 @@
 // A copyable code block for the docs: the code as written, with a copy button in its corner.
+// Long lines scroll sideways (with a fade at the edge that has more) instead of wrapping.
 import { Box, HStack, Text } from '@chakra-ui/react';
 import { CopyButton } from '../../../components/copy-button';
+import { HorizontalScroll } from '../../../components/horizontal-scroll';
 
 export function CodeSample({ code, label }: { code: string; label: string }) {
   return (
@@ -26,22 +28,22 @@ export function CodeSample({ code, label }: { code: string; label: string }) {
         </Text>
         <CopyButton text={code} accessibleLabel={label} size="xs" variant="subtle" />
       </HStack>
-      {/* tabIndex: a scrollable region must be reachable by keyboard to be scrolled. */}
-      <Box
-        as="pre"
-        tabIndex={0}
-        aria-label={label}
-        p={4}
-        m={0}
-        color="gray.100"
-        fontSize="sm"
-        lineHeight="1.6"
-        overflowX="auto"
-        fontFamily="mono"
-        _focusVisible={{ outline: '2px solid', outlineColor: 'teal.300', outlineOffset: '-2px' }}
-      >
-        <code>{code}</code>
-      </Box>
+      <HorizontalScroll label={`${label} code`} fadeColor="gray.900">
+        {/* max-content: the padding stays at the end of the longest line when scrolled. */}
+        <Box
+          as="pre"
+          p={4}
+          m={0}
+          w="max-content"
+          minW="full"
+          color="gray.100"
+          fontSize="sm"
+          lineHeight="1.6"
+          fontFamily="mono"
+        >
+          <code>{code}</code>
+        </Box>
+      </HorizontalScroll>
     </Box>
   );
 }

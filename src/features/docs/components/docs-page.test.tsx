@@ -56,7 +56,8 @@ describe('DocsPage', () => {
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     expect(document.title).toBe('Docs · tinyback.tools');
     const toc = screen.getByRole('navigation', { name: 'On this page' });
-    const links = within(toc).getAllByRole('link');
+    // jsdom applies no media queries, so the page is laid out as on a phone: the list is folded.
+    const links = within(toc).getAllByRole('link', { hidden: true });
     expect(links).toHaveLength(DOC_SECTIONS.length);
     for (const link of links) {
       const id = link.getAttribute('href')!.slice(1);
@@ -73,6 +74,49 @@ describe('DocsPage', () => {
     ]) {
       expect(screen.getByRole('heading', { level: 2, name: title })).toBeInTheDocument();
     }
+  });
+
+  it('folds the table of contents behind a disclosure button on small screens', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<DocsPage />, { route: '/docs' });
+    const toc = screen.getByRole('navigation', { name: 'On this page' });
+    const toggle = within(toc).getByRole('button', { name: 'On this page' });
+    const list = document.getElementById(toggle.getAttribute('aria-controls')!)!;
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(list).not.toBeVisible();
+    expect(within(toc).queryAllByRole('link')).toHaveLength(0);
+
+    // Keyboard: Enter opens it, Escape folds it and gives the focus back to the button.
+    toggle.focus();
+    await user.keyboard('{Enter}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(list).toBeVisible();
+    expect(within(toc).getAllByRole('link')).toHaveLength(DOC_SECTIONS.length);
+    await user.tab();
+    expect(within(toc).getByRole('link', { name: 'Getting started' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(toggle).toHaveFocus();
+
+    // Following a link folds it again, so the section is not hidden behind the list.
+    await user.click(toggle);
+    await user.click(within(toc).getByRole('link', { name: 'FAQ' }));
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(list).not.toBeVisible();
+  });
+
+  it('renders inline code as code chips and never shows a raw backtick', () => {
+    renderWithProviders(<DocsPage />, { route: '/docs' });
+    const main = document.body.cloneNode(true) as HTMLElement;
+    // Code samples are code: a JavaScript template literal in them is meant to be there.
+    main.querySelectorAll('pre').forEach((pre) => pre.remove());
+    expect(main.textContent).not.toContain('`');
+    const invalid = row('Error statuses and codes', 'invalid_fields');
+    const chip = within(invalid).getByText('fields');
+    expect(chip.tagName).toBe('CODE');
+    expect(invalid).toHaveTextContent('says which.');
+    const faq = screen.getByRole('region', { name: 'FAQ' });
+    expect(within(faq).getAllByText(SPECIAL_FIELDS.next)[0].tagName).toBe('CODE');
   });
 
   it('shows every limit from the endpoint’s shared module', () => {

@@ -1,5 +1,7 @@
 // /docs: the documentation hub — a table of contents beside every section a site owner needs.
-import { Box, Container, Grid, Link, List, Text } from '@chakra-ui/react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { Box, Button, Container, Grid, Link, List, Text } from '@chakra-ui/react';
+import { LuChevronDown } from 'react-icons/lu';
 import { PageHero } from '../../../components/page-hero';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { DOC_SECTIONS } from '../toc';
@@ -71,11 +73,27 @@ export function DocsPage() {
   );
 }
 
+/**
+ * The sections' links. From the large breakpoint up it is a sticky list beside the text; below it,
+ * where it would push the docs a screen down, it folds behind an "On this page" button (a
+ * disclosure: aria-expanded, Escape closes it, following a link folds it again).
+ */
 function TableOfContents() {
+  const [open, setOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const listId = useId();
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || !open) return;
+    setOpen(false);
+    toggleRef.current?.focus();
+  };
+
   return (
     <Box
       as="nav"
       aria-labelledby="docs-toc-heading"
+      onKeyDown={onKeyDown}
       position={{ lg: 'sticky' }}
       top={{ lg: '88px' }}
       alignSelf="start"
@@ -83,10 +101,34 @@ function TableOfContents() {
       overflowY={{ lg: 'auto' }}
       borderWidth={{ base: '1px', lg: 0 }}
       borderRadius="lg"
-      p={{ base: 4, lg: 0 }}
+      p={{ base: 1, lg: 0 }}
     >
+      <Button
+        ref={toggleRef}
+        variant="ghost"
+        w="full"
+        justifyContent="space-between"
+        display={{ base: 'flex', lg: 'none' }}
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen((value) => !value)}
+      >
+        {/* The visible heading on phones; the nav's name in every layout. */}
+        <Text as="span" id="docs-toc-heading" fontWeight="bold">
+          On this page
+        </Text>
+        <Box
+          as="span"
+          aria-hidden="true"
+          transition="transform 0.2s"
+          transform={open ? 'rotate(180deg)' : undefined}
+        >
+          <LuChevronDown />
+        </Box>
+      </Button>
       <Text
-        id="docs-toc-heading"
+        aria-hidden="true"
+        display={{ base: 'none', lg: 'block' }}
         fontWeight="bold"
         mb={3}
         fontSize="sm"
@@ -97,8 +139,12 @@ function TableOfContents() {
         On this page
       </Text>
       <List.Root
+        id={listId}
         listStyleType="none"
         gap={1}
+        display={{ base: open ? 'block' : 'none', lg: 'block' }}
+        px={{ base: 3, lg: 0 }}
+        pb={{ base: 3, lg: 0 }}
         columns={{ base: 1, sm: 2, lg: 1 }}
         css={{ columnGap: '1rem' }}
       >
@@ -110,6 +156,7 @@ function TableOfContents() {
               py={1}
               color="fg"
               _hover={{ color: 'teal.700' }}
+              onClick={() => setOpen(false)}
             >
               {section.title}
               {'soon' in section && section.soon ? (

@@ -1,6 +1,7 @@
 // Small typographic pieces shared by the docs sections: prose, inline code, lists, tables, notes.
 import type { ReactNode } from 'react';
-import { Alert, Box, Code as ChakraCode, List, Table, Text } from '@chakra-ui/react';
+import { Alert, Code as ChakraCode, List, Table, Text } from '@chakra-ui/react';
+import { HorizontalScroll } from '../../../components/horizontal-scroll';
 
 export function P({ children }: { children: ReactNode }) {
   return (
@@ -10,11 +11,40 @@ export function P({ children }: { children: ReactNode }) {
   );
 }
 
-export function C({ children }: { children: ReactNode }) {
+/**
+ * Inline code. A chip names one thing (a field, a header, an error code) and stays on one line:
+ * breaking `origin_not_allowed` mid-name makes it unreadable. `wrap` lets a long chip of several
+ * words (a method and a path in a heading) wrap at its spaces, still never inside a word.
+ */
+export function C({ children, wrap }: { children: ReactNode; wrap?: boolean }) {
   return (
-    <ChakraCode fontSize="0.9em" wordBreak="break-word">
+    <ChakraCode
+      fontSize="0.9em"
+      display="inline"
+      whiteSpace={wrap ? 'normal' : 'nowrap'}
+      wordBreak="normal"
+      overflowWrap="normal"
+      // The chip's padding and background continue on each line it wraps onto.
+      css={{ boxDecorationBreak: 'clone', WebkitBoxDecorationBreak: 'clone' }}
+    >
       {children}
     </ChakraCode>
+  );
+}
+
+/**
+ * Text written as data (error table rows, FAQ answers) with inline code marked `like this`:
+ * the marked parts become code chips, so no backtick ever reaches the page.
+ */
+export function CodeText({ text }: { text: string }) {
+  const parts = text.split(/`([^`]+)`/);
+  return (
+    <>
+      {parts.map((part, i) =>
+        // split() with one capture group alternates: even indexes are text, odd ones code.
+        i % 2 === 1 ? <C key={i}>{part}</C> : part,
+      )}
+    </>
   );
 }
 
@@ -59,7 +89,8 @@ export function DataTable({
   rows: ReactNode[][];
 }) {
   return (
-    <Box overflowX="auto" mb={4} borderWidth="1px" borderRadius="lg">
+    // Narrow screens scroll the table sideways rather than squeezing prose to a word a line.
+    <HorizontalScroll label={`${caption} table`} mb={4} borderWidth="1px" borderRadius="lg">
       <Table.Root size="sm">
         <Table.Caption captionSide="top" textAlign="start" px={3} pt={3} color="fg.muted">
           {caption}
@@ -77,23 +108,19 @@ export function DataTable({
           {rows.map((cells, i) => (
             <Table.Row key={i}>
               {cells.map((cell, j) => (
-                // The first column names things (fields, codes); they must not break mid-name.
+                // The last column is prose: it keeps a readable width, and the table scrolls.
                 <Table.Cell
                   key={j}
                   verticalAlign="top"
-                  css={
-                    j === 0
-                      ? { '& code': { whiteSpace: 'nowrap', wordBreak: 'normal' } }
-                      : undefined
-                  }
+                  minW={j === cells.length - 1 && j > 0 ? '14rem' : undefined}
                 >
-                  {cell}
+                  {typeof cell === 'string' ? <CodeText text={cell} /> : cell}
                 </Table.Cell>
               ))}
             </Table.Row>
           ))}
         </Table.Body>
       </Table.Root>
-    </Box>
+    </HorizontalScroll>
   );
 }

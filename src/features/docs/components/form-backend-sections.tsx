@@ -178,7 +178,7 @@ export function SpecialFields() {
           ],
           [
             <C>{SPECIAL_FIELDS.replyTo}</C>,
-            'The Reply-To address of the notification, so replying answers your visitor. Without it the email field is used.',
+            'The `Reply-To` address of the notification, so replying answers your visitor. Without it the `email` field is used.',
           ],
           [
             <>
@@ -298,7 +298,7 @@ export function Limits() {
         rows={ERROR_ROWS.map((row) => [
           <strong>{row.status}</strong>,
           <C>{row.code}</C>,
-          row.retryAfter ? `${row.when} Sent with a Retry-After header.` : row.when,
+          row.retryAfter ? `${row.when} Sent with a \`Retry-After\` header.` : row.when,
         ])}
       />
       <Note>

@@ -10,7 +10,7 @@ import { endpointUrl } from '../examples';
 import { docSection } from '../toc';
 import { CodeSample } from './code-sample';
 import { DocSection } from './doc-section';
-import { Bullets, C, DataTable, Item, Note, P } from './docs-ui';
+import { Bullets, C, CodeText, DataTable, Item, Note, P } from './docs-ui';
 
 export function ApiKeys() {
   return (
@@ -114,7 +114,7 @@ export function ApiReference() {
       <Stack gap={6}>
         <Box>
           <Heading as="h3" size="lg" mb={2}>
-            <C>POST /functions/v1/forms/{'{formId}'}</C>
+            <C wrap>POST /functions/v1/forms/{'{formId}'}</C>
           </Heading>
           <P>Submits one entry. Public; no key needed.</P>
           <DataTable
@@ -171,7 +171,7 @@ export function ApiReference() {
         </Box>
         <Box>
           <Heading as="h3" size="lg" mb={2}>
-            <C>OPTIONS /functions/v1/forms/{'{formId}'}</C>
+            <C wrap>OPTIONS /functions/v1/forms/{'{formId}'}</C>
           </Heading>
           <P>CORS preflight; allowed for the form’s origin only.</P>
         </Box>
@@ -200,20 +200,20 @@ export function ApiReference() {
 export function Troubleshooting() {
   const problems: [string, string][] = [
     [
-      '403 origin_not_allowed',
-      'The page’s origin differs from the form’s allowed origin: check https vs http, www vs no www, and the port. Pages opened as file:// send no usable origin.',
+      '`403 origin_not_allowed`',
+      'The page’s origin differs from the form’s allowed origin: check https vs http, www vs no www, and the port. Pages opened as `file://` send no usable origin.',
     ],
     [
-      '404 form_not_found',
+      '`404 form_not_found`',
       'The form id in the URL is wrong or the form was deleted. Copy the embed code again.',
     ],
     [
-      '429 rate_limited',
-      `More than ${formatCount(LIMITS.ratePerMinute)} posts a minute or ${formatCount(LIMITS.ratePerDay)} a day from one network. Wait for the Retry-After seconds; testing from the same machine counts too.`,
+      '`429 rate_limited`',
+      `More than ${formatCount(LIMITS.ratePerMinute)} posts a minute or ${formatCount(LIMITS.ratePerDay)} a day from one network. Wait for the \`Retry-After\` seconds; testing from the same machine counts too.`,
     ],
     [
-      '415 file_uploads_unsupported',
-      'Remove file inputs and enctype="multipart/form-data" if you do not need them.',
+      '`415 file_uploads_unsupported`',
+      'Remove file inputs and `enctype="multipart/form-data"` if you do not need them.',
     ],
     [
       'No e-mail arrived',
@@ -224,7 +224,7 @@ export function Troubleshooting() {
       'That is the refusal explained in one sentence; post with JavaScript for inline messages.',
     ],
     [
-      'fetch fails with a CORS error',
+      '`fetch` fails with a CORS error',
       'Usually the same as a 403: the page is not on the allowed origin.',
     ],
   ];
@@ -234,10 +234,10 @@ export function Troubleshooting() {
         {problems.map(([title, answer]) => (
           <Box key={title}>
             <Text as="dt" fontWeight="semibold">
-              {title}
+              <CodeText text={title} />
             </Text>
             <Text as="dd" color="fg.muted" ms={0}>
-              {answer}
+              <CodeText text={answer} />
             </Text>
           </Box>
         ))}
@@ -304,11 +304,11 @@ export function Faq() {
     ['Do I need JavaScript?', 'No. A plain HTML form works; JavaScript only adds inline messages.'],
     [
       'Can I use my existing Formspree or FormSubmit form?',
-      `Yes. Change the action URL; ${SPECIAL_FIELDS.next}, ${SPECIAL_FIELDS.subject}, ${SPECIAL_FIELDS.replyTo} and ${SPECIAL_FIELDS.honeypots.join('/')} mean the same here.`,
+      `Yes. Change the action URL; ${[SPECIAL_FIELDS.next, SPECIAL_FIELDS.subject, SPECIAL_FIELDS.replyTo].map((f) => `\`${f}\``).join(', ')} and ${SPECIAL_FIELDS.honeypots.map((f) => `\`${f}\``).join('/')} mean the same here.`,
     ],
     [
       'Is the redirect after submit a paid feature?',
-      `No. ${SPECIAL_FIELDS.next} works on every plan, limited to your own website so the form cannot be used to redirect elsewhere.`,
+      `No. \`${SPECIAL_FIELDS.next}\` works on every plan, limited to your own website so the form cannot be used to redirect elsewhere.`,
     ],
     [
       'Can visitors upload files?',
@@ -332,7 +332,7 @@ export function Faq() {
               {q}
             </Text>
             <Text as="dd" color="fg.muted" ms={0}>
-              {a}
+              <CodeText text={a} />
             </Text>
           </Box>
         ))}
