@@ -91,3 +91,25 @@ export const NEWSLETTER = {
   /** Addresses whose owners never confirm are forgotten this many days after the last e-mail. */
   forgetUnconfirmedAfterDays: 30,
 } as const;
+
+/** API keys and the read API (`forms-api` function). */
+export const API_KEYS = {
+  /** Every key starts with this, so a leaked key is recognisable (and found by secret scanners). */
+  prefix: 'tb_live_',
+  /** Random bytes in a key, written as hex after the prefix (256 bits). */
+  randomBytes: 32,
+  /** Characters of a key shown in the settings list, the prefix included. */
+  visiblePrefixLength: 12,
+  /** Longest key name, in characters. */
+  maxNameLength: 100,
+  /** Active (unrevoked) keys per account. */
+  maxActiveKeys: 20,
+  /** Requests per key per minute. */
+  requestsPerMinute: 60,
+  /** Entries per page when `limit` is not given. */
+  defaultPageSize: 50,
+  /** Most entries per page; a larger `limit` is lowered to this. */
+  maxPageSize: 100,
+  /** Longest Authorization header read, in characters; longer ones are refused unread. */
+  maxAuthorizationLength: 256,
+} as const;

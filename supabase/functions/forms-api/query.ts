@@ -1,0 +1,64 @@
+// The entries list's query parameters: `since` (a date or a timestamp with a zone), `cursor` (from
+// a previous page) and `limit` (lowered to the largest page). Every problem is named per parameter.
+import { API_KEYS } from '../_shared/limits.ts';
+import { decodeCursor, type Cursor } from './cursor.ts';
+
+export interface EntriesQuery {
+  /** ISO timestamp (UTC); entries created at or after it. */
+  since: string | null;
+  after: Cursor | null;
+  /** The cursor as the client sent it, given back when a page is empty. */
+  rawCursor: string | null;
+  limit: number;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** A date (midnight UTC) or a timestamp with an explicit zone, as an ISO string; else null. */
+export function parseSince(text: string): string | null {
+  if (text.length > 40 || !(DATE.test(text) || DATE_TIME.test(text))) return null;
+  const time = Date.parse(DATE.test(text) ? `${text}T00:00:00Z` : text);
+  if (Number.isNaN(time)) return null;
+  const iso = new Date(time).toISOString();
+  // Date.parse rolls 2026-02-31 over to March: a day that does not exist is refused instead.
+  if (iso.slice(0, 10) !== text.slice(0, 10) && !/[+-]\d{2}:?\d{2}$/.test(text)) return null;
+  return iso;
+}
+
+export function parseEntriesQuery(
+  params: URLSearchParams,
+): { ok: true; query: EntriesQuery } | { ok: false; fields: Record<string, string> } {
+  const fields: Record<string, string> = {};
+  const single = (name: string): string | null => {
+    const values = params.getAll(name);
+    if (values.length > 1) fields[name] = 'Give this parameter once.';
+    return values[0] ?? null;
+  };
+
+  let since: string | null = null;
+  const sinceText = single('since');
+  if (sinceText !== null) {
+    since = parseSince(sinceText);
+    if (since === null)
+      fields.since ??= 'Use a date (2026-11-24) or a timestamp with a zone (2026-11-24T09:30:00Z).';
+  }
+
+  let after: Cursor | null = null;
+  const cursorText = single('cursor');
+  if (cursorText !== null) {
+    after = decodeCursor(cursorText);
+    if (after === null) fields.cursor ??= 'Pass back a next_cursor from an earlier answer.';
+  }
+
+  let limit: number = API_KEYS.defaultPageSize;
+  const limitText = single('limit');
+  if (limitText !== null) {
+    if (!/^\d{1,9}$/.test(limitText) || Number(limitText) < 1)
+      fields.limit ??= `Use a whole number from 1 to ${API_KEYS.maxPageSize}.`;
+    else limit = Math.min(Number(limitText), API_KEYS.maxPageSize);
+  }
+
+  if (Object.keys(fields).length > 0) return { ok: false, fields };
+  return { ok: true, query: { since, after, rawCursor: after ? cursorText : null, limit } };
+}
