@@ -121,6 +121,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       await applySeed(pool, settings.project.seedPaths);
       log('postgres', 'seeded');
     }
+    // Local development: webhooks may target this machine (the database's half of the switch;
+    // WEBHOOKS_ALLOW_LOCAL below is the function's). Never done on Supabase.
+    await pool.query(`do $$ begin
+      if to_regclass('public.webhook_settings') is not null then
+        update public.webhook_settings set allow_local = true;
+      end if; end $$`);
 
     const startMail = () =>
       startMailCatcher({
@@ -155,6 +161,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         SITE_URL: settings.project.auth.siteUrl,
         // The /api/forms rewrites of the gateway and of Vite's dev server send it (forms-proxy.ts).
         FORMS_PROXY_SECRET: LOCAL_FORMS_PROXY_SECRET,
+        WEBHOOKS_ALLOW_LOCAL: 'on',
         ...options.functionEnv,
       },
     });

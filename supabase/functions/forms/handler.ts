@@ -62,6 +62,8 @@ export interface FormsDeps {
   hashIp(ip: string): Promise<string>;
   /** Tries to send one freshly queued delivery now; must never throw. */
   sendNow(deliveryId: string): Promise<void>;
+  /** Tries the webhooks the entry's insert queued (a trigger) now; must never throw. */
+  sendWebhooksNow?(entryId: string): Promise<void>;
   /** Lets work finish after the response (EdgeRuntime.waitUntil) or awaits it briefly. */
   background(work: Promise<void>): Promise<void>;
   /** Processes due deliveries (the `_deliver` route). */
@@ -179,7 +181,10 @@ async function handleSubmission(
   if (result.status === 'rate_limited') return refuse(ERRORS.rateLimited(result.retryAfter));
   if (result.status === 'form_not_found') return refuse(ERRORS.formNotFound());
 
+  // Started first so that it runs alongside the e-mail rather than after it.
+  const webhooksNow = deps.sendWebhooksNow?.(result.entryId);
   if (result.deliveryId) await deps.background(deps.sendNow(result.deliveryId));
+  if (webhooksNow) await deps.background(webhooksNow);
 
   return successResponse({
     id: result.entryId,

@@ -3,6 +3,9 @@
 import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { handleRequest, type FormsDeps } from './handler.ts';
 import { createDeliverStep } from './confirmations.ts';
+import { addReports, runWebhookDeliveries, type WebhookWorkerDeps } from './webhook-delivery.ts';
+import { sendWebhook } from './webhook-sender.ts';
+import { allowLocalFromEnv, createWebhookStore } from './webhook-store.ts';
 import { runDeliveries } from './delivery.ts';
 import { createResendMailer, mailConfigFromEnv, type Mailer } from './mailer.ts';
 import { createSmtpMailer } from './smtp-mailer.ts';
@@ -32,6 +35,14 @@ const siteUrl = siteUrlFromEnv(env, warn);
 const clientIpPolicy = clientIpPolicyFromEnv(env, warn);
 const forms = createFormStore(supabase, submissionLimitsFromEnv(env, warn));
 const deliveries = createDeliveryStore(supabase);
+const webhooks: WebhookWorkerDeps = {
+  store: createWebhookStore(supabase),
+  send: (url, body, headers, allowLocal) => sendWebhook(url, body, headers, { allowLocal }),
+  allowLocal: allowLocalFromEnv(env),
+  now: () => new Date(),
+};
+if (webhooks.allowLocal)
+  warn('WEBHOOKS_ALLOW_LOCAL=on: webhooks may reach local addresses (never set it in production).');
 
 // A broken mail setup must not lose submissions: jobs stay queued, each attempt records why.
 let mailer: Mailer;
@@ -66,6 +77,14 @@ const deps: FormsDeps = {
       console.error(`forms: immediate send failed: ${(err as Error).message}`);
     }
   },
+  async sendWebhooksNow(entryId) {
+    try {
+      await runWebhookDeliveries(webhooks, { entryId });
+    } catch (err) {
+      // The deliveries stay pending (or their lease runs out) and the scheduled run sends them.
+      console.error(`forms: immediate webhook attempt failed: ${(err as Error).message}`);
+    }
+  },
   async background(work) {
     if (edgeRuntime?.waitUntil) {
       edgeRuntime.waitUntil(work);
@@ -79,7 +98,15 @@ const deps: FormsDeps = {
   deliverDue: createDeliverStep({
     siteUrl,
     compose: (linkPrefix) => composeTargetConfirmations(supabase, linkPrefix),
-    deliver: () => runDeliveries(deliveries, mailer, from),
+    // Webhooks go out in the same scheduled run, alongside the e-mails.
+    deliver: async () => {
+      // A webhook failure is logged and never keeps the e-mails from going out (nor the reverse).
+      const hooks = runWebhookDeliveries(webhooks).catch((err) => {
+        console.error(`forms: webhook run failed: ${(err as Error).message}`);
+        return { claimed: 0, sent: 0, retrying: 0, failed: 0 };
+      });
+      return addReports(await runDeliveries(deliveries, mailer, from), await hooks);
+    },
     log: (message) => console.error(`forms: ${message}`),
   }),
   isServiceRole: (authorization) => isServiceKey(authorization, env),
