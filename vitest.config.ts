@@ -1,7 +1,9 @@
 // Test projects: `unit` (the site's logic and components, jsdom), `node` (Node and Deno code: the
 // local stack, the Edge Function's pure modules, project checks; no servers) and `integration`
 // (real local stack started once per run on free ports in a temporary folder; see tests/setup/).
-import { defineConfig } from 'vitest/config';
+// `load` (tests/load/, load and fault tests, each file on a stack of its own) exists only with
+// LOAD_TESTS=1, which `npm run test:load` sets, so `npm test` never runs it.
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 export default defineConfig({
@@ -38,12 +40,29 @@ export default defineConfig({
           name: 'integration',
           environment: 'node',
           include: ['tests/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'tests/load/**'],
           globalSetup: ['tests/setup/stack.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
           fileParallelism: false,
         },
       },
+      ...(process.env.LOAD_TESTS === '1'
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'load',
+                environment: 'node' as const,
+                include: ['tests/load/**/*.test.ts'],
+                // Sized by LOAD_SUBMISSIONS / LOAD_CLIENTS; the full size takes minutes.
+                testTimeout: 30 * 60_000,
+                hookTimeout: 180_000,
+                fileParallelism: false,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

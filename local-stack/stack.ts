@@ -53,6 +53,13 @@ export interface RunningStack {
   pool: pg.Pool;
   /** Stops and restarts the mail catcher (on the same ports), to test delivery retries. */
   mail: { stop(): Promise<void>; start(): Promise<void> };
+  /**
+   * Stops (fast shutdown) and starts Postgres again on the same folder and port, for fault tests:
+   * every service reconnects by itself once it is back.
+   */
+  postgres: { stop(): Promise<void>; start(): Promise<void> };
+  /** Kills a function's Deno worker as a crash would (fault tests); returns the killed pid. */
+  functions: { kill(name: string): number | undefined };
   stop(): Promise<void>;
 }
 
@@ -180,7 +187,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           gateway.closeAllConnections();
         }),
     );
-    return { settings, pool, mail: mailControl, stop: stopAll };
+    return {
+      settings,
+      pool,
+      mail: mailControl,
+      postgres: { stop: () => postgres.halt(), start: () => postgres.resume() },
+      functions: { kill: (name) => functions.killWorker(name) },
+      stop: stopAll,
+    };
   } catch (err) {
     await stopAll();
     throw err;

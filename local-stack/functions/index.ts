@@ -8,7 +8,7 @@ import type { HttpService, StackContext } from '../context.ts';
 import { sendJson } from '../http.ts';
 import { discoverFunctions, type ServedFunction } from './discovery.ts';
 import { functionEnvironment } from './environment.ts';
-import { BodyLimitError, proxyToWorker } from './proxy.ts';
+import { BodyLimitError, proxyToWorker, UpstreamError } from './proxy.ts';
 import { startScheduler, type ScheduledCall } from './scheduler.ts';
 import { watchFolders } from './watch.ts';
 import { rejectUnauthorized } from './verify-jwt.ts';
@@ -25,13 +25,21 @@ export interface FunctionsServiceOptions {
   schedules?: ScheduledCall[];
 }
 
+export interface FunctionsService extends HttpService {
+  /**
+   * Kills a function's running worker as a crash would, for fault tests; the supervisor starts it
+   * again. Returns the killed process id, or undefined when that function has no running worker.
+   */
+  killWorker(name: string): number | undefined;
+}
+
 const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 const DEFAULT_BOOT_TIMEOUT_MS = 120_000;
 /** How long an oversized body is drained before the 413 is sent anyway. */
 const DRAIN_WAIT_MS = 2_000;
 
 /** The Deno binary installed by the npm package `deno`, else one on PATH. */
-function denoBinary(): string {
+export function denoBinary(): string {
   const bundled = path.join(
     PROJECT_DIR,
     'node_modules',
@@ -55,6 +63,17 @@ function defaultSchedules(ctx: StackContext): ScheduledCall[] {
   ];
 }
 
+/**
+ * A worker lost mid-request answers 500 as Supabase's runtime does (the function may have acted);
+ * one that refused the connection never saw the request, so it is safe to send again once the
+ * supervisor has restarted the worker: 503 with Retry-After.
+ */
+export function workerErrorStatus(err: unknown): [number, Record<string, string>] {
+  if (err instanceof UpstreamError && err.code === 'ECONNREFUSED')
+    return [503, { 'Retry-After': '1' }];
+  return [500, {}];
+}
+
 const text = (res: ServerResponse, status: number, body: string) => {
   res.writeHead(status, {
     'Content-Type': 'text/plain',
@@ -66,7 +85,7 @@ const text = (res: ServerResponse, status: number, body: string) => {
 export function createFunctionsService(
   ctx: StackContext,
   options: FunctionsServiceOptions = {},
-): HttpService {
+): FunctionsService {
   const { settings } = ctx;
   const log = (message: string) => ctx.log('functions', message);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -160,10 +179,13 @@ export function createFunctionsService(
     } catch (err) {
       if (err instanceof BodyLimitError) return tooLarge(req, res);
       log(`${fn.name}: ${(err as Error).message}`);
-      sendJson(res, 500, {
-        code: 'WORKER_ERROR',
-        message: 'Function exited due to an error (please check logs)',
-      });
+      const [status, headers] = workerErrorStatus(err);
+      sendJson(
+        res,
+        status,
+        { code: 'WORKER_ERROR', message: 'Function exited due to an error (please check logs)' },
+        headers,
+      );
     }
   }
 
@@ -189,6 +211,7 @@ export function createFunctionsService(
 
   return {
     handle,
+    killWorker: (name) => workers.get(name)?.worker.kill(),
     async close() {
       closed = true;
       scheduler.close();

@@ -20,7 +20,15 @@ const HOP_BY_HOP = new Set([
 export class BodyLimitError extends Error {}
 
 /** The worker died or refused the connection mid-request. */
-export class UpstreamError extends Error {}
+export class UpstreamError extends Error {
+  constructor(
+    message: string,
+    /** The socket error's code (`ECONNREFUSED`: the request never reached a worker). */
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
 
 function forwardedHeaders(req: IncomingMessage): http.OutgoingHttpHeaders {
   const headers: http.OutgoingHttpHeaders = {};
@@ -85,7 +93,12 @@ export function proxyToWorker(opts: {
       if (res.headersSent) {
         res.destroy();
         settle();
-      } else settle(err instanceof BodyLimitError ? err : new UpstreamError(err.message));
+      } else
+        settle(
+          err instanceof BodyLimitError
+            ? err
+            : new UpstreamError(err.message, (err as NodeJS.ErrnoException).code),
+        );
     });
     // The client went away: stop the function's request too.
     res.on('close', () => {

@@ -1,5 +1,6 @@
 // One long-lived Deno process serving one Edge Function: started on first use, kept warm,
-// started again after it dies, and killed with the stack (also when the stack's process exits).
+// supervised (started again at once after it dies, with a growing pause if it keeps dying soon
+// after start), and killed with the stack (also when the stack's process exits).
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
@@ -11,6 +12,21 @@ const READY_MARKER = '@@tinyback-functions-worker-ready@@';
 
 /** The function's module failed to load or never registered a handler. */
 export class BootError extends Error {}
+
+/** A worker that dies sooner than this after it was ready counts as crash-looping. */
+export const QUICK_EXIT_MS = 10_000;
+const FIRST_RESTART_DELAY_MS = 250;
+const MAX_RESTART_DELAY_MS = 30_000;
+
+/**
+ * How long to wait before restarting a worker that died: at once after a worker that ran a while,
+ * then 250 ms, 500 ms, … up to 30 s while it keeps dying within QUICK_EXIT_MS of being ready, so a
+ * function that crashes at every request cannot keep a core busy booting Deno.
+ */
+export function restartDelayMs(quickExitsInARow: number): number {
+  if (quickExitsInARow <= 0) return 0;
+  return Math.min(FIRST_RESTART_DELAY_MS * 2 ** (quickExitsInARow - 1), MAX_RESTART_DELAY_MS);
+}
 
 export interface WorkerOptions {
   name: string;
@@ -42,6 +58,8 @@ export class FunctionWorker {
   private child: ChildProcess | undefined;
   private booting: Promise<number> | undefined;
   private closed = false;
+  private quickExits = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: WorkerOptions) {}
 
@@ -49,6 +67,8 @@ export class FunctionWorker {
   port(): Promise<number> {
     if (this.closed) return Promise.reject(new BootError('functions service is closed'));
     if (!this.booting) {
+      clearTimeout(this.restartTimer);
+      this.restartTimer = undefined;
       const boot = this.boot();
       this.booting = boot;
       // A failed boot is forgotten so the next request tries again (e.g. after a fix).
@@ -83,6 +103,7 @@ export class FunctionWorker {
 
     return new Promise<number>((resolve, reject) => {
       let ready = false;
+      let readyAt = 0;
       const timer = setTimeout(() => {
         reject(new BootError(`${name}: no handler after ${bootTimeoutMs} ms`));
         child.kill('SIGKILL');
@@ -95,6 +116,7 @@ export class FunctionWorker {
       createInterface({ input: child.stdout! }).on('line', (line) => {
         if (!ready && line.startsWith(READY_MARKER)) {
           ready = true;
+          readyAt = Date.now();
           clearTimeout(timer);
           const port = Number(line.slice(READY_MARKER.length).trim());
           log(`${name}: worker ${child.pid} ready on 127.0.0.1:${port}`);
@@ -109,21 +131,56 @@ export class FunctionWorker {
         fail(new BootError(`${name}: cannot start deno: ${err.message}`)),
       );
       child.once('exit', (code, signal) => {
-        if (this.child === child) {
+        const current = this.child === child;
+        if (current) {
           this.child = undefined;
           this.booting = undefined;
           this.agent.destroy();
         }
         if (!ready) fail(new BootError(`${name}: worker exited during boot (${signal ?? code})`));
-        else if (!this.closed)
-          log(`${name}: worker ${child.pid} exited (${signal ?? code}); restarts on next request`);
+        else if (current && !this.closed) this.superviseExit(child, readyAt);
       });
     });
+  }
+
+  /** Starts a worker that died on its own again, so the next request finds it warm. */
+  private superviseExit(child: ChildProcess, readyAt: number) {
+    const { name, log } = this.opts;
+    this.quickExits = Date.now() - readyAt < QUICK_EXIT_MS ? this.quickExits + 1 : 0;
+    const delay = restartDelayMs(this.quickExits);
+    log(
+      `${name}: worker ${child.pid} exited (${child.signalCode ?? child.exitCode}); restarting` +
+        (delay ? ` in ${delay} ms` : ''),
+    );
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      // A failed boot is logged; the next request tries again.
+      if (!this.closed) this.port().catch((err: Error) => log(err.message));
+    }, delay);
+    this.restartTimer.unref();
+  }
+
+  /** The running worker's process id, if one is running. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /**
+   * Kills the running worker as a crash would (for fault tests); the supervisor restarts it.
+   * Returns the killed process id, or undefined when none was running.
+   */
+  kill(signal: NodeJS.Signals = 'SIGKILL'): number | undefined {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return undefined;
+    child.kill(signal);
+    return child.pid;
   }
 
   /** Stops the Deno process: SIGTERM, then SIGKILL if it lingers. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.restartTimer);
     this.agent.destroy();
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;

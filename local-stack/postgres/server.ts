@@ -40,6 +40,10 @@ function loadEmbeddedPostgres() {
 export interface PostgresServer {
   /** True when the cluster was created by this start (migrations and seed must run). */
   created: boolean;
+  /** Stops the server without ending the stack (fault tests); `resume` starts it again. */
+  halt(): Promise<void>;
+  /** Starts a halted server again on the same folder and port. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -147,8 +151,12 @@ export async function startPostgres(opts: {
     await killStalePostmaster(dbDir);
   }
   await pg.start();
-  const pid = Number((await readFile(path.join(dbDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  // The postmaster's pid changes with each start; the exit hook reads the current one.
+  const readPid = async () =>
+    Number((await readFile(path.join(dbDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  let pid: number | null = await readPid();
   const stopOnExit = () => {
+    if (pid === null) return;
     try {
       process.kill(pid, 'SIGINT'); // fast shutdown
     } catch {
@@ -158,9 +166,23 @@ export async function startPostgres(opts: {
   process.on('exit', stopOnExit);
   return {
     created,
+    async halt() {
+      if (pid === null) return;
+      // Fast shutdown: open transactions roll back, committed ones are written at the shutdown
+      // checkpoint, and clients see their connections terminated (57P01).
+      await pg.stop();
+      pid = null;
+    },
+    async resume() {
+      if (pid !== null) return;
+      await pg.start();
+      pid = await readPid();
+    },
     stop: async () => {
       process.removeListener('exit', stopOnExit);
+      if (pid === null) return;
       await pg.stop();
+      pid = null;
     },
   };
 }

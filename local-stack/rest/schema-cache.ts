@@ -232,11 +232,27 @@ export class SchemaCache {
     return this.reload();
   }
 
-  /** Listens on the `pgrst` channel as PostgREST does (`NOTIFY pgrst, 'reload schema'`). */
+  /**
+   * Listens on the `pgrst` channel as PostgREST does (`NOTIFY pgrst, 'reload schema'`). A lost
+   * connection (e.g. Postgres restarted) is opened again every second until it succeeds, and the
+   * schema reloaded, since a NOTIFY sent meanwhile was missed.
+   */
   async listen(): Promise<void> {
     if (this.closed) return;
     const client = new pg.Client({ connectionString: this.dbUrl });
-    client.on('error', (err) => this.log(`schema listener: ${err.message}`));
+    let lost = false;
+    const reconnect = () => {
+      if (lost || this.closed) return;
+      lost = true;
+      if (this.listener === client) this.listener = null;
+      void client.end().catch(() => undefined);
+      this.relistenLater();
+    };
+    client.on('error', (err) => {
+      this.log(`schema listener: ${err.message}`);
+      reconnect();
+    });
+    client.on('end', reconnect);
     client.on('notification', (msg) => {
       if (msg.channel !== 'pgrst') return;
       const payload = (msg.payload ?? '').trim();
@@ -244,8 +260,13 @@ export class SchemaCache {
         this.reload().catch((err: Error) => this.log(`schema reload failed: ${err.message}`));
       }
     });
-    await client.connect();
-    await client.query('listen pgrst');
+    try {
+      await client.connect();
+      await client.query('listen pgrst');
+    } catch (err) {
+      reconnect();
+      throw err;
+    }
     if (this.closed) {
       await client.end();
       return;
@@ -253,8 +274,24 @@ export class SchemaCache {
     this.listener = client;
   }
 
+  private relistenTimer: NodeJS.Timeout | null = null;
+  private relistenLater() {
+    if (this.closed || this.relistenTimer) return;
+    this.relistenTimer = setTimeout(() => {
+      this.relistenTimer = null;
+      this.listen().then(
+        () => {
+          if (!this.closed) this.reload().catch(() => undefined);
+        },
+        () => undefined, // the failed attempt scheduled the next one
+      );
+    }, 1000);
+    this.relistenTimer.unref();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    if (this.relistenTimer) clearTimeout(this.relistenTimer);
     const client = this.listener;
     this.listener = null;
     await client?.end().catch(() => undefined);

@@ -53,6 +53,8 @@ export function rawRequest(
     chunked?: boolean;
     /** The client's own address (any 127.x.y.z on Linux), to be a different visitor. */
     localAddress?: string;
+    /** A keep-alive agent to reuse connections (load tests); default: a new connection each. */
+    agent?: http.Agent;
   } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
@@ -72,7 +74,12 @@ export function rawRequest(
     }
     const req = http.request(
       url,
-      { method: opts.method ?? 'POST', headers, agent: false, localAddress: opts.localAddress },
+      {
+        method: opts.method ?? 'POST',
+        headers,
+        agent: opts.agent ?? false,
+        localAddress: opts.localAddress,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
