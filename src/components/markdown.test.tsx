@@ -1,6 +1,6 @@
 // The markdown renderer: GFM on, soft line breaks, no raw HTML, safe links, bad input throws.
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { Markdown } from './markdown';
@@ -84,6 +84,23 @@ describe('Markdown', () => {
     expect(pre).not.toBeNull();
     expect(pre?.querySelector('code')).toHaveTextContent('<form></form>');
     expect(container.querySelector('form')).toBeNull();
+  });
+
+  it('gives each code block a labelled copy button that copies the code as written', async () => {
+    const writeText = vi.fn<(text: string) => Promise<void>>().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const { container } = renderMarkdown(
+      'Intro\n\n```html\n<form action="/x">\n  <input name="email">\n</form>\n```\n\n```\nplain\n```',
+    );
+    const copyHtml = within(container).getByRole('button', { name: 'Copy: HTML code' });
+    expect(within(container).getByRole('button', { name: 'Copy: Code' })).toBeInTheDocument();
+    await act(async () => {
+      fireEvent.click(copyHtml);
+    });
+    // Exactly the block's text: no markup, no trailing blank line.
+    expect(writeText).toHaveBeenCalledWith('<form action="/x">\n  <input name="email">\n</form>');
+    expect(copyHtml).toHaveAccessibleName('Copied: HTML code');
+    expect(copyHtml).toHaveTextContent('Copied');
   });
 
   it('shifts headings down so the page keeps its single h1', () => {

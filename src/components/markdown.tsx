@@ -1,9 +1,10 @@
 // Renders trusted-shape but untrusted-content markdown (blog bodies) as Chakra-styled elements.
 // GitHub-flavoured markdown is on; single newlines stay soft (no remark-breaks); raw HTML in the
 // source is never turned into elements (no rehype-raw), and unsafe link schemes are dropped by
-// react-markdown's default URL transform.
-import type { ComponentProps } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
+// react-markdown's default URL transform. Code blocks carry a copy button; code blocks and tables
+// scroll sideways (with a fade cue, focusable for the keyboard) instead of squeezing their content.
+import type { ComponentProps, ReactNode } from 'react';
+import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { Link as RouterLink } from 'react-router-dom';
 import {
@@ -11,6 +12,7 @@ import {
   Box,
   Code,
   Heading,
+  HStack,
   Image,
   Link,
   List,
@@ -18,6 +20,8 @@ import {
   Table,
   Text,
 } from '@chakra-ui/react';
+import { CopyButton } from './copy-button';
+import { HorizontalScroll } from './horizontal-scroll';
 
 export class MarkdownInputError extends Error {
   constructor() {
@@ -58,6 +62,95 @@ function MarkdownLink({ href, children }: ComponentProps<'a'>) {
     >
       {children}
     </Link>
+  );
+}
+
+type HastElement = NonNullable<ExtraProps['node']>;
+
+/** The plain text of a syntax-tree node: what a code block's copy button puts on the clipboard. */
+function textOf(node: unknown): string {
+  const { value, children } = (node ?? {}) as { value?: unknown; children?: unknown };
+  if (typeof value === 'string') return value;
+  return Array.isArray(children) ? children.map(textOf).join('') : '';
+}
+
+// Fenced code says its language as `language-xyz` on the inner <code>.
+const LANGUAGE_NAMES: Record<string, string> = {
+  bash: 'Shell',
+  sh: 'Shell',
+  shell: 'Shell',
+  html: 'HTML',
+  css: 'CSS',
+  js: 'JavaScript',
+  javascript: 'JavaScript',
+  jsx: 'JSX',
+  ts: 'TypeScript',
+  typescript: 'TypeScript',
+  tsx: 'TSX',
+  json: 'JSON',
+  sql: 'SQL',
+  toml: 'TOML',
+  yaml: 'YAML',
+  yml: 'YAML',
+};
+
+function languageOf(pre: HastElement | undefined): string | null {
+  const code = pre?.children[0];
+  const classes = code?.type === 'element' ? code.properties.className : undefined;
+  const match = Array.isArray(classes)
+    ? classes.map(String).find((name) => name.startsWith('language-'))
+    : undefined;
+  if (!match) return null;
+  const language = match.slice('language-'.length).toLowerCase();
+  return LANGUAGE_NAMES[language] ?? language.toUpperCase();
+}
+
+/** A fenced code block: a bar with its language and a copy button, then the code. */
+function CodeBlock({ node, children }: { node?: HastElement; children?: ReactNode }) {
+  const language = languageOf(node);
+  const name = language ? `${language} code` : 'Code';
+  // The source's own final newline would be copied as a trailing empty line.
+  const text = textOf(node).replace(/\n$/, '');
+  return (
+    <Box as="figure" my={4} borderRadius="md" overflow="hidden" bg="gray.900">
+      <HStack justify="space-between" gap={3} px={4} py={1.5} bg="gray.800">
+        <Text
+          as="figcaption"
+          fontSize="xs"
+          fontWeight="semibold"
+          color="gray.300"
+          textTransform="uppercase"
+          letterSpacing="wide"
+        >
+          {name}
+        </Text>
+        <CopyButton text={text} accessibleLabel={name} size="xs" variant="subtle" />
+      </HStack>
+      <HorizontalScroll label={name} fadeColor="gray.900">
+        {/* max-content: the padding stays at the end of the longest line when scrolled. */}
+        <Box
+          as="pre"
+          m={0}
+          p={4}
+          w="max-content"
+          minW="full"
+          color="gray.100"
+          fontSize="sm"
+          lineHeight="1.6"
+          css={{
+            '& code': {
+              bg: 'transparent',
+              color: 'inherit',
+              p: 0,
+              fontSize: 'inherit',
+              whiteSpace: 'pre',
+            },
+          }}
+        >
+          {children}
+        </Box>
+      </HorizontalScroll>
+    </Box>
   );
 }
 
@@ -138,44 +231,26 @@ const components: Components = {
     typeof src === 'string' ? (
       <Image src={src} alt={alt ?? ''} loading="lazy" borderRadius="md" my={4} maxW="100%" />
     ) : null,
-  pre: ({ children }) => (
-    // Focusable so keyboard users can scroll long lines sideways.
-    <Box
-      as="pre"
-      tabIndex={0}
-      _focusVisible={{ outline: '2px solid', outlineColor: 'teal.500', outlineOffset: '2px' }}
-      my={4}
-      p={4}
-      bg="gray.900"
-      color="gray.100"
-      borderRadius="md"
-      overflowX="auto"
-      fontSize="sm"
-      lineHeight="1.6"
-      css={{
-        '& code': {
-          bg: 'transparent',
-          color: 'inherit',
-          p: 0,
-          fontSize: 'inherit',
-          whiteSpace: 'pre',
-        },
-      }}
-    >
-      {children}
-    </Box>
-  ),
+  pre: ({ node, children }) => <CodeBlock node={node}>{children}</CodeBlock>,
   code: ({ children, className }) => (
     <Code className={className} fontSize="0.9em">
       {children}
     </Code>
   ),
   table: ({ children }) => (
-    <Box my={4} overflowX="auto">
-      <Table.Root size="sm" variant="outline">
+    // Cells keep a readable width and the table scrolls, rather than one word a line on a phone.
+    <HorizontalScroll label="Table" my={4} borderWidth="1px" borderRadius="md">
+      <Table.Root
+        size="sm"
+        css={{
+          '& th, & td': { minWidth: '8rem' },
+          '& th:first-of-type, & td:first-of-type': { minWidth: '6rem' },
+          '& code': { whiteSpace: 'nowrap' },
+        }}
+      >
         {children}
       </Table.Root>
-    </Box>
+    </HorizontalScroll>
   ),
   thead: ({ children }) => <Table.Header>{children}</Table.Header>,
   tbody: ({ children }) => <Table.Body>{children}</Table.Body>,

@@ -3,11 +3,12 @@
 // heartbeats, token refresh and leave — over protocol vsn 2.0.0 (default) and 1.0.0 — and the
 // clear refusals of what it does not serve (private channels, presence).
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import ws from 'ws';
 import { SignJWT } from 'jose';
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
+import { localOnly, needsJwtSecret } from '../support/target.ts';
 
 const stack = inject('stack');
 type Row = Record<string, unknown>;
@@ -372,6 +373,10 @@ describe('publication membership', () => {
 describe('row level security and grants', () => {
   const userA = randomUUID();
   const userB = randomUUID();
+  // Every check here signs the tokens of users A and B itself.
+  beforeEach((ctx) => {
+    needsJwtSecret(ctx);
+  });
 
   async function subscribeAs(token: string | null, spec: Spec) {
     const client = makeClient();
@@ -563,7 +568,8 @@ describe('connection lifecycle', () => {
     );
   });
 
-  it('reconnects its replication stream and delivers what was committed while it was down', async () => {
+  it('reconnects its replication stream and delivers what was committed while it was down', async (ctx) => {
+    localOnly(ctx, 'it ends the local Realtime server’s replication connection');
     const sub = await subscribe(makeClient(), [
       { event: 'INSERT', table: 'rt_things', filter: 'name=eq.across-reconnect' },
     ]);
@@ -577,7 +583,8 @@ describe('connection lifecycle', () => {
     expect(sub.events[0].map((e) => e.new.qty)).toEqual([1]);
   });
 
-  it('never subscribes with an expired apikey', async () => {
+  it('never subscribes with an expired apikey', async (ctx) => {
+    needsJwtSecret(ctx);
     const expired = await mintJwt({ role: 'anon' }, -60);
     const client = makeClient({ key: expired });
     const statuses: string[] = [];
@@ -589,6 +596,9 @@ describe('connection lifecycle', () => {
 });
 
 describe('features the local stack does not serve', () => {
+  beforeEach((ctx) => {
+    localOnly(ctx, 'Supabase Realtime serves these; only the local stand-in refuses them');
+  });
   it('refuses to join a private channel (Realtime Authorization) with a clear reason', async () => {
     const client = makeClient();
     const outcome: { status?: string; error?: Error } = {};

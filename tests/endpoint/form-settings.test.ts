@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import type pg from 'pg';
 import { superuserPool } from '../support/db.ts';
 import { isTo, listMail, waitForMail } from '../support/mail.ts';
+import { needsMail, needsSiteUrl } from '../support/target.ts';
 import {
   functionUrl,
   ORIGIN,
@@ -17,7 +18,6 @@ import {
 } from './support.ts';
 
 const stack = inject('stack');
-const SITE_URL = 'http://127.0.0.1:5173';
 const THANK_YOU = 'https://thanks.example.test/merci?from=form';
 let pool: pg.Pool;
 
@@ -61,7 +61,9 @@ async function setForm(
 }
 
 describe('e-mail notifications off', () => {
-  it('stores the entry but queues and sends no e-mail, until they are on again', async () => {
+  it('stores the entry but queues and sends no e-mail, until they are on again', async (ctx) => {
+    const SITE_URL = needsSiteUrl(ctx);
+    needsMail(ctx);
     const form = await seedForm(pool);
     await setForm(form.formId, { notify_email: false });
 
@@ -112,7 +114,8 @@ describe("the form's thank-you page", () => {
     expect((await storedFor(pool, form.formId)).entries).toBe(5);
   });
 
-  it('is dropped again by clearing it: back to the site’s /thanks', async () => {
+  it('is dropped again by clearing it: back to the site’s /thanks', async (ctx) => {
+    const SITE_URL = needsSiteUrl(ctx);
     const form = await seedForm(pool);
     await setForm(form.formId, { redirect_url: THANK_YOU });
     expect((await post(form, { message: 'a' })).headers.location).toBe(THANK_YOU);

@@ -8,11 +8,10 @@ import { NEWSLETTER } from '../../supabase/functions/_shared/limits.ts';
 import { paths } from '../../src/config/paths.ts';
 import { superuserPool, uniqueEmail } from '../support/db.ts';
 import { isTo, listMail, waitForMail, type CaughtMail } from '../support/mail.ts';
+import { needsMail, needsSiteUrl } from '../support/target.ts';
 import { rawRequest, until, type RawResponse } from './support.ts';
 
 const stack = inject('stack');
-/** The stack's SITE_URL (supabase/config.toml's auth.site_url), where the links redirect. */
-const SITE_URL = 'http://127.0.0.1:5173';
 const signupUrl = () => `${stack.apiUrl}/functions/v1/newsletter`;
 let pool: pg.Pool;
 
@@ -214,7 +213,10 @@ describe('signing up', () => {
 });
 
 describe('the confirmation e-mail', () => {
-  it("links to the site's pages, whose buttons confirm once and unsubscribe", async () => {
+  it("links to the site's pages, whose buttons confirm once and unsubscribe", async (ctx) => {
+    // The function's SITE_URL (supabase/config.toml's auth.site_url locally): the links' pages.
+    const SITE_URL = needsSiteUrl(ctx);
+    needsMail(ctx);
     const email = uniqueEmail('reader');
     expect((await signupJson(email)).status).toBe(202);
     const mail = await confirmationTo(email);
@@ -249,7 +251,8 @@ describe('the confirmation e-mail', () => {
     expect((await press('unsubscribe', links.unsubscribe)).status).toBe(200);
   });
 
-  it('changes nothing when a mail scanner fetches the links', async () => {
+  it('changes nothing when a mail scanner fetches the links', async (ctx) => {
+    needsMail(ctx);
     const email = uniqueEmail('scanned');
     expect((await signupJson(email)).status).toBe(202);
     const links = linksOf(await confirmationTo(email));
@@ -270,7 +273,8 @@ describe('the confirmation e-mail', () => {
     expect((await subscriber(email))?.status).toBe('pending');
   });
 
-  it('takes an RFC 8058 one-click unsubscribe, token in the URL', async () => {
+  it('takes an RFC 8058 one-click unsubscribe, token in the URL', async (ctx) => {
+    needsMail(ctx);
     const email = uniqueEmail('one-click');
     expect((await signupJson(email)).status).toBe(202);
     const links = linksOf(await confirmationTo(email));
@@ -285,7 +289,8 @@ describe('the confirmation e-mail', () => {
     expect((await subscriber(email))?.status).toBe('unsubscribed');
   });
 
-  it('can be unsubscribed from before confirming, which voids its confirm link', async () => {
+  it('can be unsubscribed from before confirming, which voids its confirm link', async (ctx) => {
+    needsMail(ctx);
     const email = uniqueEmail('changed-mind');
     expect((await signupJson(email)).status).toBe(202);
     const links = linksOf(await confirmationTo(email));
@@ -294,7 +299,8 @@ describe('the confirmation e-mail', () => {
     expect((await subscriber(email))?.status).toBe('unsubscribed');
   });
 
-  it('refuses an expired confirm link', async () => {
+  it('refuses an expired confirm link', async (ctx) => {
+    needsMail(ctx);
     const email = uniqueEmail('late');
     expect((await signupJson(email)).status).toBe(202);
     const links = linksOf(await confirmationTo(email));
@@ -308,7 +314,8 @@ describe('the confirmation e-mail', () => {
     expect((await subscriber(email))?.status).toBe('pending');
   });
 
-  it('stores only hashes of the links’ tokens', async () => {
+  it('stores only hashes of the links’ tokens', async (ctx) => {
+    needsMail(ctx);
     const email = uniqueEmail('hashed');
     expect((await signupJson(email)).status).toBe(202);
     const links = linksOf(await confirmationTo(email));
@@ -346,7 +353,8 @@ describe('around the function', () => {
     expect(await subscriber(email)).toBeNull();
   });
 
-  it('forgets unconfirmed addresses, and the outbox copies of expired links', async () => {
+  it('forgets unconfirmed addresses, and the outbox copies of expired links', async (ctx) => {
+    needsMail(ctx);
     const email = uniqueEmail('forgotten');
     expect((await signupJson(email)).status).toBe(202);
     await confirmationTo(email);
@@ -380,7 +388,8 @@ describe('around the function', () => {
     expect(await confirmationsQueued(email)).toBe(0);
   });
 
-  it('sends no e-mail for an address that is already confirmed', async () => {
+  it('sends no e-mail for an address that is already confirmed', async (ctx) => {
+    needsMail(ctx);
     const email = uniqueEmail('settled');
     expect((await signupJson(email)).status).toBe(202);
     const links = linksOf(await confirmationTo(email));

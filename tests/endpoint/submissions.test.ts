@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { LIMITS } from '../../supabase/functions/_shared/limits.ts';
 import { superuserPool } from '../support/db.ts';
 import { isTo, listMail, waitForMail, type CaughtMail } from '../support/mail.ts';
+import { localOnly, needsMail, needsSiteUrl } from '../support/target.ts';
 import {
   functionUrl,
   multipart,
@@ -21,7 +22,6 @@ import {
 } from './support.ts';
 
 const stack = inject('stack');
-const SITE_URL = 'http://127.0.0.1:5173';
 let pool: pg.Pool;
 
 beforeAll(() => {
@@ -63,7 +63,9 @@ async function latestEntry(formId: string) {
 }
 
 describe('accepted submissions', () => {
-  it('stores a urlencoded browser post, redirects 303 to /thanks and e-mails the owner', async () => {
+  it('stores a urlencoded browser post, redirects 303 to /thanks and e-mails the owner', async (ctx) => {
+    const SITE_URL = needsSiteUrl(ctx);
+    needsMail(ctx);
     const form = await seedForm(pool, 'Contact <us>');
     const res = await browserPost(
       form,
@@ -117,7 +119,8 @@ describe('accepted submissions', () => {
     expect(rows).toEqual([{ status: 'sent', recipient: form.targetEmail }]);
   });
 
-  it('stores a multipart post and answers JSON with CORS when JSON is accepted', async () => {
+  it('stores a multipart post and answers JSON with CORS when JSON is accepted', async (ctx) => {
+    needsMail(ctx);
     const form = await seedForm(pool);
     const { body, type } = multipart([
       ['name', 'Grace'],
@@ -147,7 +150,8 @@ describe('accepted submissions', () => {
     expect(mail.html).toContain('Need &lt;30&gt; widgets');
   });
 
-  it('stores a JSON post sent to the public /api/forms path', async () => {
+  it('stores a JSON post sent to the public /api/forms path', async (ctx) => {
+    localOnly(ctx, 'on a deployment /api/forms is a rewrite on your site’s host, if any');
     const form = await seedForm(pool);
     const res = await fetch(publicUrl(stack.apiUrl, form.formId), {
       method: 'POST',
@@ -185,7 +189,8 @@ describe('accepted submissions', () => {
     expect((await storedFor(pool, form.formId)).entries).toBe(1);
   });
 
-  it('redirects to _next on the allowed origin and ignores a foreign _next', async () => {
+  it('redirects to _next on the allowed origin and ignores a foreign _next', async (ctx) => {
+    const SITE_URL = needsSiteUrl(ctx);
     const form = await seedForm(pool);
     const own = await browserPost(
       form,
@@ -206,7 +211,8 @@ describe('accepted submissions', () => {
     expect((await storedFor(pool, form.formId)).entries).toBe(5);
   });
 
-  it('keeps injected header lines out of the e-mail', async () => {
+  it('keeps injected header lines out of the e-mail', async (ctx) => {
+    needsMail(ctx);
     const form = await seedForm(pool);
     const res = await browserPost(
       form,
@@ -390,7 +396,8 @@ describe('refused submissions store nothing', () => {
     expect(res.body).toContain('email: Enter a valid e-mail address.');
   });
 
-  it('answers 503 with Retry-After when storage fails, and stores nothing', async () => {
+  it('answers 503 with Retry-After when storage fails, and stores nothing', async (ctx) => {
+    localOnly(ctx, 'it breaks storage on purpose (revokes a grant of the database for a moment)');
     const f = await seedForm(pool);
     const signature =
       'public.accept_submission(uuid, uuid, text, text, text, text, jsonb, boolean, jsonb, integer, integer, integer, integer, integer)';
@@ -408,7 +415,9 @@ describe('refused submissions store nothing', () => {
 });
 
 describe('spam defence', () => {
-  it('stores a honeypot hit as spam, answers as for success and sends no e-mail', async () => {
+  it('stores a honeypot hit as spam, answers as for success and sends no e-mail', async (ctx) => {
+    const SITE_URL = needsSiteUrl(ctx);
+    needsMail(ctx);
     const form = await seedForm(pool);
     for (const trap of ['_gotcha', '_honey']) {
       const res = await rawRequest(functionUrl(stack.apiUrl, form.formId), {

@@ -11,6 +11,7 @@ import { CONFIRMATIONS, LIMITS } from '../../supabase/functions/_shared/limits.t
 import { paths } from '../../src/config/paths.ts';
 import { createAuthUser, createForm, superuserPool } from '../support/db.ts';
 import { isTo, listMail, waitForMail, type CaughtMail } from '../support/mail.ts';
+import { localOnly, needsMail, needsSiteUrl, target } from '../support/target.ts';
 import {
   functionUrl,
   ORIGIN,
@@ -22,7 +23,6 @@ import {
 } from './support.ts';
 
 const stack = inject('stack');
-const SITE_URL = 'http://127.0.0.1:5173';
 let pool: pg.Pool;
 
 beforeAll(() => {
@@ -140,7 +140,8 @@ function linkIn(mail: CaughtMail): URL {
   const found = (mail.text ?? '').match(/https?:\/\/\S+/);
   expect(found, mail.text).not.toBeNull();
   const link = new URL(found![0]);
-  expect(link.origin).toBe(SITE_URL);
+  // The function's SITE_URL: tests that read links call needsSiteUrl first.
+  expect(link.origin).toBe(target.siteUrl);
   expect(link.pathname).toBe(paths.confirmAddress);
   expect(link.searchParams.get('token')).toMatch(/^[0-9a-f]{64}$/);
   // The HTML part carries the same link.
@@ -190,7 +191,9 @@ const notificationsTo = async (address: string) =>
   (await listMail(stack.mailWebUrl)).filter((m) => isTo(m, address) && !isConfirmation(m));
 
 describe('an unverified target address', () => {
-  it('gets the messages stored, not e-mailed, and a confirmation link; once confirmed, the next message is mailed', async () => {
+  it('gets the messages stored, not e-mailed, and a confirmation link; once confirmed, the next message is mailed', async (ctx) => {
+    needsSiteUrl(ctx);
+    needsMail(ctx);
     const form = await formOf(undefined, 'Sales <b>&</b> "quotes"');
     expect(await verifiedFlag(form.formId)).toBe(false);
 
@@ -244,7 +247,9 @@ describe('an unverified target address', () => {
     expect(await confirm(token)).toEqual({ status: 'used' });
   });
 
-  it('refuses an expired link and changes nothing', async () => {
+  it('refuses an expired link and changes nothing', async (ctx) => {
+    needsSiteUrl(ctx);
+    needsMail(ctx);
     const form = await formOf();
     await deliverNow();
     const token = tokenOf(await confirmationMailTo(form.target));
@@ -275,7 +280,9 @@ describe('an unverified target address', () => {
     expect(await verifiedFlag(form.formId)).toBe(false);
   });
 
-  it("is verified for the account that confirmed it, never for another account's form", async () => {
+  it("is verified for the account that confirmed it, never for another account's form", async (ctx) => {
+    needsSiteUrl(ctx);
+    needsMail(ctx);
     const shared = `${unique('shared')}@elsewhere.example.test`;
     const alice = await formOf(shared, 'Alice form');
     const bob = await formOf(shared, 'Bob form');
@@ -301,7 +308,8 @@ describe('an unverified target address', () => {
     ]);
   });
 
-  it("needs no confirmation when it is the owner's own account e-mail", async () => {
+  it("needs no confirmation when it is the owner's own account e-mail", async (ctx) => {
+    needsMail(ctx);
     const ownEmail = `${unique('Own')}@Owner.example.test`;
     const owner = await createAuthUser(pool, 'Owner', ownEmail);
     const form = await formOf(ownEmail.toLowerCase(), 'Own inbox', owner);
@@ -317,7 +325,8 @@ describe('an unverified target address', () => {
     expect(rows[0]!.n).toBe(0);
   });
 
-  it('loses its verification when the target changes to an unconfirmed one, which gets its own link', async () => {
+  it('loses its verification when the target changes to an unconfirmed one, which gets its own link', async (ctx) => {
+    needsMail(ctx);
     const ownEmail = `${unique('own')}@owner.example.test`;
     const owner = await createAuthUser(pool, 'Owner', ownEmail);
     const form = await formOf(ownEmail, 'Moving', owner);
@@ -336,7 +345,9 @@ describe('an unverified target address', () => {
 });
 
 describe('confirmation e-mails', () => {
-  it('are resent by the owner at most once per interval, and a resend confirms as well', async () => {
+  it('are resent by the owner at most once per interval, and a resend confirms as well', async (ctx) => {
+    needsSiteUrl(ctx);
+    needsMail(ctx);
     const form = await formOf();
     await deliverNow();
     const firstToken = tokenOf(await confirmationMailTo(form.target));
@@ -486,7 +497,8 @@ describe('the per-form cap per minute', () => {
   it(
     'holds at the endpoint against posts from many client addresses',
     { timeout: 120_000 },
-    async () => {
+    async (ctx) => {
+      localOnly(ctx, 'it posts from many 127.x client addresses, which reach only this machine');
       const form = await formOf();
       await pool.query('update public.forms set notify_email = false where id = $1', [form.formId]);
       // Every post from its own loopback address: the per-client limit never applies.

@@ -2,12 +2,32 @@
 // temporary folder, so it never collides with a running `npm start`. It also names the folder the
 // browser tests share one production build of the site in (built by the first file that needs it,
 // see tests/e2e/site-server.ts), so files that never open a browser pay nothing for it.
+//
+// With VERIFY_TARGET=remote (set by `npm run verify`, scripts/verify.ts) it starts nothing: it
+// provides the same `stack` shape for the deployment named in the environment, and `target` says
+// which optional checks that deployment supports (tests/support/target.ts skips the others).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freePorts, startStack, type RunningStack } from '../../local-stack/stack.ts';
 import type { StackSettings } from '../../local-stack/config.ts';
+import { LOCAL_FORMS_PROXY_SECRET } from '../../local-stack/forms-proxy.ts';
+import { isRemoteTarget } from '../../scripts/verify-env.ts';
+import { provideRemoteTarget, removeRemoteTestRows } from './remote.ts';
+
+/** What the suites may rely on beyond `stack`: the local stack, or a deployment under verification. */
+export interface TargetInfo {
+  kind: 'local' | 'remote';
+  /** The forms function's SITE_URL; null when the deployment's is not known. */
+  siteUrl: string | null;
+  /** The forms function's FORMS_PROXY_SECRET; null when unknown or unset. */
+  proxySecret: string | null;
+  /** The secret that signs the project's JWTs; null when unknown (tokens cannot be minted). */
+  jwtSecret: string | null;
+  /** Does `stack.mailWebUrl` lead to a catcher of every e-mail the functions send? */
+  mail: boolean;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,14 +37,20 @@ declare module 'vitest' {
     >;
     /** Where the site's production build for this run lives (absent until a browser test builds it). */
     siteDir: string;
+    target: TargetInfo;
   }
 }
 
 let stack: RunningStack | undefined;
 let dataDir: string | undefined;
 let siteRoot: string | undefined;
+let remoteDbUrl: string | undefined;
 
 export async function setup(project: TestProject) {
+  if (isRemoteTarget(process.env)) {
+    remoteDbUrl = await provideRemoteTarget(project, process.env);
+    return;
+  }
   dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-test-stack-'));
   const [api, db, mailWeb, smtp] = await freePorts(4);
   stack = await startStack({
@@ -50,9 +76,17 @@ export async function setup(project: TestProject) {
     jwtSecret: s.jwtSecret,
     ports: s.ports,
   });
+  project.provide('target', {
+    kind: 'local',
+    siteUrl: s.project.auth.siteUrl,
+    proxySecret: LOCAL_FORMS_PROXY_SECRET,
+    jwtSecret: s.jwtSecret,
+    mail: true,
+  });
 }
 
 export async function teardown() {
+  if (remoteDbUrl) await removeRemoteTestRows(remoteDbUrl);
   await stack?.stop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
   if (siteRoot) await rm(siteRoot, { recursive: true, force: true });

@@ -30,17 +30,19 @@ describe('filterPosts', () => {
     expect(ids(filterPosts(samplePosts, { category: 'guides', query: '' }))).toEqual([2, 4]);
   });
 
-  it('searches title, excerpt and content without regard to case', () => {
-    expect(ids(filterPosts(samplePosts, { category: null, query: 'SpAm' }))).toEqual([2, 3]);
+  it('searches title and excerpt without regard to case', () => {
+    expect(ids(filterPosts(samplePosts, { category: null, query: 'SpAm' }))).toEqual([2]);
     expect(ids(filterPosts(samplePosts, { category: null, query: 'thank-you' }))).toEqual([3]);
-    expect(ids(filterPosts(samplePosts, { category: null, query: 'functions deploy' }))).toEqual([
-      4,
-    ]);
+    expect(ids(filterPosts(samplePosts, { category: null, query: 'zero endpoint' }))).toEqual([4]);
+  });
+
+  it('does not search the bodies, which the list does not load', () => {
+    expect(filterPosts(samplePosts, { category: null, query: 'gotcha' })).toEqual([]);
   });
 
   it('combines category and search', () => {
-    expect(ids(filterPosts(samplePosts, { category: 'tips', query: 'spam' }))).toEqual([3]);
-    expect(ids(filterPosts(samplePosts, { category: 'updates', query: 'spam' }))).toEqual([]);
+    expect(ids(filterPosts(samplePosts, { category: 'tips', query: 'thank-you' }))).toEqual([3]);
+    expect(ids(filterPosts(samplePosts, { category: 'updates', query: 'thank-you' }))).toEqual([]);
   });
 
   it('ignores accents', () => {

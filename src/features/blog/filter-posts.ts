@@ -1,6 +1,6 @@
 // The blog list's filters: category and free-text search, both read from the URL so a filtered
 // view can be shared and survives a reload.
-import { isBlogCategory, type BlogCategory, type BlogPost } from './types';
+import { isBlogCategory, type BlogCategory, type BlogPostSummary } from './types';
 
 export interface BlogFilter {
   category: BlogCategory | null;
@@ -29,19 +29,26 @@ function normalise(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase('en-US');
 }
 
-/** Keeps posts of the category whose title, excerpt or content contains every search word. */
-export function filterPosts(posts: readonly BlogPost[], filter: BlogFilter): BlogPost[] {
+/**
+ * Keeps posts of the category whose title or excerpt contains every search word. The list holds
+ * no bodies (a phone should not download every post to show cards), so the search reads what the
+ * cards show.
+ */
+export function filterPosts<T extends BlogPostSummary>(
+  posts: readonly T[],
+  filter: BlogFilter,
+): T[] {
   const words = normalise(filter.query).split(/\s+/).filter(Boolean);
   return posts.filter((post) => {
     if (filter.category && post.category !== filter.category) return false;
     if (words.length === 0) return true;
-    const haystack = normalise(`${post.title}\n${post.excerpt}\n${post.content}`);
+    const haystack = normalise(`${post.title}\n${post.excerpt}`);
     return words.every((word) => haystack.includes(word));
   });
 }
 
 /** The newest posts first, whatever order they arrived in. */
-export function newestPosts(posts: readonly BlogPost[], count: number): BlogPost[] {
+export function newestPosts<T extends BlogPostSummary>(posts: readonly T[], count: number): T[] {
   return [...posts]
     .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || b.id - a.id)
     .slice(0, count);

@@ -9,16 +9,20 @@ export const CATEGORY_LABELS: Record<BlogCategory, string> = {
   tips: 'Tips',
 };
 
-/** One published row of `public.blog_posts` as the site reads it. */
-export interface BlogPost {
+/** One published row of `public.blog_posts` as the list reads it: everything but the body. */
+export interface BlogPostSummary {
   id: number;
   title: string;
   category: BlogCategory;
   excerpt: string;
   image_url: string | null;
+  created_at: string;
+}
+
+/** One published post as its own page reads it. */
+export interface BlogPost extends BlogPostSummary {
   /** GitHub-flavoured markdown. */
   content: string;
-  created_at: string;
 }
 
 export function isBlogCategory(value: unknown): value is BlogCategory {

@@ -1,8 +1,10 @@
-// Reads one published blog post by its numeric id; null when there is no such post.
+// Reads one published blog post, body included, by its numeric id; null when there is no such post.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
-import type { BlogPost } from '../types';
-import { BLOG_POST_COLUMNS, blogKeys } from './get-posts';
+import type { BlogPost, BlogPostSummary } from '../types';
+import { BLOG_LIST_COLUMNS, blogKeys } from './get-posts';
+
+export const BLOG_POST_COLUMNS = `${BLOG_LIST_COLUMNS}, content`;
 
 const MAX_INTEGER_ID = 2_147_483_647;
 
@@ -27,14 +29,19 @@ export async function getPost(id: number): Promise<BlogPost | null> {
 /** An id that cannot exist is answered as "not found" without asking the server. */
 export function usePost(rawId: string | undefined) {
   const id = parsePostId(rawId);
-  const client = useQueryClient();
   return useQuery({
     queryKey: blogKeys.post(id),
     queryFn: () => (id === null ? null : getPost(id)),
-    // Coming from the list, the post is already in the cache (the list reads whole posts): it
-    // shows at once, and is refetched as soon as the list's copy is older than staleTime.
-    initialData: () =>
-      client.getQueryData<BlogPost[]>(blogKeys.posts())?.find((post) => post.id === id),
-    initialDataUpdatedAt: () => client.getQueryState(blogKeys.posts())?.dataUpdatedAt,
   });
+}
+
+/**
+ * The post's card as the list left it in the cache (no request): coming from the list, the page
+ * shows the title, date and cover at once while only the body loads.
+ */
+export function useCachedPostSummary(rawId: string | undefined): BlogPostSummary | undefined {
+  const id = parsePostId(rawId);
+  const client = useQueryClient();
+  if (id === null) return undefined;
+  return client.getQueryData<BlogPostSummary[]>(blogKeys.posts())?.find((post) => post.id === id);
 }

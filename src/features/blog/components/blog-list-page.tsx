@@ -1,4 +1,6 @@
 // /blog: the hero, the post grid filtered by ?cat= and ?q=, and the sidebar that sets them.
+// On a phone the search and categories come first, then the posts, then the recent posts; from the
+// large breakpoint up the search, categories and recent posts form a column beside the grid.
 import type { ReactNode } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { Box, Container, Grid, Heading, Link, Stack, Text } from '@chakra-ui/react';
@@ -9,7 +11,7 @@ import { filterPosts, readBlogFilter, type BlogFilter } from '../filter-posts';
 import { queryView } from '../query-view';
 import { CATEGORY_LABELS } from '../types';
 import { BlogHero } from './blog-hero';
-import { BlogSidebar } from './blog-sidebar';
+import { BlogFilters, RecentPosts } from './blog-sidebar';
 import { PostGrid, PostGridSkeleton } from './post-grid';
 import { RequestError } from './request-error';
 
@@ -45,13 +47,32 @@ export function BlogListPage({ newsletter }: BlogListPageProps = {}) {
       <Container maxW="6xl" py={{ base: 8, md: 12 }}>
         <Grid
           templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 18rem' }}
-          gap={{ base: 10, lg: 12 }}
+          templateAreas={{
+            base: '"filters" "posts" "recent"',
+            lg: '"posts filters" "posts recent"',
+          }}
+          templateRows={{ lg: 'auto 1fr' }}
+          columnGap={12}
+          rowGap={{ base: 10, lg: 8 }}
         >
-          <Stack as="section" aria-labelledby="blog-posts-heading" gap={5} minW={0}>
+          <Box as="aside" aria-label="Search and categories" gridArea="filters">
+            <BlogFilters
+              activeCategory={filter.category}
+              query={filter.query}
+              search={{ value: params.get('q') ?? '', onChange: setQuery }}
+            />
+          </Box>
+          <Stack
+            as="section"
+            aria-labelledby="blog-posts-heading"
+            gap={5}
+            minW={0}
+            gridArea="posts"
+          >
             <Heading as="h2" id="blog-posts-heading" size="xl">
               {filter.category ? CATEGORY_LABELS[filter.category] : 'Latest posts'}
             </Heading>
-            <Text role="status" aria-live="polite" color="fg.muted" fontSize="sm" minH="5">
+            <Text role="status" aria-live="polite" color="fg.muted" fontSize="sm" minH="1lh">
               {state.status === 'success' ? describeResults(visible.length, filter) : ''}
             </Text>
             {state.status === 'loading' && <PostGridSkeleton />}
@@ -65,12 +86,9 @@ export function BlogListPage({ newsletter }: BlogListPageProps = {}) {
                 <NoMatches filter={filter} total={state.data.length} />
               ))}
           </Stack>
-          <BlogSidebar
-            posts={state}
-            activeCategory={filter.category}
-            query={filter.query}
-            search={{ value: params.get('q') ?? '', onChange: setQuery }}
-          />
+          <Box gridArea="recent">
+            <RecentPosts posts={state} />
+          </Box>
         </Grid>
       </Container>
     </Box>

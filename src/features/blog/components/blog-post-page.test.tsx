@@ -1,6 +1,6 @@
 // One post: title, category, long date, cover, rendered body, and clear not-found and error states.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeDb } from '../testing/fake-supabase';
 import { samplePosts } from '../testing/fixtures';
@@ -119,14 +119,46 @@ describe('BlogPostPage', () => {
     ).toBeInTheDocument();
   });
 
-  it('opens a post from the list at once, from the posts already loaded', async () => {
+  it('opens a post from the list at once from the cached card, and loads only its body', async () => {
     const user = userEvent.setup();
+    fakeDb.rows[2].content = 'The body of the redirect post.';
     renderBlog('/blog');
     const region = await screen.findByRole('region', { name: 'Latest posts' });
     await user.click(await within(region).findByRole('link', { name: 'Redirect after submit' }));
+    // Title and date come from the list's cache before the post's own request answers.
     expect(
       screen.getByRole('heading', { level: 1, name: 'Redirect after submit' }),
     ).toBeInTheDocument();
-    expect(fakeDb.queries.some((q) => q.filters.some(([column]) => column === 'id'))).toBe(false);
+    expect(await screen.findByText('The body of the redirect post.')).toBeInTheDocument();
+    // One list request (the list page's) and one post request with the body; the sidebar's
+    // recent posts come from the cached list.
+    expect(fakeDb.queries.map((q) => q.columns)).toEqual([
+      'id, title, category, excerpt, image_url, created_at',
+      'id, title, category, excerpt, image_url, created_at, content',
+    ]);
+    expect(fakeDb.queries[1].filters).toContainEqual(['id', 3]);
+    const recent = screen.getByRole('list', { name: 'Recent posts' });
+    expect(within(recent).getAllByRole('link')).toHaveLength(3);
+  });
+
+  it('opened directly, reads the list once for its sidebar and the post with its body', async () => {
+    renderBlog('/blog/2');
+    await screen.findByRole('heading', { level: 1, name: 'Stop form spam with a honeypot' });
+    await screen.findByRole('list', { name: 'Recent posts' });
+    const columns = fakeDb.queries.map((q) => q.columns).sort();
+    expect(columns).toEqual([
+      'id, title, category, excerpt, image_url, created_at',
+      'id, title, category, excerpt, image_url, created_at, content',
+    ]);
+  });
+
+  it('does not reload the list when the window regains focus on a post', async () => {
+    renderBlog('/blog/2');
+    await screen.findByRole('list', { name: 'Recent posts' });
+    // TanStack Query hears the window coming back through visibilitychange.
+    await act(async () => {
+      document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+    });
+    expect(fakeDb.queries.filter((q) => !q.columns.includes('content'))).toHaveLength(1);
   });
 });

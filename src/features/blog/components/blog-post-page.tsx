@@ -1,5 +1,7 @@
 // /blog/:id: one post (title, category, long date, cover, markdown body) beside the blog sidebar,
-// with clear loading, error and not-found states.
+// with clear loading, error and not-found states. Coming from the list, the post's card data is
+// already cached: its header shows at once and only the body loads. The sidebar's recent posts
+// come from the list's cache entry; this page never reloads the list.
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import {
   Badge,
@@ -17,11 +19,11 @@ import {
 import { LuArrowLeft } from 'react-icons/lu';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../components/use-document-title';
-import { usePost } from '../api/get-post';
-import { usePosts } from '../api/get-posts';
+import { useCachedPostSummary, usePost } from '../api/get-post';
+import { useCachedPosts } from '../api/get-posts';
 import { formatLongDate } from '../format-date';
 import { queryView } from '../query-view';
-import { categoryLabel, isBlogCategory, type BlogPost } from '../types';
+import { categoryLabel, isBlogCategory, type BlogPostSummary } from '../types';
 import { BlogSidebar } from './blog-sidebar';
 import { PostBody } from './post-body';
 import { PostCover } from './post-cover';
@@ -32,10 +34,15 @@ export function BlogPostPage() {
   const post = usePost(id);
   const state = queryView(post);
   const retry = () => void post.refetch();
-  const posts = queryView(usePosts());
+  const summary = useCachedPostSummary(id);
+  const posts = queryView(useCachedPosts());
 
   const title =
-    state.status !== 'success' ? null : state.data ? state.data.title : 'Post not found';
+    state.status !== 'success'
+      ? (summary?.title ?? null)
+      : state.data
+        ? state.data.title
+        : 'Post not found';
   useDocumentTitle(title ? `${title} · Blog` : 'Blog');
 
   return (
@@ -46,7 +53,8 @@ export function BlogPostPage() {
       >
         <Box minW={0}>
           <BackLink />
-          {state.status === 'loading' && <PostSkeleton />}
+          {state.status === 'loading' &&
+            (summary ? <PostArticle post={summary} /> : <PostSkeleton />)}
           {state.status === 'error' && (
             <>
               <Heading as="h1" size="2xl" mb={4}>
@@ -60,15 +68,15 @@ export function BlogPostPage() {
         </Box>
         <BlogSidebar
           posts={posts}
-          activeCategory={
-            state.status === 'success' && state.data && isBlogCategory(state.data.category)
-              ? state.data.category
-              : undefined
-          }
+          activeCategory={activeCategory(state.status === 'success' ? state.data : summary)}
         />
       </Grid>
     </Container>
   );
+}
+
+function activeCategory(post: BlogPostSummary | null | undefined) {
+  return post && isBlogCategory(post.category) ? post.category : undefined;
 }
 
 function BackLink() {
@@ -89,7 +97,8 @@ function BackLink() {
   );
 }
 
-function PostArticle({ post }: { post: BlogPost }) {
+/** The post; without `content` (only its card is known yet) the body is a loading skeleton. */
+function PostArticle({ post }: { post: BlogPostSummary & { content?: string } }) {
   return (
     <Box as="article">
       <Stack as="header" gap={4} mb={6}>
@@ -113,7 +122,7 @@ function PostArticle({ post }: { post: BlogPost }) {
       <Box borderRadius="xl" overflow="hidden" mb={8}>
         <PostCover post={post} aspectRatio={2} />
       </Box>
-      <PostBody content={post.content} />
+      {'content' in post ? <PostBody content={post.content} /> : <BodySkeleton />}
     </Box>
   );
 }
@@ -129,6 +138,14 @@ function PostNotFound() {
         <RouterLink to={paths.blog}>Back to the blog</RouterLink>
       </Link>
     </Stack>
+  );
+}
+
+function BodySkeleton() {
+  return (
+    <Box role="status" aria-label="Loading post">
+      <SkeletonText noOfLines={8} gap={4} />
+    </Box>
   );
 }
 

@@ -1,5 +1,7 @@
 // The blog's sidebar: search, category links and the newest posts. On the list page the search
-// filters as you type; elsewhere it takes you to the list with the search applied.
+// filters as you type; elsewhere it takes you to the list with the search applied. The list page
+// places the parts itself (search and categories before the posts on a phone); a post page shows
+// them together beside the post.
 import { useId, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import {
@@ -20,12 +22,16 @@ import { paths } from '../../../config/paths';
 import type { QueryView } from '../query-view';
 import { blogFilterSearch, newestPosts } from '../filter-posts';
 import { formatLongDate } from '../format-date';
-import { BLOG_CATEGORIES, CATEGORY_LABELS, type BlogCategory, type BlogPost } from '../types';
+import {
+  BLOG_CATEGORIES,
+  CATEGORY_LABELS,
+  type BlogCategory,
+  type BlogPostSummary,
+} from '../types';
 
 export const RECENT_POST_COUNT = 3;
 
-export interface BlogSidebarProps {
-  posts: QueryView<BlogPost[]>;
+export interface BlogFiltersProps {
   /** Highlighted category link; null highlights "All posts", undefined highlights none. */
   activeCategory?: BlogCategory | null;
   /** Search text kept by category links so both filters combine. */
@@ -34,7 +40,22 @@ export interface BlogSidebarProps {
   search?: { value: string; onChange: (value: string) => void };
 }
 
-export function BlogSidebar({ posts, activeCategory, query = '', search }: BlogSidebarProps) {
+export interface BlogSidebarProps extends BlogFiltersProps {
+  posts: QueryView<BlogPostSummary[]>;
+}
+
+/** Search and category links. */
+export function BlogFilters({ activeCategory, query = '', search }: BlogFiltersProps) {
+  return (
+    <Stack gap={8}>
+      <SearchBox search={search} />
+      <CategoryLinks activeCategory={activeCategory} query={query} />
+    </Stack>
+  );
+}
+
+/** Everything in one column beside a post. */
+export function BlogSidebar({ posts, ...filters }: BlogSidebarProps) {
   return (
     <Stack
       as="aside"
@@ -42,15 +63,15 @@ export function BlogSidebar({ posts, activeCategory, query = '', search }: BlogS
       gap={8}
       position={{ lg: 'sticky' }}
       top={{ lg: '88px' }}
+      alignSelf="start"
     >
-      <SearchBox search={search} />
-      <CategoryLinks activeCategory={activeCategory} query={query} />
+      <BlogFilters {...filters} />
       <RecentPosts posts={posts} />
     </Stack>
   );
 }
 
-function SearchBox({ search }: { search: BlogSidebarProps['search'] }) {
+function SearchBox({ search }: { search: BlogFiltersProps['search'] }) {
   const navigate = useNavigate();
   const inputId = useId();
 
@@ -131,7 +152,8 @@ function CategoryLinks({
   );
 }
 
-function RecentPosts({ posts }: { posts: QueryView<BlogPost[]> }) {
+/** The newest posts as links; its skeleton has the size of the loaded list. */
+export function RecentPosts({ posts }: { posts: QueryView<BlogPostSummary[]> }) {
   return (
     <Box as="section" aria-labelledby="blog-recent-heading">
       <Heading as="h2" id="blog-recent-heading" size="md" mb={3}>
@@ -140,7 +162,11 @@ function RecentPosts({ posts }: { posts: QueryView<BlogPost[]> }) {
       {posts.status === 'loading' && (
         <Stack gap={3} aria-hidden="true">
           {Array.from({ length: RECENT_POST_COUNT }, (_, i) => (
-            <Skeleton key={i} h="10" />
+            // A title line and a date line, as each loaded entry has.
+            <Box key={i}>
+              <Skeleton h="1lh" w="90%" />
+              <Skeleton h="1lh" w="40%" fontSize="sm" />
+            </Box>
           ))}
         </Stack>
       )}

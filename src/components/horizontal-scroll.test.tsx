@@ -1,0 +1,52 @@
+// The sideways scroll box: a focusable, named region with edge fades only while it overflows.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
+import { HorizontalScroll } from './horizontal-scroll';
+import { renderWithProviders } from './testing/render';
+
+// jsdom lays nothing out: give every element the sizes of a box narrower than its content.
+function layout(scrollWidth: number, clientWidth: number) {
+  vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockReturnValue(scrollWidth);
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(clientWidth);
+}
+
+const cues = (container: HTMLElement) =>
+  Array.from(container.querySelectorAll('[data-scroll-cue]')).map((el) =>
+    el.getAttribute('data-scroll-cue'),
+  );
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('HorizontalScroll', () => {
+  it('is a named, focusable region with a fade at the end while its content overflows', () => {
+    layout(600, 200);
+    const { container } = renderWithProviders(
+      <HorizontalScroll label="Shell code">
+        <pre>npm run a-very-long-command</pre>
+      </HorizontalScroll>,
+    );
+    const region = screen.getByRole('region', { name: 'Shell code' });
+    expect(region).toHaveAttribute('tabindex', '0');
+    expect(cues(container)).toEqual(['end']);
+
+    // Scrolled to the far end: the fade moves to the start.
+    region.scrollLeft = 400;
+    fireEvent.scroll(region);
+    expect(cues(container)).toEqual(['start']);
+    region.scrollLeft = 150;
+    fireEvent.scroll(region);
+    expect(cues(container)).toEqual(['start', 'end']);
+  });
+
+  it('adds no tab stop, region or fade when the content fits', () => {
+    layout(200, 200);
+    const { container } = renderWithProviders(
+      <HorizontalScroll label="Shell code">
+        <pre>ls</pre>
+      </HorizontalScroll>,
+    );
+    expect(screen.queryByRole('region')).toBeNull();
+    expect(container.querySelector('[tabindex]')).toBeNull();
+    expect(cues(container)).toEqual([]);
+  });
+});

@@ -1,0 +1,71 @@
+// The integration setup's remote mode (`npm run verify`): provides a deployment named in the
+// environment to the suites in the shape the local stack has, and removes the suites' test rows
+// from it before and after the run. Test rows are recognised by their e-mail addresses: every user,
+// form owner, newsletter address and notification the suites create is at example.test or one of
+// its subdomains, a domain reserved by RFC 2606 that no real person can have.
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { readRemoteTarget } from '../../scripts/verify-env.ts';
+
+/** Matches every address the suites create, and nothing a real user can own. */
+export const TEST_ADDRESS_PATTERN = '@([a-z0-9-]+\\.)*example\\.test$';
+
+/** Provides `stack` and `target` for the deployment in `env`; returns its database URL. */
+export async function provideRemoteTarget(
+  project: TestProject,
+  env: Record<string, string | undefined>,
+): Promise<string> {
+  const remote = readRemoteTarget(env);
+  const portOf = (raw: string, fallback: number) => {
+    const url = new URL(raw);
+    return Number(url.port) || fallback;
+  };
+  project.provide('stack', {
+    apiUrl: remote.apiUrl,
+    dbUrl: remote.dbUrl,
+    // Unknown values stay empty: the checks that need them are skipped (tests/support/target.ts).
+    mailWebUrl: remote.mailWebUrl ?? '',
+    anonKey: remote.anonKey,
+    serviceRoleKey: remote.serviceRoleKey,
+    jwtSecret: remote.jwtSecret ?? '',
+    ports: {
+      api: portOf(remote.apiUrl, remote.apiUrl.startsWith('https:') ? 443 : 80),
+      db: portOf(remote.dbUrl, 5432),
+      mailWeb: remote.mailWebUrl ? portOf(remote.mailWebUrl, 80) : 0,
+      smtp: 0,
+    },
+  });
+  project.provide('siteDir', '');
+  project.provide('target', {
+    kind: 'remote',
+    siteUrl: remote.siteUrl,
+    proxySecret: remote.proxySecret,
+    jwtSecret: remote.jwtSecret,
+    mail: remote.mailWebUrl !== null,
+  });
+  // Rows left by an earlier run that was cut short go first, so every run starts clean.
+  await removeRemoteTestRows(remote.dbUrl);
+  return remote.dbUrl;
+}
+
+/** Deletes the suites' users (their forms, entries and mail cascade), subscribers and mail. */
+export async function removeRemoteTestRows(dbUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const removed: string[] = [];
+    for (const [what, sql] of [
+      ['users (with their forms and messages)', 'delete from auth.users where email ~* $1'],
+      ['newsletter addresses', 'delete from public.newsletter_subscribers where email ~* $1'],
+      ['queued e-mails', 'delete from public.email_deliveries where recipient ~* $1'],
+    ] as const) {
+      const { rowCount } = await client.query(sql, [TEST_ADDRESS_PATTERN]);
+      if (rowCount) removed.push(`${rowCount} ${what}`);
+    }
+    console.log(
+      `verify: test rows at example.test removed: ${removed.length ? removed.join(', ') : 'none'}`,
+    );
+  } finally {
+    await client.end();
+  }
+}
