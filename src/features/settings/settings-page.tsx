@@ -1,6 +1,9 @@
-// /settings: the signed-in user's display name, password and account deletion.
-import { Container, Heading, Stack, Text } from '@chakra-ui/react';
+// /settings: the signed-in user's display name, password, API keys and account deletion.
+import { Link as RouterLink } from 'react-router-dom';
+import { Container, Heading, Link, Stack, Text } from '@chakra-ui/react';
+import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../components/use-document-title';
+import { ApiKeysSection } from './components/api-keys-section';
 import { DeleteAccountSection } from './components/delete-account-section';
 import { DisplayNameForm } from './components/display-name-form';
 import { PasswordForm } from './components/password-form';
@@ -15,7 +18,7 @@ export function SettingsPage() {
           Settings
         </Heading>
         <Text fontSize="lg" color="fg.muted">
-          Manage your profile, your password and your account.
+          Manage your profile, your password, your API keys and your account.
         </Text>
       </Stack>
       <Stack gap="6">
@@ -30,6 +33,20 @@ export function SettingsPage() {
           description="Choose a new password for logging in with your e-mail."
         >
           <PasswordForm />
+        </SettingsSection>
+        <SettingsSection
+          title="API keys"
+          description={
+            <>
+              Bearer keys for reading your forms and entries from your own servers (
+              <Link asChild color="teal.700">
+                <RouterLink to={`${paths.docs}#api-keys`}>how to use them</RouterLink>
+              </Link>
+              ).
+            </>
+          }
+        >
+          <ApiKeysSection />
         </SettingsSection>
         <SettingsSection
           title="Delete account"

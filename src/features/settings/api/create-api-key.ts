@@ -1,0 +1,43 @@
+// Creates an API key through create_api_key(), which returns the key in plain text this once
+// (only its SHA-256 is stored); the list is refreshed afterwards.
+import * as yup from 'yup';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase';
+import { API_KEYS } from '../../../../supabase/functions/_shared/limits';
+import { apiKeysKeys, type ApiKey, type ApiKeyScope } from './get-api-keys';
+
+export const API_KEY_SCOPES: ApiKeyScope[] = ['read_only', 'read_write'];
+
+export const createApiKeySchema = yup.object({
+  name: yup
+    .string()
+    .trim()
+    .required('Name the key after where it is used, e.g. "CRM sync".')
+    .max(API_KEYS.maxNameLength, `Use at most ${API_KEYS.maxNameLength} characters.`),
+  scope: yup
+    .mixed<ApiKeyScope>()
+    .oneOf(API_KEY_SCOPES, 'Choose what the key may do.')
+    .required('Choose what the key may do.'),
+});
+
+export type CreateApiKeyInput = yup.InferType<typeof createApiKeySchema>;
+
+/** The new key: its list entry plus the full key, which is never shown again. */
+export interface CreatedApiKey extends Omit<ApiKey, 'last_used_at'> {
+  key: string;
+}
+
+export async function createApiKey(input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  const { name, scope } = await createApiKeySchema.validate(input);
+  const { data, error } = await supabase.rpc('create_api_key', { p_name: name, p_scope: scope });
+  if (error) throw new Error(error.message);
+  return data as CreatedApiKey;
+}
+
+export function useCreateApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: createApiKey,
+    onSettled: () => client.invalidateQueries({ queryKey: apiKeysKeys.list() }),
+  });
+}
