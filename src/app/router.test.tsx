@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { resetSupabaseMock } from '../components/testing/mocked-supabase';
 import { currentLocation, SLOW } from '../components/testing/render';
@@ -97,5 +97,34 @@ describe('routes', { timeout: 30_000 }, () => {
       await screen.findByRole('heading', { level: 1, name: 'Create your account' }, SLOW),
     ).toBeInTheDocument();
     expect(currentLocation()).toHaveTextContent(/^\/register$/);
+  });
+
+  it('carries Annual from pricing through Get Started to the price shown on register', async () => {
+    const user = userEvent.setup();
+    renderAt('/pricing');
+    await user.click(await screen.findByText('Annual · 2 months free', {}, SLOW));
+    const getStarted = screen.getByRole('link', { name: 'Get Started with Pro' });
+    await waitFor(() =>
+      expect(getStarted).toHaveAttribute('href', '/auth?plan=pro&billing=annual'),
+    );
+    await user.click(getStarted);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Create your account' }, SLOW),
+    ).toBeInTheDocument();
+    expect(currentLocation()).toHaveTextContent('/register?plan=pro&billing=annual');
+    expect(screen.getByText('Pro · €190/year')).toBeInTheDocument();
+    expect(screen.queryByText(/€19\/month/)).toBeNull();
+  });
+
+  it('shows /thanks without the tinyback header, navigation, newsletter or footer', async () => {
+    renderAt('/thanks');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: /Thanks! Your message/ }, SLOW),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('banner')).toBeNull();
+    expect(screen.queryByRole('navigation')).toBeNull();
+    expect(screen.queryByRole('contentinfo')).toBeNull();
+    expect(screen.queryByText('Get product updates')).toBeNull();
+    expect(screen.queryByRole('link', { name: /tinyback/ })).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 // The route table of spec §2 under one layout, with the visitor-only and signed-in guards.
 import { Navigate, Route, Routes } from 'react-router-dom';
+import { MinimalLayout } from '../components/layout/minimal-layout';
 import { PageLayout } from '../components/layout/page-layout';
 import { paths } from '../config/paths';
 import { PLAN_SIGNUP_PATH } from '../config/site';
@@ -48,6 +49,10 @@ const BookingPreviewPage = lazyPage(() => import('../features/booking'), 'Bookin
 export function AppRoutes() {
   return (
     <Routes>
+      {/* Seen by the visitors of our customers' sites: no tinyback navigation or footer. */}
+      <Route element={<MinimalLayout />}>
+        <Route path={paths.thanks} element={<ThanksPage />} />
+      </Route>
       <Route element={<PageLayout newsletter={<NewsletterForm id="footer-newsletter" />} />}>
         <Route index element={<HomePage />} />
         <Route path={paths.pricing} element={<PricingPage />} />
@@ -63,7 +68,6 @@ export function AppRoutes() {
         <Route path={paths.privacy} element={<PrivacyPage />} />
         <Route path={paths.custom} element={<CustomPage />} />
         <Route path={paths.docs} element={<DocsPage />} />
-        <Route path={paths.thanks} element={<ThanksPage />} />
         <Route path={paths.confirmAddress} element={<ConfirmAddressPage />} />
         <Route path={paths.newsletterConfirm} element={<NewsletterConfirmPage />} />
         <Route path={paths.newsletterUnsubscribe} element={<NewsletterUnsubscribePage />} />

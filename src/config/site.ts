@@ -7,7 +7,25 @@ export const site = {
   wordmark: { base: 'tinyback', suffix: '.tools' },
   tagline: 'The open-source, self-hostable form backend for any website.',
   contactEmail: 'hello@tinyback.tools',
+  /** Where the public site is served: canonical links, the sitemap and share cards use it. */
+  url: 'https://tinyback.tools',
+  /** The project's source repository (footer icon, self-hosting card). */
+  repositoryUrl: 'https://github.com/tinyback-tools/tinyback',
 } as const;
+
+/** The README's deploy section, for people who want to run tinyback themselves. */
+export const SELF_HOSTING_GUIDE_URL = `${site.repositoryUrl}#deploying`;
+
+/**
+ * The site's own tinyback form: /custom's project enquiries post to it (seeded in
+ * supabase/seed.sql, owned by the site's account, notifications to `site.contactEmail`).
+ */
+export const CUSTOM_ENQUIRY_FORM_ID = '7b1c2d3e-4f50-4a61-8b72-9c83d4e5f607';
+
+/** The public endpoint a form posts to: `{supabaseUrl}/functions/v1/forms/{formId}`. */
+export function formEndpoint(supabaseUrl: string, formId: string): string {
+  return `${supabaseUrl.replace(/\/+$/, '')}/functions/v1/forms/${encodeURIComponent(formId)}`;
+}
 
 /** How long the copy button reads 'Copied' after a successful copy. */
 export const COPY_CONFIRM_MS = 1500;
@@ -35,6 +53,23 @@ export const MARKETING_FIGURES = [
 ] as const;
 
 export type BillingCycle = 'monthly' | 'annually';
+
+/** How a billing cycle is written in a URL (`?billing=annual`); monthly is the default. */
+export function billingParam(cycle: BillingCycle): string {
+  return cycle === 'annually' ? 'annual' : 'monthly';
+}
+
+/** Reads `?billing=` back; anything but `annual` means the default, monthly. */
+export function parseBilling(value: string | null | undefined): BillingCycle {
+  return value === 'annual' ? 'annually' : 'monthly';
+}
+
+/** A plan's price for a cycle, as shown on pricing and register: "€190/year". */
+export function planPrice(plan: Plan, cycle: BillingCycle): { amount: number; unit: string } {
+  return cycle === 'annually'
+    ? { amount: plan.annually, unit: 'year' }
+    : { amount: plan.monthly, unit: 'month' };
+}
 
 export interface Plan {
   id: 'starter' | 'pro' | 'enterprise';
@@ -89,8 +124,10 @@ export function findPlan(id: string | null | undefined): Plan | undefined {
 /** The pricing cards' link target (no screen of its own): it forwards to register with the plan. */
 export const PLAN_SIGNUP_PATH = '/auth';
 
-export function planSignupPath(planId: Plan['id']): string {
-  return `${PLAN_SIGNUP_PATH}?plan=${planId}`;
+/** The pricing card's link: the plan, and the cycle when it is not the default. */
+export function planSignupPath(planId: Plan['id'], cycle: BillingCycle = 'monthly'): string {
+  const billing = cycle === 'monthly' ? '' : `&billing=${billingParam(cycle)}`;
+  return `${PLAN_SIGNUP_PATH}?plan=${planId}${billing}`;
 }
 
 /** The header's main navigation, in order. */

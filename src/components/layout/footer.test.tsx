@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { renderWithProviders } from '../testing/render';
+import { site } from '../../config/site';
 import { Footer } from './footer';
 
 describe('Footer', { timeout: 30_000 }, () => {
@@ -31,5 +32,14 @@ describe('Footer', { timeout: 30_000 }, () => {
     expect(footer).toHaveTextContent(
       `© ${new Date().getFullYear()} tinyback.tools. All rights reserved.`,
     );
+  });
+
+  it("links the repository icon to the project's repository from the one site setting", () => {
+    renderWithProviders(<Footer />);
+    expect(screen.getByRole('link', { name: 'tinyback on GitHub' })).toHaveAttribute(
+      'href',
+      site.repositoryUrl,
+    );
+    expect(site.repositoryUrl).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
   });
 });

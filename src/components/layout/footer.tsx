@@ -45,7 +45,7 @@ const linkGroups = [
 ] as const;
 
 const socials = [
-  { label: 'tinyback on GitHub', href: 'https://github.com/', icon: FaGithub },
+  { label: 'tinyback on GitHub', href: site.repositoryUrl, icon: FaGithub },
   { label: 'tinyback on X', href: 'https://x.com/', icon: FaXTwitter },
   { label: 'tinyback on LinkedIn', href: 'https://www.linkedin.com/', icon: FaLinkedin },
 ] as const;

@@ -38,6 +38,44 @@ describe('Header', { timeout: 30_000 }, () => {
     ).toEqual(['Tools', 'Pricing', 'Docs', 'Blog', 'Custom Web']);
   });
 
+  it('offers a Sign up button beside Login, in the bar and in the mobile menu', async () => {
+    const user = userEvent.setup();
+    renderHeader();
+    const banner = await screen.findByRole('banner', {}, SLOW);
+    expect(await within(banner).findByRole('link', { name: 'Sign up' }, SLOW)).toHaveAttribute(
+      'href',
+      '/register',
+    );
+    expect(within(banner).getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    await user.click(mobileToggle());
+    const menu = document.getElementById('mobile-menu')!;
+    expect(within(menu).getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    expect(within(menu).getByRole('link', { name: 'Sign up' })).toHaveAttribute(
+      'href',
+      '/register',
+    );
+  });
+
+  it.each([
+    ['/login', 'Login', 'Sign up'],
+    ['/register', 'Sign up', 'Login'],
+  ])(
+    'on %s links only to the other way in, never to the page itself',
+    async (route, self, other) => {
+      const user = userEvent.setup();
+      renderWithAuth(<Header />, { route });
+      const banner = await screen.findByRole('banner', {}, SLOW);
+      await within(banner).findByRole('link', { name: other }, SLOW);
+      await user.click(mobileToggle());
+      const hrefs = within(banner)
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('href'));
+      expect(hrefs).not.toContain(route);
+      expect(within(banner).queryByRole('link', { name: self })).toBeNull();
+      expect(within(banner).getAllByRole('link', { name: other })).toHaveLength(2);
+    },
+  );
+
   it('highlights the active link', async () => {
     renderWithAuth(<Header />, { route: '/pricing' });
     const nav = await screen.findByRole('navigation', { name: 'Main' }, SLOW);
@@ -110,6 +148,8 @@ describe('Header', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('menuitem', { name: /Sign out/ }));
     await waitFor(() => expect(currentLocation()).toHaveTextContent('/login'), SLOW);
     expect(mock.supabase.auth.signOut).toHaveBeenCalled();
-    expect(await screen.findByRole('link', { name: 'Login' }, SLOW)).toBeInTheDocument();
+    // Signed out, on /login: the header offers Sign up, not a link to the page itself.
+    expect(await screen.findByRole('link', { name: 'Sign up' }, SLOW)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Login' })).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 // The fixed top bar: wordmark, main navigation, a mobile menu below the `lg` breakpoint and,
-// for a signed-in user, the profile menu. At most one of the two menus is open at a time.
+// for a signed-in user, the profile menu; a visitor gets Login and Sign up instead (never a link
+// to the page they are on). At most one of the two menus is open at a time.
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, NavLink, useLocation } from 'react-router-dom';
 import {
@@ -34,6 +35,14 @@ const navLinkStyle = {
   _hover: { color: 'fg', bg: 'bg.muted', textDecoration: 'none' },
   _currentPage: { color: 'teal.700', bg: 'teal.50' },
 } as const;
+
+/** The visitor's two ways in, minus the one for the page they are on (spec: Login; plus Sign up). */
+export function visitorLinks(pathname: string) {
+  return [
+    { label: 'Login', to: paths.login, variant: 'ghost' as const },
+    { label: 'Sign up', to: paths.register, variant: 'solid' as const },
+  ].filter((link) => link.to !== pathname);
+}
 
 export function Header() {
   const { user } = useAuth();
@@ -80,6 +89,7 @@ export function Header() {
   }
 
   const name = displayName(user) ?? 'Unknown User';
+  const entryLinks = visitorLinks(location.pathname);
 
   return (
     <Box
@@ -160,9 +170,20 @@ export function Header() {
                 </Portal>
               </Menu.Root>
             ) : (
-              <Button asChild size="sm" colorPalette="teal">
-                <RouterLink to={paths.login}>Login</RouterLink>
-              </Button>
+              entryLinks.map((link) => (
+                <Button
+                  key={link.to}
+                  asChild
+                  size="sm"
+                  colorPalette="teal"
+                  variant={link.variant}
+                  // Login stays in the bar at every width (spec); on a phone, Sign up moves into
+                  // the menu so the bar never overflows.
+                  hideBelow={link.to === paths.register ? 'sm' : undefined}
+                >
+                  <RouterLink to={link.to}>{link.label}</RouterLink>
+                </Button>
+              ))
             )}
             <IconButton
               ref={mobileToggleRef}
@@ -188,6 +209,21 @@ export function Header() {
                 </Link>
               ))}
             </Stack>
+            {!user && entryLinks.length > 0 && (
+              <HStack gap="2" mt="3" pt="3" borderTopWidth="1px">
+                {entryLinks.map((link) => (
+                  <Button
+                    key={link.to}
+                    asChild
+                    flex="1"
+                    colorPalette="teal"
+                    variant={link.variant === 'ghost' ? 'outline' : link.variant}
+                  >
+                    <RouterLink to={link.to}>{link.label}</RouterLink>
+                  </Button>
+                ))}
+              </HStack>
+            )}
           </Container>
         </Box>
       )}

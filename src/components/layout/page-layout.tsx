@@ -6,6 +6,21 @@ import { Box, Center, Flex, Link, Spinner } from '@chakra-ui/react';
 import { Header, HEADER_HEIGHT } from './header';
 import { Footer } from './footer';
 
+/** The routed page, with a spinner while its chunk loads. */
+export function PageOutlet() {
+  return (
+    <Suspense
+      fallback={
+        <Center minH="50vh" role="status" aria-label="Loading page">
+          <Spinner size="lg" color="teal.600" />
+        </Center>
+      }
+    >
+      <Outlet />
+    </Suspense>
+  );
+}
+
 export function PageLayout({ newsletter }: { newsletter?: ReactNode }) {
   const { pathname } = useLocation();
   // A new page starts at its top, as with a full page load.
@@ -34,15 +49,7 @@ export function PageLayout({ newsletter }: { newsletter?: ReactNode }) {
       <Header />
       <Box as="main" id="main" tabIndex={-1} flex="1" pt={HEADER_HEIGHT} outline="none">
         {/* Pages load as separate chunks; header and footer stay while one arrives. */}
-        <Suspense
-          fallback={
-            <Center minH="50vh" role="status" aria-label="Loading page">
-              <Spinner size="lg" color="teal.600" />
-            </Center>
-          }
-        >
-          <Outlet />
-        </Suspense>
+        <PageOutlet />
       </Box>
       <Footer newsletter={newsletter} />
     </Flex>

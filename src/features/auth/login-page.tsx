@@ -2,7 +2,8 @@
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { Link, Text } from '@chakra-ui/react';
-import { useDocumentTitle } from '../../components/use-document-title';
+import { PageMeta } from '../../components/page-meta';
+import { PAGE_META } from '../../config/seo';
 import { paths } from '../../config/paths';
 import { useAuth, useSignedInTarget } from '../../lib/auth';
 import { AuthCard } from './components/auth-card';
@@ -22,7 +23,12 @@ export function LoginPage() {
     : mode === 'forgot'
       ? 'Reset your password'
       : 'Welcome back';
-  useDocumentTitle(recovering ? 'Set a new password' : 'Login');
+  // A reset link signs the visitor in for one purpose: that page is nobody's search result.
+  const meta = recovering ? (
+    <PageMeta title="Set a new password" noindex />
+  ) : (
+    <PageMeta {...PAGE_META.login} />
+  );
 
   const signUpLink = (
     <Text>
@@ -35,31 +41,37 @@ export function LoginPage() {
 
   if (recovering) {
     return (
-      <AuthCard title={title} subtitle={user?.email ? `for ${user.email}` : undefined}>
-        <NewPasswordForm
-          onDone={() => {
-            finishRecovery();
-            navigate(paths.dashboard, { replace: true });
-          }}
-        />
-      </AuthCard>
+      <>
+        {meta}
+        <AuthCard title={title} subtitle={user?.email ? `for ${user.email}` : undefined}>
+          <NewPasswordForm
+            onDone={() => {
+              finishRecovery();
+              navigate(paths.dashboard, { replace: true });
+            }}
+          />
+        </AuthCard>
+      </>
     );
   }
 
   return (
-    <AuthCard
-      title={title}
-      subtitle={mode === 'sign-in' ? 'Sign in to manage your forms and messages.' : undefined}
-      footer={signUpLink}
-    >
-      {mode === 'sign-in' ? (
-        <LoginForm
-          onSignedIn={() => navigate(target, { replace: true })}
-          onForgotPassword={() => setMode('forgot')}
-        />
-      ) : (
-        <ForgotPasswordForm onBack={() => setMode('sign-in')} />
-      )}
-    </AuthCard>
+    <>
+      {meta}
+      <AuthCard
+        title={title}
+        subtitle={mode === 'sign-in' ? 'Sign in to manage your forms and messages.' : undefined}
+        footer={signUpLink}
+      >
+        {mode === 'sign-in' ? (
+          <LoginForm
+            onSignedIn={() => navigate(target, { replace: true })}
+            onForgotPassword={() => setMode('forgot')}
+          />
+        ) : (
+          <ForgotPasswordForm onBack={() => setMode('sign-in')} />
+        )}
+      </AuthCard>
+    </>
   );
 }

@@ -1,10 +1,14 @@
-// `/auth?plan=…` (the pricing cards' link) leads to the register form carrying the chosen plan.
+// `/auth?plan=…&billing=…` (the pricing cards' link) leads to the register form carrying the
+// chosen plan and billing cycle; unknown values are dropped rather than passed on.
 import { Navigate, useSearchParams } from 'react-router-dom';
 import { paths } from '../../config/paths';
-import { findPlan } from '../../config/site';
+import { billingParam, findPlan, parseBilling } from '../../config/site';
 
 export function PlanRedirect() {
   const [params] = useSearchParams();
   const plan = findPlan(params.get('plan'));
-  return <Navigate to={plan ? `${paths.register}?plan=${plan.id}` : paths.register} replace />;
+  const cycle = parseBilling(params.get('billing'));
+  if (!plan) return <Navigate to={paths.register} replace />;
+  const billing = cycle === 'monthly' ? '' : `&billing=${billingParam(cycle)}`;
+  return <Navigate to={`${paths.register}?plan=${plan.id}${billing}`} replace />;
 }

@@ -1,46 +1,53 @@
-// The register page; shows the plan chosen on the pricing page, if any.
+// The register page; shows the plan and billing cycle chosen on the pricing page, if any.
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { Badge, HStack, Link, Text } from '@chakra-ui/react';
-import { useDocumentTitle } from '../../components/use-document-title';
+import { PageMeta } from '../../components/page-meta';
+import { PAGE_META } from '../../config/seo';
 import { paths } from '../../config/paths';
-import { findPlan } from '../../config/site';
+import { billingParam, findPlan, parseBilling, planPrice } from '../../config/site';
 import { AuthCard } from './components/auth-card';
 import { RegisterForm } from './components/register-form';
 
 export function RegisterPage() {
-  useDocumentTitle('Create your account');
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const plan = findPlan(params.get('plan'));
+  const cycle = parseBilling(params.get('billing'));
+  const price = plan ? planPrice(plan, cycle) : null;
 
   return (
-    <AuthCard
-      title="Create your account"
-      subtitle={
-        plan ? (
-          <HStack as="span" justify="center" gap="2" wrap="wrap">
-            <span>Selected plan:</span>
-            <Badge colorPalette="teal" variant="subtle" size="lg">
-              {plan.title} · €{plan.monthly}/month
-            </Badge>
-            <Link asChild color="teal.700" fontSize="sm">
-              <RouterLink to={paths.pricing}>Change</RouterLink>
+    <>
+      <PageMeta {...PAGE_META.register} />
+      <AuthCard
+        title="Create your account"
+        subtitle={
+          plan && price ? (
+            <HStack as="span" justify="center" gap="2" wrap="wrap">
+              <span>Selected plan:</span>
+              <Badge colorPalette="teal" variant="subtle" size="lg">
+                {plan.title} · €{price.amount}/{price.unit}
+              </Badge>
+              <Link asChild color="teal.700" fontSize="sm">
+                <RouterLink to={`${paths.pricing}?billing=${billingParam(cycle)}`}>
+                  Change
+                </RouterLink>
+              </Link>
+            </HStack>
+          ) : (
+            'Start collecting form submissions in minutes.'
+          )
+        }
+        footer={
+          <Text>
+            Already have an account?{' '}
+            <Link asChild color="teal.700" fontWeight="semibold">
+              <RouterLink to={paths.login}>Sign in</RouterLink>
             </Link>
-          </HStack>
-        ) : (
-          'Start collecting form submissions in minutes.'
-        )
-      }
-      footer={
-        <Text>
-          Already have an account?{' '}
-          <Link asChild color="teal.700" fontWeight="semibold">
-            <RouterLink to={paths.login}>Sign in</RouterLink>
-          </Link>
-        </Text>
-      }
-    >
-      <RegisterForm onSignedUp={() => navigate(paths.dashboard, { replace: true })} />
-    </AuthCard>
+          </Text>
+        }
+      >
+        <RegisterForm onSignedUp={() => navigate(paths.dashboard, { replace: true })} />
+      </AuthCard>
+    </>
   );
 }

@@ -1,5 +1,6 @@
 // The home page: hero, the copyable form snippet and the marketing sections of the spec.
-import { useDocumentTitle } from '../../components/use-document-title';
+import { PageMeta } from '../../components/page-meta';
+import { PAGE_META } from '../../config/seo';
 import { Hero } from './components/hero';
 import { SnippetSection } from './components/snippet-section';
 import {
@@ -13,9 +14,9 @@ import {
 } from './components/home-sections';
 
 export function HomePage() {
-  useDocumentTitle();
   return (
     <>
+      <PageMeta {...PAGE_META.home} />
       <Hero />
       <SnippetSection />
       <VisionSection />

@@ -1,14 +1,12 @@
 // The home page's example of the HTML form snippet a site owner pastes into a page. The dashboard's
 // embed code (features/forms/embed-code.ts) follows the same field conventions, both from limits.ts.
 import { SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits';
+import { formEndpoint } from '../../config/site';
+
+export { formEndpoint };
 
 /** Placeholder shown where a real form id goes. */
 export const EXAMPLE_FORM_ID = 'YOUR-FORM-ID';
-
-/** The public endpoint a form posts to: `{supabaseUrl}/functions/v1/forms/{formId}`. */
-export function formEndpoint(supabaseUrl: string, formId: string): string {
-  return `${supabaseUrl.replace(/\/+$/, '')}/functions/v1/forms/${encodeURIComponent(formId)}`;
-}
 
 export interface SnippetOptions {
   supabaseUrl: string;

@@ -1,5 +1,6 @@
 // Privacy Policy: the sections of the spec in full prose (requests answered within one month).
-import { useDocumentTitle } from '../../components/use-document-title';
+import { PageMeta } from '../../components/page-meta';
+import { PAGE_META } from '../../config/seo';
 import { PRIVACY_RESPONSE_TIME, site, TERMS_EFFECTIVE_DATE } from '../../config/site';
 import { LegalDocument, type LegalSection } from './components/legal-document';
 
@@ -162,19 +163,21 @@ const sections: LegalSection[] = [
 ];
 
 export function PrivacyPage() {
-  useDocumentTitle('Privacy Policy');
   return (
-    <LegalDocument
-      title="Privacy Policy"
-      effective={TERMS_EFFECTIVE_DATE}
-      intro={
-        <p>
-          At {site.name}, the privacy of our users and of the people who submit their forms is one
-          of our main priorities. This Privacy Policy explains what information we collect and how
-          we use it.
-        </p>
-      }
-      sections={sections}
-    />
+    <>
+      <PageMeta {...PAGE_META.privacy} />
+      <LegalDocument
+        title="Privacy Policy"
+        effective={TERMS_EFFECTIVE_DATE}
+        intro={
+          <p>
+            At {site.name}, the privacy of our users and of the people who submit their forms is one
+            of our main priorities. This Privacy Policy explains what information we collect and how
+            we use it.
+          </p>
+        }
+        sections={sections}
+      />
+    </>
   );
 }

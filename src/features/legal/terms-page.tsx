@@ -1,5 +1,6 @@
 // Terms of Service (effective July 11, 2025), the ten sections of the spec in full prose.
-import { useDocumentTitle } from '../../components/use-document-title';
+import { PageMeta } from '../../components/page-meta';
+import { PAGE_META } from '../../config/seo';
 import { site, TERMS_EFFECTIVE_DATE } from '../../config/site';
 import { LegalDocument, type LegalSection } from './components/legal-document';
 
@@ -156,18 +157,20 @@ const sections: LegalSection[] = [
 ];
 
 export function TermsPage() {
-  useDocumentTitle('Terms of Service');
   return (
-    <LegalDocument
-      title="Terms of Service"
-      effective={TERMS_EFFECTIVE_DATE}
-      intro={
-        <p>
-          These terms describe the agreement between you and {site.name} for the use of our website,
-          our form backend and our other tools. Please read them carefully.
-        </p>
-      }
-      sections={sections}
-    />
+    <>
+      <PageMeta {...PAGE_META.terms} />
+      <LegalDocument
+        title="Terms of Service"
+        effective={TERMS_EFFECTIVE_DATE}
+        intro={
+          <p>
+            These terms describe the agreement between you and {site.name} for the use of our
+            website, our form backend and our other tools. Please read them carefully.
+          </p>
+        }
+        sections={sections}
+      />
+    </>
   );
 }

@@ -5,7 +5,8 @@ import { CheckList } from '../../components/check-list';
 import { FeatureCard, type Feature } from '../../components/feature-card';
 import { PageHero } from '../../components/page-hero';
 import { Section } from '../../components/section';
-import { useDocumentTitle } from '../../components/use-document-title';
+import { PageMeta } from '../../components/page-meta';
+import { PAGE_META } from '../../config/seo';
 import { site } from '../../config/site';
 
 const services: Feature[] = [
@@ -61,9 +62,9 @@ const steps = [
 ];
 
 export function CustomPage() {
-  useDocumentTitle('Custom web development');
   return (
     <>
+      <PageMeta {...PAGE_META.custom} />
       <PageHero
         eyebrow="Custom Web"
         title="Custom web development"

@@ -1,9 +1,11 @@
-// The page a plain HTML form post lands on after a successful submission without its own redirect.
-import { Link as RouterLink } from 'react-router-dom';
-import { Button, Container, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
-import { LuCircleCheck } from 'react-icons/lu';
-import { useDocumentTitle } from '../../components/use-document-title';
-import { paths } from '../../config/paths';
+// The page a plain HTML form post lands on after a successful submission without its own redirect
+// (the form endpoint's 303 to `${SITE_URL}/thanks`, no parameters). Its readers are the visitors
+// of our customers' sites, so it offers only the confirmation and the way back to that site:
+// the origin of the page the form was on (the browser's referrer, http(s) only), else the
+// browser's history.
+import { Box, Button, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
+import { LuArrowLeft, LuCircleCheck } from 'react-icons/lu';
+import { PageMeta } from '../../components/page-meta';
 
 /** The site the visitor came from (the page with the form), if the browser told us. */
 export function referrerOrigin(referrer: string): string | null {
@@ -16,19 +18,52 @@ export function referrerOrigin(referrer: string): string | null {
   }
 }
 
-export function ThanksPage() {
-  useDocumentTitle('Thanks');
+function BackToSite() {
   const origin = referrerOrigin(document.referrer);
-  const external = origin !== null && origin !== window.location.origin;
+  // Our own origin is no way back: it would lead into tinyback instead of the visitor's site.
+  if (origin !== null && origin !== window.location.origin) {
+    return (
+      <Button asChild colorPalette="teal" size="lg">
+        <a href={origin}>
+          <LuArrowLeft aria-hidden /> Back to {new URL(origin).host}
+        </a>
+      </Button>
+    );
+  }
+  // No referrer (a strict referrer policy): the form page is one step back in the history.
+  if (window.history.length > 1) {
+    return (
+      <Button colorPalette="teal" size="lg" onClick={() => window.history.back()}>
+        <LuArrowLeft aria-hidden /> Go back
+      </Button>
+    );
+  }
+  return <Text color="fg.muted">You can close this page now.</Text>;
+}
+
+export function ThanksPage() {
   return (
-    <Container maxW="xl" py={{ base: '16', md: '28' }}>
-      <Stack align="center" textAlign="center" gap="5">
+    <Box px="4" py={{ base: '12', md: '20' }}>
+      <PageMeta title="Thanks" description="Your message has been sent." noindex />
+      <Stack
+        align="center"
+        textAlign="center"
+        gap="5"
+        maxW="lg"
+        mx="auto"
+        bg="bg"
+        borderWidth="1px"
+        rounded="2xl"
+        shadow="sm"
+        px={{ base: '6', md: '10' }}
+        py={{ base: '10', md: '12' }}
+      >
         <Flex
           w="16"
           h="16"
           rounded="full"
           bg="green.50"
-          color="green.600"
+          color="green.700"
           align="center"
           justify="center"
         >
@@ -40,16 +75,8 @@ export function ThanksPage() {
         <Text color="fg.muted">
           The site owner has received it and will get back to you if a reply is needed.
         </Text>
-        {external ? (
-          <Button asChild colorPalette="teal">
-            <a href={origin}>Back to {new URL(origin).host}</a>
-          </Button>
-        ) : (
-          <Button asChild colorPalette="teal">
-            <RouterLink to={paths.home}>Back to the home page</RouterLink>
-          </Button>
-        )}
+        <BackToSite />
       </Stack>
-    </Container>
+    </Box>
   );
 }

@@ -27,7 +27,8 @@ import { CheckList } from '../../components/check-list';
 import { IconTile } from '../../components/icon-tile';
 import { PageHero } from '../../components/page-hero';
 import { Section } from '../../components/section';
-import { useDocumentTitle } from '../../components/use-document-title';
+import { PageMeta } from '../../components/page-meta';
+import { PAGE_META } from '../../config/seo';
 import { paths } from '../../config/paths';
 import { MARKETING_FIGURES } from '../../config/site';
 
@@ -181,9 +182,9 @@ function ToolCard({ tool }: { tool: Tool }) {
 }
 
 export function ToolsPage() {
-  useDocumentTitle('Tools');
   return (
     <>
+      <PageMeta {...PAGE_META.tools} />
       <PageHero
         eyebrow="Tools"
         title="Small backend tools for your website"

@@ -7,7 +7,7 @@ import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'r
 import { Alert, Button, Container, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
 import type { IconType } from 'react-icons';
 import { LuCircleCheck, LuLink2Off, LuMailMinus, LuMailQuestion } from 'react-icons/lu';
-import { useDocumentTitle } from '../../components/use-document-title';
+import { PageMeta } from '../../components/page-meta';
 import { paths } from '../../config/paths';
 import { NEWSLETTER } from '../../../supabase/functions/_shared/limits';
 import { useNewsletterLink, type LinkAction } from './api/spend-newsletter-link';
@@ -32,7 +32,6 @@ function LinkOutcome({
   children: ReactNode;
   home?: boolean;
 }) {
-  useDocumentTitle(title);
   const heading = useRef<HTMLHeadingElement>(null);
   const fromButton = (useLocation().state as FromButton | null)?.fromButton === true;
   // The pressed button is gone: take the reader (and a screen reader) to the outcome's heading.
@@ -41,6 +40,8 @@ function LinkOutcome({
   }, [fromButton]);
   return (
     <Container maxW="xl" py={{ base: '16', md: '28' }}>
+      {/* One-time e-mail links and their outcomes are nobody's search result. */}
+      <PageMeta title={title} noindex />
       <Stack align="center" textAlign="center" gap="5">
         <Flex
           w="16"

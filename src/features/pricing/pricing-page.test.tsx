@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '../../components/testing/render';
+import { SELF_HOSTING_GUIDE_URL, site } from '../../config/site';
 import { PricingPage } from './pricing-page';
 
 function prices() {
@@ -10,15 +11,30 @@ function prices() {
   );
 }
 
+const monthly = ['€9/ month', '€19/ month', '€49/ month'];
+const annual = ['€90/ year', '€190/ year', '€490/ year'];
+
 describe('PricingPage', { timeout: 30_000 }, () => {
   it('shows monthly prices by default and annual prices after the switch', async () => {
     const user = userEvent.setup();
     renderWithProviders(<PricingPage />);
-    expect(prices()).toEqual(['€9/ month', '€19/ month', '€49/ month']);
+    expect(prices()).toEqual(monthly);
     await user.click(screen.getByText('Annual · 2 months free'));
-    expect(prices()).toEqual(['€90/ year', '€190/ year', '€490/ year']);
+    // The cycle is kept in the URL; the router applies it in a transition.
+    await waitFor(() => expect(prices()).toEqual(annual));
     await user.click(screen.getByText('Monthly'));
-    expect(prices()).toEqual(['€9/ month', '€19/ month', '€49/ month']);
+    await waitFor(() => expect(prices()).toEqual(monthly));
+  });
+
+  it('opens with the cycle of the link (?billing=annual) and passes it to every plan link', () => {
+    renderWithProviders(<PricingPage />, { route: '/pricing?billing=annual' });
+    expect(prices()).toEqual(annual);
+    for (const plan of ['Starter', 'Pro', 'Enterprise']) {
+      expect(screen.getByRole('link', { name: `Get Started with ${plan}` })).toHaveAttribute(
+        'href',
+        `/auth?plan=${plan.toLowerCase()}&billing=annual`,
+      );
+    }
   });
 
   it("marks only Pro as 'Most Popular' and links every plan to /auth with its id", () => {
@@ -32,5 +48,17 @@ describe('PricingPage', { timeout: 30_000 }, () => {
       '/auth?plan=pro',
     );
     expect(document.title).toBe('Pricing · tinyback.tools');
+  });
+
+  it("offers self-hosting below the plans: free, open source, the README's deploy section", () => {
+    renderWithProviders(<PricingPage />);
+    const card = screen.getByRole('region', { name: /Self-host it: free and open source/ });
+    expect(screen.getAllByRole('article')).toHaveLength(3);
+    // Below the three plans in reading order.
+    const lastPlan = screen.getByRole('article', { name: 'Enterprise' });
+    expect(lastPlan.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const link = within(card).getByRole('link', { name: /deploy guide/ });
+    expect(link).toHaveAttribute('href', SELF_HOSTING_GUIDE_URL);
+    expect(SELF_HOSTING_GUIDE_URL).toBe(`${site.repositoryUrl}#deploying`);
   });
 });

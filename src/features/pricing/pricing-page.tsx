@@ -1,23 +1,41 @@
-// The pricing page: billing-cycle switch and the three plans (spec §9).
-import { useState } from 'react';
+// The pricing page: billing-cycle switch, the three plans (spec §9) and the free self-hosted way.
+// The chosen cycle lives in the URL (`?billing=annual`), so the plan links, the back button and a
+// shared link all keep it.
+import { useSearchParams } from 'react-router-dom';
 import { Container, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { PageHero } from '../../components/page-hero';
-import { useDocumentTitle } from '../../components/use-document-title';
-import { PLANS, type BillingCycle } from '../../config/site';
+import { PageMeta } from '../../components/page-meta';
+import { PAGE_META } from '../../config/seo';
+import { billingParam, parseBilling, PLANS, type BillingCycle } from '../../config/site';
 import { BillingToggle } from './components/billing-toggle';
 import { PlanCard } from './components/plan-card';
+import { SelfHostCard } from './components/self-host-card';
 
 export function PricingPage() {
-  useDocumentTitle('Pricing');
-  const [cycle, setCycle] = useState<BillingCycle>('monthly');
+  const [params, setParams] = useSearchParams();
+  const cycle = parseBilling(params.get('billing'));
+
+  function changeCycle(next: BillingCycle) {
+    setParams(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        if (next === 'monthly') updated.delete('billing');
+        else updated.set('billing', billingParam(next));
+        return updated;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  }
+
   return (
     <>
+      <PageMeta {...PAGE_META.pricing} />
       <PageHero
         eyebrow="Pricing"
         title="Simple pricing for every stage"
         lead="Start small and upgrade when your forms get busy. Prices in euros, VAT may apply."
       >
-        <BillingToggle value={cycle} onChange={setCycle} />
+        <BillingToggle value={cycle} onChange={changeCycle} />
       </PageHero>
       <Container maxW="6xl" py={{ base: '10', md: '16' }}>
         <SimpleGrid columns={{ base: 1, md: 3 }} gap="6" alignItems="stretch">
@@ -31,6 +49,7 @@ export function PricingPage() {
             Cancel at any time.
           </Text>
         </Stack>
+        <SelfHostCard mt={{ base: '10', md: '14' }} />
       </Container>
     </>
   );

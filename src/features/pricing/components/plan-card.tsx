@@ -2,11 +2,10 @@
 import { Link as RouterLink } from 'react-router-dom';
 import { Badge, Button, Card, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { CheckList } from '../../../components/check-list';
-import { planSignupPath, type BillingCycle, type Plan } from '../../../config/site';
+import { planPrice, planSignupPath, type BillingCycle, type Plan } from '../../../config/site';
 
 export function PlanCard({ plan, cycle }: { plan: Plan; cycle: BillingCycle }) {
-  const price = cycle === 'monthly' ? plan.monthly : plan.annually;
-  const unit = cycle === 'monthly' ? 'month' : 'year';
+  const { amount: price, unit } = planPrice(plan, cycle);
   return (
     <Card.Root
       as="article"
@@ -48,7 +47,10 @@ export function PlanCard({ plan, cycle }: { plan: Plan; cycle: BillingCycle }) {
             size="lg"
             w="full"
           >
-            <RouterLink to={planSignupPath(plan.id)} aria-label={`Get Started with ${plan.title}`}>
+            <RouterLink
+              to={planSignupPath(plan.id, cycle)}
+              aria-label={`Get Started with ${plan.title}`}
+            >
               Get Started
             </RouterLink>
           </Button>
