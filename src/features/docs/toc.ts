@@ -10,7 +10,7 @@ export const DOC_SECTIONS = [
   { id: 'spam', title: 'Spam defence' },
   { id: 'limits', title: 'Limits and error codes' },
   { id: 'notifications', title: 'E-mail notifications' },
-  { id: 'api-keys', title: 'API key authentication', soon: true },
+  { id: 'api-keys', title: 'API key authentication' },
   { id: 'analytics', title: 'Analytics' },
   { id: 'newsletter', title: 'Newsletter' },
   { id: 'booking', title: 'Booking', soon: true },

@@ -12,33 +12,8 @@ import { CodeSample } from './code-sample';
 import { DocSection } from './doc-section';
 import { Bullets, C, CodeText, DataTable, Item, Note, P } from './docs-ui';
 
-export function ApiKeys() {
-  return (
-    <DocSection {...docSection('api-keys')}>
-      <P>
-        Server-to-server access with a bearer token is on its way. You will create keys in the
-        dashboard and send them as <C>Authorization: Bearer {'<key>'}</C>:
-      </P>
-      <Bullets>
-        <Item>
-          <strong>Read-only keys</strong> list your forms and entries, e.g. to feed a CRM or a
-          spreadsheet.
-        </Item>
-        <Item>
-          <strong>Write-limited keys</strong> may submit to your own forms from a server, where no
-          browser Origin exists, and nothing else.
-        </Item>
-      </Bullets>
-      <P>
-        Until then, read your data with your own session through the Supabase API (see the{' '}
-        <Link href="#api-reference" color="teal.700">
-          API reference
-        </Link>
-        ). Browser forms need no key at all.
-      </P>
-    </DocSection>
-  );
-}
+// The API keys section has a file of its own: it documents the read API in full.
+export { ApiKeys } from './api-keys-section';
 
 export function Analytics() {
   return (
