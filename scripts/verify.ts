@@ -2,9 +2,11 @@
 // named in the environment (hosted or self-hosted) instead of the local stack, so a self-hoster can
 // prove their own deployment behaves. It checks the environment, says what it will run against and
 // what it will skip, checks that the API and the database answer, then runs the suites with
-// VERIFY_TARGET=remote (tests/setup/stack.ts then provides the deployment to them). Extra
-// arguments go to Vitest (e.g. `npm run verify -- -t "rate-limits"`).
+// VERIFY_TARGET=remote (tests/setup/stack.ts then provides the deployment to them). Words after
+// `--` pick suite files by name (`npm run verify -- newsletter`); options go to Vitest as they are
+// (`npm run verify -- -t "rate-limits"`).
 import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -20,7 +22,7 @@ import { TEST_ADDRESS_PATTERN } from '../tests/setup/remote.ts';
 
 const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** What runs against the deployment. */
+/** What runs against the deployment: folders (their *.test.ts files) and files. */
 const SUITES = ['tests/rls', 'tests/endpoint', 'tests/conformance/realtime.test.ts'];
 
 /** Files under SUITES that never run against a deployment, and why. */
@@ -32,6 +34,24 @@ const NOT_RUN: Record<string, string> = {
 };
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
+
+/**
+ * The test files of SUITES, less NOT_RUN, named one by one: Vitest's `--exclude` does not reach a
+ * project that sets its own `exclude`, as the integration project does.
+ */
+function suiteFiles(projectDir = PROJECT_DIR): string[] {
+  const files: string[] = [];
+  const walk = (rel: string) => {
+    if (statSync(path.join(projectDir, rel)).isFile()) return void files.push(rel);
+    for (const entry of readdirSync(path.join(projectDir, rel), { withFileTypes: true })) {
+      const child = `${rel}/${entry.name}`;
+      if (entry.isDirectory()) walk(child);
+      else if (entry.name.endsWith('.test.ts')) files.push(child);
+    }
+  };
+  for (const suite of SUITES) walk(suite);
+  return files.filter((file) => !(file in NOT_RUN)).sort();
+}
 
 function describeTarget(target: RemoteTarget): void {
   say(`verify: running against ${target.apiUrl}`);
@@ -114,9 +134,16 @@ async function main(): Promise<number> {
     return 2;
   }
   const vitest = path.join(PROJECT_DIR, 'node_modules', '.bin', 'vitest');
-  const args = ['run', '--project', 'integration', '--reporter', 'verbose', ...SUITES];
-  for (const file of Object.keys(NOT_RUN)) args.push('--exclude', file);
-  args.push(...process.argv.slice(2));
+  // Words narrow the files (`npm run verify -- newsletter`); options go to Vitest as they are.
+  const extra = process.argv.slice(2);
+  const words = extra.filter((arg) => !arg.startsWith('-'));
+  const files = suiteFiles().filter((f) => !words.length || words.some((w) => f.includes(w)));
+  if (!files.length) {
+    process.stderr.write(`verify: no suite file matches ${words.join(', ')}\n`);
+    return 2;
+  }
+  const options = extra.filter((arg) => arg.startsWith('-'));
+  const args = ['run', '--project', 'integration', '--reporter', 'verbose', ...files, ...options];
   return new Promise((resolve) => {
     const child = spawn(vitest, args, {
       cwd: PROJECT_DIR,
