@@ -38,11 +38,10 @@ export function SettingsPage() {
           title="API keys"
           description={
             <>
-              Bearer keys for reading your forms and entries from your own servers (
+              Bearer keys for reading your forms and entries from your own servers.{' '}
               <Link asChild color="teal.700">
-                <RouterLink to={`${paths.docs}#api-keys`}>how to use them</RouterLink>
+                <RouterLink to={`${paths.docs}#api-keys`}>How to use them</RouterLink>
               </Link>
-              ).
             </>
           }
         >
