@@ -1,6 +1,6 @@
 // The 'Create New Form' dialog, and the same dialog to edit a form with its settings (e-mail
-// notifications, thank-you page). Formik + Yup check every field inline; a refusal from the
-// server is shown in the dialog, on the field it concerns when there is one.
+// notifications, thank-you page, webhooks). Formik + Yup check every field inline; a refusal from
+// the server is shown in the dialog, on the field it concerns when there is one.
 import { useState } from 'react';
 import { useFormik } from 'formik';
 import {
@@ -28,6 +28,7 @@ import {
   type FormDialogValues,
 } from '../form-schema';
 import { ORIGIN_EXAMPLE } from '../normalize-origin';
+import { WebhooksSection } from './webhooks-section';
 
 export interface FormDialogProps {
   open: boolean;
@@ -208,6 +209,13 @@ function FormDialogFields({
             )}
           </Stack>
         </form>
+        {/* Outside the form above: its own form, saved as it changes, not by "Save". */}
+        {form && (
+          <>
+            <Separator my="5" />
+            <WebhooksSection formId={form.id} />
+          </>
+        )}
       </Dialog.Body>
       <Dialog.Footer>
         <Button variant="outline" onClick={onCancel}>

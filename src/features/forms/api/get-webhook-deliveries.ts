@@ -1,0 +1,74 @@
+// Reads a webhook's latest deliveries with every attempt of each (status code, time, the start of
+// the answer): the owner's delivery log. Polled while one is still on its way.
+import { useQuery } from '@tanstack/react-query';
+import * as yup from 'yup';
+import { supabase } from '../../../lib/supabase';
+import { webhooksKeys } from './get-webhooks';
+
+/** Deliveries shown per webhook, newest first. */
+export const DELIVERIES_SHOWN = 10;
+/** How often the log is read again while a delivery is queued or being retried. */
+export const DELIVERIES_POLL_MS = 5_000;
+
+export interface WebhookAttempt {
+  id: number;
+  delivery_id: string;
+  attempted_at: string;
+  status_code: number | null;
+  ok: boolean;
+  error: string | null;
+  response_excerpt: string | null;
+  duration_ms: number | null;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  event: 'entry.created' | 'test';
+  status: 'pending' | 'sending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  created_at: string;
+  /** Oldest first. */
+  log: WebhookAttempt[];
+}
+
+export const getWebhookDeliveriesSchema = yup.object({ webhookId: yup.string().uuid().required() });
+
+export async function getWebhookDeliveries(input: {
+  webhookId: string;
+}): Promise<WebhookDelivery[]> {
+  const { webhookId } = getWebhookDeliveriesSchema.validateSync(input);
+  const { data, error } = await supabase
+    .from('webhook_deliveries')
+    .select('id, event, status, attempts, next_attempt_at, created_at')
+    .eq('webhook_id', webhookId)
+    .order('created_at', { ascending: false })
+    .order('id', { ascending: false })
+    .limit(DELIVERIES_SHOWN);
+  if (error) throw error;
+  const deliveries = (data ?? []) as Omit<WebhookDelivery, 'log'>[];
+  if (deliveries.length === 0) return [];
+  const attempts = await supabase
+    .from('webhook_attempts')
+    .select('id, delivery_id, attempted_at, status_code, ok, error, response_excerpt, duration_ms')
+    .in(
+      'delivery_id',
+      deliveries.map((d) => d.id),
+    )
+    .order('id', { ascending: true });
+  if (attempts.error) throw attempts.error;
+  const log = (attempts.data ?? []) as WebhookAttempt[];
+  return deliveries.map((d) => ({ ...d, log: log.filter((a) => a.delivery_id === d.id) }));
+}
+
+export function useWebhookDeliveries(webhookId: string, enabled = true) {
+  return useQuery({
+    queryKey: webhooksKeys.deliveries(webhookId),
+    queryFn: () => getWebhookDeliveries({ webhookId }),
+    enabled,
+    refetchInterval: (query) =>
+      query.state.data?.some((d) => d.status === 'pending' || d.status === 'sending')
+        ? DELIVERIES_POLL_MS
+        : false,
+  });
+}

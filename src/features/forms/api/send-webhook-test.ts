@@ -1,0 +1,25 @@
+// "Send test event": queues a test delivery to one of the owner's webhooks (RPC, as the owner;
+// at most 10 a minute). The function's next delivery run sends it.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import * as yup from 'yup';
+import { supabase } from '../../../lib/supabase';
+import { webhooksKeys } from './get-webhooks';
+
+export const sendWebhookTestSchema = yup.object({ webhookId: yup.string().uuid().required() });
+export type SendWebhookTestInput = yup.InferType<typeof sendWebhookTestSchema>;
+
+export async function sendWebhookTest(input: SendWebhookTestInput): Promise<string> {
+  const { webhookId } = sendWebhookTestSchema.validateSync(input);
+  const { data, error } = await supabase.rpc('send_webhook_test', { p_webhook_id: webhookId });
+  if (error) throw error;
+  return data as string;
+}
+
+export function useSendWebhookTest() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: sendWebhookTest,
+    onSettled: (_data, _error, input) =>
+      client.invalidateQueries({ queryKey: webhooksKeys.deliveries(input.webhookId) }),
+  });
+}

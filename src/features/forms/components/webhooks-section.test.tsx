@@ -1,0 +1,206 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { SLOW, renderWithProviders } from '../../../components/testing/render';
+import { notify } from '../../../components/toaster';
+import {
+  FORM_ID,
+  makeAttempt,
+  makeDelivery,
+  makeWebhook,
+  pgError,
+  resetWebhooksBackend,
+  type WebhooksBackend,
+} from '../testing/webhooks-supabase';
+import { WebhooksSection } from './webhooks-section';
+
+vi.mock('../../../lib/supabase', () => import('../testing/webhooks-supabase'));
+vi.mock('../../../components/toaster', () => ({ notify: vi.fn() }));
+
+let backend: WebhooksBackend;
+
+beforeEach(() => {
+  vi.mocked(notify).mockReset();
+  backend = resetWebhooksBackend();
+});
+
+const renderSection = () => renderWithProviders(<WebhooksSection formId={FORM_ID} />);
+
+describe('webhook settings', () => {
+  it('shows a loading state, then the empty state', async () => {
+    backend.hold('select');
+    const first = renderSection();
+    expect(await screen.findByText('Loading webhooks…')).toBeVisible();
+    first.unmount();
+
+    backend = resetWebhooksBackend();
+    renderSection();
+    expect(await screen.findByText(/No webhooks yet/, {}, SLOW)).toBeVisible();
+    expect(screen.getByRole('link', { name: 'How to verify the signature' })).toHaveAttribute(
+      'href',
+      '/docs#webhooks',
+    );
+  });
+
+  it('shows an error with a retry that loads the webhooks', async () => {
+    backend = resetWebhooksBackend({ webhooks: [makeWebhook({ url: 'https://a.example/x' })] });
+    backend.fail('select', pgError('500', 'boom'));
+    renderSection();
+    const alert = await screen.findByRole('alert', {}, SLOW);
+    expect(alert).toHaveTextContent('Could not load the webhooks.');
+    backend.succeed('select');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('https://a.example/x', {}, SLOW)).toBeVisible();
+  });
+
+  it('checks the URL inline, shows the server’s refusal on it, then adds a preset webhook', async () => {
+    const user = userEvent.setup();
+    renderSection();
+    const form = within(await screen.findByRole('form', { name: 'Add a webhook' }, SLOW));
+    const url = form.getByRole('textbox', { name: /Webhook URL/ });
+
+    await user.click(form.getByRole('button', { name: 'Add webhook' }));
+    expect(await form.findByText('Enter the URL to send new messages to.')).toBeVisible();
+    await user.click(url);
+    await user.paste('not a url');
+    await user.click(form.getByRole('button', { name: 'Add webhook' }));
+    expect(await form.findByText('Enter a full URL starting with https://.')).toBeVisible();
+    expect(backend.calls.insert).not.toHaveBeenCalled();
+
+    backend.fail('insert', {
+      ...pgError(
+        '23514',
+        'Webhooks cannot target private, loopback, link-local or metadata addresses.',
+      ),
+      hint: 'webhook_url_refused',
+    });
+    await user.clear(url);
+    await user.click(url);
+    await user.paste('https://10.0.0.8/hook');
+    await user.click(form.getByRole('button', { name: 'Add webhook' }));
+    expect(await form.findByText(/cannot target private, loopback/)).toBeVisible();
+    expect(url).toHaveAttribute('aria-invalid', 'true');
+
+    backend.succeed('insert');
+    await user.clear(url);
+    await user.click(url);
+    await user.paste('  https://hooks.slack.com/services/T/B/X ');
+    await user.selectOptions(form.getByRole('combobox', { name: 'Payload' }), 'slack');
+    expect(form.getByText(/Slack incoming-webhook URL/)).toBeVisible();
+    await user.click(form.getByRole('checkbox', { name: 'Also send messages marked as spam' }));
+    await user.click(form.getByRole('button', { name: 'Add webhook' }));
+
+    await waitFor(() =>
+      expect(backend.calls.insert).toHaveBeenCalledWith('webhooks', {
+        form_id: FORM_ID,
+        url: 'https://hooks.slack.com/services/T/B/X',
+        format: 'slack',
+        send_spam: true,
+      }),
+    );
+    expect(notify).toHaveBeenCalledWith('success', 'Webhook added', expect.any(String));
+    expect(
+      await screen.findByText('https://hooks.slack.com/services/T/B/X', {}, SLOW),
+    ).toBeVisible();
+    expect(url).toHaveValue('');
+  });
+
+  it('hides the secret until asked, switches a webhook off and sends a test event', async () => {
+    const user = userEvent.setup();
+    const hook = makeWebhook({ secret: `whsec_${'cd'.repeat(32)}` });
+    backend = resetWebhooksBackend({ webhooks: [hook] });
+    renderSection();
+    const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
+
+    expect(list.queryByText(hook.secret)).not.toBeInTheDocument();
+    await user.click(list.getByRole('button', { name: 'Show' }));
+    expect(list.getByText(hook.secret)).toBeVisible();
+    expect(list.getByRole('button', { name: 'Hide' })).toHaveAttribute('aria-pressed', 'true');
+
+    await user.click(list.getByRole('checkbox', { name: 'Active' }));
+    await waitFor(() =>
+      expect(backend.calls.update).toHaveBeenCalledWith('webhooks', hook.id, { enabled: false }),
+    );
+    expect(notify).toHaveBeenCalledWith('success', 'Webhook turned off');
+    expect(await list.findByText('Off', {}, SLOW)).toBeVisible();
+    await user.click(list.getByRole('checkbox', { name: 'Active' }));
+    await waitFor(() => expect(list.queryByText('Off')).not.toBeInTheDocument());
+
+    await user.click(list.getByRole('button', { name: 'Send test event' }));
+    await waitFor(() =>
+      expect(backend.calls.rpc).toHaveBeenCalledWith('send_webhook_test', {
+        p_webhook_id: hook.id,
+      }),
+    );
+    expect(notify).toHaveBeenCalledWith('success', 'Test event queued', expect.any(String));
+    // The log opens on the queued event.
+    const log = within(await screen.findByRole('list', { name: 'Latest deliveries' }, SLOW));
+    expect(log.getByText('Queued')).toBeVisible();
+    expect(log.getByText(/Test event/)).toBeVisible();
+  });
+
+  it('shows each delivery’s attempts and sends a finished one again', async () => {
+    const user = userEvent.setup();
+    const hook = makeWebhook();
+    const failed = makeDelivery(hook.id, { status: 'failed', attempts: 2 });
+    backend = resetWebhooksBackend({
+      webhooks: [hook],
+      deliveries: [failed],
+      attempts: [
+        makeAttempt(failed.id, {
+          status_code: 502,
+          ok: false,
+          error: 'HTTP 502',
+          response_excerpt: 'Bad gateway <html>',
+        }),
+        makeAttempt(failed.id, {
+          status_code: null,
+          ok: false,
+          error: 'No answer within 10000 ms',
+        }),
+      ],
+    });
+    renderSection();
+    const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
+    const toggle = list.getByRole('button', { name: 'Show deliveries' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+
+    const log = within(await screen.findByRole('list', { name: 'Latest deliveries' }, SLOW));
+    expect(log.getByText('Failed')).toBeVisible();
+    const attempts = within(log.getByRole('list', { name: 'Attempts: 2' }));
+    expect(attempts.getByText('HTTP 502')).toBeVisible();
+    // The receiver's answer is shown as text, never as markup.
+    expect(attempts.getByText('Bad gateway <html>')).toBeVisible();
+    expect(attempts.getByText('No answer within 10000 ms')).toBeVisible();
+
+    await user.click(log.getByRole('button', { name: /^Send again/ }));
+    await waitFor(() =>
+      expect(backend.calls.rpc).toHaveBeenCalledWith('redeliver_webhook', {
+        p_delivery_id: failed.id,
+      }),
+    );
+    expect(notify).toHaveBeenCalledWith('success', 'Queued again', expect.any(String));
+    expect(await log.findByText('Queued', {}, SLOW)).toBeVisible();
+  });
+
+  it('asks before deleting a webhook, and keeps it on "Keep"', async () => {
+    const user = userEvent.setup();
+    const hook = makeWebhook({ url: 'https://gone.example/hook' });
+    backend = resetWebhooksBackend({ webhooks: [hook] });
+    renderSection();
+    const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
+
+    await user.click(list.getByRole('button', { name: 'Delete webhook' }));
+    await user.click(list.getByRole('button', { name: 'Keep' }));
+    expect(backend.calls.delete).not.toHaveBeenCalled();
+
+    await user.click(list.getByRole('button', { name: 'Delete webhook' }));
+    const confirm = within(list.getByRole('group', { name: 'Confirm deleting the webhook' }));
+    await user.click(confirm.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(backend.calls.delete).toHaveBeenCalledWith('webhooks', hook.id));
+    expect(notify).toHaveBeenCalledWith('success', 'Webhook deleted');
+    expect(await screen.findByText(/No webhooks yet/, {}, SLOW)).toBeVisible();
+  });
+});

@@ -1,0 +1,67 @@
+// A form's webhooks, in its settings: the list (with each one's switches, secret, test event and
+// delivery log) and the form to add one. Loading, empty and error states are spelled out.
+import { useId } from 'react';
+import { Alert, Button, Heading, Link, Spinner, Stack, Text } from '@chakra-ui/react';
+import { paths } from '../../../config/paths';
+import { useWebhooks } from '../api/get-webhooks';
+import { AddWebhookForm } from './add-webhook-form';
+import { WebhookItem } from './webhook-item';
+
+export interface WebhooksSectionProps {
+  formId: string;
+}
+
+export function WebhooksSection({ formId }: WebhooksSectionProps) {
+  const headingId = useId();
+  const webhooks = useWebhooks(formId);
+
+  return (
+    <Stack as="section" aria-labelledby={headingId} gap="3">
+      <Heading as="h3" id={headingId} size="sm">
+        Webhooks
+      </Heading>
+      <Text fontSize="sm" color="fg.muted">
+        Each new message is also posted to these URLs, signed, and retried for a day if your server
+        is down. Spam is sent only where you ask for it.{' '}
+        <Link
+          href={`${paths.docs}#webhooks`}
+          target="_blank"
+          rel="noopener"
+          colorPalette="teal"
+          variant="underline"
+        >
+          How to verify the signature
+        </Link>
+      </Text>
+
+      {webhooks.isPending ? (
+        <Stack direction="row" align="center" gap="2" role="status">
+          <Spinner size="sm" />
+          <Text fontSize="sm">Loading webhooks…</Text>
+        </Stack>
+      ) : webhooks.isError ? (
+        <Alert.Root status="error" role="alert">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Could not load the webhooks.</Alert.Title>
+          </Alert.Content>
+          <Button size="xs" variant="outline" onClick={() => void webhooks.refetch()}>
+            Try again
+          </Button>
+        </Alert.Root>
+      ) : webhooks.data.length === 0 ? (
+        <Text fontSize="sm">No webhooks yet. Add a URL below to receive every new message.</Text>
+      ) : (
+        <Stack as="ul" gap="3" listStyleType="none" aria-label="Webhooks of this form">
+          {webhooks.data.map((webhook) => (
+            <li key={webhook.id}>
+              <WebhookItem webhook={webhook} />
+            </li>
+          ))}
+        </Stack>
+      )}
+
+      <AddWebhookForm formId={formId} />
+    </Stack>
+  );
+}
