@@ -1,6 +1,6 @@
 // Asks before revoking an API key, naming it and what stops working, then revokes it.
 import { useState } from 'react';
-import { Alert, Button, Dialog, Portal } from '@chakra-ui/react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { notify } from '../../../components/toaster';
 import type { ApiKey } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
@@ -39,53 +39,15 @@ export function RevokeApiKeyDialog({
   }
 
   return (
-    <Dialog.Root
-      role="alertdialog"
+    <ConfirmDialog
       open={requested !== null}
-      onOpenChange={(details) => !details.open && !revoke.isPending && close()}
-      size="sm"
-      placement="center"
-    >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            {apiKey && (
-              <>
-                <Dialog.Header>
-                  <Dialog.Title>Revoke “{apiKey.name}”?</Dialog.Title>
-                </Dialog.Header>
-                <Dialog.Body display="flex" flexDirection="column" gap="3">
-                  <Dialog.Description>
-                    Programs using this key get 401 Unauthorized from their next request. This
-                    cannot be undone.
-                  </Dialog.Description>
-                  {error && (
-                    <Alert.Root status="error" role="alert">
-                      <Alert.Indicator />
-                      <Alert.Content>
-                        <Alert.Title>{error}</Alert.Title>
-                      </Alert.Content>
-                    </Alert.Root>
-                  )}
-                </Dialog.Body>
-                <Dialog.Footer>
-                  <Button variant="outline" onClick={close} disabled={revoke.isPending}>
-                    Cancel
-                  </Button>
-                  <Button
-                    colorPalette="red"
-                    onClick={() => void confirm()}
-                    loading={revoke.isPending}
-                  >
-                    Revoke key
-                  </Button>
-                </Dialog.Footer>
-              </>
-            )}
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      title={`Revoke “${apiKey?.name ?? ''}”?`}
+      description="Programs using this key get 401 Unauthorized from their next request. This cannot be undone."
+      confirmLabel="Revoke key"
+      pending={revoke.isPending}
+      error={error}
+      onConfirm={() => void confirm()}
+      onClose={close}
+    />
   );
 }
