@@ -1,7 +1,13 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { DELIVERY } from '../_shared/limits.ts';
-import { runDeliveries, type ClaimedJob, type DeliveryStore, type Outcome } from './delivery.ts';
+import {
+  createSendSoon,
+  runDeliveries,
+  type ClaimedJob,
+  type DeliveryStore,
+  type Outcome,
+} from './delivery.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
 
 const job = (id: string, attempts = 1): ClaimedJob => ({
@@ -17,11 +23,22 @@ const job = (id: string, attempts = 1): ClaimedJob => ({
 
 function fakeStore(jobs: ClaimedJob[]) {
   const finished: [string, Outcome][] = [];
+  const finishCalls: number[] = [];
   const store: DeliveryStore = {
     claim: async ({ id }) => (id ? jobs.filter((j) => j.id === id) : jobs),
-    finish: async (j, outcome) => void finished.push([j.id, outcome]),
+    finish: async (results) => {
+      finishCalls.push(results.length);
+      finished.push(...results.map(([j, o]): [string, Outcome] => [j.id, o]));
+    },
   };
-  return { store, finished };
+  return { store, finished, finishCalls };
+}
+
+/** A promise with its resolve function, to hold a step until the test lets it go. */
+function gate() {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
 }
 
 describe('delivery worker', () => {
@@ -53,5 +70,85 @@ describe('delivery worker', () => {
     const { store, finished } = fakeStore([job('a'), job('b')]);
     await runDeliveries(store, { send: async () => undefined }, 'f', { id: 'b' });
     expect(finished.map(([id]) => id)).toEqual(['b']);
+  });
+
+  it('records a whole batch in one call, sending as many at once as the mailer allows', async () => {
+    const jobs = ['a', 'b', 'c', 'd', 'e'].map((id) => job(id));
+    const { store, finished, finishCalls } = fakeStore(jobs);
+    let inFlight = 0;
+    let most = 0;
+    const mailer: Mailer = {
+      parallel: 2,
+      send: async () => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setImmediate(resolve));
+        inFlight--;
+      },
+    };
+    expect(await runDeliveries(store, mailer, 'f')).toMatchObject({ claimed: 5, sent: 5 });
+    expect(most).toBe(2);
+    expect(finishCalls).toEqual([5]);
+    expect(finished.map(([id]) => id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('records nothing when nothing was due', async () => {
+    const { store, finishCalls } = fakeStore([]);
+    expect(await runDeliveries(store, { send: async () => undefined }, 'f')).toEqual({
+      claimed: 0,
+      sent: 0,
+      retrying: 0,
+      failed: 0,
+    });
+    expect(finishCalls).toEqual([]);
+  });
+});
+
+describe('sending soon after posts', () => {
+  const report = (claimed: number) => ({ claimed, sent: claimed, retrying: 0, failed: 0 });
+
+  it('runs once per burst: calls during a run add one more round, not one run each', async () => {
+    const first = gate();
+    let runs = 0;
+    const soon = createSendSoon(
+      async () => {
+        runs++;
+        if (runs === 1) await first.opened;
+        return report(1);
+      },
+      () => undefined,
+      20,
+    );
+    const a = soon();
+    const b = soon();
+    const c = soon();
+    expect(b).toBe(a);
+    expect(c).toBe(a);
+    first.open();
+    await a;
+    // The calls that came in during the first round were served by one more round.
+    expect(runs).toBe(2);
+    // Idle again: the next call starts a new run.
+    await soon();
+    expect(runs).toBe(3);
+  });
+
+  it('goes round again while batches come back full, and survives a failed run', async () => {
+    const claims = [20, 20, 3];
+    const logged: string[] = [];
+    let calls = 0;
+    const soon = createSendSoon(
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error('storage down');
+        return report(claims.shift() ?? 0);
+      },
+      (m) => logged.push(m),
+      20,
+    );
+    await soon();
+    expect(logged).toEqual(['sending e-mail failed: storage down']);
+    expect(calls).toBe(1);
+    await soon();
+    expect(calls).toBe(4);
   });
 });

@@ -1,5 +1,6 @@
 // The e-mail outbox worker: claims due jobs under a lease (so racing workers never take the same
-// job), sends each through the configured provider, and records sent, retry-with-backoff or failed.
+// job), sends each through the configured provider, and records sent, retry-with-backoff or failed
+// for the whole batch in one call. createSendSoon() runs it right after posts, one batch at a time.
 import { DELIVERY } from '../_shared/limits.ts';
 import { retryDelaySeconds } from './backoff.ts';
 import type { DeliveryReport } from './handler.ts';
@@ -24,7 +25,8 @@ export type Outcome =
 export interface DeliveryStore {
   /** Claims due jobs (or the one job `id` if it is due), leasing them for `leaseSeconds`. */
   claim(opts: { id?: string; limit: number; leaseSeconds: number }): Promise<ClaimedJob[]>;
-  finish(job: ClaimedJob, outcome: Outcome): Promise<void>;
+  /** Records the outcomes of one batch (only those whose lease is still current count). */
+  finish(results: [ClaimedJob, Outcome][]): Promise<void>;
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
@@ -35,13 +37,7 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function deliverOne(
-  job: ClaimedJob,
-  store: DeliveryStore,
-  mailer: Mailer,
-  from: string,
-): Promise<Outcome> {
-  let outcome: Outcome;
+async function deliverOne(job: ClaimedJob, mailer: Mailer, from: string): Promise<Outcome> {
   try {
     await withTimeout(
       mailer.send({
@@ -56,19 +52,17 @@ async function deliverOne(
       DELIVERY.sendTimeoutMs,
       'sending',
     );
-    outcome = { sent: true };
+    return { sent: true };
   } catch (err) {
-    outcome = {
+    return {
       sent: false,
       error: String((err as Error)?.message ?? err).slice(0, 500),
       retryInSeconds: retryDelaySeconds(job.attempts),
     };
   }
-  await store.finish(job, outcome);
-  return outcome;
 }
 
-/** Claims and sends jobs; `id` restricts the run to one job (the immediate send after a post). */
+/** Claims and sends jobs; `id` restricts the run to one job. */
 export async function runDeliveries(
   store: DeliveryStore,
   mailer: Mailer,
@@ -81,12 +75,67 @@ export async function runDeliveries(
     leaseSeconds: DELIVERY.leaseSeconds,
   });
   const report: DeliveryReport = { claimed: jobs.length, sent: 0, retrying: 0, failed: 0 };
-  // One at a time: SMTP servers and Resend both rate-limit, and a batch is small.
-  for (const job of jobs) {
-    const outcome = await deliverOne(job, store, mailer, from);
+  if (!jobs.length) return report;
+  // As many at a time as the provider takes (Resend rate-limits: one; a pooled SMTP transport:
+  // its connections), in claim order.
+  const outcomes: Outcome[] = new Array(jobs.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      outcomes[i] = await deliverOne(jobs[i], mailer, from);
+    }
+  };
+  const lanes = Math.max(1, Math.min(mailer.parallel ?? 1, jobs.length));
+  await Promise.all(Array.from({ length: lanes }, lane));
+  for (const outcome of outcomes) {
     if (outcome.sent) report.sent++;
     else if (outcome.retryInSeconds === null) report.failed++;
     else report.retrying++;
   }
+  // One call for the batch. Should it fail, the leases run out and the jobs are sent again: at
+  // least once, never lost.
+  await store.finish(jobs.map((job, i) => [job, outcomes[i]]));
   return report;
+}
+
+/**
+ * Delivery right after posts, batched: `soon()` starts a run of due jobs unless one is running, in
+ * which case that run goes round once more when it is done. Posts arriving together share one
+ * claim, one connection to the provider and one finish, instead of a claim-send-finish each. The
+ * promise settles when the work this call asked for is done (for EdgeRuntime.waitUntil); it never
+ * rejects (`log` hears why a run failed; the jobs stay queued for the scheduled run).
+ */
+export function createSendSoon(
+  run: () => Promise<DeliveryReport>,
+  log: (message: string) => void,
+  batchSize: number = DELIVERY.batchSize,
+): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let again = false;
+  const loop = async () => {
+    for (;;) {
+      again = false;
+      try {
+        // A full batch may have left due jobs behind: go round again.
+        if ((await Promise.resolve().then(run)).claimed >= batchSize) again = true;
+      } catch (err) {
+        log(`sending e-mail failed: ${(err as Error).message}`);
+      }
+      // Checked and cleared in one step: a call either lands before (one more round) or after
+      // (a new run), never in between.
+      if (!again) {
+        running = null;
+        return;
+      }
+    }
+  };
+  return () => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = loop();
+    return running;
+  };
 }

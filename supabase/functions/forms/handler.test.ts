@@ -312,3 +312,68 @@ describe('without SITE_URL', () => {
     expect(await json.json()).toEqual({ ok: true, id: 'entry-1' });
   });
 });
+
+describe('a form edited while it is remembered', () => {
+  const seen = {
+    id: FORM_ID,
+    name: 'Contact',
+    target_email: 'owner@example.com',
+    allowed_origin: ORIGIN,
+    redirect_url: null,
+  };
+
+  it('stores the post against the form as it is now, with its new name in the e-mail', async () => {
+    const { deps, accepted } = fakeDeps();
+    const renamed = { ...seen, name: 'Support' };
+    const answers: AcceptResult[] = [{ status: 'form_changed', form: renamed }];
+    deps.accept = async (input) => {
+      accepted.push(input);
+      return answers.shift() ?? { status: 'accepted', entryId: input.entryId, deliveryId: 'd1' };
+    };
+    const res = await handleRequest(form({ message: 'Hi' }, { accept: 'application/json' }), deps);
+    expect(res.status).toBe(200);
+    expect(accepted.map((a) => [a.form.name, a.notification?.subject])).toEqual([
+      ['Contact', 'New submission: Contact'],
+      ['Support', 'New submission: Support'],
+    ]);
+    // The same entry, never two.
+    expect(new Set(accepted.map((a) => a.entryId)).size).toBe(1);
+  });
+
+  it('refuses the post when the edit no longer allows its origin', async () => {
+    const { deps, accepted } = fakeDeps();
+    deps.accept = async (input) => {
+      accepted.push(input);
+      return { status: 'form_changed', form: { ...seen, allowed_origin: 'https://new.test' } };
+    };
+    const res = await handleRequest(form({ message: 'Hi' }, { accept: 'application/json' }), deps);
+    expect(res.status).toBe(403);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(accepted).toHaveLength(1);
+  });
+
+  it('gives up with 503 when the form keeps changing', async () => {
+    const { deps, accepted } = fakeDeps();
+    deps.accept = async (input) => {
+      accepted.push(input);
+      return { status: 'form_changed', form: { ...seen, name: `v${accepted.length}` } };
+    };
+    const res = await handleRequest(form({ message: 'Hi' }), deps);
+    expect(res.status).toBe(503);
+    expect(accepted).toHaveLength(3);
+  });
+
+  it('reads the form afresh before refusing an origin the remembered form does not allow', async () => {
+    const reads: (boolean | undefined)[] = [];
+    const { deps } = fakeDeps({
+      loadForm: async (_id, opts) => {
+        reads.push(opts?.fresh);
+        // Remembered: an older origin; fresh: the one the owner just set.
+        return { ...seen, allowed_origin: opts?.fresh ? ORIGIN : 'https://old.test' };
+      },
+    });
+    const res = await handleRequest(form({ message: 'Hi' }, { accept: 'application/json' }), deps);
+    expect(res.status).toBe(200);
+    expect(reads).toEqual([undefined, true]);
+  });
+});

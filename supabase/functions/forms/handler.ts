@@ -29,6 +29,8 @@ export interface FormRecord {
 export interface AcceptInput {
   entryId: string;
   formId: string;
+  /** The form as the handler used it; storage refuses with form_changed when it is no longer so. */
+  form: FormRecord;
   ipHash: string;
   name: string | null;
   email: string | null;
@@ -42,7 +44,9 @@ export interface AcceptInput {
 export type AcceptResult =
   | { status: 'accepted'; entryId: string; deliveryId: string | null }
   | { status: 'rate_limited'; retryAfter: number }
-  | { status: 'form_not_found' };
+  | { status: 'form_not_found' }
+  /** Nothing stored: the form was edited since it was read; this is how it is now. */
+  | { status: 'form_changed'; form: FormRecord };
 
 export interface DeliveryReport {
   claimed: number;
@@ -52,8 +56,11 @@ export interface DeliveryReport {
 }
 
 export interface FormsDeps {
-  /** Reads a form; null when it does not exist; throws when storage is unreachable. */
-  loadForm(id: string): Promise<FormRecord | null>;
+  /**
+   * Reads a form, possibly as remembered from a moment ago (`fresh`: from storage); null when it
+   * does not exist; throws when storage is unreachable.
+   */
+  loadForm(id: string, opts?: { fresh?: boolean }): Promise<FormRecord | null>;
   /**
    * Rate-limits, stores the entry and queues its e-mail in one transaction (unless the form's
    * e-mail notifications are off, which the database decides under the form's lock).
@@ -107,6 +114,9 @@ export async function handleRequest(req: Request, deps: FormsDeps): Promise<Resp
   let form: FormRecord | null;
   try {
     form = await deps.loadForm(route.toLowerCase());
+    // A remembered form may predate an edit that allows this origin: refuse only on a fresh read.
+    if (form && !originAllowed(req.headers, form.allowed_origin))
+      form = await deps.loadForm(route.toLowerCase(), { fresh: true });
   } catch (err) {
     deps.log(`form lookup failed: ${(err as Error).message}`);
     return refuse(ERRORS.storageFailed());
@@ -120,13 +130,18 @@ export async function handleRequest(req: Request, deps: FormsDeps): Promise<Resp
   return handleSubmission(req, deps, form, json, corsOrigin);
 }
 
+/** Stores of one post when the form keeps changing under it (each try saw a newer edit). */
+const MAX_STORE_TRIES = 3;
+
 async function handleSubmission(
   req: Request,
   deps: FormsDeps,
-  form: FormRecord,
+  seenForm: FormRecord,
   json: boolean,
-  corsOrigin: string | null,
+  seenCorsOrigin: string | null,
 ): Promise<Response> {
+  let form = seenForm;
+  let corsOrigin = seenCorsOrigin;
   const refuse = (err: EndpointError) => errorResponse(err, { json, corsOrigin });
   const contentType = req.headers.get('content-type');
   if (!bodyKind(contentType)) return refuse(ERRORS.unsupportedType());
@@ -148,32 +163,45 @@ async function handleSubmission(
   const submission = checked.submission;
 
   const entryId = deps.newId();
-  const notification = submission.isSpam
-    ? null
-    : composeNotification({
-        formName: form.name,
-        targetEmail: form.target_email,
-        entryId,
-        receivedAt: deps.now(),
-        fields: submission.ordered,
-        subject: submission.subject,
-        replyTo: submission.replyTo,
-      });
-
+  const receivedAt = deps.now();
   let result: AcceptResult;
   try {
-    result = await deps.accept({
-      entryId,
-      formId: form.id,
-      // Never an address the client wrote; IPv6 clients counted by their /64 network.
-      ipHash: await deps.hashIp(rateLimitKey(clientIp(req.headers, deps.clientIpPolicy))),
-      name: submission.name,
-      email: submission.email,
-      message: submission.message,
-      data: submission.data,
-      isSpam: submission.isSpam,
-      notification,
-    });
+    // Never an address the client wrote; IPv6 clients counted by their /64 network.
+    const ipHash = await deps.hashIp(rateLimitKey(clientIp(req.headers, deps.clientIpPolicy)));
+    for (let tries = 1; ; tries++) {
+      const notification = submission.isSpam
+        ? null
+        : composeNotification({
+            formName: form.name,
+            targetEmail: form.target_email,
+            entryId,
+            receivedAt,
+            fields: submission.ordered,
+            subject: submission.subject,
+            replyTo: submission.replyTo,
+          });
+      result = await deps.accept({
+        entryId,
+        formId: form.id,
+        form,
+        ipHash,
+        name: submission.name,
+        email: submission.email,
+        message: submission.message,
+        data: submission.data,
+        isSpam: submission.isSpam,
+        notification,
+      });
+      if (result.status !== 'form_changed') break;
+      // Edited since it was read: the post is judged again against the form as it is now.
+      form = result.form;
+      if (!originAllowed(req.headers, form.allowed_origin)) {
+        corsOrigin = null;
+        return refuse(ERRORS.originNotAllowed());
+      }
+      corsOrigin = originOf(form.allowed_origin);
+      if (tries >= MAX_STORE_TRIES) throw new Error('the form kept changing while storing a post');
+    }
   } catch (err) {
     deps.log(`storing a submission failed: ${(err as Error).message}`);
     return refuse(ERRORS.storageFailed());

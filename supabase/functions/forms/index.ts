@@ -6,7 +6,8 @@ import { createDeliverStep } from './confirmations.ts';
 import { addReports, runWebhookDeliveries, type WebhookWorkerDeps } from './webhook-delivery.ts';
 import { sendWebhook } from './webhook-sender.ts';
 import { allowLocalFromEnv, createWebhookStore } from './webhook-store.ts';
-import { runDeliveries } from './delivery.ts';
+import { createSendSoon, runDeliveries } from './delivery.ts';
+import { cachedForms } from './form-cache.ts';
 import { createResendMailer, mailConfigFromEnv, type Mailer } from './mailer.ts';
 import { createSmtpMailer } from './smtp-mailer.ts';
 import { hashIp, ipSaltFromEnv, isServiceKey } from './secrets.ts';
@@ -33,7 +34,11 @@ const salt = ipSaltFromEnv(env);
 const warn = (message: string) => console.warn(`forms: ${message}`);
 const siteUrl = siteUrlFromEnv(env, warn);
 const clientIpPolicy = clientIpPolicyFromEnv(env, warn);
-const forms = createFormStore(supabase, submissionLimitsFromEnv(env, warn));
+// Known forms are remembered for a minute (at most 1 000): accept_post confirms each on use.
+const forms = cachedForms(createFormStore(supabase, submissionLimitsFromEnv(env, warn)), {
+  ttlMs: 60_000,
+  maxForms: 1_000,
+});
 const deliveries = createDeliveryStore(supabase);
 const webhooks: WebhookWorkerDeps = {
   store: createWebhookStore(supabase),
@@ -65,18 +70,20 @@ const edgeRuntime = (globalThis as { EdgeRuntime?: { waitUntil?(p: Promise<unkno
 /** Elsewhere, wait this long for the immediate send before answering; it carries on regardless. */
 const IMMEDIATE_SEND_WAIT_MS = 2_000;
 
+// Mail queued by posts goes out in batches as soon as possible (one claim, one open connection,
+// one finish for all the posts that arrived meanwhile), after the answer.
+const sendSoon = createSendSoon(
+  () => runDeliveries(deliveries, mailer, from),
+  (message) => console.error(`forms: ${message}`),
+);
+
 const deps: FormsDeps = {
   loadForm: forms.loadForm,
   accept: forms.accept,
   hashIp: (ip) => hashIp(ip, salt),
-  async sendNow(deliveryId) {
-    try {
-      await runDeliveries(deliveries, mailer, from, { id: deliveryId, limit: 1 });
-    } catch (err) {
-      // The job stays pending (or its lease runs out) and the scheduled run retries it.
-      console.error(`forms: immediate send failed: ${(err as Error).message}`);
-    }
-  },
+  // The job is due at once, so the next batch takes it; a failed batch leaves it queued (or its
+  // lease runs out) and the scheduled run retries it.
+  sendNow: () => sendSoon(),
   async sendWebhooksNow(entryId) {
     try {
       await runWebhookDeliveries(webhooks, { entryId });

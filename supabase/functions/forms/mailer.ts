@@ -17,6 +17,8 @@ export interface OutgoingMail {
 export interface Mailer {
   /** Resolves once the provider accepted the message; rejects with a readable error otherwise. */
   send(mail: OutgoingMail): Promise<void>;
+  /** How many sends may run at once (default 1). */
+  readonly parallel?: number;
 }
 
 export type MailConfig =

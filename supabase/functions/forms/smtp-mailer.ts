@@ -4,6 +4,11 @@ import nodemailer from 'npm:nodemailer@6.10.1';
 import { DELIVERY } from '../_shared/limits.ts';
 import type { Mailer } from './mailer.ts';
 
+/** Connections the pool keeps open at most, and so the sends that run at once. */
+const CONNECTIONS = 3;
+/** Messages per connection before it is replaced (servers cap a session's messages). */
+const MESSAGES_PER_CONNECTION = 100;
+
 export function createSmtpMailer(config: {
   host: string;
   port: number;
@@ -11,34 +16,35 @@ export function createSmtpMailer(config: {
   user: string | null;
   pass: string | null;
 }): Mailer {
+  // One pooled transport for the worker's life: a batch of mail goes over a few open connections
+  // instead of one SMTP handshake each. An idle connection closes after the socket timeout, and a
+  // worker that is recycled simply drops it; the pool reconnects when mail is next due.
+  const transport = nodemailer.createTransport({
+    pool: true,
+    maxConnections: CONNECTIONS,
+    maxMessages: MESSAGES_PER_CONNECTION,
+    host: config.host,
+    port: config.port,
+    secure: config.secure,
+    auth: config.user ? { user: config.user, pass: config.pass ?? '' } : undefined,
+    connectionTimeout: DELIVERY.sendTimeoutMs,
+    greetingTimeout: DELIVERY.sendTimeoutMs,
+    socketTimeout: DELIVERY.sendTimeoutMs,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
   return {
+    parallel: CONNECTIONS,
     async send(mail) {
-      // A fresh connection per message: sends are rare, and a pooled socket would outlive the
-      // request in an Edge Function worker.
-      const transport = nodemailer.createTransport({
-        host: config.host,
-        port: config.port,
-        secure: config.secure,
-        auth: config.user ? { user: config.user, pass: config.pass ?? '' } : undefined,
-        connectionTimeout: DELIVERY.sendTimeoutMs,
-        greetingTimeout: DELIVERY.sendTimeoutMs,
-        socketTimeout: DELIVERY.sendTimeoutMs,
-        disableFileAccess: true,
-        disableUrlAccess: true,
+      await transport.sendMail({
+        from: mail.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        replyTo: mail.replyTo ?? undefined,
+        messageId: `<delivery-${mail.id}@tinyback.tools>`,
       });
-      try {
-        await transport.sendMail({
-          from: mail.from,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          replyTo: mail.replyTo ?? undefined,
-          messageId: `<delivery-${mail.id}@tinyback.tools>`,
-        });
-      } finally {
-        transport.close();
-      }
     },
   };
 }

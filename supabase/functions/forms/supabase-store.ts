@@ -1,10 +1,22 @@
 // Storage for the endpoint through supabase-js with the service role: works unchanged on hosted
-// Supabase, self-hosted Supabase and the local stack. One RPC per step, each its own transaction.
+// Supabase, self-hosted Supabase and the local stack. One RPC per step, each its own transaction:
+// one per accepted post (accept_post), one claim and one finish per batch of e-mails.
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { CONFIRMATIONS, DELIVERY } from '../_shared/limits.ts';
 import type { ClaimedJob, DeliveryStore } from './delivery.ts';
 import type { AcceptInput, AcceptResult, FormRecord } from './handler.ts';
 import type { SubmissionLimits } from './settings.ts';
+
+/** Exactly the columns accept_post compares, in the shape it builds them. */
+function formRow(form: FormRecord): FormRecord {
+  return {
+    id: form.id,
+    name: form.name,
+    target_email: form.target_email,
+    allowed_origin: form.allowed_origin,
+    redirect_url: form.redirect_url ?? null,
+  };
+}
 
 /** `limits`: the caps passed to accept_submission (settings.ts; LIMITS unless lifted for tests). */
 export function createFormStore(client: SupabaseClient, limits: SubmissionLimits) {
@@ -16,12 +28,15 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
         .eq('id', id)
         .maybeSingle();
       if (error) throw new Error(`forms lookup: ${error.message}`);
-      return (data as FormRecord | null) ?? null;
+      return data ? formRow(data as FormRecord) : null;
     },
 
+    // One call per post: accept_post checks that the form is still as the handler saw it (else it
+    // answers form_changed with the current form) and accepts in the same transaction.
     async accept(input: AcceptInput): Promise<AcceptResult> {
       const n = input.notification;
-      const { data, error } = await client.rpc('accept_submission', {
+      const { data, error } = await client.rpc('accept_post', {
+        p_seen: formRow(input.form),
         p_entry_id: input.entryId,
         p_form_id: input.formId,
         p_ip_hash: input.ipHash,
@@ -39,12 +54,13 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
         p_account_per_hour: limits.accountPerHour,
         p_account_per_day: limits.accountPerDay,
       });
-      if (error) throw new Error(`accept_submission: ${error.message}`);
+      if (error) throw new Error(`accept_post: ${error.message}`);
       const result = data as {
         status: string;
         entry_id?: string;
         delivery_id?: string | null;
         retry_after?: number;
+        form?: FormRecord;
       };
       if (result.status === 'accepted' && result.entry_id) {
         return {
@@ -56,7 +72,9 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
       if (result.status === 'rate_limited')
         return { status: 'rate_limited', retryAfter: Number(result.retry_after) };
       if (result.status === 'form_not_found') return { status: 'form_not_found' };
-      throw new Error(`accept_submission: unexpected answer ${JSON.stringify(result)}`);
+      if (result.status === 'form_changed' && result.form)
+        return { status: 'form_changed', form: formRow(result.form) };
+      throw new Error(`accept_post: unexpected answer ${JSON.stringify(result)}`);
     },
   };
 }
@@ -94,15 +112,17 @@ export function createDeliveryStore(client: SupabaseClient): DeliveryStore {
       if (error) throw new Error(`claim_email_deliveries: ${error.message}`);
       return (data ?? []) as ClaimedJob[];
     },
-    async finish(job, outcome) {
-      const { error } = await client.rpc('finish_email_delivery', {
-        p_id: job.id,
-        p_lease: job.lease,
-        p_sent: outcome.sent,
-        p_error: outcome.sent ? null : outcome.error,
-        p_retry_in_seconds: outcome.sent ? null : outcome.retryInSeconds,
+    async finish(results) {
+      const { error } = await client.rpc('finish_email_deliveries', {
+        p_results: results.map(([job, outcome]) => ({
+          id: job.id,
+          lease: job.lease,
+          sent: outcome.sent,
+          error: outcome.sent ? null : outcome.error,
+          retry_in_seconds: outcome.sent ? null : outcome.retryInSeconds,
+        })),
       });
-      if (error) throw new Error(`finish_email_delivery: ${error.message}`);
+      if (error) throw new Error(`finish_email_deliveries: ${error.message}`);
     },
   };
 }
