@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { HttpService, StackContext } from '../context.ts';
 import { BodyTooLargeError, parseJsonBody, readBody } from '../http.ts';
 import { authenticatorUrl } from '../postgres/authenticator.ts';
+import { logConnectionErrors } from '../postgres/pool-errors.ts';
 import { RestError, toRestError } from './errors.ts';
 import {
   appliedPreferences,
@@ -162,8 +163,9 @@ export function createRestService(ctx: StackContext): HttpService {
   const log = (m: string) => ctx.log('rest', m);
   // Its own pool as `authenticator`: SQL smuggled into a request can never act as the superuser.
   const dbUrl = authenticatorUrl(ctx.settings.dbUrl);
-  const pool = new pg.Pool({ connectionString: dbUrl, max: POOL_SIZE });
-  pool.on('error', (err) => log(`pool: ${err.message}`));
+  // Pipeline mode: a request's statements go out together (transaction.ts).
+  const pool = new pg.Pool({ connectionString: dbUrl, max: POOL_SIZE, pipeline: true });
+  logConnectionErrors(pool, log);
   const cache = new SchemaCache(pool, dbUrl, log);
   cache.listen().catch((err: Error) => log(`cannot listen for schema reloads: ${err.message}`));
   const maxRows = ctx.settings.project.maxRows;
@@ -200,7 +202,15 @@ export function createRestService(ctx: StackContext): HttpService {
     for (const [k, v] of Object.entries(req.headers)) {
       if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     }
-    return inRequestTransaction(
+    // Always the extended protocol, as PostgREST's prepared statements: Postgres itself then
+    // refuses any text holding more than one statement, even one without parameters.
+    // (node-postgres reads `queryMode`; its type definitions do not list it yet.)
+    const query: pg.QueryConfig & { queryMode: 'extended' } = {
+      text: statement.text,
+      values: statement.values,
+      queryMode: 'extended',
+    };
+    const rows = await inRequestTransaction<ResultRow>(
       pool,
       {
         readOnly,
@@ -212,22 +222,11 @@ export function createRestService(ctx: StackContext): HttpService {
         headers,
         roleSettings: (await cache.get()).roleSettings.get(identity.role) ?? [],
       },
-      async (client) => {
-        // Always the extended protocol, as PostgREST's prepared statements: Postgres itself then
-        // refuses any text holding more than one statement, even one without parameters.
-        // (node-postgres reads `queryMode`; its type definitions do not list it yet.)
-        const query: pg.QueryConfig & { queryMode: 'extended' } = {
-          text: statement.text,
-          values: statement.values,
-          queryMode: 'extended',
-        };
-        const result = await client.query<ResultRow>(query);
-        const row = result.rows[0];
-        // Checked inside the transaction so that a refused write is rolled back, as PostgREST does.
-        check?.(row);
-        return row;
-      },
+      query,
+      // Checked inside the transaction so that a refused write is rolled back, as PostgREST does.
+      check && ((checked) => check(checked[0])),
     );
+    return rows[0];
   }
 
   function sendRows(
@@ -280,10 +279,13 @@ export function createRestService(ctx: StackContext): HttpService {
     const row = await run(req, identity, url.pathname, statement, {
       readOnly: true,
       rollback: prefs.tx === 'rollback',
-      check: (r) => {
-        if (format.kind === 'object' && Number(r.page_total) !== 1)
-          throw singularityError(Number(r.page_total));
-      },
+      // Only where it can refuse: without a check the commit goes out with the statement.
+      check:
+        format.kind === 'object'
+          ? (r) => {
+              if (Number(r.page_total) !== 1) throw singularityError(Number(r.page_total));
+            }
+          : undefined,
     });
     const total = row.total === null ? null : Number(row.total);
     const { status, contentRange } = pageStatus(offset, Number(row.page_total), total);
@@ -377,17 +379,21 @@ export function createRestService(ctx: StackContext): HttpService {
     const row = await run(req, identity, url.pathname, statement, {
       readOnly: false,
       rollback: prefs.tx === 'rollback',
-      // Checked inside the transaction, so a refused write leaves nothing behind.
-      check: (r) => {
-        checkMaxAffected(limit, Number(r.page_total));
-        if (
-          returning === 'representation' &&
-          format.kind === 'object' &&
-          Number(r.page_total) !== 1
-        ) {
-          throw singularityError(Number(r.page_total));
-        }
-      },
+      // Checked inside the transaction, so a refused write leaves nothing behind (only where it
+      // can refuse: without a check the commit goes out with the statement).
+      check:
+        limit !== undefined || (returning === 'representation' && format.kind === 'object')
+          ? (r) => {
+              checkMaxAffected(limit, Number(r.page_total));
+              if (
+                returning === 'representation' &&
+                format.kind === 'object' &&
+                Number(r.page_total) !== 1
+              ) {
+                throw singularityError(Number(r.page_total));
+              }
+            }
+          : undefined,
     });
     const affected = Number(row.page_total);
     const headers: Record<string, string> = {
@@ -488,12 +494,20 @@ export function createRestService(ctx: StackContext): HttpService {
     const row = await run(req, identity, url.pathname, statement, {
       readOnly,
       rollback: prefs.tx === 'rollback',
-      check: (r) => {
-        checkMaxAffected(limit, Number(r.page_total));
-        if (statement.kind === 'rows' && format.kind === 'object' && Number(r.page_total) !== 1) {
-          throw singularityError(Number(r.page_total));
-        }
-      },
+      // Only where it can refuse: without a check the commit goes out with the statement.
+      check:
+        limit !== undefined || (statement.kind === 'rows' && format.kind === 'object')
+          ? (r) => {
+              checkMaxAffected(limit, Number(r.page_total));
+              if (
+                statement.kind === 'rows' &&
+                format.kind === 'object' &&
+                Number(r.page_total) !== 1
+              ) {
+                throw singularityError(Number(r.page_total));
+              }
+            }
+          : undefined,
     });
     const applied = appliedPreferences(prefs, ['count', 'tx', 'handling', 'max-affected']);
     if (statement.kind === 'void') return sendText(res, 204, null, JSON_TYPE, applied);
