@@ -60,6 +60,15 @@ function defaultSchedules(ctx: StackContext): ScheduledCall[] {
       intervalMs: deliveryIntervalMs,
       headers: { authorization: `Bearer ${serviceRoleKey}`, apikey: serviceRoleKey },
     },
+    {
+      // Per-form retention rules: the SQL function pg_cron runs on Supabase, called through the
+      // REST API (20261124170000_autoresponder_retention.sql).
+      name: 'retention',
+      method: 'POST',
+      url: `${apiUrl}/rest/v1/rpc/sweep_retention`,
+      intervalMs: deliveryIntervalMs,
+      headers: { authorization: `Bearer ${serviceRoleKey}`, apikey: serviceRoleKey },
+    },
   ];
 }
 
