@@ -12,23 +12,46 @@ export function P({ children }: { children: ReactNode }) {
 }
 
 /**
- * Inline code. A chip names one thing (a field, a header, an error code) and stays on one line:
- * breaking `origin_not_allowed` mid-name makes it unreadable. `wrap` lets a long chip of several
- * words (a method and a path in a heading) wrap at its spaces, still never inside a word.
+ * Inline code. A chip names one thing (a field, a header, an error code) and never breaks inside
+ * a word: breaking `origin_not_allowed` mid-name makes it unreadable. A long chip may wrap only
+ * at its spaces and after a slash (`GET /functions/v1/…`, a URL), so it never pushes the page
+ * sideways on a phone either.
  */
-export function C({ children, wrap }: { children: ReactNode; wrap?: boolean }) {
+export function C({ children }: { children: ReactNode }) {
+  const text = plainText(children);
   return (
     <ChakraCode
       fontSize="0.9em"
       display="inline"
-      whiteSpace={wrap ? 'normal' : 'nowrap'}
+      whiteSpace="normal"
       wordBreak="normal"
       overflowWrap="normal"
       // The chip's padding and background continue on each line it wraps onto.
       css={{ boxDecorationBreak: 'clone', WebkitBoxDecorationBreak: 'clone' }}
     >
-      {children}
+      {text === null ? <span style={{ whiteSpace: 'nowrap' }}>{children}</span> : breakable(text)}
     </ChakraCode>
+  );
+}
+
+/** The text of children made only of strings (JSX splits `a{'{b}'}` into several), else null. */
+function plainText(children: ReactNode): string | null {
+  const parts = Array.isArray(children) ? children : [children];
+  return parts.every((part) => typeof part === 'string') ? parts.join('') : null;
+}
+
+/** Unbreakable words, with a line-break opportunity after each slash (spaces break by themselves). */
+function breakable(text: string): ReactNode[] {
+  return text.split(/(\s+)/).map((word, i) =>
+    i % 2 === 1 ? (
+      word
+    ) : (
+      <span key={i} style={{ whiteSpace: 'nowrap' }}>
+        {word
+          .split(/(?<=\/)(?!\/)/)
+          .flatMap((piece, j) => (j === 0 ? [piece] : [<wbr key={j} />, piece]))}
+      </span>
+    ),
   );
 }
 

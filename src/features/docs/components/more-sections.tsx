@@ -89,7 +89,7 @@ export function ApiReference() {
       <Stack gap={6}>
         <Box>
           <Heading as="h3" size="lg" mb={2}>
-            <C wrap>POST /functions/v1/forms/{'{formId}'}</C>
+            <C>POST /functions/v1/forms/{'{formId}'}</C>
           </Heading>
           <P>Submits one entry. Public; no key needed.</P>
           <DataTable
@@ -146,7 +146,7 @@ export function ApiReference() {
         </Box>
         <Box>
           <Heading as="h3" size="lg" mb={2}>
-            <C wrap>OPTIONS /functions/v1/forms/{'{formId}'}</C>
+            <C>OPTIONS /functions/v1/forms/{'{formId}'}</C>
           </Heading>
           <P>CORS preflight; allowed for the form’s origin only.</P>
         </Box>
