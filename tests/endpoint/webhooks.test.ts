@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 import type pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { WEBHOOK_VERIFY_NODE } from '../../src/features/docs/webhook-examples.ts';
+import { WEBHOOK_FACTS, WEBHOOK_VERIFY_NODE } from '../../src/features/docs/webhook-examples.ts';
+import { WEBHOOKS } from '../../supabase/functions/forms/webhooks.ts';
 import { superuserPool } from '../support/db.ts';
 import { createForm, signUp, type TestUser } from '../support/supabase-users.ts';
 import { functionUrl, ORIGIN, rawRequest, resetRateLimits, until, urlencoded } from './support.ts';
@@ -115,6 +116,18 @@ async function makeDue(deliveryId: string): Promise<void> {
 }
 
 describe('webhooks', () => {
+  it('states in the docs the figures the function uses', () => {
+    expect(WEBHOOK_FACTS).toMatchObject({
+      firstRetrySeconds: WEBHOOKS.baseDelaySeconds,
+      maxDelaySeconds: WEBHOOKS.maxDelaySeconds,
+      retryWindowHours: WEBHOOKS.retryWindowSeconds / 3600,
+      timeoutSeconds: WEBHOOKS.timeoutMs / 1000,
+      maxResponseKiB: WEBHOOKS.maxResponseBytes / 1024,
+      excerptChars: WEBHOOKS.excerptChars,
+      toleranceSeconds: WEBHOOKS.toleranceSeconds,
+    });
+  });
+
   it('sends a signed JSON POST per accepted entry that the documented snippet verifies', async () => {
     const formId = await newForm('Signed');
     const hook = await addWebhook(owner.client, formId, { url: receiver.url('/signed') });

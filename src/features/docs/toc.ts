@@ -14,7 +14,7 @@ export const DOC_SECTIONS = [
   { id: 'analytics', title: 'Analytics' },
   { id: 'newsletter', title: 'Newsletter' },
   { id: 'booking', title: 'Booking', soon: true },
-  { id: 'webhooks', title: 'Webhooks and automation', soon: true },
+  { id: 'webhooks', title: 'Webhooks and automation' },
   { id: 'api-reference', title: 'API reference' },
   { id: 'troubleshooting', title: 'Troubleshooting' },
   { id: 'security', title: 'Security' },

@@ -51,3 +51,18 @@ export const WEBHOOK_PAYLOAD_EXAMPLE = `{
     "created_at": "2026-11-24T10:00:01.512Z"
   }
 }`;
+
+/**
+ * The delivery figures the docs state; tests/endpoint/webhooks.test.ts checks them against the
+ * function's own WEBHOOKS (supabase/functions/forms/webhooks.ts), so they cannot drift apart.
+ */
+export const WEBHOOK_FACTS = {
+  firstRetrySeconds: 30,
+  maxDelaySeconds: 2 * 60 * 60,
+  retryWindowHours: 24,
+  timeoutSeconds: 10,
+  maxResponseKiB: 16,
+  excerptChars: 500,
+  toleranceSeconds: 300,
+  perForm: 10,
+} as const;

@@ -237,9 +237,22 @@ describe('DocsPage', () => {
     );
   });
 
+  it('documents webhooks: the signature header, the Node check, retries and refused targets', () => {
+    renderWithProviders(<DocsPage />, { route: '/docs' });
+    const section = screen.getByRole('region', { name: 'Webhooks and automation' });
+    expect(section).not.toHaveTextContent('Coming soon');
+    expect(section).toHaveTextContent('X-Tinyback-Signature');
+    expect(section).toHaveTextContent('verifyTinybackSignature');
+    expect(section).toHaveTextContent(/for 24 hours/);
+    expect(section).toHaveTextContent(/169\.254\.169\.254/);
+    expect(
+      within(section).getByRole('button', { name: 'Copy: Verify a webhook in Node' }),
+    ).toBeVisible();
+  });
+
   it('marks the unfinished parts as coming soon and links the contact address', () => {
     renderWithProviders(<DocsPage />, { route: '/docs' });
-    for (const name of ['Booking', 'Webhooks and automation']) {
+    for (const name of ['Booking']) {
       expect(screen.getByRole('region', { name })).toHaveTextContent('Coming soon');
     }
     // API keys are built: the section documents them and is no longer marked.

@@ -67,21 +67,8 @@ export function Booking() {
   );
 }
 
-export function Webhooks() {
-  return (
-    <DocSection {...docSection('webhooks')}>
-      <P>
-        Soon each form will be able to call a URL of yours for every new submission (signed, retried
-        like e-mails), so you can connect Slack, a CRM or your own automation without polling.
-      </P>
-      <P>
-        Today you can already react to new entries on your own Supabase project: submissions are
-        rows in the <C>entries</C> table, so a Database Webhook or a trigger there fires for each
-        one.
-      </P>
-    </DocSection>
-  );
-}
+// The webhooks section lives in its own module; re-exported so the page imports every section here.
+export { Webhooks } from './webhooks-docs';
 
 export function ApiReference() {
   return (
