@@ -213,8 +213,12 @@ begin
         from public.entries e
        where e.form_id = p_form_id
          and e.user_id = p_user_id
-         and (p_since is null or e.created_at >= p_since)
-         and (p_after_created is null or (e.created_at, e.id) > (p_after_created, p_after_id))
+         -- No ORs on the parameters: both bounds stay index conditions on
+         -- (form_id, created_at, id) in a cached generic plan too; -infinity and the nil uuid
+         -- stand for "no bound".
+         and e.created_at >= coalesce(p_since, '-infinity'::timestamptz)
+         and (e.created_at, e.id) > (coalesce(p_after_created, '-infinity'::timestamptz),
+                                     coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'::uuid))
        order by e.created_at, e.id
        limit greatest(1, least(p_limit, 1000)) + 1
     ) page;
