@@ -13,6 +13,7 @@ import {
 import type { StackContext } from './context.ts';
 import { LOCAL_FORMS_PROXY_SECRET } from './forms-proxy.ts';
 import { createGateway } from './gateway.ts';
+import { logConnectionErrors } from './postgres/pool-errors.ts';
 import { startPostgres } from './postgres/server.ts';
 import { applyMigrations, applySeed, bootstrap } from './postgres/migrate.ts';
 import { startMailCatcher } from './mail/index.ts';
@@ -119,7 +120,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     stops.push(() => postgres.stop());
 
     const pool = new pg.Pool({ connectionString: settings.dbUrl, max: 20 });
-    pool.on('error', (e) => log('postgres', `pool: ${e.message}`));
+    logConnectionErrors(pool, (m) => log('postgres', m));
     stops.push(() => pool.end());
     await bootstrap(pool);
     const applied = await applyMigrations(pool, settings.supabaseDir);

@@ -37,6 +37,9 @@ function loadEmbeddedPostgres() {
   return embeddedPostgres;
 }
 
+/** Longest wait for a fast shutdown by halt() before an immediate one. */
+const HALT_TIMEOUT_MS = 20_000;
+
 export interface PostgresServer {
   /** True when the cluster was created by this start (migrations and seed must run). */
   created: boolean;
@@ -169,8 +172,19 @@ export async function startPostgres(opts: {
     async halt() {
       if (pid === null) return;
       // Fast shutdown: open transactions roll back, committed ones are written at the shutdown
-      // checkpoint, and clients see their connections terminated (57P01).
+      // checkpoint, and clients see their connections terminated (57P01). A replication client
+      // that never confirms the end of WAL would hold it forever: then shut down immediately.
+      const running = pid;
+      const timer = setTimeout(() => {
+        log(`fast shutdown still waiting after ${HALT_TIMEOUT_MS} ms; shutting down immediately`);
+        try {
+          process.kill(running, 'SIGQUIT');
+        } catch {
+          // already gone
+        }
+      }, HALT_TIMEOUT_MS);
       await pg.stop();
+      clearTimeout(timer);
       pid = null;
     },
     async resume() {

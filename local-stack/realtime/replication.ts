@@ -90,6 +90,13 @@ export class ChangeStream {
     );
     this.service = service;
     service.on('data', (_lsn: string, msg: Pgoutput.Message) => this.handle(msg));
+    // When the server asks where we are, answer with exactly its end of WAL: every change before it
+    // was handled synchronously already. A fast shutdown waits for that answer (walsender's
+    // WalSndDone needs flush == its position), and the library's own acknowledgements, one past
+    // the position they were given and only every 10 s, would keep Postgres shutting down forever.
+    service.on('heartbeat', (lsn: string, _timestamp: number, shouldRespond: boolean) => {
+      if (shouldRespond) void service.acknowledge(lsnBefore(lsn)).catch(() => undefined);
+    });
     service.on('error', (err: Error) => {
       if (this.closed) return;
       this.opts.log(`replication error: ${err.message}`);
@@ -177,6 +184,17 @@ export class ChangeStream {
     }
     this.opts.log(`could not drop replication slot ${this.slot}`);
   }
+}
+
+/**
+ * The WAL position one byte before `lsn` (`X/Y` in hex): LogicalReplicationService.acknowledge()
+ * reports the position it is given plus one.
+ */
+export function lsnBefore(lsn: string): string {
+  const [hi, lo] = lsn.split('/').map((part) => parseInt(part, 16)) as [number, number];
+  if (lo > 0) return `${hi.toString(16).toUpperCase()}/${(lo - 1).toString(16).toUpperCase()}`;
+  if (hi > 0) return `${(hi - 1).toString(16).toUpperCase()}/FFFFFFFF`;
+  return '0/0';
 }
 
 /** Stops a service for good; a late 'error' from it must not go unhandled and crash the process. */

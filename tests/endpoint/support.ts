@@ -145,6 +145,17 @@ export async function resetRateLimits(pool: pg.Pool): Promise<void> {
   await pool.query('delete from public.submission_rate_limits');
 }
 
+/**
+ * Waits, if needed, until the current rate-limit minute (date_trunc('minute', now()) in the
+ * database) has at least 20 s left, so a burst sent now is counted in one window.
+ */
+export async function freshMinute(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ s: number }>(
+    `select extract(second from now())::float8 as s`,
+  );
+  if (rows[0]!.s > 40) await new Promise((r) => setTimeout(r, (60 - rows[0]!.s + 0.2) * 1000));
+}
+
 /** Polls `probe` until `done` holds; fails with the last value seen after `timeoutMs`. */
 export async function until<T>(
   what: string,

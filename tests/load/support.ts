@@ -35,7 +35,7 @@ function sizeFromEnv(name: string, fallback: number): number {
  * LOAD_SUBMISSIONS=10000 LOAD_CLIENTS=50 (README, "Load and fault tests").
  */
 export const SIZE = {
-  submissions: sizeFromEnv('LOAD_SUBMISSIONS', 600),
+  submissions: sizeFromEnv('LOAD_SUBMISSIONS', 500),
   clients: sizeFromEnv('LOAD_CLIENTS', 16),
 };
 
