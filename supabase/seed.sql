@@ -1,5 +1,6 @@
--- Seed data for a new database: the blog posts shown on /blog. Runs once, right after the
--- migrations, on a fresh database (`npm run stack -- --reset` or `supabase db reset`).
+-- Seed data for a new database: the blog posts shown on /blog, and the site's own tinyback form
+-- that /custom's project enquiries post to. Runs once, right after the migrations, on a fresh
+-- database (`npm run stack -- --reset` or `supabase db reset`).
 -- Explicit ids keep the post URLs (/blog/1 …) stable across environments.
 
 insert into public.blog_posts (id, title, category, excerpt, image_url, created_at, content) values
@@ -468,4 +469,35 @@ select setval(
   pg_get_serial_sequence('public.blog_posts', 'id'),
   (select coalesce(max(id), 0) + 1 from public.blog_posts),
   false
+);
+
+-- The site's own account and form: /custom's enquiry form posts to this form
+-- (CUSTOM_ENQUIRY_FORM_ID in src/config/site.ts) through the public endpoint, like any
+-- customer's site. The account's e-mail is confirmed, so notifications to it need no confirmation
+-- link; its password hash is of a discarded random value, so nobody signs in as it. The allowed
+-- origin is the development site; a deployment sets its own (`update public.forms set
+-- allowed_origin = 'https://your.site' where id = '7b1c2d3e-4f50-4a61-8b72-9c83d4e5f607'`).
+insert into auth.users (
+  instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+  raw_app_meta_data, raw_user_meta_data, created_at, updated_at
+) values (
+  '00000000-0000-0000-0000-000000000000',
+  '5e1f0c2a-7d3b-4c8e-9a6f-1b2c3d4e5f60',
+  'authenticated',
+  'authenticated',
+  'hello@tinyback.tools',
+  '$2b$10$ToBcRCSodFBqP3kb8YyUnOAc5/slJaPvkZnjDXanX//BopKC0psHi',
+  now(),
+  '{"provider": "email", "providers": ["email"]}',
+  '{"full_name": "tinyback.tools"}',
+  now(),
+  now()
+);
+
+insert into public.forms (id, user_id, name, target_email, allowed_origin) values (
+  '7b1c2d3e-4f50-4a61-8b72-9c83d4e5f607',
+  '5e1f0c2a-7d3b-4c8e-9a6f-1b2c3d4e5f60',
+  'Custom web enquiries',
+  'hello@tinyback.tools',
+  'http://127.0.0.1:5173'
 );

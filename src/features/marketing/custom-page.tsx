@@ -1,13 +1,14 @@
-// The custom web development page: the service, how a project runs, and how to get in touch.
+// The custom web development page: the service, how a project runs, and a project enquiry form
+// (a tinyback form of our own, not a mailto: link).
 import { Box, Button, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { LuDatabase, LuGauge, LuLayoutTemplate, LuMail, LuPalette, LuPlug } from 'react-icons/lu';
 import { CheckList } from '../../components/check-list';
 import { FeatureCard, type Feature } from '../../components/feature-card';
 import { PageHero } from '../../components/page-hero';
 import { Section } from '../../components/section';
+import { ProjectEnquiryForm } from './components/project-enquiry-form';
 import { PageMeta } from '../../components/page-meta';
 import { PAGE_META } from '../../config/seo';
-import { site } from '../../config/site';
 
 const services: Feature[] = [
   {
@@ -61,6 +62,9 @@ const steps = [
   },
 ];
 
+/** The enquiry form's section, the target of both calls to action. */
+const ENQUIRY_SECTION = 'project';
+
 export function CustomPage() {
   return (
     <>
@@ -71,9 +75,7 @@ export function CustomPage() {
         lead="The team behind tinyback builds websites and web apps for freelancers, startups and companies, fast, accessible and privacy-friendly by default."
       >
         <Button asChild colorPalette="teal" size="lg">
-          <a href={`mailto:${site.contactEmail}?subject=Custom%20web%20project`}>
-            Tell us about your project
-          </a>
+          <a href={`#${ENQUIRY_SECTION}`}>Tell us about your project</a>
         </Button>
       </PageHero>
       <Section id="services" title="What we build">
@@ -114,11 +116,27 @@ export function CustomPage() {
             align="start"
           />
           <Button asChild colorPalette="teal" size="lg" alignSelf="center">
-            <a href={`mailto:${site.contactEmail}?subject=Custom%20web%20project`}>
-              Email {site.contactEmail}
-            </a>
+            <a href={`#${ENQUIRY_SECTION}`}>Start a project</a>
           </Button>
         </Stack>
+      </Section>
+      <Section
+        id={ENQUIRY_SECTION}
+        title="Tell us about your project"
+        intro="A few lines are enough: what you are building, for whom and by when. We answer with questions or a time for a free discovery call."
+        bg="bg.subtle"
+        scrollMarginTop="64px"
+      >
+        <Box
+          maxW="3xl"
+          mx="auto"
+          bg="bg"
+          rounded="2xl"
+          borderWidth="1px"
+          p={{ base: '5', md: '8' }}
+        >
+          <ProjectEnquiryForm />
+        </Box>
       </Section>
     </>
   );
