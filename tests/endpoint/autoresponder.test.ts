@@ -54,7 +54,10 @@ const post = (fields: Record<string, string>) =>
 /** What the pg_cron job (or the local scheduler) does every minute. */
 async function runDeliver(): Promise<void> {
   const res = await rawRequest(`${stack.apiUrl}/functions/v1/forms/_deliver`, {
-    headers: { authorization: `Bearer ${stack.serviceRoleKey}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${stack.serviceRoleKey}`,
+      'content-type': 'application/json',
+    },
     body: '{}',
   });
   expect(res.status).toBe(200);
