@@ -3,7 +3,8 @@ import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Box, Button, Container, Grid, Link, List, Text } from '@chakra-ui/react';
 import { LuChevronDown } from 'react-icons/lu';
 import { PageHero } from '../../../components/page-hero';
-import { useDocumentTitle } from '../../../components/use-document-title';
+import { PageMeta } from '../../../components/page-meta';
+import { PAGE_META } from '../../../config/seo';
 import { DOC_SECTIONS } from '../toc';
 import {
   Ajax,
@@ -31,9 +32,9 @@ import {
 } from './more-sections';
 
 export function DocsPage() {
-  useDocumentTitle('Docs');
   return (
     <Box>
+      <PageMeta {...PAGE_META.docs} />
       <PageHero
         align="start"
         title="Documentation"
