@@ -131,11 +131,28 @@ export function createFunctionsService(
 
   const scheduler = startScheduler(options.schedules ?? defaultSchedules(ctx), log);
 
+  // The folders are listed once and again after a change below them (the watcher), not on every
+  // request: a listing costs several file-system calls on the request path.
+  let served: Map<string, ServedFunction> | undefined;
+  const discover = () =>
+    (served = discoverFunctions({
+      supabaseDir: settings.supabaseDir,
+      projectFunctions: settings.project.functions,
+      extraDirs: settings.functionsDirs,
+    }));
+  function servedFunction(name: string): ServedFunction | undefined {
+    const known = (served ?? discover()).get(name);
+    // A miss, or an entrypoint removed a moment ago, is checked against a fresh listing.
+    if (known && existsSync(known.entrypoint)) return known;
+    return discover().get(name);
+  }
+
   // An edited function (or its .env, or _shared code) gets a fresh worker on its next request.
   const folders = [path.join(settings.supabaseDir, 'functions'), ...settings.functionsDirs];
   const watcher = watchFolders(
     folders,
     (dir) => {
+      served = undefined;
       for (const [name, entry] of workers) {
         if (entry.functionsDir !== dir) continue;
         log(`${name}: source changed, reloading`);
@@ -148,13 +165,7 @@ export function createFunctionsService(
 
   async function handle(req: IncomingMessage, res: ServerResponse, subPath: string, url: URL) {
     const name = subPath.split('/')[1] ?? '';
-    const fn = name
-      ? discoverFunctions({
-          supabaseDir: settings.supabaseDir,
-          projectFunctions: settings.project.functions,
-          extraDirs: settings.functionsDirs,
-        }).get(name)
-      : undefined;
+    const fn = name ? servedFunction(name) : undefined;
     if (!fn || closed) return text(res, 404, 'Function not found');
 
     if (fn.verifyJwt && req.method !== 'OPTIONS') {
