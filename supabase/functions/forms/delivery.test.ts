@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DELIVERY } from '../_shared/limits.ts';
 import {
   createSendSoon,
+  FINISH_RETRIES_MS,
   runDeliveries,
   type ClaimedJob,
   type DeliveryStore,
@@ -100,6 +101,31 @@ describe('delivery worker', () => {
       failed: 0,
     });
     expect(finishCalls).toEqual([]);
+  });
+  it('records the batch again through a short outage, then gives up to the lease', async () => {
+    const { store, finished } = fakeStore([job('a')]);
+    let failures = 2;
+    const flaky: DeliveryStore = {
+      claim: store.claim,
+      finish: async (results) => {
+        if (failures-- > 0) throw new Error('database restarting');
+        await store.finish(results);
+      },
+    };
+    const pauses: number[] = [];
+    const sleep = async (ms: number) => void pauses.push(ms);
+    const mailer: Mailer = { send: async () => undefined };
+    await runDeliveries(flaky, mailer, 'f', { sleep });
+    expect(pauses).toEqual(FINISH_RETRIES_MS.slice(0, 2));
+    expect(finished).toEqual([['a', { sent: true }]]);
+
+    const down: DeliveryStore = {
+      claim: store.claim,
+      finish: async () => {
+        throw new Error('database down');
+      },
+    };
+    await expect(runDeliveries(down, mailer, 'f', { sleep })).rejects.toThrow('database down');
   });
 });
 

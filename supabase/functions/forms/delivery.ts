@@ -67,7 +67,7 @@ export async function runDeliveries(
   store: DeliveryStore,
   mailer: Mailer,
   from: string,
-  opts: { id?: string; limit?: number } = {},
+  opts: { id?: string; limit?: number; sleep?: (ms: number) => Promise<void> } = {},
 ): Promise<DeliveryReport> {
   const jobs = await store.claim({
     id: opts.id,
@@ -93,11 +93,24 @@ export async function runDeliveries(
     else if (outcome.retryInSeconds === null) report.failed++;
     else report.retrying++;
   }
-  // One call for the batch. Should it fail, the leases run out and the jobs are sent again: at
-  // least once, never lost.
-  await store.finish(jobs.map((job, i) => [job, outcomes[i]]));
+  // One call for the batch, tried again through a short outage (well within the lease): should it
+  // still fail, the leases run out and the jobs are sent again, at least once, never lost.
+  const results = jobs.map((job, i): [ClaimedJob, Outcome] => [job, outcomes[i]]);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await store.finish(results);
+      break;
+    } catch (err) {
+      if (attempt >= FINISH_RETRIES_MS.length) throw err;
+      await (opts.sleep ?? sleep)(FINISH_RETRIES_MS[attempt]);
+    }
+  }
   return report;
 }
+
+/** Pauses before recording a batch again after a failure (about 15 s in all, lease: 120 s). */
+export const FINISH_RETRIES_MS = [500, 1_000, 2_000, 4_000, 8_000];
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Delivery right after posts, batched: `soon()` starts a run of due jobs unless one is running, in
