@@ -5,7 +5,8 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { Box, Container, Grid, Heading, Link, Stack, Text } from '@chakra-ui/react';
 import { paths } from '../../../config/paths';
-import { useDocumentTitle } from '../../../components/use-document-title';
+import { PageMeta } from '../../../components/page-meta';
+import { PAGE_META } from '../../../config/seo';
 import { usePosts } from '../api/get-posts';
 import { filterPosts, readBlogFilter, type BlogFilter } from '../filter-posts';
 import { queryView } from '../query-view';
@@ -28,8 +29,6 @@ export function BlogListPage({ newsletter }: BlogListPageProps = {}) {
   const state = queryView(posts);
   const retry = () => void posts.refetch();
 
-  useDocumentTitle('Blog');
-
   const visible = state.status === 'success' ? filterPosts(state.data, filter) : [];
 
   // The raw text stays in the URL while typing (spaces included) so the box never fights the
@@ -43,6 +42,7 @@ export function BlogListPage({ newsletter }: BlogListPageProps = {}) {
 
   return (
     <Box>
+      <PageMeta {...PAGE_META.blog} />
       <BlogHero newsletter={newsletter} />
       <Container maxW="6xl" py={{ base: 8, md: 12 }}>
         <Grid

@@ -18,7 +18,7 @@ import {
 } from '@chakra-ui/react';
 import { LuArrowLeft } from 'react-icons/lu';
 import { paths } from '../../../config/paths';
-import { useDocumentTitle } from '../../../components/use-document-title';
+import { PageMeta } from '../../../components/page-meta';
 import { useCachedPostSummary, usePost } from '../api/get-post';
 import { useCachedPosts } from '../api/get-posts';
 import { formatLongDate } from '../format-date';
@@ -43,10 +43,23 @@ export function BlogPostPage() {
       : state.data
         ? state.data.title
         : 'Post not found';
-  useDocumentTitle(title ? `${title} · Blog` : 'Blog');
+  const loaded = state.status === 'success' ? state.data : summary;
+  // The post's own title and excerpt in search results and share cards; a missing post is no result.
+  const meta =
+    state.status === 'success' && !state.data ? (
+      <PageMeta title="Post not found · Blog" noindex />
+    ) : (
+      <PageMeta
+        title={title ? `${title} · Blog` : 'Blog'}
+        description={loaded?.excerpt}
+        path={id ? paths.blogPost(id) : undefined}
+        type="article"
+      />
+    );
 
   return (
     <Container maxW="6xl" py={{ base: 8, md: 12 }}>
+      {meta}
       <Grid
         templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 18rem' }}
         gap={{ base: 10, lg: 12 }}
