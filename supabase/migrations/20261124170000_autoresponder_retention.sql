@@ -398,13 +398,14 @@ create policy "Retention rules are deletable by their owner"
 revoke all on public.form_autoresponders from anon, authenticated;
 grant select, delete on public.form_autoresponders to authenticated;
 grant insert (form_id, user_id, enabled, subject, body) on public.form_autoresponders to authenticated;
-grant update (enabled, subject, body) on public.form_autoresponders to authenticated;
+-- form_id too, for upserts (ON CONFLICT DO UPDATE sets every sent column); the trigger keeps it.
+grant update (form_id, enabled, subject, body) on public.form_autoresponders to authenticated;
 grant all on public.form_autoresponders to service_role;
 
 revoke all on public.form_retention from anon, authenticated;
 grant select, delete on public.form_retention to authenticated;
 grant insert (form_id, user_id, mode, days) on public.form_retention to authenticated;
-grant update (mode, days) on public.form_retention to authenticated;
+grant update (form_id, mode, days) on public.form_retention to authenticated;
 grant all on public.form_retention to service_role;
 
 -- autoresponse_sends: no policy, no grant to clients (only the trigger and the sweep touch it).

@@ -1,6 +1,7 @@
 // The 'Create New Form' dialog, and the same dialog to edit a form with its settings (e-mail
-// notifications, thank-you page, webhooks). Formik + Yup check every field inline; a refusal from
-// the server is shown in the dialog, on the field it concerns when there is one.
+// notifications, thank-you page, webhooks, autoresponder, retention). Formik + Yup check every
+// field inline; a refusal from the server is shown in the dialog, on the field it concerns when
+// there is one.
 import { useState } from 'react';
 import { useFormik } from 'formik';
 import {
@@ -28,6 +29,8 @@ import {
   type FormDialogValues,
 } from '../form-schema';
 import { ORIGIN_EXAMPLE } from '../normalize-origin';
+import { AutoresponderSection } from './autoresponder-section';
+import { RetentionSection } from './retention-section';
 import { WebhooksSection } from './webhooks-section';
 
 export interface FormDialogProps {
@@ -214,6 +217,14 @@ function FormDialogFields({
           <>
             <Separator my="5" />
             <WebhooksSection formId={form.id} />
+            <Separator my="5" />
+            <AutoresponderSection
+              formId={form.id}
+              formName={form.name}
+              allowedOrigin={form.allowed_origin}
+            />
+            <Separator my="5" />
+            <RetentionSection formId={form.id} />
           </>
         )}
       </Dialog.Body>

@@ -1,0 +1,39 @@
+// Reads the autoresponder of one of the owner's forms (RLS: only their own); null until the owner
+// first saves one.
+import { useQuery } from '@tanstack/react-query';
+import * as yup from 'yup';
+import { supabase } from '../../../lib/supabase';
+
+export interface Autoresponder {
+  form_id: string;
+  enabled: boolean;
+  subject: string;
+  body: string;
+  updated_at: string;
+}
+
+export const AUTORESPONDER_COLUMNS = 'form_id, enabled, subject, body, updated_at';
+
+export const autoresponderKeys = {
+  detail: (formId: string) => ['autoresponder', formId] as const,
+};
+
+export const getAutoresponderSchema = yup.object({ formId: yup.string().uuid().required() });
+
+export async function getAutoresponder(input: { formId: string }): Promise<Autoresponder | null> {
+  const { formId } = getAutoresponderSchema.validateSync(input);
+  const { data, error } = await supabase
+    .from('form_autoresponders')
+    .select(AUTORESPONDER_COLUMNS)
+    .eq('form_id', formId)
+    .maybeSingle();
+  if (error) throw error;
+  return (data as Autoresponder | null) ?? null;
+}
+
+export function useAutoresponder(formId: string) {
+  return useQuery({
+    queryKey: autoresponderKeys.detail(formId),
+    queryFn: () => getAutoresponder({ formId }),
+  });
+}

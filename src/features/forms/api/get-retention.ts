@@ -1,0 +1,41 @@
+// Reads the retention rule of one of the owner's forms (RLS: only their own); null when the form
+// keeps its messages until they are deleted.
+import { useQuery } from '@tanstack/react-query';
+import * as yup from 'yup';
+import { supabase } from '../../../lib/supabase';
+
+export type RetentionMode = 'days' | 'forward_only';
+
+export interface RetentionRule {
+  form_id: string;
+  mode: RetentionMode;
+  days: number | null;
+}
+
+export const RETENTION_COLUMNS = 'form_id, mode, days';
+
+/** Under ['retention']: the inbox reads every rule under the same root, and a save refreshes both. */
+export const retentionKeys = {
+  all: ['retention'] as const,
+  detail: (formId: string) => ['retention', 'form', formId] as const,
+};
+
+export const getRetentionSchema = yup.object({ formId: yup.string().uuid().required() });
+
+export async function getRetention(input: { formId: string }): Promise<RetentionRule | null> {
+  const { formId } = getRetentionSchema.validateSync(input);
+  const { data, error } = await supabase
+    .from('form_retention')
+    .select(RETENTION_COLUMNS)
+    .eq('form_id', formId)
+    .maybeSingle();
+  if (error) throw error;
+  return (data as RetentionRule | null) ?? null;
+}
+
+export function useRetention(formId: string) {
+  return useQuery({
+    queryKey: retentionKeys.detail(formId),
+    queryFn: () => getRetention({ formId }),
+  });
+}

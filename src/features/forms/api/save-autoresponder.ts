@@ -1,0 +1,54 @@
+// Saves a form's autoresponder (created on first save). The database checks the subject is one
+// line and the lengths, and decides per message whether a reply may go out.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import * as yup from 'yup';
+import { supabase } from '../../../lib/supabase';
+import { AUTORESPONSE_LIMITS } from '../autoresponse-template';
+import { AUTORESPONDER_COLUMNS, autoresponderKeys, type Autoresponder } from './get-autoresponder';
+
+export const autoresponderSchema = yup.object({
+  enabled: yup.boolean().required(),
+  subject: yup
+    .string()
+    .trim()
+    .required('Enter a subject.')
+    .max(AUTORESPONSE_LIMITS.subject, `At most ${AUTORESPONSE_LIMITS.subject} characters.`)
+    // eslint-disable-next-line no-control-regex
+    .matches(/^[^\u0000-\u001f\u007f]*$/, 'The subject must be a single line.'),
+  body: yup
+    .string()
+    .max(AUTORESPONSE_LIMITS.body, `At most ${AUTORESPONSE_LIMITS.body} characters.`)
+    .when('enabled', {
+      is: true,
+      then: (s) => s.trim().required('Write the reply before switching it on.'),
+      otherwise: (s) => s.default(''),
+    }),
+});
+
+export const saveAutoresponderSchema = autoresponderSchema.shape({
+  formId: yup.string().uuid().required(),
+});
+export type SaveAutoresponderInput = yup.InferType<typeof saveAutoresponderSchema>;
+
+export async function saveAutoresponder(input: SaveAutoresponderInput): Promise<Autoresponder> {
+  const { formId, enabled, subject, body } = saveAutoresponderSchema.validateSync(input, {
+    stripUnknown: true,
+  });
+  const { data, error } = await supabase
+    .from('form_autoresponders')
+    .upsert({ form_id: formId, enabled, subject, body: body ?? '' }, { onConflict: 'form_id' })
+    .select(AUTORESPONDER_COLUMNS)
+    .single();
+  if (error) throw error;
+  return data as Autoresponder;
+}
+
+export function useSaveAutoresponder() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: saveAutoresponder,
+    onSuccess: (saved) => client.setQueryData(autoresponderKeys.detail(saved.form_id), saved),
+    onSettled: (_data, _error, input) =>
+      client.invalidateQueries({ queryKey: autoresponderKeys.detail(input.formId) }),
+  });
+}

@@ -1,0 +1,130 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { SLOW, renderWithProviders } from '../../../components/testing/render';
+import { notify } from '../../../components/toaster';
+import { pgError } from '../testing/forms-supabase';
+import {
+  resetSettingsBackend,
+  SETTINGS_FORM_ID,
+  type SettingsBackend,
+} from '../testing/settings-supabase';
+import { AutoresponderSection } from './autoresponder-section';
+
+vi.mock('../../../lib/supabase', () => import('../testing/settings-supabase'));
+vi.mock('../../../components/toaster', () => ({ notify: vi.fn() }));
+
+let backend: SettingsBackend;
+
+beforeEach(() => {
+  vi.mocked(notify).mockReset();
+  backend = resetSettingsBackend();
+});
+
+const renderSection = () =>
+  renderWithProviders(
+    <AutoresponderSection
+      formId={SETTINGS_FORM_ID}
+      formName="Support <desk>"
+      allowedOrigin="https://shop.example"
+    />,
+  );
+
+describe('autoresponder settings', () => {
+  it('shows a loading state, then an error with a retry that loads the saved reply', async () => {
+    backend.hold('select');
+    const first = renderSection();
+    expect(await screen.findByText('Loading the autoresponder…')).toBeVisible();
+    first.unmount();
+
+    backend = resetSettingsBackend({
+      form_autoresponders: [
+        {
+          form_id: SETTINGS_FORM_ID,
+          enabled: true,
+          subject: 'Got it, {{name}}',
+          body: 'Saved body',
+          updated_at: '2026-11-24T10:00:00Z',
+        },
+      ],
+    });
+    backend.fail('select', pgError('500', 'boom'));
+    renderSection();
+    const alert = await screen.findByRole('alert', {}, SLOW);
+    expect(alert).toHaveTextContent('Could not load the autoresponder.');
+    backend.succeed('select');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('textbox', { name: 'Subject' }, SLOW)).toHaveValue(
+      'Got it, {{name}}',
+    );
+    expect(screen.getByRole('checkbox', { name: 'Send an automatic reply' })).toBeChecked();
+  });
+
+  it('previews the reply with sample values, shown as text', async () => {
+    const user = userEvent.setup();
+    renderSection();
+    const subject = await screen.findByRole('textbox', { name: 'Subject' }, SLOW);
+    const body = screen.getByRole('textbox', { name: 'Reply' });
+    await user.clear(subject);
+    await user.click(subject);
+    await user.paste('Hello {{name}} from {{ form }}');
+    await user.clear(body);
+    await user.click(body);
+    await user.paste('Dear {{name}},\nre {{form}}: {{message}}');
+
+    const preview = screen.getByRole('figure', { name: 'Preview of the reply' });
+    expect(within(preview).getByTestId('preview-subject')).toHaveTextContent(
+      'Hello Ada Lovelace from Support <desk>',
+    );
+    expect(within(preview).getByTestId('preview-body').textContent).toBe(
+      'Dear Ada Lovelace,\nre Support <desk>: Hello! Could you tell me more about your plans?',
+    );
+    // The form's name is shown as text, never parsed as markup.
+    expect(preview.querySelector('desk')).toBeNull();
+    expect(preview).toHaveTextContent('on https://shop.example');
+  });
+
+  it('asks for a reply before switching on, then saves and confirms', async () => {
+    const user = userEvent.setup();
+    renderSection();
+    const form = within(await screen.findByRole('form', { name: 'Autoresponder' }, SLOW));
+    await user.clear(form.getByRole('textbox', { name: 'Reply' }));
+    await user.click(form.getByRole('checkbox', { name: 'Send an automatic reply' }));
+    await user.click(form.getByRole('button', { name: 'Save reply' }));
+    expect(await form.findByText('Write the reply before switching it on.')).toBeVisible();
+    expect(backend.calls.upsert).not.toHaveBeenCalled();
+
+    await user.click(form.getByRole('textbox', { name: 'Reply' }));
+    await user.paste('Thanks, {{name}}!');
+    await user.click(form.getByRole('button', { name: 'Save reply' }));
+    await vi.waitFor(() =>
+      expect(notify).toHaveBeenCalledWith(
+        'success',
+        'Autoresponder on',
+        'New messages get your reply.',
+      ),
+    );
+    expect(backend.calls.upsert).toHaveBeenCalledWith('form_autoresponders', {
+      form_id: SETTINGS_FORM_ID,
+      enabled: true,
+      subject: 'Thanks for your message',
+      body: 'Thanks, {{name}}!',
+    });
+  });
+
+  it('says why a save failed, inline and in a toast', async () => {
+    const user = userEvent.setup();
+    backend.fail('upsert', pgError('42501', 'permission denied'));
+    renderSection();
+    const form = within(await screen.findByRole('form', { name: 'Autoresponder' }, SLOW));
+    await user.click(form.getByRole('button', { name: 'Save reply' }));
+    expect(await form.findByRole('alert')).toHaveTextContent(
+      'You are not allowed to save the autoresponder.',
+    );
+    expect(notify).toHaveBeenCalledWith(
+      'error',
+      'Autoresponder not saved',
+      'You are not allowed to save the autoresponder.',
+    );
+  });
+});

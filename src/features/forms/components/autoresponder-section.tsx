@@ -1,0 +1,246 @@
+// A form's autoresponder, in its settings: on/off, subject and reply with merge fields, and a live
+// preview of what a visitor receives. Saved on its own ("Save reply"), not by the dialog's "Save".
+import { useId, useMemo } from 'react';
+import { useFormik } from 'formik';
+import {
+  Alert,
+  Box,
+  Button,
+  Code,
+  Field,
+  Heading,
+  Link,
+  Spinner,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+} from '@chakra-ui/react';
+import { TextField } from '../../../components/text-field';
+import { notify } from '../../../components/toaster';
+import { paths } from '../../../config/paths';
+import { useAutoresponder, type Autoresponder } from '../api/get-autoresponder';
+import { autoresponderSchema, useSaveAutoresponder } from '../api/save-autoresponder';
+import {
+  AUTORESPONSE_LIMITS,
+  DEFAULT_SUBJECT,
+  fillTemplate,
+  MERGE_FIELDS,
+  renderSubject,
+} from '../autoresponse-template';
+import { describeSettingError } from '../setting-errors';
+
+export interface AutoresponderSectionProps {
+  formId: string;
+  formName: string;
+  /** Where the form is embedded: named in the reply's footer. */
+  allowedOrigin: string;
+}
+
+interface Values {
+  enabled: boolean;
+  subject: string;
+  body: string;
+}
+
+const DEFAULT_BODY =
+  'Hi {{name}},\n\nthanks for your message to {{form}}. We will get back to you soon.\n\nYou wrote:\n{{message}}';
+
+/** What the preview fills in for a visitor. */
+const SAMPLE = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  message: 'Hello! Could you tell me more about your plans?',
+} as const;
+
+function valuesOf(saved: Autoresponder | null): Values {
+  return saved
+    ? { enabled: saved.enabled, subject: saved.subject, body: saved.body }
+    : { enabled: false, subject: DEFAULT_SUBJECT, body: DEFAULT_BODY };
+}
+
+export function AutoresponderSection({
+  formId,
+  formName,
+  allowedOrigin,
+}: AutoresponderSectionProps) {
+  const headingId = useId();
+  const saved = useAutoresponder(formId);
+
+  return (
+    <Stack as="section" aria-labelledby={headingId} gap="3">
+      <Heading as="h3" id={headingId} size="sm">
+        Autoresponder
+      </Heading>
+      <Text fontSize="sm" color="fg.muted">
+        Reply automatically to the address a visitor enters. Never to spam, at most once a day per
+        address, and only once this form’s address is confirmed.{' '}
+        <Link
+          href={`${paths.docs}#autoresponder`}
+          target="_blank"
+          rel="noopener"
+          colorPalette="teal"
+          variant="underline"
+        >
+          About the autoresponder
+        </Link>
+      </Text>
+      {saved.isPending ? (
+        <Stack direction="row" align="center" gap="2" role="status">
+          <Spinner size="sm" />
+          <Text fontSize="sm">Loading the autoresponder…</Text>
+        </Stack>
+      ) : saved.isError ? (
+        <Alert.Root status="error" role="alert">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Could not load the autoresponder.</Alert.Title>
+          </Alert.Content>
+          <Button size="xs" variant="outline" onClick={() => void saved.refetch()}>
+            Try again
+          </Button>
+        </Alert.Root>
+      ) : (
+        <AutoresponderForm
+          // A fresh form when another saved version arrives.
+          key={saved.data?.updated_at ?? 'new'}
+          formId={formId}
+          formName={formName}
+          allowedOrigin={allowedOrigin}
+          initial={valuesOf(saved.data)}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function AutoresponderForm({
+  formId,
+  formName,
+  allowedOrigin,
+  initial,
+}: AutoresponderSectionProps & { initial: Values }) {
+  const save = useSaveAutoresponder();
+  const bodyId = useId();
+  const formik = useFormik<Values>({
+    initialValues: initial,
+    validationSchema: autoresponderSchema,
+    onSubmit: async (values, helpers) => {
+      try {
+        await save.mutateAsync({ formId, ...values });
+        notify(
+          'success',
+          values.enabled ? 'Autoresponder on' : 'Autoresponder saved',
+          values.enabled ? 'New messages get your reply.' : 'It is switched off.',
+        );
+      } catch (error) {
+        const message = describeSettingError(error, 'save the autoresponder');
+        helpers.setStatus(message);
+        notify('error', 'Autoresponder not saved', message);
+      }
+    },
+  });
+  const shown = (field: keyof Values) =>
+    formik.touched[field] || formik.submitCount > 0 ? formik.errors[field] : undefined;
+
+  const preview = useMemo(() => {
+    const values = { ...SAMPLE, form: formName };
+    return {
+      subject: renderSubject(formik.values.subject, values),
+      body: fillTemplate(formik.values.body, values),
+    };
+  }, [formik.values.subject, formik.values.body, formName]);
+
+  return (
+    <form onSubmit={formik.handleSubmit} noValidate aria-label="Autoresponder">
+      <Stack gap="3" borderWidth="1px" borderRadius="md" p="3">
+        <Switch.Root
+          name="enabled"
+          checked={formik.values.enabled}
+          onCheckedChange={(d) => void formik.setFieldValue('enabled', d.checked)}
+          colorPalette="teal"
+          size="sm"
+        >
+          <Switch.HiddenInput />
+          <Switch.Control>
+            <Switch.Thumb />
+          </Switch.Control>
+          <Switch.Label>Send an automatic reply</Switch.Label>
+        </Switch.Root>
+
+        <TextField
+          label="Subject"
+          maxLength={AUTORESPONSE_LIMITS.subject}
+          autoComplete="off"
+          {...formik.getFieldProps('subject')}
+          error={shown('subject')}
+        />
+        <Field.Root invalid={Boolean(shown('body'))}>
+          <Field.Label htmlFor={bodyId}>Reply</Field.Label>
+          <Textarea
+            id={bodyId}
+            rows={6}
+            maxLength={AUTORESPONSE_LIMITS.body}
+            {...formik.getFieldProps('body')}
+          />
+          <Field.HelperText>
+            Plain text. Merge fields:{' '}
+            {MERGE_FIELDS.map((field, i) => (
+              <span key={field}>
+                {i > 0 && ', '}
+                <Code size="sm">{`{{${field}}}`}</Code>
+              </span>
+            ))}
+            , or any field of your form by its name.
+          </Field.HelperText>
+          <Field.ErrorText>{shown('body')}</Field.ErrorText>
+        </Field.Root>
+
+        <Box
+          as="figure"
+          aria-label="Preview of the reply"
+          borderWidth="1px"
+          borderRadius="md"
+          bg="bg.subtle"
+          p="3"
+          fontSize="sm"
+        >
+          <Text as="figcaption" fontWeight="semibold" mb="2">
+            Preview
+          </Text>
+          <Text>
+            <Text as="span" color="fg.muted">
+              To:{' '}
+            </Text>
+            {SAMPLE.email}
+          </Text>
+          <Text>
+            <Text as="span" color="fg.muted">
+              Subject:{' '}
+            </Text>
+            <span data-testid="preview-subject">{preview.subject}</span>
+          </Text>
+          <Text mt="2" whiteSpace="pre-wrap" overflowWrap="anywhere" data-testid="preview-body">
+            {preview.body}
+          </Text>
+          <Text mt="2" color="fg.muted" fontSize="xs" overflowWrap="anywhere">
+            You receive this because this address was entered in the form “{formName}” on{' '}
+            {allowedOrigin}.
+          </Text>
+        </Box>
+
+        {typeof formik.status === 'string' && (
+          <Alert.Root status="error" role="alert">
+            <Alert.Indicator />
+            <Alert.Title>{formik.status}</Alert.Title>
+          </Alert.Root>
+        )}
+        <div>
+          <Button type="submit" size="sm" colorPalette="teal" loading={formik.isSubmitting}>
+            Save reply
+          </Button>
+        </div>
+      </Stack>
+    </form>
+  );
+}

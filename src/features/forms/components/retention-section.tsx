@@ -1,0 +1,194 @@
+// A form's retention rule, in its settings: keep messages until deleted, delete them after a
+// number of days, or forward only (e-mail and webhooks, then delete). Saved on its own.
+import { useId } from 'react';
+import { useFormik } from 'formik';
+import { Alert, Button, Heading, Link, RadioGroup, Spinner, Stack, Text } from '@chakra-ui/react';
+import { TextField } from '../../../components/text-field';
+import { notify } from '../../../components/toaster';
+import { paths } from '../../../config/paths';
+import { useRetention, type RetentionRule } from '../api/get-retention';
+import {
+  RETENTION_DAYS,
+  retentionSchema,
+  useSaveRetention,
+  type RetentionChoice,
+} from '../api/save-retention';
+import { describeSettingError } from '../setting-errors';
+
+export interface RetentionSectionProps {
+  formId: string;
+}
+
+interface Values {
+  choice: RetentionChoice;
+  days: string;
+}
+
+const CHOICES: { value: RetentionChoice; label: string; hint: string }[] = [
+  { value: 'keep', label: 'Keep messages until I delete them', hint: 'The default.' },
+  {
+    value: 'days',
+    label: 'Delete messages after a number of days',
+    hint: 'Checked every minute; spam included.',
+  },
+  {
+    value: 'forward_only',
+    label: 'Forward only, don’t store',
+    hint: 'Each message is e-mailed and sent to your webhooks, then deleted once every delivery has gone out or finally failed. A message nothing can be sent for is deleted at once.',
+  },
+];
+
+function valuesOf(rule: RetentionRule | null): Values {
+  if (!rule) return { choice: 'keep', days: '90' };
+  return { choice: rule.mode, days: String(rule.days ?? 90) };
+}
+
+/** The rule in a sentence ("Messages are deleted after 30 days."). */
+export function describeRetention(rule: RetentionRule | null): string {
+  if (!rule) return 'Messages are kept until you delete them.';
+  if (rule.mode === 'forward_only') return 'Messages are deleted once they have been delivered.';
+  return `Messages are deleted after ${rule.days} ${rule.days === 1 ? 'day' : 'days'}.`;
+}
+
+export function RetentionSection({ formId }: RetentionSectionProps) {
+  const headingId = useId();
+  const rule = useRetention(formId);
+
+  return (
+    <Stack as="section" aria-labelledby={headingId} gap="3">
+      <Heading as="h3" id={headingId} size="sm">
+        Retention
+      </Heading>
+      <Text fontSize="sm" color="fg.muted">
+        Keep only what you need: deleted messages cannot be restored.{' '}
+        <Link
+          href={`${paths.docs}#retention`}
+          target="_blank"
+          rel="noopener"
+          colorPalette="teal"
+          variant="underline"
+        >
+          About retention
+        </Link>
+      </Text>
+      {rule.isPending ? (
+        <Stack direction="row" align="center" gap="2" role="status">
+          <Spinner size="sm" />
+          <Text fontSize="sm">Loading the retention rule…</Text>
+        </Stack>
+      ) : rule.isError ? (
+        <Alert.Root status="error" role="alert">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Could not load the retention rule.</Alert.Title>
+          </Alert.Content>
+          <Button size="xs" variant="outline" onClick={() => void rule.refetch()}>
+            Try again
+          </Button>
+        </Alert.Root>
+      ) : (
+        <RetentionForm
+          key={`${rule.data?.mode ?? 'keep'}:${rule.data?.days ?? ''}`}
+          formId={formId}
+          initial={valuesOf(rule.data)}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function RetentionForm({ formId, initial }: { formId: string; initial: Values }) {
+  const save = useSaveRetention();
+  const labelId = useId();
+  const formik = useFormik<Values>({
+    initialValues: initial,
+    validationSchema: retentionSchema,
+    onSubmit: async (values, helpers) => {
+      try {
+        const saved = await save.mutateAsync({
+          formId,
+          choice: values.choice,
+          days: values.choice === 'days' ? Number(values.days) : undefined,
+        });
+        notify('success', 'Retention saved', describeRetention(saved));
+      } catch (error) {
+        const message = describeSettingError(error, 'save the retention rule');
+        helpers.setStatus(message);
+        notify('error', 'Retention not saved', message);
+      }
+    },
+  });
+  const daysError = formik.touched.days || formik.submitCount > 0 ? formik.errors.days : undefined;
+
+  return (
+    <form onSubmit={formik.handleSubmit} noValidate aria-label="Retention">
+      <Stack gap="3" borderWidth="1px" borderRadius="md" p="3">
+        <RadioGroup.Root
+          name="choice"
+          value={formik.values.choice}
+          onValueChange={(d) => {
+            formik.setStatus(undefined);
+            void formik.setFieldValue('choice', d.value ?? 'keep');
+          }}
+          colorPalette="teal"
+          size="sm"
+          aria-labelledby={labelId}
+        >
+          <Text id={labelId} srOnly>
+            What happens to this form’s messages
+          </Text>
+          <Stack gap="3">
+            {CHOICES.map((choice) => (
+              <RadioGroup.Item key={choice.value} value={choice.value} alignItems="flex-start">
+                <RadioGroup.ItemHiddenInput />
+                <RadioGroup.ItemIndicator mt="0.5" />
+                <Stack gap="0">
+                  <RadioGroup.ItemText>{choice.label}</RadioGroup.ItemText>
+                  <Text fontSize="xs" color="fg.muted">
+                    {choice.hint}
+                  </Text>
+                </Stack>
+              </RadioGroup.Item>
+            ))}
+          </Stack>
+        </RadioGroup.Root>
+
+        {formik.values.choice === 'days' && (
+          <TextField
+            label="Days to keep messages"
+            type="number"
+            inputMode="numeric"
+            min={RETENTION_DAYS.min}
+            max={RETENTION_DAYS.max}
+            step={1}
+            maxW="40"
+            hint={`${RETENTION_DAYS.min} to ${RETENTION_DAYS.max} days.`}
+            {...formik.getFieldProps('days')}
+            error={daysError}
+          />
+        )}
+        {formik.values.choice === 'forward_only' && (
+          <Alert.Root status="warning">
+            <Alert.Indicator />
+            <Alert.Title fontSize="sm">
+              New messages will disappear from your inbox once delivered. Messages already stored
+              are deleted too.
+            </Alert.Title>
+          </Alert.Root>
+        )}
+
+        {typeof formik.status === 'string' && (
+          <Alert.Root status="error" role="alert">
+            <Alert.Indicator />
+            <Alert.Title>{formik.status}</Alert.Title>
+          </Alert.Root>
+        )}
+        <div>
+          <Button type="submit" size="sm" colorPalette="teal" loading={formik.isSubmitting}>
+            Save retention
+          </Button>
+        </div>
+      </Stack>
+    </form>
+  );
+}

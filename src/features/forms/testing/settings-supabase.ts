@@ -1,0 +1,98 @@
+// A test double of src/lib/supabase for the autoresponder and retention settings' component tests:
+// in-memory `form_autoresponders` and `form_retention` tables, keyed by form, reached through the
+// supabase-js calls the fetchers make (select + eq + maybeSingle, upsert, delete). A test file opts
+// in with
+//   vi.mock('../../../lib/supabase', () => import('../testing/settings-supabase'));
+// and prepares the data with resetSettingsBackend() before each test.
+import { vi } from 'vitest';
+import type { FakeError } from './forms-supabase';
+
+type Table = 'form_autoresponders' | 'form_retention';
+type Op = 'select' | 'upsert' | 'delete';
+type Row = Record<string, unknown>;
+type Result = { data: unknown; error: FakeError | null };
+
+export const SETTINGS_FORM_ID = '00000000-0000-4000-9000-00000000bbbb';
+
+function createBackend(initial: Partial<Record<Table, Row[]>>) {
+  const tables: Record<Table, Row[]> = {
+    form_autoresponders: [...(initial.form_autoresponders ?? [])],
+    form_retention: [...(initial.form_retention ?? [])],
+  };
+  const failures = new Map<Op, FakeError>();
+  const held = new Set<Op>();
+  const calls = {
+    upsert: vi.fn((_table: Table, _row: Row) => undefined),
+    delete: vi.fn((_table: Table, _formId: unknown) => undefined),
+  };
+  let clock = 0;
+
+  function query(table: Table) {
+    let op: Op = 'select';
+    let payload: Row = {};
+    let formId: unknown;
+    let single = false;
+    const current = () => tables[table].find((r) => r.form_id === formId) ?? null;
+
+    function run(): Result {
+      if (op === 'select') return { data: current(), error: null };
+      if (op === 'upsert') {
+        calls.upsert(table, payload);
+        clock += 1;
+        const row = {
+          ...current(),
+          ...payload,
+          updated_at: new Date(Date.UTC(2026, 10, 24, 12, clock)).toISOString(),
+        };
+        tables[table] = [...tables[table].filter((r) => r.form_id !== payload.form_id), row];
+        return { data: single ? row : [row], error: null };
+      }
+      calls.delete(table, formId);
+      tables[table] = tables[table].filter((r) => r.form_id !== formId);
+      return { data: null, error: null };
+    }
+
+    const builder = {
+      select: () => builder,
+      upsert: (row: Row) => ((op = 'upsert'), (payload = row), (formId = row.form_id), builder),
+      delete: () => ((op = 'delete'), builder),
+      eq: (_column: 'form_id', value: unknown) => ((formId = value), builder),
+      maybeSingle: () => builder,
+      single: () => ((single = true), builder),
+      then: <T>(ok: (result: Result) => T, fail?: (reason: unknown) => T) => {
+        if (held.has(op)) return new Promise<Result>(() => undefined).then(ok, fail);
+        const failure = failures.get(op);
+        return Promise.resolve(failure ? { data: null, error: failure } : run()).then(ok, fail);
+      },
+    };
+    return builder;
+  }
+
+  return {
+    tables,
+    calls,
+    /** The next requests of this kind fail with `error` until cleared with `succeed`. */
+    fail: (op: Op, error: FakeError) => void failures.set(op, error),
+    succeed: (op: Op) => void failures.delete(op),
+    /** Requests of this kind never answer (loading states). */
+    hold: (op: Op) => void held.add(op),
+    from: (table: string) => {
+      if (!(table in tables)) throw new Error(`settings double: unexpected table ${table}`);
+      return query(table as Table);
+    },
+  };
+}
+
+export type SettingsBackend = ReturnType<typeof createBackend>;
+
+let active: SettingsBackend = createBackend({});
+
+/** The client the app modules import; every call reaches the backend of the current test. */
+export const supabase = {
+  from: (table: string) => active.from(table),
+};
+
+export function resetSettingsBackend(initial: Partial<Record<Table, Row[]>> = {}) {
+  active = createBackend(initial);
+  return active;
+}
