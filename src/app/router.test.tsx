@@ -116,6 +116,16 @@ describe('routes', { timeout: 30_000 }, () => {
     expect(screen.queryByText(/€19\/month/)).toBeNull();
   });
 
+  it('keeps signed-in pages out of search results', async () => {
+    mock.setSession(fakeSession());
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW);
+    expect(document.head.querySelector('meta[name="robots"]')).toHaveAttribute(
+      'content',
+      'noindex, nofollow',
+    );
+  });
+
   it('shows /thanks without the tinyback header, navigation, newsletter or footer', async () => {
     renderAt('/thanks');
     expect(

@@ -12,5 +12,11 @@ export function DashboardLayout() {
   const { user } = useAuth();
   const liveStatus = useLiveSync(user?.id, LIVE_BINDINGS);
   const unreadCount = useUnreadCount();
-  return <DashboardFrame unreadCount={unreadCount} liveStatus={liveStatus} />;
+  return (
+    <>
+      {/* Signed-in pages are nobody's search result (React hoists this into <head>). */}
+      <meta name="robots" content="noindex, nofollow" />
+      <DashboardFrame unreadCount={unreadCount} liveStatus={liveStatus} />
+    </>
+  );
 }
