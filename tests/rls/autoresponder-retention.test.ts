@@ -48,6 +48,30 @@ describe('autoresponder and retention RLS', () => {
     expect(changed.data).toEqual([{ mode: 'forward_only', days: null, user_id: alice.id }]);
   });
 
+  it('lets the owner save by upsert, as the settings do, and only on their own form', async () => {
+    for (const body of ['First', 'Second']) {
+      const saved = await alice.client
+        .from('form_autoresponders')
+        .upsert(
+          { form_id: aliceForm, enabled: true, subject: 'Hi', body },
+          { onConflict: 'form_id' },
+        )
+        .select('body');
+      expect(saved.data).toEqual([{ body }]);
+    }
+    const onBobs = await alice.client
+      .from('form_autoresponders')
+      .upsert(
+        { form_id: bobForm, enabled: true, subject: 'Hi', body: 'x' },
+        { onConflict: 'form_id' },
+      );
+    expect(onBobs.error?.code).toBe('42501');
+    await alice.client
+      .from('form_autoresponders')
+      .update({ body: 'Thanks' })
+      .eq('form_id', aliceForm);
+  });
+
   it("never shows or changes another owner's settings", async () => {
     for (const table of ['form_autoresponders', 'form_retention']) {
       expect((await bob.client.from(table).select('form_id')).data).toEqual([]);
