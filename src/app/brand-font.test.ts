@@ -1,0 +1,23 @@
+// The brand font ships with the site: Inter from @fontsource-variable (self-hosted, font-display:
+// swap), first in the theme's body and heading fonts. Without it each OS shows its own default.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { system } from './theme';
+
+describe('brand font', () => {
+  it('puts the self-hosted Inter first in the body and heading fonts', () => {
+    for (const token of ['fonts.body', 'fonts.heading']) {
+      expect(String(system.token(token))).toMatch(/^'Inter Variable', /);
+    }
+  });
+
+  it('loads its @font-face rules (font-display: swap) with the theme', () => {
+    // Vitest skips CSS imports, so the import itself is read from the source.
+    const theme = readFileSync('src/app/theme.ts', 'utf8');
+    expect(theme).toMatch(/^import '@fontsource-variable\/inter\/wght\.css';$/m);
+    const css = readFileSync('node_modules/@fontsource-variable/inter/wght.css', 'utf8');
+    expect(css).toContain("font-family: 'Inter Variable'");
+    expect(css).toContain('font-display: swap');
+    expect(css).not.toMatch(/url\(["']?https?:/);
+  });
+});
