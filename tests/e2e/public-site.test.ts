@@ -1,6 +1,8 @@
 // The public site in real Chromium against the real local stack: every public route at desktop
-// and phone widths (main heading, axe-core, a screenshot each), and a newsletter signup that
-// must land in the database as pending and be confirmed through the e-mailed link.
+// and phone widths (main heading, axe-core, its own title and description, a screenshot each),
+// robots.txt and sitemap.xml as real files, /thanks without tinyback's frame, a newsletter
+// signup that must land in the database as pending and be confirmed through the e-mailed link,
+// and /custom's enquiry form posting to the site's own seeded tinyback form.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -10,7 +12,11 @@ import pg from 'pg';
 import { serveSite, type SiteServer } from './site-server';
 import { launchBrowser } from './support/browser';
 import { linksIn, waitForMailTo } from './support/mail';
+import { CUSTOM_ENQUIRY_FORM_ID, site as siteConfig } from '../../src/config/site';
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
+
+/** Pages kept out of search results: a noindex rule instead of a canonical link. */
+const NOINDEX = /^\/(thanks|newsletter\/)/;
 
 const routes: { path: string; name: string; h1: RegExp }[] = [
   { path: '/', name: 'home', h1: /The form backend for any website/ },
@@ -51,6 +57,8 @@ const viewports = [
 
 let site: SiteServer;
 let browser: Browser;
+/** Each indexable route's title and description as the browser saw them (desktop pass). */
+const headSeen = new Map<string, { title: string; description: string | null }>();
 
 async function openPage(width: number, height: number): Promise<Page> {
   const context = await browser.newContext({
@@ -90,6 +98,30 @@ describe('public site in Chromium', () => {
             expect(await h1.innerText()).toMatch(route.h1);
             expect(await page.locator('h1').count()).toBe(1);
             expect(await page.title()).toContain('tinyback.tools');
+            // One title and at most one description, whatever the page before left behind.
+            expect(await page.locator('head title').count()).toBe(1);
+            expect(await page.locator('head meta[name="description"]').count()).toBeLessThan(2);
+            if (NOINDEX.test(route.path)) {
+              expect(
+                await page.locator('head meta[name="robots"]').getAttribute('content'),
+              ).toMatch(/noindex/);
+              expect(await page.locator('head link[rel="canonical"]').count()).toBe(0);
+            } else {
+              expect(await page.locator('head link[rel="canonical"]').getAttribute('href')).toBe(
+                siteConfig.url + route.path,
+              );
+              expect(
+                await page.locator('head meta[property="og:image"]').getAttribute('content'),
+              ).toBe(`${siteConfig.url}/og-image.png`);
+              if (viewport.name === 'desktop') {
+                headSeen.set(route.path, {
+                  title: await page.title(),
+                  description: await page
+                    .locator('head meta[name="description"]')
+                    .getAttribute('content'),
+                });
+              }
+            }
             // Nothing may stick out sideways on a phone.
             const overflow = await page.evaluate(
               () => document.documentElement.scrollWidth - window.innerWidth,
@@ -121,6 +153,42 @@ describe('public site in Chromium', () => {
     }
   }
 
+  it('gives every indexable page its own title and description', () => {
+    // Blog posts and docs set theirs from their own content; the rest come from src/config/seo.ts.
+    const seen = [...headSeen.values()];
+    expect(seen.length).toBeGreaterThanOrEqual(9);
+    expect(new Set(seen.map((head) => head.title)).size).toBe(seen.length);
+    const described = seen.filter((head) => head.description);
+    expect(new Set(described.map((head) => head.description)).size).toBe(described.length);
+  });
+
+  it('serves robots.txt, sitemap.xml and the share image as files, not the app', async () => {
+    const robots = await fetch(`${site.url}/robots.txt`);
+    expect(robots.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await robots.text()).toContain(`Sitemap: ${siteConfig.url}/sitemap.xml`);
+    const sitemap = await fetch(`${site.url}/sitemap.xml`);
+    expect(sitemap.headers.get('content-type')).toMatch(/xml/);
+    expect(await sitemap.text()).toContain(`<loc>${siteConfig.url}/pricing</loc>`);
+    const image = await fetch(`${site.url}/og-image.png`);
+    expect(image.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('shows /thanks without tinyback navigation or footer, with the way back', async () => {
+    const page = await openPage(390, 844);
+    // The endpoint's 303 keeps the form page as the referrer.
+    await page.goto(site.url + '/thanks', {
+      waitUntil: 'networkidle',
+      referer: 'http://shop.example.com/contact',
+    });
+    const back = page.getByRole('link', { name: 'Back to shop.example.com' });
+    await expect.poll(() => back.count(), { timeout: 15_000 }).toBe(1);
+    expect(await back.getAttribute('href')).toBe('http://shop.example.com');
+    expect(await page.getByRole('banner').count()).toBe(0);
+    expect(await page.getByRole('contentinfo').count()).toBe(0);
+    expect(await page.getByRole('link').count()).toBe(1);
+    await page.context().close();
+  });
+
   it('sends an unknown path home', { timeout: 60_000 }, async () => {
     const page = await openPage(1280, 800);
     await page.goto(site.url + '/no/such/page', { waitUntil: 'networkidle' });
@@ -137,8 +205,9 @@ describe('public site in Chromium', () => {
     const mobileNav = page.getByRole('navigation', { name: 'Mobile' });
     await expect.poll(() => mobileNav.isVisible()).toBe(true);
     await mobileNav.getByRole('link', { name: 'Pricing' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/pricing');
-    await expect.poll(() => mobileNav.count()).toBe(0);
+    // The menu closes once the navigation completes, i.e. after the page's chunk has loaded.
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).toBe('/pricing');
+    await expect.poll(() => mobileNav.count(), { timeout: 15_000 }).toBe(0);
     await page.context().close();
   });
 
@@ -194,6 +263,63 @@ describe('public site in Chromium', () => {
         expect(new URL(page.url()).search).toBe('');
         expect(await h1.evaluate((el) => el === document.activeElement)).toBe(true);
         expect(await stored()).toEqual([{ email, status: 'confirmed' }]);
+      } finally {
+        await db.end();
+        await page.context().close();
+      }
+    },
+  );
+
+  it(
+    "posts /custom's project enquiry to the site's own tinyback form: stored and e-mailed",
+    { timeout: 60_000 },
+    async () => {
+      const name = `Grace ${Date.now()}`;
+      const db = new pg.Client({ connectionString: inject('stack').dbUrl });
+      await db.connect();
+      const page = await openPage(390, 844);
+      try {
+        // The seeded form allows the development site; a deployment sets its own origin, as the
+        // test build's server does here.
+        await db.query('update public.forms set allowed_origin = $1 where id = $2', [
+          site.url,
+          CUSTOM_ENQUIRY_FORM_ID,
+        ]);
+        await page.goto(site.url + '/custom', { waitUntil: 'networkidle' });
+        // Both calls to action lead to the form, none to a mail program.
+        expect(await page.locator('a[href^="mailto:"]', { hasText: /project/i }).count()).toBe(0);
+        await page.getByRole('link', { name: 'Tell us about your project' }).click();
+        const form = page.getByRole('form', { name: 'Tell us about your project' });
+        await form.getByRole('button', { name: 'Send project details' }).click();
+        await expect
+          .poll(() => form.getByText('Please tell us your name.').count(), { timeout: 15_000 })
+          .toBe(1);
+        await form.getByLabel('Name').fill(name);
+        await form.getByLabel('Email').fill('grace@example.com');
+        await form.getByLabel('Your project').fill('A booking site for a small hotel.');
+        await form.getByRole('button', { name: 'Send project details' }).click();
+        // Whichever answer arrives first: the confirmation, or the endpoint's refusal (shown).
+        const outcome = page
+          .getByRole('status')
+          .filter({ hasText: 'We have your project' })
+          .or(form.getByRole('alert'));
+        await expect.poll(() => outcome.count(), { timeout: 15_000 }).toBe(1);
+        expect(await outcome.innerText()).toMatch(/We have your project details/);
+
+        const { rows } = await db.query(
+          `select name, email, message, is_spam from public.entries where form_id = $1 and name = $2`,
+          [CUSTOM_ENQUIRY_FORM_ID, name],
+        );
+        expect(rows).toEqual([
+          {
+            name,
+            email: 'grace@example.com',
+            message: 'A booking site for a small hotel.',
+            is_spam: false,
+          },
+        ]);
+        const mail = await waitForMailTo(siteConfig.contactEmail, new RegExp(name));
+        expect(mail.text ?? mail.html).toContain('A booking site for a small hotel.');
       } finally {
         await db.end();
         await page.context().close();
