@@ -360,8 +360,8 @@ grant execute on function public.redeliver_webhook(uuid) to authenticated;
 -- The worker (service role): claim under a lease, record each attempt
 -- ------------------------------------------------------------------------------------------------
 
--- Leases due deliveries (or only `p_id`, or only those of entry `p_entry_id`: the immediate
--- attempt after a post) and returns what the sender needs, the entry included.
+-- Leases due deliveries (or only `p_id` if never tried, or only those of entry `p_entry_id`: the
+-- immediate attempts) and returns what the sender needs, the entry included.
 create function public.claim_webhook_deliveries(
   p_id uuid,
   p_entry_id uuid,
@@ -394,7 +394,8 @@ begin
       from public.webhook_deliveries d
      where d.status in ('pending', 'sending')
        and d.next_attempt_at <= now()
-       and (p_id is null or d.id = p_id)
+       -- By id only a delivery never tried yet (the dashboard's "send now" after queueing one).
+       and (p_id is null or (d.id = p_id and d.attempts = 0))
        and (p_entry_id is null or d.entry_id = p_entry_id)
      order by d.next_attempt_at
      limit greatest(p_limit, 0)

@@ -2,8 +2,10 @@
 // provider, salts, site URL) into the request handler. Everything else lives in pure modules.
 import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { handleRequest, type FormsDeps } from './handler.ts';
+import { captchaVerifyUrlFromEnv, createCaptchaCheck } from './captcha.ts';
 import { createDeliverStep } from './confirmations.ts';
 import { addReports, runWebhookDeliveries, type WebhookWorkerDeps } from './webhook-delivery.ts';
+import { webhookKickRoute } from './webhook-kick.ts';
 import { sendWebhook } from './webhook-sender.ts';
 import { allowLocalFromEnv, createWebhookStore } from './webhook-store.ts';
 import { createSendSoon, runDeliveries } from './delivery.ts';
@@ -16,6 +18,7 @@ import {
   composeTargetConfirmations,
   createDeliveryStore,
   createFormStore,
+  loadCaptchaSecret,
 } from './supabase-store.ts';
 
 const env = (name: string) => Deno.env.get(name);
@@ -49,6 +52,16 @@ const webhooks: WebhookWorkerDeps = {
 if (webhooks.allowLocal)
   warn('WEBHOOKS_ALLOW_LOCAL=on: webhooks may reach local addresses (never set it in production).');
 
+/** Sends webhook deliveries at once: an entry's (after its post) or one just queued; never throws. */
+async function webhooksNow(only: { entryId?: string; id?: string }): Promise<void> {
+  try {
+    await runWebhookDeliveries(webhooks, only);
+  } catch (err) {
+    // The deliveries stay pending (or their lease runs out) and the scheduled run sends them.
+    console.error(`forms: immediate webhook attempt failed: ${(err as Error).message}`);
+  }
+}
+
 // A broken mail setup must not lose submissions: jobs stay queued, each attempt records why.
 let mailer: Mailer;
 let from = '';
@@ -81,17 +94,16 @@ const deps: FormsDeps = {
   loadForm: forms.loadForm,
   accept: forms.accept,
   hashIp: (ip) => hashIp(ip, salt),
+  // Forms with CAPTCHA only: their secret is read and the provider asked before storing.
+  checkCaptcha: createCaptchaCheck({
+    loadSecret: (formId) => loadCaptchaSecret(supabase, formId),
+    verifyUrl: captchaVerifyUrlFromEnv(env, warn),
+    log: (message) => console.error(`forms: ${message}`),
+  }),
   // The job is due at once, so the next batch takes it; a failed batch leaves it queued (or its
   // lease runs out) and the scheduled run retries it.
   sendNow: () => sendSoon(),
-  async sendWebhooksNow(entryId) {
-    try {
-      await runWebhookDeliveries(webhooks, { entryId });
-    } catch (err) {
-      // The deliveries stay pending (or their lease runs out) and the scheduled run sends them.
-      console.error(`forms: immediate webhook attempt failed: ${(err as Error).message}`);
-    }
-  },
+  sendWebhooksNow: (entryId) => webhooksNow({ entryId }),
   async background(work) {
     if (edgeRuntime?.waitUntil) {
       edgeRuntime.waitUntil(work);
@@ -124,4 +136,5 @@ const deps: FormsDeps = {
   log: (message) => console.error(`forms: ${message}`),
 };
 
-Deno.serve((req) => handleRequest(req, deps));
+// `_webhook` (the dashboard's "send now") is answered beside the handler's routes.
+Deno.serve((req) => webhookKickRoute(req, (id) => webhooksNow({ id })) ?? handleRequest(req, deps));

@@ -1,8 +1,10 @@
-// "Send again": starts a new round of attempts for a sent or failed delivery (RPC, as the owner).
+// "Send again": starts a new round of attempts for a sent or failed delivery (RPC, as the owner),
+// then asks the forms function to send it now (`_webhook`).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
 import { webhooksKeys } from './get-webhooks';
+import { sendNow } from './send-webhook-now';
 
 export const redeliverWebhookSchema = yup.object({
   deliveryId: yup.string().uuid().required(),
@@ -14,6 +16,7 @@ export async function redeliverWebhook(input: RedeliverWebhookInput): Promise<vo
   const { deliveryId } = redeliverWebhookSchema.validateSync(input);
   const { error } = await supabase.rpc('redeliver_webhook', { p_delivery_id: deliveryId });
   if (error) throw error;
+  await sendNow(deliveryId);
 }
 
 export function useRedeliverWebhook() {

@@ -1,9 +1,10 @@
 // "Send test event": queues a test delivery to one of the owner's webhooks (RPC, as the owner;
-// at most 10 a minute). The function's next delivery run sends it.
+// at most 10 a minute), then asks the forms function to send it now (`_webhook`).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
 import { webhooksKeys } from './get-webhooks';
+import { sendNow } from './send-webhook-now';
 
 export const sendWebhookTestSchema = yup.object({ webhookId: yup.string().uuid().required() });
 export type SendWebhookTestInput = yup.InferType<typeof sendWebhookTestSchema>;
@@ -12,7 +13,9 @@ export async function sendWebhookTest(input: SendWebhookTestInput): Promise<stri
   const { webhookId } = sendWebhookTestSchema.validateSync(input);
   const { data, error } = await supabase.rpc('send_webhook_test', { p_webhook_id: webhookId });
   if (error) throw error;
-  return data as string;
+  const deliveryId = data as string;
+  await sendNow(deliveryId);
+  return deliveryId;
 }
 
 export function useSendWebhookTest() {

@@ -79,7 +79,7 @@ function DeliveryRow({ webhookId, delivery }: { webhookId: string; delivery: Web
                 { webhookId, deliveryId: delivery.id },
                 {
                   onSuccess: () =>
-                    notify('success', 'Queued again', 'It goes out with the next delivery run.'),
+                    notify('success', 'Sent again', 'The new attempt is listed here.'),
                   onError: (error) =>
                     notify('error', 'Not queued', describeWebhookError(error, 'send it again')),
                 },

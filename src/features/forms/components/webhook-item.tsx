@@ -119,11 +119,7 @@ export function WebhookItem({ webhook }: { webhook: Webhook }) {
                 {
                   onSuccess: () => {
                     setShowLog(true);
-                    notify(
-                      'success',
-                      'Test event queued',
-                      'It goes out with the next delivery run, within a minute.',
-                    );
+                    notify('success', 'Test event on its way', 'Its delivery is listed below.');
                   },
                   onError: (error) =>
                     notify(

@@ -132,7 +132,12 @@ describe('webhook settings', () => {
         p_webhook_id: hook.id,
       }),
     );
-    expect(notify).toHaveBeenCalledWith('success', 'Test event queued', expect.any(String));
+    expect(notify).toHaveBeenCalledWith('success', 'Test event on its way', expect.any(String));
+    // Sent now by the forms function rather than at its next scheduled run.
+    const [queued] = backend.tables.webhook_deliveries;
+    expect(backend.calls.invoke).toHaveBeenCalledWith('forms/_webhook', {
+      body: { id: queued!.id },
+    });
     // The log opens on the queued event.
     const log = within(await screen.findByRole('list', { name: 'Latest deliveries' }, SLOW));
     expect(log.getByText('Queued')).toBeVisible();
@@ -181,7 +186,10 @@ describe('webhook settings', () => {
         p_delivery_id: failed.id,
       }),
     );
-    expect(notify).toHaveBeenCalledWith('success', 'Queued again', expect.any(String));
+    expect(notify).toHaveBeenCalledWith('success', 'Sent again', expect.any(String));
+    expect(backend.calls.invoke).toHaveBeenCalledWith('forms/_webhook', {
+      body: { id: failed.id },
+    });
     expect(await log.findByText('Queued', {}, SLOW)).toBeVisible();
   });
 

@@ -92,6 +92,11 @@ function createBackend(initial: {
     update: vi.fn((_table: Table, _id: unknown, _values: Row) => undefined),
     delete: vi.fn((_table: Table, _id: unknown) => undefined),
     rpc: vi.fn((_name: string, _args?: Row) => undefined),
+    /** supabase.functions.invoke: the "send now" request to the forms function. */
+    invoke: vi.fn(async (_name: string, _options?: { body?: unknown }) => ({
+      data: { ok: true },
+      error: null,
+    })),
   };
 
   function settle(op: Op, run: () => Result): Promise<Result> {
@@ -193,6 +198,9 @@ let active: WebhooksBackend = createBackend({});
 export const supabase = {
   from: (table: string) => active.supabase.from(table),
   rpc: (name: string, args?: Row) => active.supabase.rpc(name, args),
+  functions: {
+    invoke: (name: string, options?: { body?: unknown }) => active.calls.invoke(name, options),
+  },
 };
 
 export function resetWebhooksBackend(initial: Parameters<typeof createBackend>[0] = {}) {
