@@ -72,6 +72,8 @@ export const SPECIAL_FIELDS = {
   honeypots: ['_gotcha', '_honey'],
   /** The hidden field of the dashboard's embed snippet; accepted and ignored. */
   ignored: ['userId'],
+  /** CAPTCHA tokens (Turnstile, hCaptcha, reCAPTCHA): checked when the form has CAPTCHA, never stored. */
+  captcha: ['cf-turnstile-response', 'h-captcha-response', 'g-recaptcha-response'],
 } as const;
 
 /** The newsletter sign-up (`newsletter` function): one address per request, throttled per client. */

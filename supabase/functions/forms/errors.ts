@@ -13,6 +13,10 @@ export type ErrorCode =
   | 'invalid_fields'
   | 'rate_limited'
   | 'unauthorized'
+  | 'captcha_required'
+  | 'captcha_failed'
+  | 'captcha_misconfigured'
+  | 'captcha_unavailable'
   | 'storage_failed';
 
 export interface EndpointError {
@@ -60,6 +64,28 @@ export const ERRORS = {
       retryAfter,
     }),
   unauthorized: () => fail(401, 'unauthorized', 'A service-role bearer token is required.'),
+  captchaRequired: () =>
+    fail(400, 'captcha_required', 'Please complete the CAPTCHA, then send the form again.'),
+  captchaFailed: () =>
+    fail(
+      403,
+      'captcha_failed',
+      'The CAPTCHA could not be verified (it may have expired); please complete it again and resend.',
+    ),
+  // The owner's keys, not the visitor: retrying does not help until the owner fixes them.
+  captchaMisconfigured: () =>
+    fail(
+      500,
+      'captcha_misconfigured',
+      "This form's CAPTCHA is not set up correctly; the site owner needs to check its keys.",
+    ),
+  captchaUnavailable: () =>
+    fail(
+      503,
+      'captcha_unavailable',
+      'The CAPTCHA could not be checked right now; please try again in a moment.',
+      { retryAfter: 5 },
+    ),
   storageFailed: () =>
     fail(
       503,

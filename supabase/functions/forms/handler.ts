@@ -3,6 +3,7 @@
 // mail sending are injected so this module runs unchanged under Deno and in unit tests.
 import { clientIp, rateLimitKey, type ClientIpPolicy } from '../_shared/client-ip.ts';
 import { LIMITS } from '../_shared/limits.ts';
+import { captchaError, type CaptchaProvider, type CaptchaVerdict } from './captcha.ts';
 import { ERRORS, type EndpointError } from './errors.ts';
 import { composeNotification, type Notification } from './notification.ts';
 import { originAllowed, originOf, safeNext, safeRedirectUrl } from './origin.ts';
@@ -24,6 +25,8 @@ export interface FormRecord {
   allowed_origin: string;
   /** The owner's thank-you page for browser posts without a usable `_next`; null: the site's. */
   redirect_url: string | null;
+  /** The form's CAPTCHA (its token is verified before storing); null or absent: none. */
+  captcha_provider?: CaptchaProvider | null;
 }
 
 export interface AcceptInput {
@@ -67,6 +70,13 @@ export interface FormsDeps {
    */
   accept(input: AcceptInput): Promise<AcceptResult>;
   hashIp(ip: string): Promise<string>;
+  /** Verifies the post's CAPTCHA token for a form with CAPTCHA (captcha.ts); never throws. */
+  checkCaptcha?(input: {
+    formId: string;
+    provider: CaptchaProvider;
+    fields: [string, string][];
+    remoteIp: string;
+  }): Promise<CaptchaVerdict>;
   /** Tries to send one freshly queued delivery now; must never throw. */
   sendNow(deliveryId: string): Promise<void>;
   /** Tries the webhooks the entry's insert queued (a trigger) now; must never throw. */
@@ -165,10 +175,27 @@ async function handleSubmission(
   const entryId = deps.newId();
   const receivedAt = deps.now();
   let result: AcceptResult;
+  // The provider whose token this post passed (checked once, again only if the form changes it).
+  let captchaPassed: CaptchaProvider | null = null;
   try {
     // Never an address the client wrote; IPv6 clients counted by their /64 network.
-    const ipHash = await deps.hashIp(rateLimitKey(clientIp(req.headers, deps.clientIpPolicy)));
+    const ip = clientIp(req.headers, deps.clientIpPolicy);
+    const ipHash = await deps.hashIp(rateLimitKey(ip));
     for (let tries = 1; ; tries++) {
+      // Before storing, against the form as it is stored with (form_changed comes back here).
+      const provider = form.captcha_provider ?? null;
+      if (provider && captchaPassed !== provider) {
+        const verdict: CaptchaVerdict = deps.checkCaptcha
+          ? await deps.checkCaptcha({
+              formId: form.id,
+              provider,
+              fields: parsed.fields,
+              remoteIp: ip,
+            })
+          : { ok: false, kind: 'unavailable', detail: 'no CAPTCHA check configured' };
+        if (!verdict.ok) return refuse(captchaError(verdict));
+        captchaPassed = provider;
+      }
       const notification = submission.isSpam
         ? null
         : composeNotification({

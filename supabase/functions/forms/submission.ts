@@ -1,6 +1,6 @@
 // Validates and cleans the parsed fields of one submission: limits, trimming, control characters
 // (none at all in field names), e-mail checks, and the special fields (_next, _subject, _replyto,
-// honeypots, ignored userId).
+// honeypots, ignored userId and CAPTCHA tokens).
 import { LIMITS, SPECIAL_FIELDS } from '../_shared/limits.ts';
 import { ERRORS, type EndpointError } from './errors.ts';
 import type { RawField } from './request-body.ts';
@@ -41,7 +41,7 @@ const SINGLE_VALUED = new Set<string>([
   SPECIAL_FIELDS.replyTo,
 ]);
 const HONEYPOTS = new Set<string>(SPECIAL_FIELDS.honeypots);
-const IGNORED = new Set<string>(SPECIAL_FIELDS.ignored);
+const IGNORED = new Set<string>([...SPECIAL_FIELDS.ignored, ...SPECIAL_FIELDS.captcha]);
 
 function maxLengthOf(name: string): number {
   if (isColumn(name)) return COLUMNS[name];

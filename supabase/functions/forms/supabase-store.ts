@@ -15,6 +15,7 @@ function formRow(form: FormRecord): FormRecord {
     target_email: form.target_email,
     allowed_origin: form.allowed_origin,
     redirect_url: form.redirect_url ?? null,
+    captcha_provider: form.captcha_provider ?? null,
   };
 }
 
@@ -24,7 +25,7 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
     async loadForm(id: string): Promise<FormRecord | null> {
       const { data, error } = await client
         .from('forms')
-        .select('id, name, target_email, allowed_origin, redirect_url')
+        .select('id, name, target_email, allowed_origin, redirect_url, captcha_provider')
         .eq('id', id)
         .maybeSingle();
       if (error) throw new Error(`forms lookup: ${error.message}`);
@@ -77,6 +78,20 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
       throw new Error(`accept_post: unexpected answer ${JSON.stringify(result)}`);
     },
   };
+}
+
+/** A form's CAPTCHA secret (service role only: no client can read the table), or null. */
+export async function loadCaptchaSecret(
+  client: SupabaseClient,
+  formId: string,
+): Promise<string | null> {
+  const { data, error } = await client
+    .from('form_captcha_secrets')
+    .select('secret')
+    .eq('form_id', formId)
+    .maybeSingle();
+  if (error) throw new Error(`form_captcha_secrets lookup: ${error.message}`);
+  return (data as { secret: string } | null)?.secret ?? null;
 }
 
 /**

@@ -1,0 +1,192 @@
+// @vitest-environment node
+// The CAPTCHA check against a real HTTP server on 127.0.0.1 standing in for the provider's
+// siteverify API: what it is sent, and how each kind of answer (or none) is judged.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  captchaError,
+  captchaToken,
+  captchaVerifyUrlFromEnv,
+  createCaptchaCheck,
+  verifyCaptcha,
+} from './captcha.ts';
+
+type Reply = (res: http.ServerResponse) => void;
+let reply: Reply;
+let received: { contentType: string | undefined; form: URLSearchParams }[] = [];
+let server: http.Server;
+let url: string;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c));
+    req.on('end', () => {
+      received.push({ contentType: req.headers['content-type'], form: new URLSearchParams(body) });
+      reply(res);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise((r) => server.close(r));
+});
+beforeEach(() => {
+  received = [];
+  reply = (res) => res.end(JSON.stringify({ success: true }));
+});
+
+const json =
+  (body: unknown, status = 200) =>
+  (res: http.ServerResponse) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+const verify = (token: string | null, timeoutMs?: number) =>
+  verifyCaptcha(
+    { provider: 'turnstile', secret: 'sec-ret', token, remoteIp: '203.0.113.9' },
+    { verifyUrl: url, timeoutMs },
+  );
+
+describe('captchaToken', () => {
+  it("reads the provider's own response field, trimmed, and nothing else", () => {
+    const fields: [string, string][] = [
+      ['g-recaptcha-response', 'from-recaptcha'],
+      ['cf-turnstile-response', '  '],
+      ['cf-turnstile-response', ' tok '],
+    ];
+    expect(captchaToken('turnstile', fields)).toBe('tok');
+    expect(captchaToken('recaptcha', fields)).toBe('from-recaptcha');
+    expect(captchaToken('hcaptcha', fields)).toBeNull();
+  });
+});
+
+describe('verifyCaptcha', () => {
+  it('posts secret, token and the trusted client address, form-encoded, and accepts success', async () => {
+    expect(await verify('tok-1')).toEqual({ ok: true });
+    expect(received).toHaveLength(1);
+    expect(received[0]!.contentType).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(received[0]!.form)).toEqual({
+      secret: 'sec-ret',
+      response: 'tok-1',
+      remoteip: '203.0.113.9',
+    });
+  });
+
+  it('refuses a missing token without asking the provider', async () => {
+    expect(await verify(null)).toMatchObject({ ok: false, kind: 'missing' });
+    expect(received).toEqual([]);
+  });
+
+  it('judges refusals: a bad token is rejected, a bad secret is the owner’s setup', async () => {
+    reply = json({ success: false, 'error-codes': ['invalid-input-response'] });
+    expect(await verify('bad')).toMatchObject({ ok: false, kind: 'rejected' });
+    reply = json({ success: false, 'error-codes': ['timeout-or-duplicate'] });
+    expect(await verify('used')).toMatchObject({ ok: false, kind: 'rejected' });
+    reply = json({ success: false, 'error-codes': ['invalid-input-secret'] });
+    expect(await verify('tok')).toMatchObject({ ok: false, kind: 'misconfigured' });
+    // Only `true` is success.
+    reply = json({ success: 'true' });
+    expect(await verify('tok')).toMatchObject({ ok: false, kind: 'rejected' });
+  });
+
+  it('calls an outage unavailable: 5xx, 429, not JSON, internal-error, no answer in time', async () => {
+    reply = json({ success: true }, 500);
+    expect(await verify('t')).toMatchObject({ ok: false, kind: 'unavailable' });
+    reply = json({ success: true }, 429);
+    expect(await verify('t')).toMatchObject({ ok: false, kind: 'unavailable' });
+    reply = (res) => res.end('<html>busy</html>');
+    expect(await verify('t')).toMatchObject({ ok: false, kind: 'unavailable' });
+    reply = json({ success: false, 'error-codes': ['internal-error'] });
+    expect(await verify('t')).toMatchObject({ ok: false, kind: 'unavailable' });
+    reply = () => undefined; // never answers
+    expect(await verify('t', 200)).toMatchObject({ ok: false, kind: 'unavailable' });
+  });
+
+  it('maps each verdict to a clear endpoint error (4xx for the visitor, 503 retryable)', () => {
+    const status = (kind: 'missing' | 'rejected' | 'misconfigured' | 'unavailable') =>
+      captchaError({ ok: false, kind, detail: '' });
+    expect(status('missing')).toMatchObject({ status: 400, code: 'captcha_required' });
+    expect(status('rejected')).toMatchObject({ status: 403, code: 'captcha_failed' });
+    expect(status('misconfigured')).toMatchObject({ status: 500, code: 'captcha_misconfigured' });
+    expect(status('unavailable')).toMatchObject({
+      status: 503,
+      code: 'captcha_unavailable',
+      retryAfter: 5,
+    });
+  });
+});
+
+describe('captchaVerifyUrlFromEnv', () => {
+  const read = (value: string | undefined) => {
+    const warn = vi.fn();
+    const got = captchaVerifyUrlFromEnv(
+      (name) => (name === 'CAPTCHA_VERIFY_URL_OVERRIDE' ? value : undefined),
+      warn,
+    );
+    return { got, warned: warn.mock.calls.map((c) => String(c[0])) };
+  };
+
+  it('is null when unset', () => {
+    expect(read(undefined)).toEqual({ got: null, warned: [] });
+    expect(read(' ')).toEqual({ got: null, warned: [] });
+  });
+
+  it('takes a loopback URL, and says so', () => {
+    const { got, warned } = read('http://127.0.0.1:8787/verify');
+    expect(got).toBe('http://127.0.0.1:8787/verify');
+    expect(warned[0]).toMatch(/not checked by the providers/);
+    expect(read('http://localhost:9/v').got).toBe('http://localhost:9/v');
+  });
+
+  it('ignores anything that could reach another host', () => {
+    for (const value of [
+      'https://collector.example.com/verify',
+      'http://127.0.0.1.example.com/v',
+      'http://10.0.0.5/v',
+      'ftp://127.0.0.1/v',
+      'not a url',
+    ]) {
+      const { got, warned } = read(value);
+      expect(got, value).toBeNull();
+      expect(warned[0], value).toMatch(/ignored/);
+    }
+  });
+});
+
+describe('createCaptchaCheck', () => {
+  const fields: [string, string][] = [['h-captcha-response', 'tok']];
+  const input = { formId: 'f1', provider: 'hcaptcha' as const, fields, remoteIp: '198.51.100.2' };
+
+  it('reads the form’s secret and verifies with it', async () => {
+    const loadSecret = vi.fn(async () => 'form-secret');
+    const check = createCaptchaCheck({ loadSecret, verifyUrl: url, log: () => undefined });
+    expect(await check(input)).toEqual({ ok: true });
+    expect(loadSecret).toHaveBeenCalledWith('f1');
+    expect(received[0]!.form.get('secret')).toBe('form-secret');
+  });
+
+  it('needs no secret lookup for a post without a token', async () => {
+    const loadSecret = vi.fn(async () => 'x');
+    const check = createCaptchaCheck({ loadSecret, verifyUrl: url, log: () => undefined });
+    expect(await check({ ...input, fields: [] })).toMatchObject({ kind: 'missing' });
+    expect(loadSecret).not.toHaveBeenCalled();
+  });
+
+  it('is misconfigured without a secret and unavailable when the lookup fails', async () => {
+    const log = vi.fn();
+    const none = createCaptchaCheck({ loadSecret: async () => null, verifyUrl: url, log });
+    expect(await none(input)).toMatchObject({ ok: false, kind: 'misconfigured' });
+    const broken = createCaptchaCheck({
+      loadSecret: () => Promise.reject(new Error('db down')),
+      verifyUrl: url,
+      log,
+    });
+    expect(await broken(input)).toMatchObject({ ok: false, kind: 'unavailable' });
+    expect(received).toEqual([]);
+    expect(log.mock.calls.join('\n')).toMatch(/db down/);
+  });
+});
