@@ -15,6 +15,8 @@ export const DOC_SECTIONS = [
   { id: 'newsletter', title: 'Newsletter' },
   { id: 'booking', title: 'Booking', soon: true },
   { id: 'webhooks', title: 'Webhooks and automation' },
+  { id: 'autoresponder', title: 'Autoresponder' },
+  { id: 'retention', title: 'Retention' },
   { id: 'api-reference', title: 'API reference' },
   { id: 'troubleshooting', title: 'Troubleshooting' },
   { id: 'security', title: 'Security' },

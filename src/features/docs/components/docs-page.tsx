@@ -21,10 +21,12 @@ import {
   Analytics,
   ApiKeys,
   ApiReference,
+  Autoresponder,
   Booking,
   Contact,
   Faq,
   Newsletter,
+  Retention,
   Security,
   SelfHosting,
   Troubleshooting,
@@ -61,6 +63,8 @@ export function DocsPage() {
             <Newsletter />
             <Booking />
             <Webhooks />
+            <Autoresponder />
+            <Retention />
             <ApiReference />
             <Troubleshooting />
             <Security />

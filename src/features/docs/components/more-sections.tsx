@@ -69,6 +69,7 @@ export function Booking() {
 
 // The webhooks section lives in its own module; re-exported so the page imports every section here.
 export { Webhooks } from './webhooks-docs';
+export { Autoresponder, Retention } from './autoresponder-retention-docs';
 
 export function ApiReference() {
   return (
