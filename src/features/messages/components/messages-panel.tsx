@@ -29,6 +29,7 @@ import { ExportButton } from './export-button';
 import { MessageCard } from './message-card';
 import { MessageDetail } from './message-detail';
 import { LoadMore, MessageListEmpty, MessageListError, MessageListSkeleton } from './message-list';
+import { RetentionNotice } from './retention-notice';
 import { SearchBox } from './search-box';
 import { useMessagesParams } from './use-messages-params';
 
@@ -154,6 +155,8 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
         </NativeSelect.Root>
         <SearchBox value={filter.q} onSearch={setSearch} />
       </Flex>
+
+      <RetentionNotice formId={filter.formId} formName={(id) => formNames.get(id)} />
 
       {/* New messages are announced; the cards themselves carry a visible "New" badge. */}
       <VisuallyHidden role="status" aria-live="polite">

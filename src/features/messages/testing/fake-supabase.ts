@@ -23,8 +23,11 @@ export const fakeInbox = {
   failReads: null as string | null,
   /** When set, writes fail with this message. */
   failWrites: null as string | null,
+  /** Rows of `form_retention` (the inbox's retention notice). */
+  retention: [] as { form_id: string; mode: string; days: number | null }[],
   reset(rows: Message[] = []) {
     this.rows = rows.map((row) => ({ ...row }));
+    this.retention = [];
     this.queries = [];
     this.failReads = null;
     this.failWrites = null;
@@ -187,6 +190,8 @@ export const supabase = {
   from(table: string) {
     if (table === 'entries') return entriesBuilder(table);
     if (table === 'email_deliveries') return deliveriesBuilder();
+    if (table === 'form_retention')
+      return { select: () => Promise.resolve({ data: fakeInbox.retention, error: null }) };
     throw new Error(`fake-supabase: unexpected table ${table}`);
   },
   rpc(name: string) {
