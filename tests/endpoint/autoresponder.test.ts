@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createEntry, superuserPool } from '../support/db.ts';
+import { AUTORESPONDER_CAPS } from '../../src/features/docs/autoresponder-facts.ts';
 import { isTo, listMail, waitForMail } from '../support/mail.ts';
 import {
   functionUrl,
@@ -137,23 +138,61 @@ describe('autoresponder', () => {
     expect(rows[0]!.n).toBe(0);
   });
 
-  it('stops at the per-recipient cap across accounts', async () => {
-    const address = visitor();
-    const hash = (
+  // The caps the docs state, each driven by a real entry: one below lets a reply through, at the
+  // cap none goes out. Earlier replies are seeded as the trigger records them.
+  const hashOf = async (address: string) =>
+    (
       await pool.query<{ h: string }>(`select encode(sha256(convert_to($1, 'UTF8')), 'hex') as h`, [
         address,
       ])
     ).rows[0]!.h;
-    // Five replies to this address today from five other forms (the cap).
-    const others = await Promise.all(Array.from({ length: 5 }, () => seedForm(pool, 'Other')));
-    for (const other of others)
-      await pool.query(
-        `insert into public.autoresponse_sends (form_id, user_id, address_hash, day)
-         values ($1, $2, $3, (now() at time zone 'utc')::date)`,
-        [other.formId, other.userId, hash],
-      );
-    await createEntry(pool, form.formId, { email: address });
-    expect(await autoresponsesTo(address)).toEqual([]);
-    await pool.query('delete from auth.users where id = any($1)', [others.map((o) => o.userId)]);
+
+  async function seedSends(f: SeededForm, count: number, hash: string | null, ago = '0 s') {
+    // Distinct days keep the (form, address, day) key unique; the caps count by created_at.
+    await pool.query(
+      `insert into public.autoresponse_sends (form_id, user_id, address_hash, day, created_at)
+       select $1, $2, coalesce($3, md5(random()::text)), current_date - i, now() - $5::interval
+         from generate_series(1, $4) i`,
+      [f.formId, f.userId, hash, count, ago],
+    );
+  }
+
+  async function replyForm(): Promise<SeededForm> {
+    const f = await seedForm(pool, 'Capped');
+    await pool.query(
+      `insert into public.form_autoresponders (form_id, enabled, body) values ($1, true, 'Hi')`,
+      [f.formId],
+    );
+    return f;
+  }
+
+  it('stops at the per-recipient cap across accounts', async () => {
+    const other = await replyForm();
+    const [below, at] = [visitor(), visitor()];
+    await seedSends(other, AUTORESPONDER_CAPS.perRecipientPerDay - 1, await hashOf(below));
+    await seedSends(other, AUTORESPONDER_CAPS.perRecipientPerDay, await hashOf(at));
+    await createEntry(pool, form.formId, { email: below });
+    await createEntry(pool, form.formId, { email: at });
+    expect(await autoresponsesTo(below)).toHaveLength(1);
+    expect(await autoresponsesTo(at)).toEqual([]);
+    await pool.query('delete from auth.users where id = $1', [other.userId]);
+  });
+
+  it('stops at the per-account caps per hour and per day', async () => {
+    const hourly = await replyForm();
+    await seedSends(hourly, AUTORESPONDER_CAPS.perHour - 1, null);
+    const [first, second] = [visitor(), visitor()];
+    await createEntry(pool, hourly.formId, { email: first });
+    await createEntry(pool, hourly.formId, { email: second });
+    expect(await autoresponsesTo(first)).toHaveLength(1);
+    expect(await autoresponsesTo(second)).toEqual([]);
+
+    // Outside the hour, inside the day.
+    const daily = await replyForm();
+    await seedSends(daily, AUTORESPONDER_CAPS.perDay, null, '2 hours');
+    const third = visitor();
+    await createEntry(pool, daily.formId, { email: third });
+    expect(await autoresponsesTo(third)).toEqual([]);
+    await pool.query('delete from auth.users where id = any($1)', [[hourly.userId, daily.userId]]);
   });
 });
