@@ -1,6 +1,6 @@
 // The public pages' finish on a phone (390 px) and a desktop (1280 px), in real Chromium against
-// the real local stack: a screenshot of each main page at both widths (axe: no serious or critical
-// issue, nothing sticking out sideways), and the layout rules of the docs and the blog measured in
+// the real local stack: a screenshot of each main page at both widths (nothing sticking out
+// sideways; axe at 390 px, which public-site.test.ts does not cover), and the layout rules of the docs and the blog measured in
 // the browser — code chips on one line, the table of contents folded behind a keyboard-operable
 // disclosure, long code scrolling with a cue, the blog's search before its posts, no layout shift
 // while the posts load, a working copy button on code blocks, tables that scroll, and a post page
@@ -47,7 +47,7 @@ describe('public pages on a phone and a desktop', () => {
   for (const { width, height } of WIDTHS) {
     for (const target of PAGES) {
       it(
-        `${target.path} at ${width} px: screenshot, no serious a11y issue, nothing sideways`,
+        `${target.path} at ${width} px: screenshot, nothing sideways${width === 390 ? ', no serious a11y issue' : ''}`,
         { timeout: 90_000 },
         async () => {
           const page = await e2e.newPage({ width, height });
@@ -63,7 +63,8 @@ describe('public pages on a phone and a desktop', () => {
             () => document.documentElement.scrollWidth - window.innerWidth,
           );
           expect(overflow).toBeLessThanOrEqual(0);
-          expect(await seriousViolations(page)).toEqual([]);
+          // public-site.test.ts runs axe on every route at 1280 and 360 px; 390 is this file's.
+          if (width === 390) expect(await seriousViolations(page)).toEqual([]);
           await e2e.shot(page, `${target.name}-${width}`);
         },
       );
