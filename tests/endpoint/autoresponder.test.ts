@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { createEntry, superuserPool } from '../support/db.ts';
 import { AUTORESPONDER_CAPS } from '../../src/features/docs/autoresponder-facts.ts';
 import { isTo, listMail, waitForMail } from '../support/mail.ts';
+import { needsMail } from '../support/target.ts';
 import {
   functionUrl,
   ORIGIN,
@@ -74,7 +75,8 @@ async function autoresponsesTo(address: string): Promise<{ status: string }[]> {
 }
 
 describe('autoresponder', () => {
-  it('replies once per address and day, with merge fields escaped and the subject on one line', async () => {
+  it('replies once per address and day, with merge fields escaped and the subject on one line', async (ctx) => {
+    needsMail(ctx);
     const address = visitor();
     const res = await post({
       name: '<b>Ada</b> & "co"',
