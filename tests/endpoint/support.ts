@@ -172,3 +172,24 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** A post as a JSON client sends it: urlencoded fields from the allowed origin, JSON answer. */
+export const postFields = (apiUrl: string, formId: string, fields: Record<string, string>) =>
+  rawRequest(functionUrl(apiUrl, formId), {
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: ORIGIN,
+      accept: 'application/json',
+    },
+    body: urlencoded(fields),
+  });
+
+/** One outbox run (e-mails and webhooks), as pg_cron or the local scheduler makes every minute. */
+export const runDeliver = (stack: { apiUrl: string; serviceRoleKey: string }) =>
+  rawRequest(`${stack.apiUrl}/functions/v1/forms/_deliver`, {
+    headers: {
+      authorization: `Bearer ${stack.serviceRoleKey}`,
+      'content-type': 'application/json',
+    },
+    body: '{}',
+  });

@@ -14,7 +14,7 @@ import { WEBHOOKS } from '../../supabase/functions/forms/webhooks.ts';
 import { superuserPool } from '../support/db.ts';
 import { remote } from '../support/target.ts';
 import { createForm, signUp, type TestUser } from '../support/supabase-users.ts';
-import { functionUrl, ORIGIN, rawRequest, resetRateLimits, until, urlencoded } from './support.ts';
+import { ORIGIN, postFields, resetRateLimits, runDeliver, until } from './support.ts';
 import { startReceiver, type Receiver } from './webhook-receiver.ts';
 
 const stack = inject('stack');
@@ -70,25 +70,11 @@ async function addWebhook(
 }
 
 const post = (formId: string, fields: Record<string, string>) =>
-  rawRequest(functionUrl(stack.apiUrl, formId), {
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: ORIGIN,
-      accept: 'application/json',
-    },
-    body: urlencoded(fields),
-  });
+  postFields(stack.apiUrl, formId, fields);
 
 /** What the pg_cron job (or the local scheduler) does every minute. */
-async function runDeliver(): Promise<void> {
-  const res = await rawRequest(`${stack.apiUrl}/functions/v1/forms/_deliver`, {
-    headers: {
-      authorization: `Bearer ${stack.serviceRoleKey}`,
-      'content-type': 'application/json',
-    },
-    body: '{}',
-  });
-  expect(res.status).toBe(200);
+async function deliverDue(): Promise<void> {
+  expect((await runDeliver(stack)).status).toBe(200);
 }
 
 interface DeliveryRow {
@@ -216,7 +202,7 @@ describe.skipIf(remote)('webhooks', () => {
       );
       waits.push(row!.wait);
       await makeDue(row!.id);
-      await runDeliver();
+      await deliverDue();
     }
     const [done] = await until(
       'the success',
@@ -266,7 +252,7 @@ describe.skipIf(remote)('webhooks', () => {
       [row!.id],
     );
     await makeDue(row!.id);
-    await runDeliver();
+    await deliverDue();
     const [failed] = await until(
       'failed',
       () => deliveriesOf(hook.id),
