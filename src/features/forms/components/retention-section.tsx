@@ -99,7 +99,6 @@ export function RetentionSection({ formId }: RetentionSectionProps) {
 
 function RetentionForm({ formId, initial }: { formId: string; initial: Values }) {
   const save = useSaveRetention();
-  const labelId = useId();
   const formik = useFormik<Values>({
     initialValues: initial,
     validationSchema: retentionSchema,
@@ -132,11 +131,8 @@ function RetentionForm({ formId, initial }: { formId: string; initial: Values })
           }}
           colorPalette="teal"
           size="sm"
-          aria-labelledby={labelId}
         >
-          <Text id={labelId} srOnly>
-            What happens to this form’s messages
-          </Text>
+          <RadioGroup.Label srOnly>What happens to this form’s messages</RadioGroup.Label>
           <Stack gap="3">
             {CHOICES.map((choice) => (
               <RadioGroup.Item key={choice.value} value={choice.value} alignItems="flex-start">
