@@ -1,5 +1,6 @@
 // Reads a webhook's latest deliveries with every attempt of each (status code, time, the start of
-// the answer): the owner's delivery log. Polled while one is still on its way.
+// the answer): the owner's delivery log. Read afresh when opened, polled while it is open (more
+// often while a delivery is on its way).
 import { useQuery } from '@tanstack/react-query';
 import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
@@ -9,6 +10,8 @@ import { webhooksKeys } from './get-webhooks';
 export const DELIVERIES_SHOWN = 10;
 /** How often the log is read again while a delivery is queued or being retried. */
 export const DELIVERIES_POLL_MS = 5_000;
+/** How often an open log is read again otherwise, so new messages' deliveries appear. */
+export const DELIVERIES_IDLE_POLL_MS = 30_000;
 
 export interface WebhookAttempt {
   id: number;
@@ -66,9 +69,11 @@ export function useWebhookDeliveries(webhookId: string, enabled = true) {
     queryKey: webhooksKeys.deliveries(webhookId),
     queryFn: () => getWebhookDeliveries({ webhookId }),
     enabled,
+    // Opening the log always shows it as it is now.
+    refetchOnMount: 'always',
     refetchInterval: (query) =>
       query.state.data?.some((d) => d.status === 'pending' || d.status === 'sending')
         ? DELIVERIES_POLL_MS
-        : false,
+        : DELIVERIES_IDLE_POLL_MS,
   });
 }
