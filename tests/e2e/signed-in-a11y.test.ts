@@ -58,6 +58,21 @@ const pages: PageCheck[] = [
             .waitFor();
         },
       },
+      {
+        name: 'edit form dialog with its settings',
+        enter: async (p) => {
+          await p.keyboard.press('Escape');
+          await p.getByRole('dialog').waitFor({ state: 'detached' });
+          await card(p, 'Contact').getByRole('button', { name: 'Edit' }).click();
+          const dialog = p.getByRole('dialog');
+          await dialog.getByRole('form', { name: 'Autoresponder' }).waitFor();
+          await dialog.getByRole('form', { name: 'Retention' }).waitFor();
+          // The rule's number field and the forward-only warning are checked too.
+          await dialog.getByLabel('Days to keep messages').waitFor();
+          // The screenshot shows the new settings rather than the fields above them.
+          await dialog.getByRole('form', { name: 'Autoresponder' }).scrollIntoViewIfNeeded();
+        },
+      },
     ],
   },
   {
@@ -116,6 +131,11 @@ describe('signed-in pages are accessible in Chromium', () => {
     const owner = await signUp('Access Checker');
     const formId = await createForm(owner.client, 'Contact');
     await createForm(owner.client, 'Newsletter signup', { notify_email: false });
+    // A retention rule: the inbox says so, and the form's settings show the number of days.
+    const rule = await owner.client
+      .from('form_retention')
+      .insert({ form_id: formId, mode: 'days', days: 365 });
+    if (rule.error) throw rule.error;
     const service = serviceClient();
     await serviceInsertEntry(service, formId, {
       name: 'Ada Reader',
