@@ -31,8 +31,8 @@ function sizeFromEnv(name: string, fallback: number): number {
 }
 
 /**
- * The run's size: CI's default keeps `npm run test:load` near a minute; the full size by hand is
- * LOAD_SUBMISSIONS=10000 LOAD_CLIENTS=50 (README, "Load and fault tests").
+ * The run's size: CI's default keeps `npm run test:load` under two minutes; the full size, run by
+ * hand, is LOAD_SUBMISSIONS=10000 LOAD_CLIENTS=50 (README, "Load and fault tests").
  */
 export const SIZE = {
   submissions: sizeFromEnv('LOAD_SUBMISSIONS', 500),
