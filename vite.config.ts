@@ -32,10 +32,20 @@ function checkSiteEnv(): Plugin {
 
 export default defineConfig({
   plugins: [react(), checkSiteEnv()],
+  build: {
+    // .vite/manifest.json: which chunks each page loads, read by the bundle budget test
+    // (tests/build/bundle-budget.test.ts) and the Lighthouse benchmark (scripts/bundle-size.ts).
+    manifest: true,
+  },
   server: {
     host: '127.0.0.1',
     port: 5173,
     strictPort: true,
+    watch: {
+      // The local stack's data folder (Postgres files, Deno's package cache) changes all the time
+      // while the stack runs; watching it would reload the page for nothing.
+      ignored: ['**/.stack-data/**'],
+    },
     proxy: {
       '/api/forms': {
         target: functionsUrl,

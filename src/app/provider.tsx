@@ -1,11 +1,16 @@
 // App-wide providers: the design system, the server-state cache and the auth state.
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { AuthProvider, useAuth } from '../lib/auth';
 import { createQueryClient } from '../lib/query-client';
-import { Toaster } from '../components/toaster';
 import { system } from './theme';
+
+// The toast renderer (and its state machine) loads after the first page: a toast raised before it
+// arrives waits in the toaster's store and shows once it has.
+const Toaster = lazy(() =>
+  import('../components/toaster').then((module) => ({ default: module.Toaster })),
+);
 
 /** Drops every cached query when the signed-in user changes, so no one sees another's data. */
 function CacheScopedToUser({ children }: { children: ReactNode }) {
@@ -27,7 +32,9 @@ export function AppProvider({ children }: { children: ReactNode }) {
       <QueryClientProvider client={queryClient}>
         <AuthProvider>
           <CacheScopedToUser>{children}</CacheScopedToUser>
-          <Toaster />
+          <Suspense fallback={null}>
+            <Toaster />
+          </Suspense>
         </AuthProvider>
       </QueryClientProvider>
     </ChakraProvider>

@@ -1,12 +1,12 @@
 // The route table of spec §2 under one layout, with the visitor-only and signed-in guards.
-import { Navigate, Route, Routes } from 'react-router-dom';
+import { matchPath, Navigate, Route, Routes } from 'react-router-dom';
 import { MinimalLayout } from '../components/layout/minimal-layout';
 import { PageLayout } from '../components/layout/page-layout';
 import { paths } from '../config/paths';
 import { PLAN_SIGNUP_PATH } from '../config/site';
 import { ProtectedRoute, VisitorRoute } from '../lib/auth';
 import { HomePage } from '../features/home';
-import { NewsletterForm } from '../features/newsletter';
+import { NewsletterForm } from './lazy-newsletter';
 import { lazyPage } from './lazy-page';
 
 // The home page ships in the main bundle (most visits start there); every other page is its own
@@ -94,4 +94,28 @@ export function AppRoutes() {
       </Route>
     </Routes>
   );
+}
+
+/**
+ * The public pages a visit may start on, for `preloadPage`. (The signed-in pages wait for the
+ * session anyway, with their own spinner.)
+ */
+const FIRST_PAGES: [string, { preload: () => Promise<void> }][] = [
+  [paths.pricing, PricingPage],
+  [paths.tools, ToolsPage],
+  [paths.blog, BlogListPage],
+  [paths.blogPost(':id'), BlogPostPage],
+  [paths.terms, TermsPage],
+  [paths.privacy, PrivacyPage],
+  [paths.custom, CustomPage],
+  [paths.docs, DocsPage],
+  [paths.thanks, ThanksPage],
+  [paths.login, LoginPage],
+  [paths.register, RegisterPage],
+];
+
+/** Loads the chunk of the page at `pathname` (if it has one), so the first render shows it. */
+export async function preloadPage(pathname: string): Promise<void> {
+  const page = FIRST_PAGES.find(([pattern]) => matchPath(pattern, pathname))?.[1];
+  await page?.preload();
 }

@@ -1,10 +1,14 @@
 // Auth state for the whole app: follows supabase.auth's state listener and offers the route
 // guards (signed-in only, visitors only) that wait for the first answer so no page flashes.
+// supabase-js is loaded only when a session may exist (a stored session key, or a session in the
+// URL); otherwise the visitor is signed out at once, and the listener starts when a page loads
+// the client for its own needs (login, blog, …) or another tab stores a session.
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { Center, Spinner } from '@chakra-ui/react';
-import type { Session, User } from '@supabase/supabase-js';
-import { supabase } from './supabase';
+import type { Session, SupabaseClient, User } from '@supabase/supabase-js';
+import { onClientLoaded } from './supabase-ready';
+import { AUTH_TOKEN_KEY, sessionStore } from './session-storage';
 import { paths } from '../config/paths';
 import { readReturnTo, returnToState } from './return-to';
 
@@ -35,24 +39,70 @@ export function isRecoveryLink(hash: string): boolean {
 const OPENED_FROM_RECOVERY_LINK =
   typeof window !== 'undefined' && isRecoveryLink(window.location.hash);
 
+/**
+ * Whether a URL carries an auth result for supabase-js to read (detectSessionInUrl): a session
+ * or an error in the fragment (e-mail links), or a PKCE `code` in the query.
+ */
+export function hasAuthResultInUrl(location: Pick<Location, 'hash' | 'search'>): boolean {
+  const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
+  return (
+    hash.has('access_token') ||
+    hash.has('error_description') ||
+    new URLSearchParams(location.search).has('code')
+  );
+}
+
+/** Whether the client must load now to tell who the visitor is. */
+export function mayBeSignedIn(): boolean {
+  return (
+    sessionStore.mayHaveSession() ||
+    (typeof window !== 'undefined' && hasAuthResultInUrl(window.location))
+  );
+}
+
+const loadClient = () => import('./supabase').then((module) => module.supabase);
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session | null>(null);
-  const [loading, setLoading] = useState(true);
+  // Nothing stored and nothing in the URL: signed out, known without asking the client.
+  const [loading, setLoading] = useState(mayBeSignedIn);
   const [recovering, setRecovering] = useState(OPENED_FROM_RECOVERY_LINK);
   const [signedOutOnPurpose, setSignedOutOnPurpose] = useState(false);
 
   useEffect(() => {
-    // supabase-js always emits INITIAL_SESSION first, so the listener alone settles `loading`.
-    const { data } = supabase.auth.onAuthStateChange((event, next) => {
-      setSession(next);
-      setLoading(false);
-      if (event === 'PASSWORD_RECOVERY') setRecovering(true);
-      // A reset link that gave no session (expired, already used) leaves nothing to recover.
-      if (event === 'INITIAL_SESSION' && !next) setRecovering(false);
-      if (event === 'SIGNED_OUT') setRecovering(false);
-      if (event === 'SIGNED_IN') setSignedOutOnPurpose(false);
-    });
-    return () => data.subscription.unsubscribe();
+    let listening: SupabaseClient | undefined;
+    let unsubscribe = () => {};
+    let stopped = false;
+    const listen = (client: SupabaseClient) => {
+      if (stopped || listening === client) return;
+      listening = client;
+      // supabase-js always emits INITIAL_SESSION first, so the listener alone settles `loading`.
+      const { data } = client.auth.onAuthStateChange((event, next) => {
+        setSession(next);
+        setLoading(false);
+        if (event === 'PASSWORD_RECOVERY') setRecovering(true);
+        // A reset link that gave no session (expired, already used) leaves nothing to recover.
+        if (event === 'INITIAL_SESSION' && !next) setRecovering(false);
+        if (event === 'SIGNED_OUT') setRecovering(false);
+        if (event === 'SIGNED_IN') setSignedOutOnPurpose(false);
+      });
+      unsubscribe = () => data.subscription.unsubscribe();
+    };
+    const load = () => void loadClient().then(listen);
+    // Whichever page loads the client first, the listener starts then.
+    const stopWaiting = onClientLoaded(listen);
+    if (mayBeSignedIn()) load();
+    // A session stored by another tab (signing in there) needs the client here too.
+    const onStorage = (event: StorageEvent) => {
+      if (event.key && AUTH_TOKEN_KEY.test(event.key) && event.newValue) load();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => {
+      stopped = true;
+      stopWaiting();
+      unsubscribe();
+      window.removeEventListener('storage', onStorage);
+    };
   }, []);
 
   const value = useMemo<AuthState>(
@@ -66,7 +116,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       signOut: async () => {
         // Set first, so the guard that sees the signed-out user already knows why.
         setSignedOutOnPurpose(true);
-        const { error } = await supabase.auth.signOut();
+        const client = await loadClient();
+        const { error } = await client.auth.signOut();
         if (error) {
           setSignedOutOnPurpose(false);
           throw error;

@@ -22,6 +22,21 @@ describe('createSessionStore', () => {
     sessionStorage.clear();
   });
 
+  it('tells whether a session is stored, in either area, without supabase-js', async () => {
+    const store = createSessionStore();
+    expect(store.mayHaveSession()).toBe(false);
+    localStorage.setItem('other-key', 'x');
+    expect(store.mayHaveSession()).toBe(false);
+    await store.storage.setItem(KEY, 'session');
+    expect(store.mayHaveSession()).toBe(true);
+    store.setRemembered(false);
+    await store.storage.setItem(KEY, 'session');
+    expect(sessionStorage.getItem(KEY)).toBe('session');
+    expect(store.mayHaveSession()).toBe(true);
+    await store.storage.removeItem(KEY);
+    expect(store.mayHaveSession()).toBe(false);
+  });
+
   it('remembers by default: the session goes to localStorage', async () => {
     const store = createSessionStore();
     expect(store.isRemembered()).toBe(true);

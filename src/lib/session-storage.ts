@@ -14,7 +14,16 @@ export interface SessionStore {
   /** Sets where the next session is written; call it before signing in. */
   setRemembered: (remember: boolean) => void;
   isRemembered: () => boolean;
+  /**
+   * Whether supabase-js has a session stored (a `sb-…-auth-token` key in either area), read
+   * without loading supabase-js: with none, the visitor is signed out and the client can wait
+   * until a page needs it.
+   */
+  mayHaveSession: () => boolean;
 }
+
+/** supabase-js's storage key for the session: `sb-<first label of the project host>-auth-token`. */
+export const AUTH_TOKEN_KEY = /^sb-.+-auth-token$/;
 
 // Storage may be missing or refuse access (privacy modes, sandboxed frames, a full quota): every
 // access is guarded, and a failing area simply behaves as empty.
@@ -70,6 +79,7 @@ export function createSessionStore(
   const { local, session } = areas;
   // Last resort when the chosen area refuses a write: the session then lasts as long as the page.
   const memory = memoryArea();
+  const memoryKeys = new Set<string>();
 
   const isRemembered = () => safeGet(local, REMEMBER_KEY) !== '0';
   const chosen = () => (isRemembered() ? local : session);
@@ -82,20 +92,39 @@ export function createSessionStore(
     // Writes go to the chosen area only and remove the key from the other, so a session is never
     // kept in two places (a not-remembered one must not linger in localStorage).
     setItem: (key, value) => {
-      if (safeSet(chosen(), key, value)) memory.removeItem(key);
-      else memory.setItem(key, value);
+      if (safeSet(chosen(), key, value)) {
+        memory.removeItem(key);
+        memoryKeys.delete(key);
+      } else {
+        memory.setItem(key, value);
+        memoryKeys.add(key);
+      }
       safeRemove(other(), key);
     },
     removeItem: (key) => {
       safeRemove(local, key);
       safeRemove(session, key);
       memory.removeItem(key);
+      memoryKeys.delete(key);
     },
+  };
+
+  const hasAuthKey = (area: StorageArea | null) => {
+    try {
+      const keys = area && 'length' in area ? Object.keys(area) : [];
+      return keys.some((key) => AUTH_TOKEN_KEY.test(key));
+    } catch {
+      return false;
+    }
   };
 
   return {
     storage,
     isRemembered,
+    mayHaveSession: () =>
+      hasAuthKey(local) ||
+      hasAuthKey(session) ||
+      [...memoryKeys].some((k) => AUTH_TOKEN_KEY.test(k)),
     setRemembered: (remember) => {
       if (remember) safeRemove(local, REMEMBER_KEY);
       else safeSet(local, REMEMBER_KEY, '0');

@@ -1,7 +1,10 @@
-// The one Supabase client of the app (the only createClient call in src/).
+// The one Supabase client of the app (the only createClient call in src/). Loaded on demand, not
+// with the first page: the modules that need it sit in lazy chunks, and the auth state learns of
+// it through supabase-ready.ts (see src/lib/auth.tsx).
 import { createClient } from '@supabase/supabase-js';
 import { env } from '../config/env';
 import { sessionStore } from './session-storage';
+import { announceClient } from './supabase-ready';
 
 export const supabase = createClient(env.supabaseUrl, env.supabaseAnonKey, {
   auth: {
@@ -13,3 +16,5 @@ export const supabase = createClient(env.supabaseUrl, env.supabaseAnonKey, {
     storage: sessionStore.storage,
   },
 });
+
+announceClient(supabase);

@@ -69,7 +69,11 @@ async function buildSite(outDir: string, supabaseUrl: string, anonKey: string): 
  * and is renamed into place, so a reader never sees half a build and two racing builders leave
  * one whole build behind (the loser's rename fails because the folder is then full).
  */
-async function ensureBuilt(outDir: string, supabaseUrl: string, anonKey: string): Promise<void> {
+export async function ensureBuilt(
+  outDir: string,
+  supabaseUrl: string,
+  anonKey: string,
+): Promise<void> {
   if (await exists(path.join(outDir, 'index.html'))) return;
   const staging = `${outDir}.building-${process.pid}-${Date.now()}`;
   await buildSite(staging, supabaseUrl, anonKey);

@@ -1,28 +1,20 @@
 // The fixed top bar: wordmark, main navigation, a mobile menu below the `lg` breakpoint and,
 // for a signed-in user, the profile menu; a visitor gets Login and Sign up instead (never a link
 // to the page they are on). At most one of the two menus is open at a time.
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, NavLink, useLocation } from 'react-router-dom';
-import {
-  Avatar,
-  Box,
-  Button,
-  Container,
-  Flex,
-  HStack,
-  IconButton,
-  Link,
-  Menu,
-  Portal,
-  Stack,
-  Text,
-} from '@chakra-ui/react';
-import { LuLayoutDashboard, LuLogOut, LuMenu, LuSettings, LuX } from 'react-icons/lu';
+import { Box, Button, Container, Flex, HStack, IconButton, Link, Stack } from '@chakra-ui/react';
+import { LuMenu, LuX } from 'react-icons/lu';
 import { Wordmark } from './wordmark';
 import { useSignOut } from './use-sign-out';
 import { NAV_LINKS } from '../../config/site';
 import { paths } from '../../config/paths';
 import { displayName, useAuth } from '../../lib/auth';
+
+// Loaded only for a signed-in user (see profile-menu.tsx).
+const ProfileMenu = lazy(() =>
+  import('./profile-menu').then((module) => ({ default: module.ProfileMenu })),
+);
 
 export const HEADER_HEIGHT = '64px';
 
@@ -114,61 +106,15 @@ export function Header() {
           </HStack>
           <HStack gap="2">
             {user ? (
-              <Menu.Root
-                open={profileOpen}
-                onOpenChange={(details) => changeProfile(details.open)}
-                // Keyboard selection arrives here; pointer clicks reach the button itself.
-                onSelect={(details) => {
-                  if (details.value === 'sign-out') void handleSignOut();
-                }}
-                positioning={{ placement: 'bottom-end' }}
-              >
-                <Menu.Trigger asChild>
-                  <IconButton
-                    aria-label="Open profile menu"
-                    variant="ghost"
-                    rounded="full"
-                    size="sm"
-                  >
-                    <Avatar.Root size="sm" colorPalette="teal">
-                      <Avatar.Fallback name={name} />
-                      {typeof user.user_metadata?.avatar_url === 'string' && (
-                        <Avatar.Image src={user.user_metadata.avatar_url} alt="" />
-                      )}
-                    </Avatar.Root>
-                  </IconButton>
-                </Menu.Trigger>
-                <Portal>
-                  <Menu.Positioner>
-                    <Menu.Content minW="240px" aria-label="Profile">
-                      <Box px="2" py="2">
-                        <Text fontWeight="semibold">{name}</Text>
-                        <Text fontSize="sm" color="fg.muted" truncate>
-                          {user.email}
-                        </Text>
-                      </Box>
-                      <Menu.Separator />
-                      <Menu.Item value="dashboard" asChild>
-                        <RouterLink to={paths.dashboard}>
-                          <LuLayoutDashboard aria-hidden /> Dashboard
-                        </RouterLink>
-                      </Menu.Item>
-                      <Menu.Item value="settings" asChild>
-                        <RouterLink to={paths.settings}>
-                          <LuSettings aria-hidden /> Settings
-                        </RouterLink>
-                      </Menu.Item>
-                      <Menu.Separator />
-                      <Menu.Item value="sign-out" asChild>
-                        {/* A real button, so activation never depends on the menu's pointer tracking. */}
-                        <button type="button" onClick={() => void handleSignOut()}>
-                          <LuLogOut aria-hidden /> Sign out
-                        </button>
-                      </Menu.Item>
-                    </Menu.Content>
-                  </Menu.Positioner>
-                </Portal>
-              </Menu.Root>
+              <Suspense fallback={<Box boxSize="8" />}>
+                <ProfileMenu
+                  user={user}
+                  name={name}
+                  profileOpen={profileOpen}
+                  changeProfile={changeProfile}
+                  handleSignOut={handleSignOut}
+                />
+              </Suspense>
             ) : (
               entryLinks.map((link) => (
                 <Button

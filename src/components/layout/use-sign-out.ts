@@ -4,7 +4,6 @@ import { useCallback, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { useAuth } from '../../lib/auth';
-import { notify } from '../toaster';
 
 export function useSignOut(): () => Promise<void> {
   const { signOut } = useAuth();
@@ -16,6 +15,8 @@ export function useSignOut(): () => Promise<void> {
     try {
       await signOut();
     } catch {
+      // Imported here: the toaster's code is not part of the first page load (src/app/provider.tsx).
+      const { notify } = await import('../toaster');
       notify('error', 'Logging out failed', 'Check your connection and try again.');
     } finally {
       signingOut.current = false;

@@ -4,7 +4,6 @@
 // back: success means "check your inbox".
 import * as yup from 'yup';
 import { useMutation } from '@tanstack/react-query';
-import { supabase } from '../../../lib/supabase';
 import { NEWSLETTER_TEXT } from '../../../config/site';
 
 export const subscribeSchema = yup.object({
@@ -19,6 +18,8 @@ export type SubscribeInput = yup.InferType<typeof subscribeSchema>;
 
 export async function subscribeToNewsletter(input: SubscribeInput): Promise<void> {
   const { email } = await subscribeSchema.validate(input);
+  // Loaded on submit: the form sits in every page's footer, and most visitors never use it.
+  const { supabase } = await import('../../../lib/supabase');
   const { error } = await supabase.functions.invoke('newsletter', {
     body: { email: email.toLowerCase() },
   });

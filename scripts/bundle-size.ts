@@ -1,0 +1,78 @@
+// How much JavaScript a page of the production build makes the browser download before it can
+// run: the entry chunk plus every chunk it imports statically (Vite preloads those), read from the
+// build manifest (`build.manifest: true` in vite.config.ts). Chunks behind a dynamic import()
+// (the lazy pages) are not counted. Used by the bundle budget test and the Lighthouse benchmark.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/** The target for the JavaScript `/` loads, gzipped (docs/PERFORMANCE.md, "Public site"). */
+export const HOME_JS_TARGET_BYTES = 150_000;
+
+/**
+ * The ceiling the bundle budget test enforces today: what `/` loads now plus a little headroom,
+ * so nothing can grow it back while the remaining levers (docs/PERFORMANCE.md) bring it down to
+ * the target. Lower it with each step; it must never be raised above its last value.
+ */
+export const HOME_JS_BUDGET_BYTES = 185_000;
+
+/** One entry of Vite's `.vite/manifest.json`, as far as the sizes need it. */
+export interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+
+export type Manifest = Record<string, ManifestChunk>;
+
+export interface JsFile {
+  file: string;
+  gzipBytes: number;
+}
+
+/** Where Vite writes the manifest inside a build folder. */
+export const manifestPath = (distDir: string) => path.join(distDir, '.vite', 'manifest.json');
+
+export async function readManifest(distDir: string): Promise<Manifest> {
+  return JSON.parse(await readFile(manifestPath(distDir), 'utf8')) as Manifest;
+}
+
+/**
+ * The files of an entry (default `index.html`) and its static imports, transitively, each once,
+ * in load order. Throws when the entry or an imported key is missing, rather than under-count.
+ */
+export function staticFiles(manifest: Manifest, entry = 'index.html'): string[] {
+  const seen = new Set<string>();
+  const files: string[] = [];
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`The build manifest has no "${key}".`);
+    if (chunk.file.endsWith('.js')) files.push(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(entry);
+  return files;
+}
+
+export const gzipSize = (content: Buffer | string) => gzipSync(content, { level: 9 }).length;
+
+/** Each JavaScript file's gzipped size, read from the build folder. */
+export async function gzipSizes(distDir: string, files: string[]): Promise<JsFile[]> {
+  return Promise.all(
+    files.map(async (file) => ({
+      file,
+      gzipBytes: gzipSize(await readFile(path.join(distDir, file))),
+    })),
+  );
+}
+
+/** The gzipped JavaScript `/` loads before its first render: entry plus static imports. */
+export async function entryJs(distDir: string): Promise<{ files: JsFile[]; totalBytes: number }> {
+  const files = await gzipSizes(distDir, staticFiles(await readManifest(distDir)));
+  return { files, totalBytes: files.reduce((sum, f) => sum + f.gzipBytes, 0) };
+}
+
+export const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;

@@ -1,0 +1,77 @@
+// The signed-in user's profile menu in the header: name and e-mail, Dashboard, Settings and Sign
+// out. Its own module, loaded only once someone is signed in (header.tsx): the menu's positioning
+// and focus machinery is not part of a visitor's first page load.
+import { Link as RouterLink } from 'react-router-dom';
+import { Avatar, Box, IconButton, Menu, Portal, Text } from '@chakra-ui/react';
+import type { User } from '@supabase/supabase-js';
+import { LuLayoutDashboard, LuLogOut, LuSettings } from 'react-icons/lu';
+import { paths } from '../../config/paths';
+
+export interface ProfileMenuProps {
+  user: User;
+  name: string;
+  profileOpen: boolean;
+  changeProfile: (open: boolean) => void;
+  handleSignOut: () => Promise<void>;
+}
+
+export function ProfileMenu({
+  user,
+  name,
+  profileOpen,
+  changeProfile,
+  handleSignOut,
+}: ProfileMenuProps) {
+  return (
+    <Menu.Root
+      open={profileOpen}
+      onOpenChange={(details) => changeProfile(details.open)}
+      // Keyboard selection arrives here; pointer clicks reach the button itself.
+      onSelect={(details) => {
+        if (details.value === 'sign-out') void handleSignOut();
+      }}
+      positioning={{ placement: 'bottom-end' }}
+    >
+      <Menu.Trigger asChild>
+        <IconButton aria-label="Open profile menu" variant="ghost" rounded="full" size="sm">
+          <Avatar.Root size="sm" colorPalette="teal">
+            <Avatar.Fallback name={name} />
+            {typeof user.user_metadata?.avatar_url === 'string' && (
+              <Avatar.Image src={user.user_metadata.avatar_url} alt="" />
+            )}
+          </Avatar.Root>
+        </IconButton>
+      </Menu.Trigger>
+      <Portal>
+        <Menu.Positioner>
+          <Menu.Content minW="240px" aria-label="Profile">
+            <Box px="2" py="2">
+              <Text fontWeight="semibold">{name}</Text>
+              <Text fontSize="sm" color="fg.muted" truncate>
+                {user.email}
+              </Text>
+            </Box>
+            <Menu.Separator />
+            <Menu.Item value="dashboard" asChild>
+              <RouterLink to={paths.dashboard}>
+                <LuLayoutDashboard aria-hidden /> Dashboard
+              </RouterLink>
+            </Menu.Item>
+            <Menu.Item value="settings" asChild>
+              <RouterLink to={paths.settings}>
+                <LuSettings aria-hidden /> Settings
+              </RouterLink>
+            </Menu.Item>
+            <Menu.Separator />
+            <Menu.Item value="sign-out" asChild>
+              {/* A real button, so activation never depends on the menu's pointer tracking. */}
+              <button type="button" onClick={() => void handleSignOut()}>
+                <LuLogOut aria-hidden /> Sign out
+              </button>
+            </Menu.Item>
+          </Menu.Content>
+        </Menu.Positioner>
+      </Portal>
+    </Menu.Root>
+  );
+}

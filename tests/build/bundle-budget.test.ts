@@ -1,0 +1,43 @@
+// The bundle budget, checked in CI: the gzipped JavaScript `/` loads (entry chunk plus its static
+// imports, from the build manifest; lazy pages not counted) stays within HOME_JS_BUDGET_BYTES.
+// Reuses the run's one production build (tests/setup/stack.ts provides `siteDir`), building it
+// only when no browser test has yet. The summing itself is tested in scripts/bundle-size.test.ts.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { ensureBuilt } from '../e2e/site-server';
+import { entryJs, HOME_JS_BUDGET_BYTES, kb, type JsFile } from '../../scripts/bundle-size';
+
+const stack = inject('stack');
+const siteDir = inject('siteDir');
+
+describe('the JavaScript loaded by /', () => {
+  let files: JsFile[];
+  let totalBytes: number;
+
+  beforeAll(async () => {
+    await ensureBuilt(siteDir, stack.apiUrl, stack.anonKey);
+    ({ files, totalBytes } = await entryJs(siteDir));
+  }, 180_000);
+
+  it(`stays within ${kb(HOME_JS_BUDGET_BYTES)} gzipped`, () => {
+    const list = files.map((f) => `${f.file} ${kb(f.gzipBytes)}`).join(', ');
+    expect(totalBytes, `/ loads ${kb(totalBytes)}: ${list}`).toBeLessThanOrEqual(
+      HOME_JS_BUDGET_BYTES,
+    );
+  });
+
+  it('leaves supabase-js, formik and yup to the pages that need them', async () => {
+    // Strings each library's own code carries, wherever the bundler puts it.
+    const markers = {
+      'supabase-js': 'gotrue-js/',
+      formik: 'FormikContext',
+      yup: 'is a required field',
+    };
+    const code = (
+      await Promise.all(files.map((f) => readFile(path.join(siteDir, f.file), 'utf8')))
+    ).join('\n');
+    const found = Object.entries(markers).filter(([, marker]) => code.includes(marker));
+    expect(found.map(([name]) => name)).toEqual([]);
+  });
+});
