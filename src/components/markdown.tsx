@@ -12,7 +12,6 @@ import {
   Box,
   Code,
   Heading,
-  HStack,
   Image,
   Link,
   List,
@@ -20,7 +19,7 @@ import {
   Table,
   Text,
 } from '@chakra-ui/react';
-import { CopyButton } from './copy-button';
+import { CodeBlock } from './code-block';
 import { HorizontalScroll } from './horizontal-scroll';
 
 export class MarkdownInputError extends Error {
@@ -106,51 +105,14 @@ function languageOf(pre: HastElement | undefined): string | null {
 }
 
 /** A fenced code block: a bar with its language and a copy button, then the code. */
-function CodeBlock({ node, children }: { node?: HastElement; children?: ReactNode }) {
+function FencedCode({ node, children }: { node?: HastElement; children?: ReactNode }) {
   const language = languageOf(node);
-  const name = language ? `${language} code` : 'Code';
   // The source's own final newline would be copied as a trailing empty line.
   const text = textOf(node).replace(/\n$/, '');
   return (
-    <Box as="figure" my={4} borderRadius="md" overflow="hidden" bg="gray.900">
-      <HStack justify="space-between" gap={3} px={4} py={1.5} bg="gray.800">
-        <Text
-          as="figcaption"
-          fontSize="xs"
-          fontWeight="semibold"
-          color="gray.300"
-          textTransform="uppercase"
-          letterSpacing="wide"
-        >
-          {name}
-        </Text>
-        <CopyButton text={text} accessibleLabel={name} size="xs" variant="subtle" />
-      </HStack>
-      <HorizontalScroll label={name} fadeColor="gray.900">
-        {/* max-content: the padding stays at the end of the longest line when scrolled. */}
-        <Box
-          as="pre"
-          m={0}
-          p={4}
-          w="max-content"
-          minW="full"
-          color="gray.100"
-          fontSize="sm"
-          lineHeight="1.6"
-          css={{
-            '& code': {
-              bg: 'transparent',
-              color: 'inherit',
-              p: 0,
-              fontSize: 'inherit',
-              whiteSpace: 'pre',
-            },
-          }}
-        >
-          {children}
-        </Box>
-      </HorizontalScroll>
-    </Box>
+    <CodeBlock label={language ? `${language} code` : 'Code'} text={text}>
+      {children}
+    </CodeBlock>
   );
 }
 
@@ -231,7 +193,7 @@ const components: Components = {
     typeof src === 'string' ? (
       <Image src={src} alt={alt ?? ''} loading="lazy" borderRadius="md" my={4} maxW="100%" />
     ) : null,
-  pre: ({ node, children }) => <CodeBlock node={node}>{children}</CodeBlock>,
+  pre: ({ node, children }) => <FencedCode node={node}>{children}</FencedCode>,
   code: ({ children, className }) => (
     <Code className={className} fontSize="0.9em">
       {children}
