@@ -22,7 +22,7 @@ export function WebhooksSection({ formId }: WebhooksSectionProps) {
       </Heading>
       <Text fontSize="sm" color="fg.muted">
         Each new message is also posted to these URLs, signed, and retried for a day if your server
-        is down. Spam is sent only where you ask for it.{' '}
+        is down. Spam is sent only where you ask for it. Changes here are saved at once.{' '}
         <Link
           href={`${paths.docs}#webhooks`}
           target="_blank"
