@@ -10,12 +10,11 @@ import { AUTORESPONDER_CAPS } from '../../src/features/docs/autoresponder-facts.
 import { isTo, listMail, waitForMail } from '../support/mail.ts';
 import { needsMail } from '../support/target.ts';
 import {
-  functionUrl,
   ORIGIN,
-  rawRequest,
+  postFields,
   resetRateLimits,
+  runDeliver,
   seedForm,
-  urlencoded,
   type SeededForm,
 } from './support.ts';
 
@@ -43,26 +42,10 @@ beforeEach(async () => {
 
 const visitor = () => `visitor-${randomUUID().slice(0, 8)}@example.test`;
 
-const post = (fields: Record<string, string>) =>
-  rawRequest(functionUrl(stack.apiUrl, form.formId), {
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: ORIGIN,
-      accept: 'application/json',
-    },
-    body: urlencoded(fields),
-  });
+const post = (fields: Record<string, string>) => postFields(stack.apiUrl, form.formId, fields);
 
-/** What the pg_cron job (or the local scheduler) does every minute. */
-async function runDeliver(): Promise<void> {
-  const res = await rawRequest(`${stack.apiUrl}/functions/v1/forms/_deliver`, {
-    headers: {
-      authorization: `Bearer ${stack.serviceRoleKey}`,
-      'content-type': 'application/json',
-    },
-    body: '{}',
-  });
-  expect(res.status).toBe(200);
+async function deliver(): Promise<void> {
+  expect((await runDeliver(stack)).status).toBe(200);
 }
 
 async function autoresponsesTo(address: string): Promise<{ status: string }[]> {
@@ -85,7 +68,7 @@ describe('autoresponder', () => {
       topic: 'Billing\r\nBcc: victim@example.test',
     });
     expect(res.status).toBe(200);
-    await runDeliver();
+    await deliver();
 
     const mail = await waitForMail(stack.mailWebUrl, (m) => isTo(m, address));
     // The header value lost its line break: no second header, no extra recipient.
@@ -104,7 +87,7 @@ describe('autoresponder', () => {
     // The same address again (another case) the same day: stored, but no second reply.
     const again = await post({ name: 'Ada', email: address.toUpperCase(), message: 'Again' });
     expect(again.status).toBe(200);
-    await runDeliver();
+    await deliver();
     expect(await autoresponsesTo(address)).toEqual([{ status: 'sent' }]);
     expect((await listMail(stack.mailWebUrl)).filter((m) => isTo(m, address))).toHaveLength(1);
     const { rows } = await pool.query<{ n: number }>(

@@ -7,13 +7,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { superuserPool } from '../support/db.ts';
 import { localOnly } from '../support/target.ts';
 import {
-  functionUrl,
-  ORIGIN,
+  postFields,
   rawRequest,
   resetRateLimits,
+  runDeliver,
   seedForm,
   until,
-  urlencoded,
   type SeededForm,
 } from './support.ts';
 import { startReceiver, type Receiver } from './webhook-receiver.ts';
@@ -50,17 +49,6 @@ const sweep = (key: string) =>
 
 async function runSweep(): Promise<void> {
   const res = await sweep(stack.serviceRoleKey);
-  expect(res.status).toBe(200);
-}
-
-async function runDeliver(): Promise<void> {
-  const res = await rawRequest(`${stack.apiUrl}/functions/v1/forms/_deliver`, {
-    headers: {
-      authorization: `Bearer ${stack.serviceRoleKey}`,
-      'content-type': 'application/json',
-    },
-    body: '{}',
-  });
   expect(res.status).toBe(200);
 }
 
@@ -129,13 +117,10 @@ describe('retention', () => {
     // The receiver is down for the immediate attempt.
     receiver.script('/forward', [503]);
 
-    const res = await rawRequest(functionUrl(stack.apiUrl, form.formId), {
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: ORIGIN,
-        accept: 'application/json',
-      },
-      body: urlencoded({ name: 'Ada', email: 'ada-forward@example.test', message: 'Hello' }),
+    const res = await postFields(stack.apiUrl, form.formId, {
+      name: 'Ada',
+      email: 'ada-forward@example.test',
+      message: 'Hello',
     });
     expect(res.status).toBe(200);
     const entryId = (JSON.parse(res.body) as { id: string }).id;
@@ -160,7 +145,7 @@ describe('retention', () => {
       `update public.webhook_deliveries set next_attempt_at = now() where webhook_id = $1`,
       [hooks[0]!.id],
     );
-    await runDeliver();
+    expect((await runDeliver(stack)).status).toBe(200);
     await until(
       'every delivery finished',
       async () =>

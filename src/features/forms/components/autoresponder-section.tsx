@@ -2,20 +2,7 @@
 // preview of what a visitor receives. Saved on its own ("Save reply"), not by the dialog's "Save".
 import { useId, useMemo } from 'react';
 import { useFormik } from 'formik';
-import {
-  Alert,
-  Box,
-  Button,
-  Code,
-  Field,
-  Heading,
-  Link,
-  Spinner,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-} from '@chakra-ui/react';
+import { Box, Code, Field, Heading, Link, Stack, Switch, Text, Textarea } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
 import { paths } from '../../../config/paths';
@@ -29,6 +16,7 @@ import {
   renderSubject,
 } from '../autoresponse-template';
 import { describeSettingError } from '../setting-errors';
+import { SettingLoadError, SettingLoading, SettingSaveRow } from './setting-states';
 
 export interface AutoresponderSectionProps {
   formId: string;
@@ -86,20 +74,12 @@ export function AutoresponderSection({
         </Link>
       </Text>
       {saved.isPending ? (
-        <Stack direction="row" align="center" gap="2" role="status">
-          <Spinner size="sm" />
-          <Text fontSize="sm">Loading the autoresponder…</Text>
-        </Stack>
+        <SettingLoading>Loading the autoresponder…</SettingLoading>
       ) : saved.isError ? (
-        <Alert.Root status="error" role="alert">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>Could not load the autoresponder.</Alert.Title>
-          </Alert.Content>
-          <Button size="xs" variant="outline" onClick={() => void saved.refetch()}>
-            Try again
-          </Button>
-        </Alert.Root>
+        <SettingLoadError
+          title="Could not load the autoresponder."
+          onRetry={() => void saved.refetch()}
+        />
       ) : (
         <AutoresponderForm
           // A fresh form when another saved version arrives.
@@ -229,17 +209,7 @@ function AutoresponderForm({
           </Text>
         </Box>
 
-        {typeof formik.status === 'string' && (
-          <Alert.Root status="error" role="alert">
-            <Alert.Indicator />
-            <Alert.Title>{formik.status}</Alert.Title>
-          </Alert.Root>
-        )}
-        <div>
-          <Button type="submit" size="sm" colorPalette="teal" loading={formik.isSubmitting}>
-            Save reply
-          </Button>
-        </div>
+        <SettingSaveRow error={formik.status} saving={formik.isSubmitting} label="Save reply" />
       </Stack>
     </form>
   );

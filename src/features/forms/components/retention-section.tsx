@@ -2,7 +2,7 @@
 // number of days, or forward only (e-mail and webhooks, then delete). Saved on its own.
 import { useId } from 'react';
 import { useFormik } from 'formik';
-import { Alert, Button, Heading, Link, RadioGroup, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Heading, Link, RadioGroup, Stack, Text } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
 import { paths } from '../../../config/paths';
@@ -14,6 +14,7 @@ import {
   type RetentionChoice,
 } from '../api/save-retention';
 import { describeSettingError } from '../setting-errors';
+import { SettingLoadError, SettingLoading, SettingSaveRow } from './setting-states';
 
 export interface RetentionSectionProps {
   formId: string;
@@ -72,20 +73,12 @@ export function RetentionSection({ formId }: RetentionSectionProps) {
         </Link>
       </Text>
       {rule.isPending ? (
-        <Stack direction="row" align="center" gap="2" role="status">
-          <Spinner size="sm" />
-          <Text fontSize="sm">Loading the retention rule…</Text>
-        </Stack>
+        <SettingLoading>Loading the retention rule…</SettingLoading>
       ) : rule.isError ? (
-        <Alert.Root status="error" role="alert">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>Could not load the retention rule.</Alert.Title>
-          </Alert.Content>
-          <Button size="xs" variant="outline" onClick={() => void rule.refetch()}>
-            Try again
-          </Button>
-        </Alert.Root>
+        <SettingLoadError
+          title="Could not load the retention rule."
+          onRetry={() => void rule.refetch()}
+        />
       ) : (
         <RetentionForm
           key={`${rule.data?.mode ?? 'keep'}:${rule.data?.days ?? ''}`}
@@ -173,17 +166,7 @@ function RetentionForm({ formId, initial }: { formId: string; initial: Values })
           </Alert.Root>
         )}
 
-        {typeof formik.status === 'string' && (
-          <Alert.Root status="error" role="alert">
-            <Alert.Indicator />
-            <Alert.Title>{formik.status}</Alert.Title>
-          </Alert.Root>
-        )}
-        <div>
-          <Button type="submit" size="sm" colorPalette="teal" loading={formik.isSubmitting}>
-            Save retention
-          </Button>
-        </div>
+        <SettingSaveRow error={formik.status} saving={formik.isSubmitting} label="Save retention" />
       </Stack>
     </form>
   );
