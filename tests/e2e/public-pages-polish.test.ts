@@ -165,13 +165,13 @@ describe('public pages on a phone and a desktop', () => {
 
   for (const { width, height } of WIDTHS) {
     it(
-      `blog at ${width} px: no layout shift while the posts load; search first on a phone`,
+      `blog at ${width} px: layout shift under 0.05 over the whole load; search first on a phone`,
       { timeout: 60_000 },
       async () => {
         const page = await e2e.newPage({ width, height });
-        // Every shift not caused by input, with its time, from the first paint on; and the moment
-        // the blog page itself is on screen (its skeleton), so its own shifts (skeletons giving
-        // way to posts, images, fonts) are told from the route's chunk arriving in the layout.
+        // Every shift not caused by input, with its time, from the first paint on (the whole load,
+        // as CLS counts it for a page this short); and the moment the blog page itself is on
+        // screen (its skeleton), so the blog's own share can be told from the shared layout's.
         await page.addInitScript(() => {
           const w = window as unknown as {
             __shifts: { at: number; value: number }[];
@@ -191,8 +191,8 @@ describe('public pages on a phone and a desktop', () => {
           const seen = new MutationObserver(() => {
             if (!document.querySelector('[data-testid="post-grid-skeleton"]')) return;
             seen.disconnect();
-            // After the frame that first paints the page: that frame's shift is the shared
-            // layout's loading spinner giving way to the page, not the blog's own doing.
+            // After the frame that first paints the page: a shift in that frame is the shared
+            // layout's (its loading placeholder giving way to the page), not the blog's.
             requestAnimationFrame(() =>
               requestAnimationFrame(() => (w.__blogShown = performance.now())),
             );
@@ -219,18 +219,19 @@ describe('public pages on a phone and a desktop', () => {
         await posts.locator('article').first().waitFor();
         await page.waitForLoadState('networkidle');
         await page.evaluate(() => document.fonts.ready);
-        const { blogShift } = await page.evaluate(() => {
+        const { total, blogShift } = await page.evaluate(() => {
           const w = window as unknown as {
             __shifts: { at: number; value: number }[];
             __blogShown: number | null;
           };
+          const sum = (shifts: { value: number }[]) => shifts.reduce((a, s) => a + s.value, 0);
           const from = w.__blogShown ?? 0;
-          return {
-            blogShift: w.__shifts.filter((s) => s.at >= from).reduce((sum, s) => sum + s.value, 0),
-          };
+          return { total: sum(w.__shifts), blogShift: sum(w.__shifts.filter((s) => s.at >= from)) };
         });
-        // Skeletons, hero and sidebar hold the posts' final size: loading them moves nothing.
-        expect(blogShift).toBeLessThan(0.05);
+        // Skeletons, hero and sidebar hold the posts' final size: loading them moves nothing...
+        expect(blogShift, 'shift once the blog page is on screen').toBeLessThan(0.05);
+        // ...and the whole load, the page's chunk and web font included, stays under the budget.
+        expect(total, 'shift over the whole load').toBeLessThan(0.05);
 
         if (width < 1000) {
           const search = page.getByRole('searchbox', { name: 'Search posts' });
