@@ -53,14 +53,22 @@ async function exists(file: string): Promise<boolean> {
 
 async function buildSite(outDir: string, supabaseUrl: string, anonKey: string): Promise<void> {
   // Vite reads VITE_* from the process environment as well as from .env files.
-  const saved = { url: process.env.VITE_SUPABASE_URL, key: process.env.VITE_SUPABASE_ANON_KEY };
+  const saved = {
+    url: process.env.VITE_SUPABASE_URL,
+    key: process.env.VITE_SUPABASE_ANON_KEY,
+    nodeEnv: process.env.NODE_ENV,
+  };
   process.env.VITE_SUPABASE_URL = supabaseUrl;
   process.env.VITE_SUPABASE_ANON_KEY = anonKey;
+  // As `npm run build` does: Vitest sets NODE_ENV=test, which Vite would keep, shipping React's
+  // development build (larger and slower) instead of the one visitors get.
+  process.env.NODE_ENV = 'production';
   try {
     await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   } finally {
     restore('VITE_SUPABASE_URL', saved.url);
     restore('VITE_SUPABASE_ANON_KEY', saved.key);
+    restore('NODE_ENV', saved.nodeEnv);
   }
 }
 
