@@ -144,6 +144,65 @@ describe('embedFetch', () => {
   });
 });
 
+describe('the CAPTCHA widget', () => {
+  const on: EmbedForm = { ...form, captcha_provider: 'turnstile', captcha_site_key: '0x4AAA_b-1' };
+
+  it('is left out while the form has no CAPTCHA', () => {
+    for (const code of [
+      embedHtml({ supabaseUrl: SUPABASE_URL, form }),
+      embedFetch({ supabaseUrl: SUPABASE_URL, form }),
+    ]) {
+      expect(code).not.toMatch(/turnstile|hcaptcha|recaptcha|data-sitekey/i);
+    }
+    // A provider without a site key cannot render a widget: nothing half-made.
+    const partial = embedHtml({
+      supabaseUrl: SUPABASE_URL,
+      form: { ...form, captcha_provider: 'hcaptcha' },
+    });
+    expect(partial).not.toContain('data-sitekey');
+  });
+
+  it.each([
+    ['turnstile', 'https://challenges.cloudflare.com/turnstile/v0/api.js', 'cf-turnstile'],
+    ['hcaptcha', 'https://js.hcaptcha.com/1/api.js', 'h-captcha'],
+    ['recaptcha', 'https://www.google.com/recaptcha/api.js', 'g-recaptcha'],
+  ] as const)(
+    '%s: its script before the form and its widget inside, above the button',
+    (provider, script, className) => {
+      const doc = parse(
+        embedHtml({ supabaseUrl: SUPABASE_URL, form: { ...on, captcha_provider: provider } }),
+      );
+      const loader = doc.querySelector(`script[src="${script}"]`)!;
+      expect(loader.hasAttribute('async')).toBe(true);
+      const widget = doc.querySelector('form')!.querySelector(`div.${className}`)!;
+      expect(widget.getAttribute('data-sitekey')).toBe('0x4AAA_b-1');
+      expect(widget.nextElementSibling?.tagName).toBe('BUTTON');
+    },
+  );
+
+  it('resets the widget after each fetch send (a token works once), in valid JavaScript', () => {
+    const doc = parse(embedFetch({ supabaseUrl: SUPABASE_URL, form: on }));
+    expect(doc.querySelector('form div.cf-turnstile')).not.toBeNull();
+    const inline = [...doc.querySelectorAll('script:not([src])')]
+      .map((s) => s.textContent!)
+      .join('\n');
+    expect(inline).toContain('window["turnstile"].reset()');
+    expect(() => new Function(inline)).not.toThrow();
+  });
+
+  it('escapes the site key', () => {
+    const hostile = embedHtml({
+      supabaseUrl: SUPABASE_URL,
+      form: { ...on, captcha_site_key: '"><script>alert(1)</script>' },
+    });
+    const doc = parse(hostile);
+    expect(doc.querySelectorAll('script')).toHaveLength(1);
+    expect(doc.querySelector('div.cf-turnstile')!.getAttribute('data-sitekey')).toBe(
+      '"><script>alert(1)</script>',
+    );
+  });
+});
+
 describe('jsString', () => {
   it('cannot end a script element or a string', () => {
     const literal = jsString('</script><!-- "\'\u2028\\');

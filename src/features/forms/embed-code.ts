@@ -2,9 +2,11 @@
 // and the same form posted with fetch for pages that want to stay put. Follows the endpoint's
 // field conventions (supabase/functions/forms/README.md, _shared/limits.ts): name / email /
 // message are stored in their own columns, `_gotcha` is a honeypot, `_next` the page to land on,
-// and `Accept: application/json` turns the 303 redirect into a JSON answer. Every interpolated
+// and `Accept: application/json` turns the 303 redirect into a JSON answer. A form with CAPTCHA
+// gets the provider's script and widget, which adds its token field to the form. Every interpolated
 // value is escaped for where it lands (HTML attribute or text, HTML comment, JavaScript string).
 import { SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits';
+import { CAPTCHA_WIDGETS, type CaptchaProvider } from './captcha-texts';
 
 export interface EmbedForm {
   id: string;
@@ -13,6 +15,9 @@ export interface EmbedForm {
   user_id: string;
   allowed_origin: string;
   redirect_url: string | null;
+  /** The form's CAPTCHA (null or absent: none) and its public site key. */
+  captcha_provider?: CaptchaProvider | null;
+  captcha_site_key?: string | null;
 }
 
 export interface EmbedOptions {
@@ -77,13 +82,27 @@ function landingPage(form: EmbedForm): string {
     : "tinyback's thank-you page";
 }
 
-/** The <form> element shared by both variants. */
+/** The form's CAPTCHA widget, when it has one with a site key. */
+function captchaOf(form: EmbedForm) {
+  return form.captcha_provider && form.captcha_site_key
+    ? { ...CAPTCHA_WIDGETS[form.captcha_provider], siteKey: form.captcha_site_key }
+    : null;
+}
+
+/** The <form> element shared by both variants (with the CAPTCHA script before it). */
 function formMarkup({ supabaseUrl, form }: EmbedOptions, id: string): string[] {
   const prefix = idPrefix(form.id);
   const honeypot = SPECIAL_FIELDS.honeypots[0];
   const example = `${form.allowed_origin.replace(/\/+$/, '')}/thank-you`;
+  const captcha = captchaOf(form);
   return [
     `<!-- tinyback form "${escapeComment(form.name)}": submissions are stored and e-mailed to you. -->`,
+    ...(captcha
+      ? [
+          `<!-- ${captcha.label}: load it once per page. -->`,
+          `<script src="${escapeHtml(captcha.script)}" async defer></script>`,
+        ]
+      : []),
     `<form${id ? ` id="${escapeHtml(id)}"` : ''} action="${escapeHtml(formEndpoint(supabaseUrl, form.id))}" method="POST">`,
     `  <input type="hidden" name="userId" value="${escapeHtml(form.user_id)}">`,
     ``,
@@ -107,6 +126,13 @@ function formMarkup({ supabaseUrl, form }: EmbedOptions, id: string): string[] {
     `  <input type="hidden" name="${SPECIAL_FIELDS.next}" value="${escapeHtml(example)}">`, // no < or >: safe in the comment too
     `  -->`,
     ``,
+    ...(captcha
+      ? [
+          `  <!-- CAPTCHA: posts without a solved challenge are refused. -->`,
+          `  <div class="${escapeHtml(captcha.className)}" data-sitekey="${escapeHtml(captcha.siteKey)}"></div>`,
+          ``,
+        ]
+      : []),
     `  <button type="submit">Send</button>`,
   ];
 }
@@ -124,6 +150,7 @@ export function embedFetch(options: EmbedOptions): string {
   const prefix = idPrefix(options.form.id);
   const formId = prefix;
   const statusId = `${prefix}-status`;
+  const captcha = captchaOf(options.form);
   return [
     ...formMarkup(options, formId),
     `  <p id="${statusId}" role="status"></p>`,
@@ -159,6 +186,12 @@ export function embedFetch(options: EmbedOptions): string {
     `        status.textContent = 'Network error: please try again.';`,
     `      } finally {`,
     `        button.disabled = false;`,
+    ...(captcha
+      ? [
+          `        // A CAPTCHA token works once: a fresh challenge for the next send.`,
+          `        if (window[${jsString(captcha.global)}]) window[${jsString(captcha.global)}].reset();`,
+        ]
+      : []),
     `      }`,
     `    });`,
     `  })();`,

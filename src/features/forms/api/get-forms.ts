@@ -1,6 +1,7 @@
 // Reads the signed-in owner's forms, newest first.
 import { useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
+import type { CaptchaProvider } from '../captcha-texts';
 
 export interface Form {
   id: string;
@@ -15,12 +16,15 @@ export interface Form {
    * was confirmed through the mailed link. Kept by the database; the owner cannot write it.
    */
   target_verified: boolean;
+  /** The form's CAPTCHA and its public site key (null: none); set through set_form_captcha(). */
+  captcha_provider: CaptchaProvider | null;
+  captcha_site_key: string | null;
   created_at: string;
   updated_at: string;
 }
 
 export const FORM_COLUMNS =
-  'id, user_id, name, target_email, allowed_origin, notify_email, redirect_url, target_verified, created_at, updated_at';
+  'id, user_id, name, target_email, allowed_origin, notify_email, redirect_url, target_verified, captcha_provider, captcha_site_key, created_at, updated_at';
 
 export const formsKeys = {
   all: ['forms'] as const,

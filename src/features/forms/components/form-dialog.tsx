@@ -1,7 +1,7 @@
 // The 'Create New Form' dialog, and the same dialog to edit a form with its settings (e-mail
-// notifications, thank-you page, webhooks, autoresponder, retention). Formik + Yup check every
-// field inline; a refusal from the server is shown in the dialog, on the field it concerns when
-// there is one.
+// notifications, thank-you page, webhooks, autoresponder, retention, CAPTCHA). Formik + Yup check
+// every field inline; a refusal from the server is shown in the dialog, on the field it concerns
+// when there is one.
 import { useState } from 'react';
 import { useFormik } from 'formik';
 import {
@@ -30,6 +30,7 @@ import {
 } from '../form-schema';
 import { ORIGIN_EXAMPLE } from '../normalize-origin';
 import { AutoresponderSection } from './autoresponder-section';
+import { CaptchaSection } from './captcha-section';
 import { RetentionSection } from './retention-section';
 import { WebhooksSection } from './webhooks-section';
 
@@ -225,6 +226,8 @@ function FormDialogFields({
             />
             <Separator my="5" />
             <RetentionSection formId={form.id} />
+            <Separator my="5" />
+            <CaptchaSection form={form} />
           </>
         )}
       </Dialog.Body>

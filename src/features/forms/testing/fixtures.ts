@@ -19,6 +19,8 @@ export function makeForm(overrides: Partial<Form> = {}): Form {
     notify_email: true,
     redirect_url: null,
     target_verified: true,
+    captcha_provider: null,
+    captcha_site_key: null,
     created_at: created,
     updated_at: created,
     ...overrides,

@@ -1,0 +1,245 @@
+// A form's CAPTCHA, in its settings: off, or Cloudflare Turnstile, hCaptcha or reCAPTCHA v2 with the
+// provider's site key (public, it goes into the embed code) and secret key (sent once, never shown
+// again: the page only knows that one is set). Saved on its own.
+import { memo, useId, useState } from 'react';
+import { useFormik } from 'formik';
+import * as yup from 'yup';
+import {
+  Alert,
+  Badge,
+  Button,
+  Field,
+  Heading,
+  Link,
+  NativeSelect,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import { TextField } from '../../../components/text-field';
+import { notify } from '../../../components/toaster';
+import { paths } from '../../../config/paths';
+import type { Form } from '../api/get-forms';
+import { useSaveCaptcha } from '../api/save-captcha';
+import {
+  CAPTCHA_PROVIDERS,
+  CAPTCHA_WIDGETS,
+  SECRET_PATTERN,
+  SITE_KEY_PATTERN,
+  describeCaptcha,
+  describeCaptchaError,
+  type CaptchaProvider,
+} from '../captcha-texts';
+
+export interface CaptchaSectionProps {
+  form: Pick<Form, 'id' | 'allowed_origin' | 'captcha_provider' | 'captcha_site_key'>;
+}
+
+interface Values {
+  provider: CaptchaProvider | '';
+  siteKey: string;
+  secret: string;
+}
+
+interface Saved {
+  provider: CaptchaProvider | null;
+  siteKey: string | null;
+}
+
+/** A secret is needed unless one is stored for this very provider (the provider is only set with one). */
+const schemaFor = (saved: Saved) =>
+  yup.object({
+    provider: yup.string(),
+    siteKey: yup
+      .string()
+      .trim()
+      .when('provider', {
+        // Formik validates '' as undefined: "off" is any falsy value.
+        is: (p?: string) => Boolean(p),
+        then: (s) =>
+          s
+            .required('Enter the site key.')
+            .matches(SITE_KEY_PATTERN, 'Enter the site key exactly as the provider shows it.'),
+      }),
+    secret: yup
+      .string()
+      .trim()
+      .matches(SECRET_PATTERN, {
+        message: 'Enter the secret key exactly as the provider shows it.',
+        excludeEmptyString: true,
+      })
+      .when('provider', {
+        is: (p?: string) => Boolean(p) && p !== saved.provider,
+        then: (s) => s.required('Enter the secret key.'),
+      }),
+  });
+
+// Memoised: the dialog re-renders on every keystroke in its own fields, and this form is not theirs.
+export const CaptchaSection = memo(function CaptchaSection({ form }: CaptchaSectionProps) {
+  const headingId = useId();
+  const providerId = useId();
+  const save = useSaveCaptcha();
+  const [saved, setSaved] = useState<Saved>({
+    provider: form.captcha_provider,
+    siteKey: form.captcha_site_key,
+  });
+
+  const formik = useFormik<Values>({
+    initialValues: {
+      provider: saved.provider ?? '',
+      siteKey: saved.siteKey ?? '',
+      secret: '',
+    },
+    validationSchema: schemaFor(saved),
+    onSubmit: async (values, helpers) => {
+      helpers.setStatus(undefined);
+      const provider = values.provider || null;
+      try {
+        const result = await save.mutateAsync({
+          formId: form.id,
+          provider,
+          siteKey: values.siteKey.trim(),
+          secret: values.secret.trim(),
+        });
+        const next = { provider: result.captcha_provider, siteKey: result.captcha_site_key };
+        setSaved(next);
+        // The secret field empties: what was typed is stored and never shown again.
+        helpers.resetForm({
+          values: { provider: next.provider ?? '', siteKey: next.siteKey ?? '', secret: '' },
+        });
+        notify(
+          'success',
+          'CAPTCHA saved',
+          next.provider
+            ? `Copy the embed code again: it now includes the ${CAPTCHA_WIDGETS[next.provider].label} widget.`
+            : 'Posts no longer need a CAPTCHA; you can remove the widget from your page.',
+        );
+      } catch (error) {
+        const message = describeCaptchaError(error);
+        helpers.setStatus(message);
+        notify('error', 'CAPTCHA not saved', message);
+      }
+    },
+  });
+  const errorOf = (name: 'siteKey' | 'secret') =>
+    formik.touched[name] || formik.submitCount > 0 ? formik.errors[name] : undefined;
+  const provider = formik.values.provider;
+  const secretKept = provider !== '' && provider === saved.provider;
+
+  return (
+    <Stack as="section" aria-labelledby={headingId} gap="3">
+      <Heading as="h3" id={headingId} size="sm">
+        CAPTCHA
+      </Heading>
+      <Text fontSize="sm" color="fg.muted">
+        Optional: visitors solve a challenge, and tinyback checks it with the provider before
+        storing a message.{' '}
+        <Link
+          href={`${paths.docs}#captcha`}
+          target="_blank"
+          rel="noopener"
+          colorPalette="teal"
+          variant="underline"
+        >
+          About CAPTCHA
+        </Link>
+      </Text>
+      <Stack direction="row" align="center" gap="2" wrap="wrap">
+        <Badge colorPalette={saved.provider ? 'green' : 'gray'} variant="subtle">
+          {saved.provider ? 'On' : 'Off'}
+        </Badge>
+        <Text fontSize="sm" data-testid="captcha-state">
+          {describeCaptcha(saved.provider)}
+        </Text>
+      </Stack>
+
+      <form onSubmit={formik.handleSubmit} noValidate aria-label="CAPTCHA">
+        <Stack gap="3" borderWidth="1px" borderRadius="md" p="3">
+          <Field.Root>
+            <Field.Label htmlFor={providerId}>Provider</Field.Label>
+            <NativeSelect.Root size="sm">
+              <NativeSelect.Field
+                id={providerId}
+                {...formik.getFieldProps('provider')}
+                onChange={(e) => {
+                  formik.setStatus(undefined);
+                  formik.handleChange(e);
+                }}
+              >
+                <option value="">Off</option>
+                {CAPTCHA_PROVIDERS.map((p) => (
+                  <option key={p} value={p}>
+                    {CAPTCHA_WIDGETS[p].label}
+                  </option>
+                ))}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+            <Field.HelperText>
+              reCAPTCHA v3 (invisible, scored) is not supported: use v2 checkbox keys.
+            </Field.HelperText>
+          </Field.Root>
+
+          {provider !== '' && (
+            <>
+              <Text fontSize="sm">
+                Create the keys for{' '}
+                <Text as="span" fontWeight="medium" wordBreak="break-all">
+                  {form.allowed_origin}
+                </Text>{' '}
+                in{' '}
+                <Link
+                  href={CAPTCHA_WIDGETS[provider].keysUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  colorPalette="teal"
+                  variant="underline"
+                >
+                  {CAPTCHA_WIDGETS[provider].label}’s dashboard
+                </Link>
+                .
+              </Text>
+              <TextField
+                label="Site key"
+                autoComplete="off"
+                spellCheck={false}
+                maxLength={200}
+                hint="Public: it goes into your embed code."
+                {...formik.getFieldProps('siteKey')}
+                error={errorOf('siteKey')}
+                required
+              />
+              <TextField
+                label="Secret key"
+                type="password"
+                autoComplete="new-password"
+                spellCheck={false}
+                maxLength={500}
+                placeholder={secretKept ? 'Secret key set' : undefined}
+                hint={
+                  secretKept
+                    ? 'A secret key is set. Leave this empty to keep it, or enter a new one; it is never shown again.'
+                    : 'Stored on the server only, used to check each post; it is never shown again.'
+                }
+                {...formik.getFieldProps('secret')}
+                error={errorOf('secret')}
+                required={!secretKept}
+              />
+            </>
+          )}
+
+          {typeof formik.status === 'string' && (
+            <Alert.Root status="error" role="alert">
+              <Alert.Indicator />
+              <Alert.Title>{formik.status}</Alert.Title>
+            </Alert.Root>
+          )}
+          <div>
+            <Button type="submit" size="sm" colorPalette="teal" loading={formik.isSubmitting}>
+              Save CAPTCHA
+            </Button>
+          </div>
+        </Stack>
+      </form>
+    </Stack>
+  );
+});
