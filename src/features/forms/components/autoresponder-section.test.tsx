@@ -21,12 +21,13 @@ beforeEach(() => {
   backend = resetSettingsBackend();
 });
 
-const renderSection = () =>
+const renderSection = (verified = true) =>
   renderWithProviders(
     <AutoresponderSection
       formId={SETTINGS_FORM_ID}
       formName="Support <desk>"
       allowedOrigin="https://shop.example"
+      targetVerified={verified}
     />,
   );
 
@@ -58,6 +59,14 @@ describe('autoresponder settings', () => {
       'Got it, {{name}}',
     );
     expect(screen.getByRole('checkbox', { name: 'Send an automatic reply' })).toBeChecked();
+    expect(screen.queryByText(/until this form’s address is confirmed/)).toBeNull();
+  });
+
+  it('says that no reply goes out while the form’s address is unconfirmed', async () => {
+    renderSection(false);
+    expect(
+      await screen.findByText(/No replies go out until this form’s address is confirmed/),
+    ).toBeVisible();
   });
 
   it('previews the reply with sample values, shown as text', async () => {

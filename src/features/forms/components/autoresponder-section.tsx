@@ -2,7 +2,18 @@
 // preview of what a visitor receives. Saved on its own ("Save reply"), not by the dialog's "Save".
 import { useId, useMemo } from 'react';
 import { useFormik } from 'formik';
-import { Box, Code, Field, Heading, Link, Stack, Switch, Text, Textarea } from '@chakra-ui/react';
+import {
+  Alert,
+  Box,
+  Code,
+  Field,
+  Heading,
+  Link,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+} from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
 import { paths } from '../../../config/paths';
@@ -23,6 +34,8 @@ export interface AutoresponderSectionProps {
   formName: string;
   /** Where the form is embedded: named in the reply's footer. */
   allowedOrigin: string;
+  /** Replies go out only once the form's target address is confirmed. */
+  targetVerified: boolean;
 }
 
 interface Values {
@@ -51,6 +64,7 @@ export function AutoresponderSection({
   formId,
   formName,
   allowedOrigin,
+  targetVerified,
 }: AutoresponderSectionProps) {
   const headingId = useId();
   const saved = useAutoresponder(formId);
@@ -73,6 +87,15 @@ export function AutoresponderSection({
           About the autoresponder
         </Link>
       </Text>
+      {!targetVerified && (
+        <Alert.Root status="warning">
+          <Alert.Indicator />
+          <Alert.Title fontSize="sm">
+            No replies go out until this form’s address is confirmed: open the link we e-mailed to
+            it.
+          </Alert.Title>
+        </Alert.Root>
+      )}
       {saved.isPending ? (
         <SettingLoading>Loading the autoresponder…</SettingLoading>
       ) : saved.isError ? (
@@ -99,7 +122,7 @@ function AutoresponderForm({
   formName,
   allowedOrigin,
   initial,
-}: AutoresponderSectionProps & { initial: Values }) {
+}: Omit<AutoresponderSectionProps, 'targetVerified'> & { initial: Values }) {
   const save = useSaveAutoresponder();
   const bodyId = useId();
   const formik = useFormik<Values>({

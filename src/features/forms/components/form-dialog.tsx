@@ -223,6 +223,7 @@ function FormDialogFields({
               formId={form.id}
               formName={form.name}
               allowedOrigin={form.allowed_origin}
+              targetVerified={form.target_verified}
             />
             <Separator my="5" />
             <RetentionSection formId={form.id} />
