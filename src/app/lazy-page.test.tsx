@@ -1,0 +1,50 @@
+// A lazy page suspends until its chunk arrives, unless the chunk was preloaded: then it renders in
+// the first pass, so the first page of a visit never shows the loading fallback (src/main.tsx).
+import { Suspense } from 'react';
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { lazyPage } from './lazy-page';
+
+const pageModule = () => ({ Page: ({ name }: { name: string }) => <h1>Hello {name}</h1> });
+
+function renderPage(Page: (props: { name: string }) => unknown) {
+  const Component = Page as (props: { name: string }) => React.ReactElement;
+  return render(
+    <Suspense fallback={<p>Loading page</p>}>
+      <Component name="Ada" />
+    </Suspense>,
+  );
+}
+
+afterEach(cleanup);
+
+describe('lazyPage', () => {
+  it('shows the fallback until the chunk arrives', async () => {
+    const Page = lazyPage(async () => pageModule(), 'Page');
+    renderPage(Page);
+    expect(screen.getByText('Loading page')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Hello Ada' })).toBeInTheDocument();
+  });
+
+  it('renders a preloaded page at once, and loads its chunk only once', async () => {
+    const load = vi.fn(async () => pageModule());
+    const Page = lazyPage(load, 'Page');
+    await Page.preload();
+    renderPage(Page);
+    expect(screen.getByRole('heading', { name: 'Hello Ada' })).toBeInTheDocument();
+    expect(screen.queryByText('Loading page')).not.toBeInTheDocument();
+    await Page.preload();
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('tries a failed chunk again on the next preload', async () => {
+    const load = vi
+      .fn<() => Promise<ReturnType<typeof pageModule>>>()
+      .mockRejectedValueOnce(new Error('offline'))
+      .mockResolvedValue(pageModule());
+    const Page = lazyPage(load, 'Page');
+    await expect(Page.preload()).rejects.toThrow('offline');
+    await Page.preload();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+});
