@@ -261,6 +261,40 @@ describe('form endpoint handler', () => {
   });
 });
 
+describe('work queued by the entry besides its e-mail', () => {
+  const accepted = (extra: Partial<Extract<AcceptResult, { status: 'accepted' }>>) =>
+    ({ status: 'accepted', entryId: 'entry-1', deliveryId: null, ...extra }) as AcceptResult;
+  const setUp = (result: AcceptResult) => {
+    const hooked: string[] = [];
+    const fake = fakeDeps({ sendWebhooksNow: async (id) => void hooked.push(id) });
+    fake.setAcceptResult(result);
+    return { ...fake, hooked };
+  };
+  const send = (deps: FormsDeps) =>
+    handleRequest(form({ email: 'a@b.co', message: 'hi' }, { accept: 'application/json' }), deps);
+
+  it('asks for webhook deliveries only when storage says some were queued, or cannot say', async () => {
+    for (const [webhooksQueued, calls] of [
+      [false, []],
+      [true, ['entry-1']],
+      [undefined, ['entry-1']],
+    ] as const) {
+      const { deps, hooked } = setUp(accepted({ webhooksQueued }));
+      expect((await send(deps)).status).toBe(200);
+      expect(hooked).toEqual(calls);
+    }
+  });
+
+  it('starts the e-mail batch for an autoresponse when no notification was queued', async () => {
+    const { deps, sent } = setUp(accepted({ webhooksQueued: false, autoresponseId: 'auto-1' }));
+    expect((await send(deps)).status).toBe(200);
+    expect(sent).toEqual(['auto-1']);
+    const quiet = setUp(accepted({ webhooksQueued: false, autoresponseId: null }));
+    expect((await send(quiet.deps)).status).toBe(200);
+    expect(quiet.sent).toEqual([]);
+  });
+});
+
 describe('the client a submission is counted for', () => {
   const SECRET = 'p'.repeat(MIN_PROXY_SECRET_LENGTH);
   const send = async (headers: Record<string, string>, proxySecret: string | null = SECRET) => {

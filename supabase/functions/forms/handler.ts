@@ -45,7 +45,15 @@ export interface AcceptInput {
 }
 
 export type AcceptResult =
-  | { status: 'accepted'; entryId: string; deliveryId: string | null }
+  | {
+      status: 'accepted';
+      entryId: string;
+      deliveryId: string | null;
+      /** Whether the entry queued webhook deliveries; undefined when storage cannot say. */
+      webhooksQueued?: boolean;
+      /** The autoresponse e-mail the entry queued, if any. */
+      autoresponseId?: string | null;
+    }
   | { status: 'rate_limited'; retryAfter: number }
   | { status: 'form_not_found' }
   /** Nothing stored: the form was edited since it was read; this is how it is now. */
@@ -236,9 +244,13 @@ async function handleSubmission(
   if (result.status === 'rate_limited') return refuse(ERRORS.rateLimited(result.retryAfter));
   if (result.status === 'form_not_found') return refuse(ERRORS.formNotFound());
 
-  // Started first so that it runs alongside the e-mail rather than after it.
-  const webhooksNow = deps.sendWebhooksNow?.(result.entryId);
-  if (result.deliveryId) await deps.background(deps.sendNow(result.deliveryId));
+  // Started first so that it runs alongside the e-mail rather than after it; skipped when storage
+  // says the entry queued none (one call and transaction less per post on forms without webhooks).
+  const webhooksNow =
+    result.webhooksQueued === false ? undefined : deps.sendWebhooksNow?.(result.entryId);
+  // The notification and the autoresponse go out in the same batch; either one starts it.
+  const mailId = result.deliveryId ?? result.autoresponseId ?? null;
+  if (mailId) await deps.background(deps.sendNow(mailId));
   if (webhooksNow) await deps.background(webhooksNow);
 
   return successResponse({

@@ -60,6 +60,8 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
         status: string;
         entry_id?: string;
         delivery_id?: string | null;
+        webhooks_queued?: boolean;
+        autoresponse_id?: string | null;
         retry_after?: number;
         form?: FormRecord;
       };
@@ -68,6 +70,10 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
           status: 'accepted',
           entryId: result.entry_id,
           deliveryId: result.delivery_id ?? null,
+          // Absent from a database without 20261124190000: unknown, so the handler asks anyway.
+          webhooksQueued:
+            typeof result.webhooks_queued === 'boolean' ? result.webhooks_queued : undefined,
+          autoresponseId: result.autoresponse_id ?? null,
         };
       }
       if (result.status === 'rate_limited')
