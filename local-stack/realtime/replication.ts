@@ -23,6 +23,9 @@ export interface Change {
 /** Slots of this stand-in are named with this prefix so stale ones can be recognised and dropped. */
 export const SLOT_PREFIX = 'tinyback_realtime_';
 
+/** How often handled progress is reported to the server (besides answering its keepalives). */
+const STATUS_INTERVAL_MS = 1000;
+
 /** Keeps pgoutput's text values as text: the `pg` type parsers would turn them into JS values. */
 class RawPgoutputPlugin extends PgoutputPlugin {
   parse(buffer: Buffer): Pgoutput.Message {
@@ -52,6 +55,10 @@ export class ChangeStream {
   private pending: Change[] = [];
   private commitTime = '';
   private retryTimer: NodeJS.Timeout | null = null;
+  /** End of the last transaction handed on, and what was last reported to the server. */
+  private handledLsn: string | null = null;
+  private reportedLsn: string | null = null;
+  private statusTimer: NodeJS.Timeout | null = null;
 
   constructor(private opts: ChangeStreamOptions) {}
 
@@ -84,9 +91,12 @@ export class ChangeStream {
   }
 
   private async subscribe() {
+    // Progress is reported as real replication clients do (pg_recvlogical, Realtime): periodically
+    // and whenever the server asks, not with a socket write per message (the library's `auto`),
+    // which cost the stack's process a write per begin, change and commit of every transaction.
     const service = new LogicalReplicationService(
       { connectionString: this.opts.dbUrl },
-      { acknowledge: { auto: true, timeoutSeconds: 10 } },
+      { acknowledge: { auto: false, timeoutSeconds: 0 } },
     );
     this.service = service;
     service.on('data', (_lsn: string, msg: Pgoutput.Message) => this.handle(msg));
@@ -95,7 +105,9 @@ export class ChangeStream {
     // WalSndDone needs flush == its position), and the library's own acknowledgements, one past
     // the position they were given and only every 10 s, would keep Postgres shutting down forever.
     service.on('heartbeat', (lsn: string, _timestamp: number, shouldRespond: boolean) => {
-      if (shouldRespond) void service.acknowledge(lsnBefore(lsn)).catch(() => undefined);
+      if (!shouldRespond) return;
+      this.reportedLsn = lsn;
+      void service.acknowledge(lsnBefore(lsn)).catch(() => undefined);
     });
     service.on('error', (err: Error) => {
       if (this.closed) return;
@@ -112,6 +124,25 @@ export class ChangeStream {
       service.once('start', () => resolve());
       service.once('error', reject);
     });
+    this.startStatusUpdates();
+  }
+
+  /**
+   * Once a second, tells the server how far the handled transactions go (so the slot releases
+   * their WAL), if that moved. Unref'd: it never keeps the process alive.
+   */
+  private startStatusUpdates() {
+    if (this.statusTimer) return;
+    this.statusTimer = setInterval(() => {
+      const lsn = this.handledLsn;
+      const service = this.service;
+      // Never backwards: a keepalive's answer may already have reported past it.
+      if (!lsn || !service) return;
+      if (this.reportedLsn && lsnValue(lsn) <= lsnValue(this.reportedLsn)) return;
+      this.reportedLsn = lsn;
+      void service.acknowledge(lsnBefore(lsn)).catch(() => undefined);
+    }, STATUS_INTERVAL_MS);
+    this.statusTimer.unref();
   }
 
   private scheduleRetry() {
@@ -159,6 +190,8 @@ export class ChangeStream {
         const changes = this.pending;
         this.pending = [];
         if (changes.length) this.opts.onTransaction(changes);
+        // Handled synchronously above: the next status update may report it.
+        if (msg.commitEndLsn) this.handledLsn = msg.commitEndLsn;
         return;
       }
       default:
@@ -169,6 +202,7 @@ export class ChangeStream {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.statusTimer) clearInterval(this.statusTimer);
     if (this.service) await retire(this.service);
     // The walsender may take a moment to release the slot after the connection ends.
     for (let attempt = 0; attempt < 50; attempt++) {
@@ -195,6 +229,12 @@ export function lsnBefore(lsn: string): string {
   if (lo > 0) return `${hi.toString(16).toUpperCase()}/${(lo - 1).toString(16).toUpperCase()}`;
   if (hi > 0) return `${(hi - 1).toString(16).toUpperCase()}/FFFFFFFF`;
   return '0/0';
+}
+
+/** An LSN (`X/Y` in hex) as a number, for comparing positions. */
+export function lsnValue(lsn: string): bigint {
+  const [hi, lo] = lsn.split('/');
+  return (BigInt(`0x${hi}`) << 32n) | BigInt(`0x${lo}`);
 }
 
 /** Stops a service for good; a late 'error' from it must not go unhandled and crash the process. */
