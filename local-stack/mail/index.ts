@@ -1,13 +1,32 @@
 // The local mail catcher (maildev@2.2.1, used as a library): SMTP on :54325, web UI and JSON API
 // (`GET /email`, `DELETE /email/all`) on :54324. Nothing is ever relayed to the outside world.
+//
+// Messages are kept raw as they arrive and handed to maildev (written to disk, parsed) when they
+// are first looked at: any call of its API, or at once while a web UI is open. Parsing cost about
+// 3 ms of the stack's process per message, more than the rest of a post's path, for mail that most
+// runs (benchmarks, load) only count at the end; what the API answers is the same as before.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 
 export interface MailCatcher {
   close(): Promise<void>;
+}
+
+/** smtp-server's DATA handler: the message stream, the SMTP session, the answer to the client. */
+type OnData = (
+  stream: Readable,
+  session: SmtpSession,
+  callback: (err: Error | null, message?: string) => void,
+) => void;
+/** The parts of the SMTP session maildev reads. */
+interface SmtpSession {
+  envelope: { mailFrom: unknown; rcptTo: unknown };
+  hostNameAppearsAs?: string;
+  remoteAddress?: string;
 }
 
 /** The parts of maildev's module singletons this stack drives. */
@@ -15,12 +34,32 @@ interface MaildevMailServer {
   create(port: number, host: string, mailDir: string): void;
   listen(): Promise<void>;
   close(callback: (err?: Error) => void): void;
+  on(event: string, listener: (...args: unknown[]) => void): void;
+  once(event: string, listener: (...args: unknown[]) => void): void;
+  removeListener(event: string, listener: (...args: unknown[]) => void): void;
   smtp: {
     on(event: 'error', listener: (err: Error) => void): void;
     removeAllListeners(event: 'error'): void;
+    onData: OnData;
     server?: Server;
   };
+  [api: string]: unknown;
 }
+
+/** maildev's API calls (routes.js) that read or change the stored messages. */
+const READERS = [
+  'getEmail',
+  'getRawEmail',
+  'getEmailHTML',
+  'readAllEmail',
+  'getAllEmail',
+  'deleteEmail',
+  'getEmailAttachment',
+  'getEmailEml',
+  'relayMail',
+] as const;
+/** Longest wait for maildev to store one handed-over message (it reports no parse failure). */
+const STORE_TIMEOUT_MS = 5_000;
 interface MaildevWeb {
   start(
     port: number,
@@ -63,6 +102,7 @@ export async function startMailCatcher(opts: {
   running = true;
   try {
     mailserver.create(opts.smtpPort, opts.host, mailDir);
+    storeLazily(mailserver);
     // maildev rethrows every SMTP server error except read resets, which would crash the stack
     // on a misbehaving client; log them instead.
     mailserver.smtp.removeAllListeners('error');
@@ -102,6 +142,83 @@ export async function startMailCatcher(opts: {
       })();
       return closed;
     },
+  };
+}
+
+/**
+ * Replaces maildev's DATA handler (write to disk and parse, per message) with one that keeps the
+ * raw message, and makes every API call that reads or deletes messages first hand the waiting
+ * ones to maildev's own handler, in arrival order. A web UI (subscribed to 'new') gets them at once.
+ */
+function storeLazily(mailserver: MaildevMailServer) {
+  const parseNow = mailserver.smtp.onData;
+  const on = mailserver.on;
+  const removeListener = mailserver.removeListener;
+  const waiting: { raw: Buffer; session: SmtpSession }[] = [];
+  let handing = Promise.resolve();
+  let watchers = 0;
+
+  const storeOne = (raw: Buffer, session: SmtpSession) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        removeListener('new', done);
+        resolve();
+      };
+      const timer = setTimeout(done, STORE_TIMEOUT_MS);
+      on('new', done);
+      try {
+        parseNow(Readable.from([raw], { objectMode: false }), session, () => undefined);
+      } catch {
+        done();
+      }
+    });
+  const handOver = () => {
+    handing = handing.then(async () => {
+      while (waiting.length) {
+        const next = waiting.shift()!;
+        await storeOne(next.raw, next.session);
+      }
+    });
+    return handing;
+  };
+
+  mailserver.smtp.onData = (stream, session, callback) => {
+    const chunks: Buffer[] = [];
+    // The session object is reused for the connection's next message: keep what maildev reads.
+    const snapshot: SmtpSession = {
+      envelope: { ...session.envelope },
+      hostNameAppearsAs: session.hostNameAppearsAs,
+      remoteAddress: session.remoteAddress,
+    };
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => {
+      waiting.push({ raw: Buffer.concat(chunks), session: snapshot });
+      callback(null, 'Message queued');
+      if (watchers > 0) void handOver();
+    });
+  };
+
+  for (const name of READERS) {
+    const call = mailserver[name] as (...args: unknown[]) => unknown;
+    mailserver[name] = (...args: unknown[]) => void handOver().then(() => call(...args));
+  }
+  // Deleting all drops the waiting messages unparsed (after any hand-over already under way).
+  const deleteAll = mailserver.deleteAllEmail as (...args: unknown[]) => unknown;
+  mailserver.deleteAllEmail = (...args: unknown[]) =>
+    void handing.then(() => {
+      waiting.length = 0;
+      deleteAll(...args);
+    });
+  // The web UI's sockets subscribe to 'new' (maildev/lib/web.js) for live updates.
+  mailserver.on = (event, listener) => {
+    if (event === 'new') watchers++;
+    on(event, listener);
+    if (event === 'new' && waiting.length) void handOver();
+  };
+  mailserver.removeListener = (event, listener) => {
+    if (event === 'new') watchers = Math.max(0, watchers - 1);
+    removeListener(event, listener);
   };
 }
 

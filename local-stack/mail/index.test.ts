@@ -1,0 +1,53 @@
+// The mail catcher keeps messages raw until its API is asked: what the API answers must be what
+// maildev itself stores (parsed fields, arrival order), and deleting all must drop waiting ones.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearMail, listMail } from '../../tests/support/mail.ts';
+import { freePorts } from '../stack.ts';
+import { startMailCatcher, type MailCatcher } from './index.ts';
+import { sendMail } from './send.ts';
+
+const HOST = '127.0.0.1';
+let catcher: MailCatcher;
+let smtp: { host: string; port: number };
+let web: string;
+
+beforeAll(async () => {
+  const [webPort, smtpPort] = await freePorts(2);
+  catcher = await startMailCatcher({ host: HOST, webPort, smtpPort });
+  smtp = { host: HOST, port: smtpPort };
+  web = `http://${HOST}:${webPort}`;
+});
+afterAll(() => catcher?.close());
+
+describe('the mail catcher', () => {
+  it('answers its JSON API with every caught message, parsed, in arrival order', async () => {
+    await sendMail(smtp, {
+      to: 'a@example.test',
+      subject: 'First',
+      text: 'one',
+      html: '<p>one</p>',
+    });
+    await sendMail(smtp, {
+      to: 'b@example.test',
+      subject: 'Zweite ü',
+      text: 'two',
+      html: '<b>2</b>',
+    });
+
+    const mails = await listMail(web);
+    expect(mails.map((m) => m.subject)).toEqual(['First', 'Zweite ü']);
+    expect(mails[0]).toMatchObject({ text: 'one', to: [{ address: 'a@example.test' }] });
+    expect(mails[1].html).toContain('<b>2</b>');
+
+    const one = (await (await fetch(`${web}/email/${mails[1].id}`)).json()) as { subject: string };
+    expect(one.subject).toBe('Zweite ü');
+  });
+
+  it('drops messages not yet looked at when all are deleted', async () => {
+    await sendMail(smtp, { to: 'c@example.test', subject: 'Third', text: 'three', html: '3' });
+    await clearMail(web);
+    expect(await listMail(web)).toEqual([]);
+    await sendMail(smtp, { to: 'd@example.test', subject: 'Fourth', text: 'four', html: '4' });
+    expect((await listMail(web)).map((m) => m.subject)).toEqual(['Fourth']);
+  });
+});
