@@ -22,12 +22,20 @@ export interface ErrorRow {
 /** Every refusal a site owner can meet, in status order; status and code come from the function. */
 export const ERROR_ROWS: ErrorRow[] = [
   {
+    ...pick(ERRORS.captchaRequired()),
+    when: 'The form has CAPTCHA on and the post carries no token (see CAPTCHA).',
+  },
+  {
     ...pick(ERRORS.invalidBody('')),
     when: 'The body cannot be parsed (broken JSON, truncated multipart, invalid UTF-8).',
   },
   {
     ...pick(ERRORS.originNotAllowed()),
     when: 'The `Origin` (or `Referer`) of the request is not the form’s allowed origin.',
+  },
+  {
+    ...pick(ERRORS.captchaFailed()),
+    when: 'The CAPTCHA provider refused the token (wrong, expired or already used).',
   },
   { ...pick(ERRORS.formNotFound()), when: 'No form has this id.' },
   {
@@ -53,6 +61,14 @@ export const ERROR_ROWS: ErrorRow[] = [
   {
     ...pick(ERRORS.rateLimited(60)),
     when: 'Too many submissions from one network; wait for `Retry-After` seconds.',
+  },
+  {
+    ...pick(ERRORS.captchaMisconfigured()),
+    when: 'The CAPTCHA provider refused the form’s secret key; the owner must fix the keys.',
+  },
+  {
+    ...pick(ERRORS.captchaUnavailable()),
+    when: 'The CAPTCHA provider did not answer in time. Nothing was stored: retry after `Retry-After` seconds.',
   },
   {
     ...pick(ERRORS.storageFailed()),

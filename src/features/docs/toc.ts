@@ -8,6 +8,7 @@ export const DOC_SECTIONS = [
   { id: 'special-fields', title: 'Special fields' },
   { id: 'allowed-origin', title: 'Allowed origin and CORS' },
   { id: 'spam', title: 'Spam defence' },
+  { id: 'captcha', title: 'CAPTCHA' },
   { id: 'limits', title: 'Limits and error codes' },
   { id: 'notifications', title: 'E-mail notifications' },
   { id: 'api-keys', title: 'API key authentication' },

@@ -188,8 +188,10 @@ describe('DocsPage', () => {
         .map((c) => c.textContent),
     );
     expect(pairs).toEqual([
+      ['400', 'captcha_required'],
       ['400', 'invalid_body'],
       ['403', 'origin_not_allowed'],
+      ['403', 'captcha_failed'],
       ['404', 'form_not_found'],
       ['405', 'method_not_allowed'],
       ['413', 'payload_too_large'],
@@ -197,9 +199,11 @@ describe('DocsPage', () => {
       ['415', 'file_uploads_unsupported'],
       ['422', 'invalid_fields'],
       ['429', 'rate_limited'],
+      ['500', 'captcha_misconfigured'],
+      ['503', 'captcha_unavailable'],
       [String(ERRORS.storageFailed().status), 'storage_failed'],
     ]);
-    expect(rows[8]).toHaveTextContent('Retry-After');
+    expect(rows[10]).toHaveTextContent('Retry-After');
     expect(screen.getByRole('region', { name: 'Limits and error codes' })).toHaveTextContent(
       '303 See Other',
     );

@@ -17,6 +17,7 @@ import {
   Spam,
   SpecialFields,
 } from './form-backend-sections';
+import { Captcha } from './captcha-docs';
 import {
   Analytics,
   ApiKeys,
@@ -56,6 +57,7 @@ export function DocsPage() {
             <SpecialFields />
             <AllowedOrigin />
             <Spam />
+            <Captcha />
             <Limits />
             <Notifications />
             <ApiKeys />
