@@ -3,13 +3,12 @@
 // come from the function's own modules.
 import { SPECIAL_FIELDS } from '../../../../supabase/functions/_shared/limits.ts';
 import { ERRORS } from '../../../../supabase/functions/forms/errors.ts';
-import { CAPTCHA_PROVIDERS, CAPTCHA_WIDGETS } from '../../forms/captcha-texts';
 import { docSection } from '../toc';
 import { DocSection } from './doc-section';
 import { Bullets, C, DataTable, Item, Note, P } from './docs-ui';
 
-const [turnstileField, hcaptchaField, recaptchaField] = SPECIAL_FIELDS.captcha;
-const FIELDS = { turnstile: turnstileField, hcaptcha: hcaptchaField, recaptcha: recaptchaField };
+// In the endpoint's order of SPECIAL_FIELDS.captcha.
+const PROVIDER_NAMES = ['Cloudflare Turnstile', 'hCaptcha', 'Google reCAPTCHA v2 (checkbox)'];
 const refusal = (e: { status: number; code: string }) => (
   <>
     <strong>{e.status}</strong> <C>{e.code}</C>
@@ -29,7 +28,7 @@ export function Captcha() {
       <DataTable
         caption="Supported providers"
         head={['Provider', 'Token field the widget adds']}
-        rows={CAPTCHA_PROVIDERS.map((p) => [CAPTCHA_WIDGETS[p].label, <C>{FIELDS[p]}</C>])}
+        rows={SPECIAL_FIELDS.captcha.map((field, i) => [PROVIDER_NAMES[i], <C>{field}</C>])}
       />
       <Bullets>
         <Item>
