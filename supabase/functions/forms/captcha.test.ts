@@ -11,6 +11,13 @@ import {
   createCaptchaCheck,
   verifyCaptcha,
 } from './captcha.ts';
+import {
+  handleRequest,
+  type AcceptInput,
+  type AcceptResult,
+  type FormRecord,
+  type FormsDeps,
+} from './handler.ts';
 
 type Reply = (res: http.ServerResponse) => void;
 let reply: Reply;
@@ -188,5 +195,101 @@ describe('createCaptchaCheck', () => {
     expect(await broken(input)).toMatchObject({ ok: false, kind: 'unavailable' });
     expect(received).toEqual([]);
     expect(log.mock.calls.join('\n')).toMatch(/db down/);
+  });
+});
+
+describe('the handler with a CAPTCHA form', () => {
+  const FORM_ID = '0b5c6a1e-3f7d-4c2a-9e8b-1d2c3b4a5f60';
+  const ORIGIN = 'https://site.test';
+  const plain: FormRecord = {
+    id: FORM_ID,
+    name: 'Contact',
+    target_email: 'owner@example.com',
+    allowed_origin: ORIGIN,
+    redirect_url: null,
+  };
+
+  function depsFor(opts: {
+    remembered: FormRecord;
+    /** What accept answers, in turn; then `accepted`. */
+    answers?: AcceptResult[];
+    checkCaptcha?: FormsDeps['checkCaptcha'];
+  }) {
+    const accepts: AcceptInput[] = [];
+    const answers = [...(opts.answers ?? [])];
+    const deps: FormsDeps = {
+      loadForm: async () => opts.remembered,
+      accept: async (input) => {
+        accepts.push(input);
+        return answers.shift() ?? { status: 'accepted', entryId: input.entryId, deliveryId: null };
+      },
+      hashIp: async (ip) => `hash:${ip}`,
+      checkCaptcha: opts.checkCaptcha,
+      sendNow: async () => undefined,
+      background: async (work) => work,
+      deliverDue: async () => ({ claimed: 0, sent: 0, retrying: 0, failed: 0 }),
+      isServiceRole: () => false,
+      clientIpPolicy: {},
+      siteUrl: null,
+      newId: () => 'entry-1',
+      now: () => new Date(0),
+      log: () => undefined,
+    };
+    return { deps, accepts };
+  }
+
+  const post = (deps: FormsDeps, fields: Record<string, string> = {}) =>
+    handleRequest(
+      new Request(`http://fn.test/forms/${FORM_ID}`, {
+        method: 'POST',
+        headers: {
+          origin: ORIGIN,
+          accept: 'application/json',
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': '203.0.113.5',
+        },
+        body: new URLSearchParams({ message: 'Hi', ...fields }).toString(),
+      }),
+      deps,
+    );
+
+  it('fails closed (503, nothing stored) when no check is wired', async () => {
+    const { deps, accepts } = depsFor({ remembered: { ...plain, captcha_provider: 'turnstile' } });
+    const res = await post(deps, { 'cf-turnstile-response': 'tok' });
+    expect(res.status).toBe(503);
+    expect((await res.json()).code).toBe('captcha_unavailable');
+    expect(accepts).toEqual([]);
+  });
+
+  it('checks again when storage says CAPTCHA was turned on since the form was remembered', async () => {
+    const withCaptcha: FormRecord = { ...plain, captcha_provider: 'hcaptcha' };
+    const checkCaptcha = vi.fn<NonNullable<FormsDeps['checkCaptcha']>>(async () => ({
+      ok: false,
+      kind: 'missing',
+      detail: 'no token',
+    }));
+    const refused = depsFor({
+      remembered: plain,
+      answers: [{ status: 'form_changed', form: withCaptcha }],
+      checkCaptcha,
+    });
+    const res = await post(refused.deps);
+    expect(res.status).toBe(400);
+    expect(refused.accepts).toHaveLength(1);
+    expect(checkCaptcha).toHaveBeenCalledWith(
+      expect.objectContaining({ formId: FORM_ID, provider: 'hcaptcha', remoteIp: '203.0.113.5' }),
+    );
+
+    checkCaptcha.mockResolvedValue({ ok: true });
+    const passed = depsFor({
+      remembered: plain,
+      answers: [{ status: 'form_changed', form: withCaptcha }],
+      checkCaptcha,
+    });
+    const ok = await post(passed.deps, { 'h-captcha-response': 'tok' });
+    expect(ok.status).toBe(200);
+    expect(passed.accepts.map((a) => a.form.captcha_provider)).toEqual([undefined, 'hcaptcha']);
+    // The token is not part of what is stored.
+    expect(passed.accepts[1]!.data).toEqual({});
   });
 });
