@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -103,6 +104,10 @@ export async function startMailCatcher(opts: {
   try {
     mailserver.create(opts.smtpPort, opts.host, mailDir);
     storeLazily(mailserver);
+    // Each SMTP reply is a small write; with Nagle's algorithm on, a reply written while the
+    // previous one is unacknowledged waits for the client's delayed ACK (40 ms on Linux), which
+    // held every message to about 50 ms and kept the outbox from keeping up with the posts.
+    mailserver.smtp.server?.on('connection', (socket: Socket) => socket.setNoDelay(true));
     // maildev rethrows every SMTP server error except read resets, which would crash the stack
     // on a misbehaving client; log them instead.
     mailserver.smtp.removeAllListeners('error');
