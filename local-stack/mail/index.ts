@@ -43,6 +43,7 @@ interface MaildevMailServer {
     removeAllListeners(event: 'error'): void;
     onData: OnData;
     server?: Server;
+    connections?: Set<{ send(code: number, message: string): void; close(): void }>;
   };
   [api: string]: unknown;
 }
@@ -59,6 +60,8 @@ const READERS = [
   'getEmailEml',
   'relayMail',
 ] as const;
+/** maildev's module functions before the first catcher wrapped them (see storeLazily). */
+let originals: Record<string, (...args: unknown[]) => unknown> | undefined;
 /** Longest wait for maildev to store one handed-over message (it reports no parse failure). */
 const STORE_TIMEOUT_MS = 5_000;
 interface MaildevWeb {
@@ -157,8 +160,13 @@ export async function startMailCatcher(opts: {
  */
 function storeLazily(mailserver: MaildevMailServer) {
   const parseNow = mailserver.smtp.onData;
-  const on = mailserver.on;
-  const removeListener = mailserver.removeListener;
+  // maildev's own functions, kept from the first start: a restarted catcher wraps them, not the
+  // wrappers of the catcher before it.
+  const own = (originals ??= Object.fromEntries(
+    [...READERS, 'deleteAllEmail', 'on', 'removeListener'].map((name) => [name, mailserver[name]]),
+  ) as Record<string, (...args: unknown[]) => unknown>);
+  const on = own.on as MaildevMailServer['on'];
+  const removeListener = own.removeListener as MaildevMailServer['removeListener'];
   const waiting: { raw: Buffer; session: SmtpSession }[] = [];
   let handing = Promise.resolve();
   let watchers = 0;
@@ -205,11 +213,11 @@ function storeLazily(mailserver: MaildevMailServer) {
   };
 
   for (const name of READERS) {
-    const call = mailserver[name] as (...args: unknown[]) => unknown;
+    const call = own[name];
     mailserver[name] = (...args: unknown[]) => void handOver().then(() => call(...args));
   }
   // Deleting all drops the waiting messages unparsed (after any hand-over already under way).
-  const deleteAll = mailserver.deleteAllEmail as (...args: unknown[]) => unknown;
+  const deleteAll = own.deleteAllEmail;
   mailserver.deleteAllEmail = (...args: unknown[]) =>
     void handing.then(() => {
       waiting.length = 0;
@@ -233,6 +241,12 @@ async function stopServers(mailserver: MaildevMailServer, web: MaildevWeb) {
     try {
       // mailserver.close() emits 'close', on which nothing is registered here, then closes SMTP.
       mailserver.close(() => resolve());
+      // smtp-server would let open connections go on for 30 s and answer them meanwhile; a stopped
+      // server says so and hangs up at once, so pooled clients fail fast and reconnect later.
+      for (const connection of mailserver.smtp.connections ?? []) {
+        connection.send(421, 'Server shutting down');
+        connection.close();
+      }
     } catch {
       resolve();
     }

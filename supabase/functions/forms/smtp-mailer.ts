@@ -14,30 +14,37 @@ const MESSAGES_PER_CONNECTION = 100;
  * nodemailer's `getSocket` hook: the connection it would open, with Nagle's algorithm off. SMTP is
  * a dialogue of small writes; with Nagle on, a write made while the previous one is unacknowledged
  * waits for the server's delayed ACK (40 ms on Linux), which held each message to about 50 ms.
- * With TLS from the start (`secure`), nodemailer upgrades this socket itself.
+ * With TLS from the start (`secure`), nodemailer upgrades this socket itself. When the connection
+ * fails, nodemailer is told to open its own (`false`): a failure handed back from this hook would
+ * leave the pool's slot taken for good, while its own attempt fails and frees the slot as usual.
  */
 function openWithoutDelay(
   host: string,
   port: number,
-  callback: (err: Error | null, socketOptions?: { connection: Socket }) => void,
+  callback: (err: Error | null, socketOptions?: { connection: Socket } | false) => void,
 ): void {
   const socket = connect({ host, port });
-  const timer = setTimeout(() => {
-    socket.destroy();
-    done(new Error(`SMTP connection timed out after ${DELIVERY.sendTimeoutMs} ms`));
-  }, DELIVERY.sendTimeoutMs);
+  const timer = setTimeout(() => fallBack(), DELIVERY.sendTimeoutMs);
   let settled = false;
-  const done = (err: Error | null) => {
-    if (settled) return;
+  const settle = () => {
+    if (settled) return false;
     settled = true;
     clearTimeout(timer);
-    socket.removeListener('error', done);
-    if (err) return callback(err);
+    socket.removeListener('error', fallBack);
+    return true;
+  };
+  function fallBack() {
+    if (!settle()) return;
+    socket.on('error', () => undefined);
+    socket.destroy();
+    callback(null, false);
+  }
+  socket.once('error', fallBack);
+  socket.once('connect', () => {
+    if (!settle()) return;
     socket.setNoDelay(true);
     callback(null, { connection: socket });
-  };
-  socket.once('error', done);
-  socket.once('connect', () => done(null));
+  });
 }
 
 export function createSmtpMailer(config: {
