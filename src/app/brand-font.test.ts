@@ -20,4 +20,17 @@ describe('brand font', () => {
     expect(css).toContain('font-display: swap');
     expect(css).not.toMatch(/url\(["']?https?:/);
   });
+
+  it('falls back to a metric-matched local font, so the swap to Inter shifts no text', () => {
+    for (const token of ['fonts.body', 'fonts.heading']) {
+      expect(String(system.token(token))).toMatch(/^'Inter Variable', 'Inter', 'Inter Fallback', /);
+    }
+    const theme = readFileSync('src/app/theme.ts', 'utf8');
+    expect(theme).toMatch(/^import '\.\/inter-fallback\.css';$/m);
+    const css = readFileSync('src/app/inter-fallback.css', 'utf8');
+    expect(css).toContain("font-family: 'Inter Fallback'");
+    for (const descriptor of ['size-adjust', 'ascent-override', 'descent-override']) {
+      expect(css).toMatch(new RegExp(`${descriptor}: \\d+(\\.\\d+)?%;`));
+    }
+  });
 });

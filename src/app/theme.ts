@@ -7,6 +7,8 @@
 import { createSystem, defaultBaseConfig, defineConfig, mergeConfigs } from '@chakra-ui/react';
 // The brand font, self-hosted (no third-party request); its @font-face rules use font-display: swap.
 import '@fontsource-variable/inter/wght.css';
+// Arial sized as Inter, shown until Inter arrives, so the swap shifts no text.
+import './inter-fallback.css';
 import {
   alertSlotRecipe,
   animationStyles,
@@ -128,11 +130,11 @@ const brandConfig = defineConfig({
       fonts: {
         heading: {
           value:
-            "'Inter Variable', 'Inter', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+            "'Inter Variable', 'Inter', 'Inter Fallback', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
         },
         body: {
           value:
-            "'Inter Variable', 'Inter', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+            "'Inter Variable', 'Inter', 'Inter Fallback', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
         },
         mono: {
           value: "ui-monospace, 'SFMono-Regular', Menlo, Consolas, 'Liberation Mono', monospace",
