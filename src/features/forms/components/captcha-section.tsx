@@ -4,17 +4,7 @@
 import { memo, useId, useState } from 'react';
 import { useFormik } from 'formik';
 import * as yup from 'yup';
-import {
-  Alert,
-  Badge,
-  Button,
-  Field,
-  Heading,
-  Link,
-  NativeSelect,
-  Stack,
-  Text,
-} from '@chakra-ui/react';
+import { Badge, Field, Heading, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
 import { paths } from '../../../config/paths';
@@ -29,6 +19,7 @@ import {
   describeCaptchaError,
   type CaptchaProvider,
 } from '../captcha-texts';
+import { SettingSaveRow } from './setting-states';
 
 export interface CaptchaSectionProps {
   form: Pick<Form, 'id' | 'allowed_origin' | 'captcha_provider' | 'captcha_site_key'>;
@@ -227,17 +218,7 @@ export const CaptchaSection = memo(function CaptchaSection({ form }: CaptchaSect
             </>
           )}
 
-          {typeof formik.status === 'string' && (
-            <Alert.Root status="error" role="alert">
-              <Alert.Indicator />
-              <Alert.Title>{formik.status}</Alert.Title>
-            </Alert.Root>
-          )}
-          <div>
-            <Button type="submit" size="sm" colorPalette="teal" loading={formik.isSubmitting}>
-              Save CAPTCHA
-            </Button>
-          </div>
+          <SettingSaveRow error={formik.status} saving={formik.isSubmitting} label="Save CAPTCHA" />
         </Stack>
       </form>
     </Stack>

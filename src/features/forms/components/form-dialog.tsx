@@ -1,7 +1,8 @@
-// The 'Create New Form' dialog, and the same dialog to edit a form with its settings (e-mail
-// notifications, thank-you page, webhooks, autoresponder, retention, CAPTCHA). Formik + Yup check
-// every field inline; a refusal from the server is shown in the dialog, on the field it concerns
-// when there is one.
+// The 'Create New Form' dialog, and the same dialog to edit a form with its settings, in tabs: the
+// form itself (fields, e-mail notifications, thank-you page; saved by the dialog's Save), then
+// webhooks, autoresponder, spam protection (CAPTCHA) and retention, each saved on its own. Formik +
+// Yup check every field inline; a refusal from the server is shown in the dialog, on the field it
+// concerns when there is one.
 import { useState } from 'react';
 import { useFormik } from 'formik';
 import {
@@ -14,6 +15,7 @@ import {
   Separator,
   Stack,
   Switch,
+  Tabs,
   Text,
 } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
@@ -62,6 +64,16 @@ function valuesOf(form: Form | null | undefined): FormDialogValues {
   };
 }
 
+/** The Edit dialog's tabs; only the first one belongs to the dialog's Save button. */
+const EDIT_TABS = [
+  { value: 'form', label: 'Form' },
+  { value: 'webhooks', label: 'Webhooks' },
+  { value: 'autoresponder', label: 'Autoresponder' },
+  { value: 'captcha', label: 'Spam protection' },
+  { value: 'retention', label: 'Retention' },
+] as const;
+type EditTab = (typeof EDIT_TABS)[number]['value'];
+
 export function FormDialog({ open, onClose, form, onSaved }: FormDialogProps) {
   const editing = Boolean(form);
   return (
@@ -105,6 +117,7 @@ function FormDialogFields({
   const create = useCreateForm();
   const update = useUpdateForm();
   const [serverError, setServerError] = useState<string | null>(null);
+  const [tab, setTab] = useState<EditTab>('form');
 
   const formik = useFormik<FormDialogValues>({
     initialValues: valuesOf(form),
@@ -133,112 +146,143 @@ function FormDialogFields({
       : undefined;
   const formId = editing ? 'edit-form' : 'create-form';
 
+  const fields = (
+    <form id={formId} onSubmit={formik.handleSubmit} noValidate>
+      <Stack gap="4">
+        <TextField
+          label="Form name"
+          placeholder="Contact"
+          autoComplete="off"
+          {...formik.getFieldProps('name')}
+          error={errorOf('name')}
+          required
+        />
+        <TextField
+          label="Target e-mail address"
+          type="email"
+          placeholder="you@example.com"
+          autoComplete="email"
+          hint="Every new message is sent to this address."
+          {...formik.getFieldProps('target_email')}
+          error={errorOf('target_email')}
+          required
+        />
+        <TextField
+          label="Allowed origin"
+          type="url"
+          inputMode="url"
+          placeholder={ORIGIN_EXAMPLE}
+          autoComplete="url"
+          hint="The website the form lives on: scheme, host and port only. Posts from other sites are refused."
+          {...formik.getFieldProps('allowed_origin')}
+          error={errorOf('allowed_origin')}
+          required
+        />
+        {editing && (
+          <>
+            <Separator />
+            <Text fontWeight="semibold">Settings</Text>
+            <Field.Root>
+              <Switch.Root
+                name="notify_email"
+                checked={formik.values.notify_email}
+                onCheckedChange={(details) =>
+                  void formik.setFieldValue('notify_email', details.checked)
+                }
+                colorPalette="teal"
+              >
+                <Switch.HiddenInput />
+                <Switch.Control>
+                  <Switch.Thumb />
+                </Switch.Control>
+                <Switch.Label>E-mail notifications</Switch.Label>
+              </Switch.Root>
+              <Field.HelperText>
+                {formik.values.notify_email
+                  ? 'Each new message is e-mailed to the target address.'
+                  : 'No e-mails: new messages only appear in your dashboard.'}
+              </Field.HelperText>
+            </Field.Root>
+            <TextField
+              label="Thank-you page (optional)"
+              type="url"
+              inputMode="url"
+              placeholder={`${formik.values.allowed_origin || ORIGIN_EXAMPLE}/thanks`}
+              hint="Where visitors go after sending, unless the form names a page in _next. Empty: tinyback's thank-you page."
+              {...formik.getFieldProps('redirect_url')}
+              error={errorOf('redirect_url')}
+            />
+          </>
+        )}
+        {serverError && (
+          <Alert.Root status="error" role="alert">
+            <Alert.Indicator />
+            <Alert.Content>
+              <Alert.Title>{serverError}</Alert.Title>
+            </Alert.Content>
+          </Alert.Root>
+        )}
+      </Stack>
+    </form>
+  );
+
   return (
     <>
       <Dialog.Body>
-        <form id={formId} onSubmit={formik.handleSubmit} noValidate>
-          <Stack gap="4">
-            <TextField
-              label="Form name"
-              placeholder="Contact"
-              autoComplete="off"
-              {...formik.getFieldProps('name')}
-              error={errorOf('name')}
-              required
-            />
-            <TextField
-              label="Target e-mail address"
-              type="email"
-              placeholder="you@example.com"
-              autoComplete="email"
-              hint="Every new message is sent to this address."
-              {...formik.getFieldProps('target_email')}
-              error={errorOf('target_email')}
-              required
-            />
-            <TextField
-              label="Allowed origin"
-              type="url"
-              inputMode="url"
-              placeholder={ORIGIN_EXAMPLE}
-              autoComplete="url"
-              hint="The website the form lives on: scheme, host and port only. Posts from other sites are refused."
-              {...formik.getFieldProps('allowed_origin')}
-              error={errorOf('allowed_origin')}
-              required
-            />
-            {editing && (
-              <>
-                <Separator />
-                <Text fontWeight="semibold">Settings</Text>
-                <Field.Root>
-                  <Switch.Root
-                    name="notify_email"
-                    checked={formik.values.notify_email}
-                    onCheckedChange={(details) =>
-                      void formik.setFieldValue('notify_email', details.checked)
-                    }
-                    colorPalette="teal"
-                  >
-                    <Switch.HiddenInput />
-                    <Switch.Control>
-                      <Switch.Thumb />
-                    </Switch.Control>
-                    <Switch.Label>E-mail notifications</Switch.Label>
-                  </Switch.Root>
-                  <Field.HelperText>
-                    {formik.values.notify_email
-                      ? 'Each new message is e-mailed to the target address.'
-                      : 'No e-mails: new messages only appear in your dashboard.'}
-                  </Field.HelperText>
-                </Field.Root>
-                <TextField
-                  label="Thank-you page (optional)"
-                  type="url"
-                  inputMode="url"
-                  placeholder={`${formik.values.allowed_origin || ORIGIN_EXAMPLE}/thanks`}
-                  hint="Where visitors go after sending, unless the form names a page in _next. Empty: tinyback's thank-you page."
-                  {...formik.getFieldProps('redirect_url')}
-                  error={errorOf('redirect_url')}
-                />
-              </>
-            )}
-            {serverError && (
-              <Alert.Root status="error" role="alert">
-                <Alert.Indicator />
-                <Alert.Content>
-                  <Alert.Title>{serverError}</Alert.Title>
-                </Alert.Content>
-              </Alert.Root>
-            )}
-          </Stack>
-        </form>
-        {/* Outside the form above: its own form, saved as it changes, not by "Save". */}
-        {form && (
-          <>
-            <Separator my="5" />
-            <WebhooksSection formId={form.id} />
-            <Separator my="5" />
-            <AutoresponderSection
-              formId={form.id}
-              formName={form.name}
-              allowedOrigin={form.allowed_origin}
-              targetVerified={form.target_verified}
-            />
-            <Separator my="5" />
-            <RetentionSection formId={form.id} />
-            <Separator my="5" />
-            <CaptchaSection form={form} />
-          </>
+        {form ? (
+          <Tabs.Root
+            value={tab}
+            onValueChange={(details) => setTab(details.value as EditTab)}
+            variant="line"
+            colorPalette="teal"
+            // A section loads its data only when its tab is first opened, and starts afresh each time.
+            lazyMount
+            unmountOnExit
+          >
+            {/* At 390 px the tabs scroll sideways inside their own strip, never the page. */}
+            <Tabs.List overflowX="auto" overflowY="hidden" scrollbarWidth="thin">
+              {EDIT_TABS.map((t) => (
+                <Tabs.Trigger key={t.value} value={t.value} flexShrink={0} whiteSpace="nowrap">
+                  {t.label}
+                </Tabs.Trigger>
+              ))}
+            </Tabs.List>
+            <Tabs.Content value="form" pt="4">
+              {fields}
+            </Tabs.Content>
+            {/* Each is its own form, saved by its own button, not by "Save". */}
+            <Tabs.Content value="webhooks" pt="4">
+              <WebhooksSection formId={form.id} />
+            </Tabs.Content>
+            <Tabs.Content value="autoresponder" pt="4">
+              <AutoresponderSection
+                formId={form.id}
+                formName={form.name}
+                allowedOrigin={form.allowed_origin}
+                targetVerified={form.target_verified}
+              />
+            </Tabs.Content>
+            <Tabs.Content value="captcha" pt="4">
+              <CaptchaSection form={form} />
+            </Tabs.Content>
+            <Tabs.Content value="retention" pt="4">
+              <RetentionSection formId={form.id} />
+            </Tabs.Content>
+          </Tabs.Root>
+        ) : (
+          fields
         )}
       </Dialog.Body>
       <Dialog.Footer>
         <Button variant="outline" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" form={formId} colorPalette="teal" loading={formik.isSubmitting}>
-          {editing ? 'Save' : 'Create'}
-        </Button>
+        {/* The other tabs save themselves; a Save there would not be theirs. */}
+        {(!editing || tab === 'form') && (
+          <Button type="submit" form={formId} colorPalette="teal" loading={formik.isSubmitting}>
+            {editing ? 'Save' : 'Create'}
+          </Button>
+        )}
       </Dialog.Footer>
     </>
   );

@@ -196,7 +196,26 @@ describe('FormsPanel', () => {
     await user.click(within(await card('Contact')).getByRole('button', { name: 'Edit' }));
 
     const dialog = within(await screen.findByRole('dialog', { name: 'Edit Form' }, SLOW));
+    const tabs = dialog.getAllByRole('tab').map((tab) => tab.textContent);
+    expect(tabs).toEqual(['Form', 'Webhooks', 'Autoresponder', 'Spam protection', 'Retention']);
+    expect(dialog.getByRole('tab', { name: 'Form' })).toHaveAttribute('aria-selected', 'true');
+    // The settings tabs are not rendered (nor their data requested) until opened.
+    expect(dialog.queryByText(/Each new message is also posted/)).not.toBeInTheDocument();
     expect(dialog.getByLabelText(/Form name/)).toHaveValue('Contact');
+    await user.clear(dialog.getByLabelText(/Form name/));
+    await user.type(dialog.getByLabelText(/Form name/), 'Support');
+
+    // Only the Form tab has the dialog's Save button (arrow keys are checked in the browser).
+    const webhooksTab = dialog.getByRole('tab', { name: 'Webhooks' });
+    await user.click(webhooksTab);
+    expect(webhooksTab).toHaveAttribute('aria-selected', 'true');
+    expect(await dialog.findByText(/Each new message is also posted/)).toBeInTheDocument();
+    expect(dialog.queryByLabelText(/Form name/)).not.toBeInTheDocument();
+    expect(dialog.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+    await user.click(dialog.getByRole('tab', { name: 'Form' }));
+    // Back on the Form tab, the edit so far is still there.
+    expect(await dialog.findByLabelText(/Form name/)).toHaveValue('Support');
+
     const notifications = dialog.getByRole('checkbox', { name: 'E-mail notifications' });
     expect(notifications).toBeChecked();
     await user.click(notifications);
@@ -208,8 +227,6 @@ describe('FormsPanel', () => {
 
     await user.clear(dialog.getByLabelText(/Thank-you page/));
     await user.type(dialog.getByLabelText(/Thank-you page/), ' https://example.com/thanks ');
-    await user.clear(dialog.getByLabelText(/Form name/));
-    await user.type(dialog.getByLabelText(/Form name/), 'Support');
     await user.click(dialog.getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(backend.calls.update).toHaveBeenCalledTimes(1), SLOW);

@@ -1,10 +1,11 @@
 // A form's webhooks, in its settings: the list (with each one's switches, secret, test event and
 // delivery log) and the form to add one. Loading, empty and error states are spelled out.
 import { useId } from 'react';
-import { Alert, Button, Heading, Link, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Heading, Link, Stack, Text } from '@chakra-ui/react';
 import { paths } from '../../../config/paths';
 import { useWebhooks } from '../api/get-webhooks';
 import { AddWebhookForm } from './add-webhook-form';
+import { SettingLoadError, SettingLoading } from './setting-states';
 import { WebhookItem } from './webhook-item';
 
 export interface WebhooksSectionProps {
@@ -35,20 +36,12 @@ export function WebhooksSection({ formId }: WebhooksSectionProps) {
       </Text>
 
       {webhooks.isPending ? (
-        <Stack direction="row" align="center" gap="2" role="status">
-          <Spinner size="sm" />
-          <Text fontSize="sm">Loading webhooks…</Text>
-        </Stack>
+        <SettingLoading>Loading webhooks…</SettingLoading>
       ) : webhooks.isError ? (
-        <Alert.Root status="error" role="alert">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>Could not load the webhooks.</Alert.Title>
-          </Alert.Content>
-          <Button size="xs" variant="outline" onClick={() => void webhooks.refetch()}>
-            Try again
-          </Button>
-        </Alert.Root>
+        <SettingLoadError
+          title="Could not load the webhooks."
+          onRetry={() => void webhooks.refetch()}
+        />
       ) : webhooks.data.length === 0 ? (
         <Text fontSize="sm">No webhooks yet. Add a URL below to receive every new message.</Text>
       ) : (
