@@ -11,12 +11,14 @@ let catcher: MailCatcher;
 let smtp: { host: string; port: number };
 let web: string;
 
-beforeAll(async () => {
+async function start() {
   const [webPort, smtpPort] = await freePorts(2);
   catcher = await startMailCatcher({ host: HOST, webPort, smtpPort });
   smtp = { host: HOST, port: smtpPort };
   web = `http://${HOST}:${webPort}`;
-});
+}
+
+beforeAll(start);
 afterAll(() => catcher?.close());
 
 describe('the mail catcher', () => {
@@ -49,5 +51,13 @@ describe('the mail catcher', () => {
     expect(await listMail(web)).toEqual([]);
     await sendMail(smtp, { to: 'd@example.test', subject: 'Fourth', text: 'four', html: '4' });
     expect((await listMail(web)).map((m) => m.subject)).toEqual(['Fourth']);
+  });
+
+  it('keeps what it accepted before a stop, as maildev keeps its store across a restart', async () => {
+    await clearMail(web);
+    await sendMail(smtp, { to: 'e@example.test', subject: 'Before stop', text: 'five', html: '5' });
+    await catcher.close();
+    await start();
+    expect((await listMail(web)).map((m) => m.subject)).toEqual(['Before stop']);
   });
 });
