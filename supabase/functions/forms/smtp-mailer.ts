@@ -70,7 +70,8 @@ export function createSmtpMailer(config: {
     socketTimeout: DELIVERY.sendTimeoutMs,
     disableFileAccess: true,
     disableUrlAccess: true,
-    getSocket: (_options, callback) => openWithoutDelay(config.host, config.port, callback),
+    getSocket: (_options: unknown, callback: Parameters<typeof openWithoutDelay>[2]) =>
+      openWithoutDelay(config.host, config.port, callback),
   });
   return {
     parallel: CONNECTIONS,
