@@ -14,7 +14,7 @@ export const HOME_JS_TARGET_BYTES = 150_000;
  * so nothing can grow it back while the remaining levers (docs/PERFORMANCE.md) bring it down to
  * the target. Lower it with each step; it must never be raised above its last value.
  */
-export const HOME_JS_BUDGET_BYTES = 185_000;
+export const HOME_JS_BUDGET_BYTES = 175_000;
 
 /** One entry of Vite's `.vite/manifest.json`, as far as the sizes need it. */
 export interface ManifestChunk {

@@ -1,7 +1,8 @@
 // Wraps a page module's named export in React.lazy, so each page becomes its own chunk. A page
 // whose chunk is already loaded (see `preload`) renders at once instead of suspending: the first
 // page of a visit is loaded before the app renders (src/main.tsx), so it never shows the loading
-// spinner, and nothing moves when it arrives.
+// spinner, and nothing moves when it arrives. Each page renders inside the query scope, whose
+// chunk (TanStack Query) loads alongside the page's.
 import { createElement, lazy, useState, type ComponentType } from 'react';
 
 type PageProps<M, K extends keyof M> = M[K] extends ComponentType<infer P> ? P : never;
@@ -20,8 +21,9 @@ export function lazyPage<M extends Record<string, unknown>, K extends keyof M & 
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<ComponentType<P>> | undefined;
   const fetchPage = () =>
-    (loading ??= load().then(
-      (module) => (loaded = module[name] as ComponentType<P>),
+    (loading ??= Promise.all([load(), import('./query-scope')]).then(
+      ([module, { withQueryScope }]) =>
+        (loaded = withQueryScope(module[name] as ComponentType<P & object>) as ComponentType<P>),
       (error: unknown) => {
         // A failed chunk may be fetched again on the next attempt.
         loading = undefined;

@@ -1,9 +1,9 @@
-// App-wide providers: the design system, the server-state cache and the auth state.
+// App-wide providers: the design system, the auth state and the slot of the server-state cache
+// (whose provider comes with the lazy pages: src/app/query-scope.tsx).
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
-import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { AuthProvider, useAuth } from '../lib/auth';
-import { createQueryClient } from '../lib/query-client';
+import { createQuerySlot, QuerySlotContext, useQuerySlot } from './query-slot';
 import { system } from './theme';
 
 // The toast renderer (and its state machine) loads after the first page: a toast raised before it
@@ -15,28 +15,28 @@ const Toaster = lazy(() =>
 /** Drops every cached query when the signed-in user changes, so no one sees another's data. */
 function CacheScopedToUser({ children }: { children: ReactNode }) {
   const { user } = useAuth();
-  const client = useQueryClient();
+  const slot = useQuerySlot();
   const userId = user?.id ?? null;
   const [cachedFor, setCachedFor] = useState(userId);
   if (cachedFor !== userId) {
     setCachedFor(userId);
-    client.clear();
+    slot?.clear();
   }
   return children;
 }
 
 export function AppProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+  const [querySlot] = useState(createQuerySlot);
   return (
     <ChakraProvider value={system}>
-      <QueryClientProvider client={queryClient}>
+      <QuerySlotContext.Provider value={querySlot}>
         <AuthProvider>
           <CacheScopedToUser>{children}</CacheScopedToUser>
           <Suspense fallback={null}>
             <Toaster />
           </Suspense>
         </AuthProvider>
-      </QueryClientProvider>
+      </QuerySlotContext.Provider>
     </ChakraProvider>
   );
 }
