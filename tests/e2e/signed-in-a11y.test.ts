@@ -1,11 +1,11 @@
 // Accessibility of every signed-in page in Chromium: axe-core (WCAG 2.0/2.1 A and AA) must find no
-// serious or critical violation on the dashboard, the Forms tab (with a form, and with the create
-// dialog open), the Messages tab (with messages, with one open, and the spam view), the booking
+// serious or critical violation on the dashboard, the Forms tab (with a form, with the create
+// dialog open, and on each tab of the edit dialog, reached with the arrow keys), the Messages tab (with messages, with one open, and the spam view), the booking
 // pages and the settings, at desktop (1280 px) and phone (390 px) width, where the sidebar's
 // drawer is checked open too. Nothing may scroll sideways either. Failures list each violation's
 // rule, impact, element and fix.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { useE2e } from './support/session';
 import { signInThroughUi } from './support/auth';
 import { seriousViolations } from './support/a11y';
@@ -26,6 +26,23 @@ interface PageCheck {
 const h1 = (page: Page, name: string | RegExp) =>
   page.getByRole('heading', { level: 1, name }).first().waitFor();
 const card = (page: Page, name: string) => page.getByRole('article', { name });
+
+/** The edit dialog's next tab, reached with ArrowRight: selected, focused, its section loaded. */
+function editTab(name: string, loaded: (dialog: Locator) => Locator): PageCheck['states'] {
+  return [
+    {
+      name: `edit form dialog, ${name} tab`,
+      enter: async (p) => {
+        await p.keyboard.press('ArrowRight');
+        const dialog = p.getByRole('dialog', { name: 'Edit Form' });
+        const tab = dialog.getByRole('tab', { name, selected: true });
+        await tab.waitFor();
+        await loaded(dialog).waitFor();
+        expect(await tab.evaluate((el) => el === document.activeElement)).toBe(true);
+      },
+    },
+  ];
+}
 
 const pages: PageCheck[] = [
   {
@@ -59,20 +76,22 @@ const pages: PageCheck[] = [
         },
       },
       {
-        name: 'edit form dialog with its settings',
+        name: 'edit form dialog',
         enter: async (p) => {
           await p.keyboard.press('Escape');
           await p.getByRole('dialog').waitFor({ state: 'detached' });
           await card(p, 'Contact').getByRole('button', { name: 'Edit' }).click();
-          const dialog = p.getByRole('dialog');
-          await dialog.getByRole('form', { name: 'Autoresponder' }).waitFor();
-          await dialog.getByRole('form', { name: 'Retention' }).waitFor();
-          // The rule's number field and the forward-only warning are checked too.
-          await dialog.getByLabel('Days to keep messages').waitFor();
-          // The screenshot shows the new settings rather than the fields above them.
-          await dialog.getByRole('form', { name: 'Autoresponder' }).scrollIntoViewIfNeeded();
+          const dialog = p.getByRole('dialog', { name: 'Edit Form' });
+          await dialog.getByLabel('Form name').waitFor();
+          // From here the arrow keys move between the tabs (the next states).
+          await dialog.getByRole('tab', { name: 'Form' }).focus();
         },
       },
+      ...editTab('Webhooks', (d) => d.getByRole('form', { name: 'Add a webhook' })),
+      ...editTab('Autoresponder', (d) => d.getByRole('form', { name: 'Autoresponder' })),
+      ...editTab('Spam protection', (d) => d.getByRole('form', { name: 'CAPTCHA' })),
+      // The rule's number field and the forward-only warning are checked too.
+      ...editTab('Retention', (d) => d.getByLabel('Days to keep messages')),
     ],
   },
   {

@@ -26,6 +26,7 @@ describe.skipIf(remote)('webhooks in Chromium', () => {
         await openFormsTab(page);
         await formCard(page, 'Hooked').getByRole('button', { name: 'Edit' }).click();
         const dialog = page.getByRole('dialog');
+        await dialog.getByRole('tab', { name: 'Webhooks' }).click();
         await dialog.getByText('No webhooks yet', { exact: false }).waitFor();
 
         const add = dialog.getByRole('form', { name: 'Add a webhook' });

@@ -3,7 +3,7 @@
 // webhooks, autoresponder, spam protection (CAPTCHA) and retention, each saved on its own. Formik +
 // Yup check every field inline; a refusal from the server is shown in the dialog, on the field it
 // concerns when there is one.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useFormik } from 'formik';
 import {
   Alert,
@@ -118,6 +118,16 @@ function FormDialogFields({
   const update = useUpdateForm();
   const [serverError, setServerError] = useState<string | null>(null);
   const [tab, setTab] = useState<EditTab>('form');
+  const tabList = useRef<HTMLDivElement>(null);
+  const openTab = (value: EditTab) => {
+    setTab(value);
+    // At 390 px the strip scrolls: bring the chosen tab fully into view, not half cut off.
+    requestAnimationFrame(() =>
+      tabList.current
+        ?.querySelector('[aria-selected="true"]')
+        ?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' }),
+    );
+  };
 
   const formik = useFormik<FormDialogValues>({
     initialValues: valuesOf(form),
@@ -232,7 +242,7 @@ function FormDialogFields({
         {form ? (
           <Tabs.Root
             value={tab}
-            onValueChange={(details) => setTab(details.value as EditTab)}
+            onValueChange={(details) => openTab(details.value as EditTab)}
             variant="line"
             colorPalette="teal"
             // A section loads its data only when its tab is first opened, and starts afresh each time.
@@ -240,7 +250,7 @@ function FormDialogFields({
             unmountOnExit
           >
             {/* At 390 px the tabs scroll sideways inside their own strip, never the page. */}
-            <Tabs.List overflowX="auto" overflowY="hidden" scrollbarWidth="thin">
+            <Tabs.List ref={tabList} overflowX="auto" overflowY="hidden" scrollbarWidth="thin">
               {EDIT_TABS.map((t) => (
                 <Tabs.Trigger key={t.value} value={t.value} flexShrink={0} whiteSpace="nowrap">
                   {t.label}
