@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 export async function seriousViolations(page: Page): Promise<string[]> {
+  await animationsFinished(page);
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
@@ -20,4 +21,19 @@ export async function seriousViolations(page: Page): Promise<string[]> {
         ].join('\n');
       }),
     );
+}
+
+/**
+ * Waits for every finite CSS/Web animation on the page (a dialog fading in, a toast sliding) to end:
+ * axe reads the colours as painted, and a half-faded button measures a contrast it never has.
+ */
+async function animationsFinished(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
 }
