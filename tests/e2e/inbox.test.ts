@@ -140,6 +140,8 @@ describe('inbox in Chromium', () => {
       // Searching narrows the view on the server's side, and the export follows the search.
       await page.getByLabel('Search messages', { exact: true }).fill('iceland');
       await messageCard(page, 'Formula Fred').waitFor({ state: 'detached' });
+      // The old list leaves before the searched one arrives: wait for the result, then compare.
+      await messageCard(page, 'Normal Nina').waitFor();
       expect(await listedNames(page)).toEqual(['Normal Nina']);
       const searched = parseCsv((await exportCsv(page)).bytes.toString('utf8'));
       expect(searched.slice(1).map((row) => row[header.indexOf('Name')])).toEqual(['Normal Nina']);
