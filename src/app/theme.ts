@@ -115,6 +115,10 @@ const brandConfig = defineConfig({
   globalCss: {
     html: { scrollBehavior: 'smooth', colorPalette: 'teal' },
     body: { bg: 'bg', color: 'fg' },
+    // Lucide icons (lucide-react) draw at 24px by default; the app's icons follow the text size,
+    // as icon fonts do, unless a recipe or a style prop sizes them. Global styles sit in the
+    // lowest style layer, so any recipe (Button, Menu, Input…) or boxSize still wins.
+    '.lucide': { width: '1em', height: '1em' },
   },
   theme: {
     semanticTokens: {

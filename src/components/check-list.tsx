@@ -1,6 +1,6 @@
 // A list of short points, each marked with a teal check (plan features, tool highlights).
 import { List } from '@chakra-ui/react';
-import { LuCheck } from 'react-icons/lu';
+import { CheckIcon } from 'lucide-react';
 
 export function CheckList({
   items,
@@ -19,7 +19,7 @@ export function CheckList({
       {items.map((item) => (
         <List.Item key={item} alignItems={align === 'start' ? 'flex-start' : 'center'}>
           <List.Indicator asChild color="teal.600" mt={align === 'start' ? '1' : undefined}>
-            <LuCheck aria-hidden />
+            <CheckIcon aria-hidden />
           </List.Indicator>
           {item}
         </List.Item>

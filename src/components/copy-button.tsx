@@ -1,7 +1,7 @@
 // A button that copies text to the clipboard and confirms with 'Copied' for a moment.
 import { useEffect, useState } from 'react';
 import { Button, type ButtonProps } from '@chakra-ui/react';
-import { LuCheck, LuCopy } from 'react-icons/lu';
+import { CheckIcon, CopyIcon } from 'lucide-react';
 import { COPY_CONFIRM_MS } from '../config/site';
 
 export interface CopyButtonProps extends Omit<ButtonProps, 'onClick' | 'children'> {
@@ -49,7 +49,7 @@ export function CopyButton({
       {...buttonProps}
       onClick={() => void copy()}
     >
-      {copied ? <LuCheck aria-hidden /> : <LuCopy aria-hidden />}
+      {copied ? <CheckIcon aria-hidden /> : <CopyIcon aria-hidden />}
       <span aria-live="polite">{copied ? 'Copied' : label}</span>
     </Button>
   );

@@ -1,11 +1,11 @@
 // A marketing card: an icon, an h3 title and one sentence. Laid out in grids on the home and
 // custom web pages.
-import type { IconType } from 'react-icons';
+import type { LucideIcon } from 'lucide-react';
 import { Card, Heading, Text } from '@chakra-ui/react';
 import { IconTile } from './icon-tile';
 
 export interface Feature {
-  icon: IconType;
+  icon: LucideIcon;
   title: string;
   text: string;
 }

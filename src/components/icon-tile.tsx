@@ -1,8 +1,8 @@
 // The rounded teal square that carries a card's icon.
-import type { IconType } from 'react-icons';
+import type { LucideIcon } from 'lucide-react';
 import { Flex, Icon } from '@chakra-ui/react';
 
-export function IconTile({ icon, size = '10' }: { icon: IconType; size?: '10' | '11' }) {
+export function IconTile({ icon, size = '10' }: { icon: LucideIcon; size?: '10' | '11' }) {
   return (
     <Flex
       w={size}

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { Box, Button, CloseButton, Drawer, Flex, Portal } from '@chakra-ui/react';
-import { LuMenu } from 'react-icons/lu';
+import { MenuIcon } from 'lucide-react';
 import type { LiveStatus } from '../../lib/live-sync';
 import { HEADER_HEIGHT } from './header';
 import { DashboardSidebar } from './dashboard-sidebar';
@@ -72,7 +72,7 @@ export function DashboardFrame({ unreadCount, liveStatus }: DashboardFrameProps)
           >
             <Drawer.Trigger asChild>
               <Button variant="outline" size="sm">
-                <LuMenu aria-hidden /> Menu
+                <MenuIcon aria-hidden /> Menu
               </Button>
             </Drawer.Trigger>
             <Portal>

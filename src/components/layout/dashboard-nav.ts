@@ -1,19 +1,19 @@
 // The dashboard sidebar's entries, and the search that narrows them down.
-import type { IconType } from 'react-icons';
+import type { LucideIcon } from 'lucide-react';
 import {
-  LuCalendarDays,
-  LuChartColumn,
-  LuFileText,
-  LuInbox,
-  LuLayoutDashboard,
-  LuMail,
-  LuSettings,
-} from 'react-icons/lu';
+  CalendarDaysIcon,
+  ChartColumnIcon,
+  FileTextIcon,
+  InboxIcon,
+  LayoutDashboardIcon,
+  MailIcon,
+  SettingsIcon,
+} from 'lucide-react';
 import { paths } from '../../config/paths';
 
 interface EntryBase {
   label: string;
-  icon: IconType;
+  icon: LucideIcon;
   /** Other words the menu search finds the entry by. */
   keywords?: readonly string[];
 }
@@ -39,7 +39,7 @@ export const DASHBOARD_NAV: readonly NavEntry[] = [
     kind: 'link',
     label: 'Dashboard',
     to: paths.dashboard,
-    icon: LuLayoutDashboard,
+    icon: LayoutDashboardIcon,
     end: true,
     keywords: ['home', 'overview', 'start'],
   },
@@ -47,7 +47,7 @@ export const DASHBOARD_NAV: readonly NavEntry[] = [
     kind: 'link',
     label: 'Forms',
     to: paths.dashboardForms,
-    icon: LuInbox,
+    icon: InboxIcon,
     showsUnread: true,
     keywords: ['messages', 'inbox', 'submissions', 'entries', 'form backend'],
   },
@@ -55,17 +55,22 @@ export const DASHBOARD_NAV: readonly NavEntry[] = [
     kind: 'link',
     label: 'Booking',
     to: paths.dashboardBooking,
-    icon: LuCalendarDays,
+    icon: CalendarDaysIcon,
     keywords: ['appointments', 'calendar', 'scheduling'],
   },
-  { kind: 'coming-soon', label: 'Newsletter', icon: LuMail, keywords: ['subscribers', 'e-mail'] },
-  { kind: 'coming-soon', label: 'Analytics', icon: LuChartColumn, keywords: ['stats', 'visitors'] },
-  { kind: 'coming-soon', label: 'CMS', icon: LuFileText, keywords: ['content', 'pages', 'blog'] },
+  { kind: 'coming-soon', label: 'Newsletter', icon: MailIcon, keywords: ['subscribers', 'e-mail'] },
+  {
+    kind: 'coming-soon',
+    label: 'Analytics',
+    icon: ChartColumnIcon,
+    keywords: ['stats', 'visitors'],
+  },
+  { kind: 'coming-soon', label: 'CMS', icon: FileTextIcon, keywords: ['content', 'pages', 'blog'] },
   {
     kind: 'link',
     label: 'Settings',
     to: paths.settings,
-    icon: LuSettings,
+    icon: SettingsIcon,
     keywords: ['account', 'profile', 'name', 'password', 'delete'],
   },
 ];

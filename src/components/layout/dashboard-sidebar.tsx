@@ -20,7 +20,7 @@ import {
   Text,
   VisuallyHidden,
 } from '@chakra-ui/react';
-import { LuLogOut, LuSearch, LuServer } from 'react-icons/lu';
+import { LogOutIcon, SearchIcon, ServerIcon } from 'lucide-react';
 import { SELF_HOSTING_DOCS } from '../../config/site';
 import { displayName, useAuth } from '../../lib/auth';
 import { useSignOut } from './use-sign-out';
@@ -57,7 +57,7 @@ export function DashboardSidebar({ unreadCount, status }: DashboardSidebarProps)
     <Flex direction="column" gap="5" h="full" p="4">
       <Field.Root>
         <Field.Label srOnly>Search the menu</Field.Label>
-        <InputGroup startElement={<LuSearch aria-hidden />}>
+        <InputGroup startElement={<SearchIcon aria-hidden />}>
           <Input
             type="search"
             size="sm"
@@ -147,7 +147,7 @@ function PromoCard() {
     <Card.Root size="sm" variant="subtle" bg="teal.subtle">
       <Card.Body gap="2">
         <HStack gap="2" color="teal.fg">
-          <LuServer aria-hidden />
+          <ServerIcon aria-hidden />
           <Text fontWeight="semibold">Host it yourself</Text>
         </HStack>
         <Text fontSize="sm" color="fg.muted">
@@ -194,7 +194,7 @@ function UserBlock() {
         variant="ghost"
         onClick={() => void logOut()}
       >
-        <LuLogOut />
+        <LogOutIcon />
       </IconButton>
     </HStack>
   );

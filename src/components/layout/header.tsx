@@ -4,7 +4,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, NavLink, useLocation } from 'react-router-dom';
 import { Box, Button, Container, Flex, HStack, IconButton, Link, Stack } from '@chakra-ui/react';
-import { LuMenu, LuX } from 'react-icons/lu';
+import { MenuIcon, XIcon } from 'lucide-react';
 import { Wordmark } from './wordmark';
 import { useSignOut } from './use-sign-out';
 import { NAV_LINKS } from '../../config/site';
@@ -140,7 +140,7 @@ export function Header() {
               aria-controls="mobile-menu"
               onClick={toggleMobile}
             >
-              {mobileOpen ? <LuX /> : <LuMenu />}
+              {mobileOpen ? <XIcon /> : <MenuIcon />}
             </IconButton>
           </HStack>
         </Flex>

@@ -4,7 +4,7 @@
 import { Link as RouterLink } from 'react-router-dom';
 import { Avatar, Box, IconButton, Menu, Portal, Text } from '@chakra-ui/react';
 import type { User } from '@supabase/supabase-js';
-import { LuLayoutDashboard, LuLogOut, LuSettings } from 'react-icons/lu';
+import { LayoutDashboardIcon, LogOutIcon, SettingsIcon } from 'lucide-react';
 import { paths } from '../../config/paths';
 
 export interface ProfileMenuProps {
@@ -54,19 +54,19 @@ export function ProfileMenu({
             <Menu.Separator />
             <Menu.Item value="dashboard" asChild>
               <RouterLink to={paths.dashboard}>
-                <LuLayoutDashboard aria-hidden /> Dashboard
+                <LayoutDashboardIcon aria-hidden /> Dashboard
               </RouterLink>
             </Menu.Item>
             <Menu.Item value="settings" asChild>
               <RouterLink to={paths.settings}>
-                <LuSettings aria-hidden /> Settings
+                <SettingsIcon aria-hidden /> Settings
               </RouterLink>
             </Menu.Item>
             <Menu.Separator />
             <Menu.Item value="sign-out" asChild>
               {/* A real button, so activation never depends on the menu's pointer tracking. */}
               <button type="button" onClick={() => void handleSignOut()}>
-                <LuLogOut aria-hidden /> Sign out
+                <LogOutIcon aria-hidden /> Sign out
               </button>
             </Menu.Item>
           </Menu.Content>

@@ -2,7 +2,7 @@
 // say so clearly and lead back to the booking forms.
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Button, Container, Heading, Stack, Text } from '@chakra-ui/react';
-import { LuArrowLeft, LuCalendarClock } from 'react-icons/lu';
+import { ArrowLeftIcon, CalendarClockIcon } from 'lucide-react';
 import { IconTile } from '../../components/icon-tile';
 import { useDocumentTitle } from '../../components/use-document-title';
 import { paths } from '../../config/paths';
@@ -21,7 +21,7 @@ export function BookingComingSoonPage() {
   return (
     <Container maxW="2xl" py={{ base: '10', md: '16' }} px={{ base: '4', md: '6' }}>
       <Stack gap="4" align="flex-start">
-        <IconTile icon={LuCalendarClock} size="11" />
+        <IconTile icon={CalendarClockIcon} size="11" />
         <Heading as="h1" size="2xl" letterSpacing="-0.02em">
           Coming soon
         </Heading>
@@ -31,7 +31,7 @@ export function BookingComingSoonPage() {
         </Text>
         <Button asChild colorPalette="teal" variant="outline">
           <RouterLink to={paths.dashboardBooking}>
-            <LuArrowLeft aria-hidden /> Back to your booking forms
+            <ArrowLeftIcon aria-hidden /> Back to your booking forms
           </RouterLink>
         </Button>
       </Stack>

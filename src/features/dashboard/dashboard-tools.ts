@@ -1,6 +1,6 @@
 // The tools grid on the dashboard (spec §3 "Dashboard tool"): static data, in display order.
-import type { IconType } from 'react-icons';
-import { LuCalendarDays, LuChartColumn, LuInbox, LuMail } from 'react-icons/lu';
+import type { LucideIcon } from 'lucide-react';
+import { CalendarDaysIcon, ChartColumnIcon, InboxIcon, MailIcon } from 'lucide-react';
 import { paths } from '../../config/paths';
 
 export type ToolStatus = 'active' | 'coming';
@@ -10,7 +10,7 @@ export interface DashboardTool {
   description: string;
   route: string;
   status: ToolStatus;
-  icon: IconType;
+  icon: LucideIcon;
 }
 
 export const DASHBOARD_TOOLS: readonly DashboardTool[] = [
@@ -19,27 +19,27 @@ export const DASHBOARD_TOOLS: readonly DashboardTool[] = [
     description: 'Point any HTML form at tinyback and read every submission here, live.',
     route: paths.dashboardForms,
     status: 'active',
-    icon: LuInbox,
+    icon: InboxIcon,
   },
   {
     name: 'Booking',
     description: 'Shareable booking links that let visitors pick a time with you.',
     route: paths.dashboardBooking,
     status: 'coming',
-    icon: LuCalendarDays,
+    icon: CalendarDaysIcon,
   },
   {
     name: 'Newsletter',
     description: 'Collect subscribers from your site and send them updates.',
     route: paths.dashboard,
     status: 'coming',
-    icon: LuMail,
+    icon: MailIcon,
   },
   {
     name: 'Analytics',
     description: 'Privacy-friendly visitor statistics without cookies or tracking.',
     route: paths.dashboard,
     status: 'coming',
-    icon: LuChartColumn,
+    icon: ChartColumnIcon,
   },
 ];

@@ -1,7 +1,14 @@
 // The custom web development page: the service, how a project runs, and a project enquiry form
 // (a tinyback form of our own, not a mailto: link).
 import { Box, Button, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { LuDatabase, LuGauge, LuLayoutTemplate, LuMail, LuPalette, LuPlug } from 'react-icons/lu';
+import {
+  DatabaseIcon,
+  GaugeIcon,
+  LayoutTemplateIcon,
+  MailIcon,
+  PaletteIcon,
+  PlugIcon,
+} from 'lucide-react';
 import { CheckList } from '../../components/check-list';
 import { FeatureCard, type Feature } from '../../components/feature-card';
 import { PageHero } from '../../components/page-hero';
@@ -12,32 +19,32 @@ import { PAGE_META } from '../../config/seo';
 
 const services: Feature[] = [
   {
-    icon: LuLayoutTemplate,
+    icon: LayoutTemplateIcon,
     title: 'Marketing sites',
     text: 'Fast static sites and landing pages with forms that just work, built to rank and convert.',
   },
   {
-    icon: LuDatabase,
+    icon: DatabaseIcon,
     title: 'Web apps on Supabase',
     text: 'Dashboards, portals and internal tools with auth, row-level security and realtime updates.',
   },
   {
-    icon: LuPlug,
+    icon: PlugIcon,
     title: 'Integrations',
     text: 'Connect your forms and data to CRMs, spreadsheets, payment providers and your own APIs.',
   },
   {
-    icon: LuPalette,
+    icon: PaletteIcon,
     title: 'Design systems',
     text: 'Accessible, consistent UI components your team can keep building with.',
   },
   {
-    icon: LuGauge,
+    icon: GaugeIcon,
     title: 'Performance & accessibility',
     text: 'Audits and fixes for Core Web Vitals and WCAG 2.2 AA.',
   },
   {
-    icon: LuMail,
+    icon: MailIcon,
     title: 'Migrations',
     text: 'Move forms and submissions from other form services or a legacy mailer script to tinyback.',
   },

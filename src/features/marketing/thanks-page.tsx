@@ -4,7 +4,7 @@
 // the origin of the page the form was on (the browser's referrer, http(s) only), else the
 // browser's history.
 import { Box, Button, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
-import { LuArrowLeft, LuCircleCheck } from 'react-icons/lu';
+import { ArrowLeftIcon, CircleCheckIcon } from 'lucide-react';
 import { PageMeta } from '../../components/page-meta';
 
 /** The site the visitor came from (the page with the form), if the browser told us. */
@@ -25,7 +25,7 @@ function BackToSite() {
     return (
       <Button asChild colorPalette="teal" size="lg">
         <a href={origin}>
-          <LuArrowLeft aria-hidden /> Back to {new URL(origin).host}
+          <ArrowLeftIcon aria-hidden /> Back to {new URL(origin).host}
         </a>
       </Button>
     );
@@ -34,7 +34,7 @@ function BackToSite() {
   if (window.history.length > 1) {
     return (
       <Button colorPalette="teal" size="lg" onClick={() => window.history.back()}>
-        <LuArrowLeft aria-hidden /> Go back
+        <ArrowLeftIcon aria-hidden /> Go back
       </Button>
     );
   }
@@ -67,7 +67,7 @@ export function ThanksPage() {
           align="center"
           justify="center"
         >
-          <Icon as={LuCircleCheck} boxSize="8" aria-hidden />
+          <Icon as={CircleCheckIcon} boxSize="8" aria-hidden />
         </Flex>
         <Heading as="h1" size={{ base: '2xl', md: '3xl' }}>
           Thanks! Your message has been sent.

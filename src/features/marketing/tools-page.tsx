@@ -1,5 +1,5 @@
 // The tools page: what each tinyback tool does and whether it is available yet.
-import type { IconType } from 'react-icons';
+import type { LucideIcon } from 'lucide-react';
 import { Link as RouterLink } from 'react-router-dom';
 import {
   Badge,
@@ -14,15 +14,15 @@ import {
   Text,
 } from '@chakra-ui/react';
 import {
-  LuCalendar,
-  LuChartBar,
-  LuCode,
-  LuInbox,
-  LuMegaphone,
-  LuReply,
-  LuUpload,
-  LuWebhook,
-} from 'react-icons/lu';
+  CalendarIcon,
+  ChartBarIcon,
+  CodeIcon,
+  InboxIcon,
+  MegaphoneIcon,
+  ReplyIcon,
+  UploadIcon,
+  WebhookIcon,
+} from 'lucide-react';
 import { CheckList } from '../../components/check-list';
 import { IconTile } from '../../components/icon-tile';
 import { PageHero } from '../../components/page-hero';
@@ -36,7 +36,7 @@ type Availability = 'Available' | 'Announced for August' | 'Coming soon' | 'Plan
 
 interface Tool {
   id: string;
-  icon: IconType;
+  icon: LucideIcon;
   name: string;
   availability: Availability;
   summary: string;
@@ -47,7 +47,7 @@ interface Tool {
 const tools: Tool[] = [
   {
     id: 'form-backend',
-    icon: LuInbox,
+    icon: InboxIcon,
     name: 'Form backend',
     availability: 'Available',
     summary:
@@ -62,7 +62,7 @@ const tools: Tool[] = [
   },
   {
     id: 'analytics',
-    icon: LuChartBar,
+    icon: ChartBarIcon,
     name: 'Privacy-friendly analytics',
     availability: 'Coming soon',
     summary:
@@ -75,7 +75,7 @@ const tools: Tool[] = [
   },
   {
     id: 'newsletter',
-    icon: LuMegaphone,
+    icon: MegaphoneIcon,
     name: 'Newsletter',
     availability: 'Announced for August',
     summary:
@@ -88,7 +88,7 @@ const tools: Tool[] = [
   },
   {
     id: 'booking',
-    icon: LuCalendar,
+    icon: CalendarIcon,
     name: 'Booking',
     availability: 'Coming soon',
     summary:
@@ -101,7 +101,7 @@ const tools: Tool[] = [
   },
   {
     id: 'file-upload',
-    icon: LuUpload,
+    icon: UploadIcon,
     name: 'File upload',
     availability: 'Planned',
     summary:
@@ -110,7 +110,7 @@ const tools: Tool[] = [
   },
   {
     id: 'webhooks',
-    icon: LuWebhook,
+    icon: WebhookIcon,
     name: 'Webhooks & integrations',
     availability: 'Available',
     summary: 'Send each submission to your own API, Slack or a spreadsheet the moment it arrives.',
@@ -123,7 +123,7 @@ const tools: Tool[] = [
   },
   {
     id: 'auto-responders',
-    icon: LuReply,
+    icon: ReplyIcon,
     name: 'Auto-responders',
     availability: 'Available',
     summary: 'Thank people automatically for their message and tell them when to expect an answer.',
@@ -132,7 +132,7 @@ const tools: Tool[] = [
   },
   {
     id: 'custom-web',
-    icon: LuCode,
+    icon: CodeIcon,
     name: 'Custom web development',
     availability: 'Available',
     summary:

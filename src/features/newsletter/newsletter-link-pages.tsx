@@ -5,8 +5,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert, Button, Container, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
-import type { IconType } from 'react-icons';
-import { LuCircleCheck, LuLink2Off, LuMailMinus, LuMailQuestion } from 'react-icons/lu';
+import type { LucideIcon } from 'lucide-react';
+import { CircleCheckIcon, Link2OffIcon, MailMinusIcon, MailQuestionMarkIcon } from 'lucide-react';
 import { PageMeta } from '../../components/page-meta';
 import { paths } from '../../config/paths';
 import { NEWSLETTER } from '../../../supabase/functions/_shared/limits';
@@ -27,7 +27,7 @@ function LinkOutcome({
   home = true,
 }: {
   title: string;
-  icon: IconType;
+  icon: LucideIcon;
   palette: 'green' | 'gray' | 'orange' | 'teal';
   children: ReactNode;
   home?: boolean;
@@ -83,7 +83,7 @@ const ASK = {
     pending: 'Confirming…',
     note: 'Not expecting this? Close this page: you will not be subscribed unless you confirm.',
     done: paths.newsletterConfirmed,
-    icon: LuMailQuestion,
+    icon: MailQuestionMarkIcon,
   },
   unsubscribe: {
     title: 'Unsubscribe from the newsletter',
@@ -92,7 +92,7 @@ const ASK = {
     pending: 'Unsubscribing…',
     note: 'Changed your mind? Close this page and nothing changes.',
     done: paths.newsletterUnsubscribed,
-    icon: LuMailMinus,
+    icon: MailMinusIcon,
   },
 } as const;
 
@@ -148,7 +148,7 @@ export function NewsletterUnsubscribePage() {
 
 export function NewsletterConfirmedPage() {
   return (
-    <LinkOutcome title="You're subscribed" icon={LuCircleCheck} palette="green">
+    <LinkOutcome title="You're subscribed" icon={CircleCheckIcon} palette="green">
       <Text color="fg.muted">
         Thanks for confirming. Product updates will arrive in your inbox, and every e-mail has a
         link to unsubscribe.
@@ -159,7 +159,7 @@ export function NewsletterConfirmedPage() {
 
 export function NewsletterUnsubscribedPage() {
   return (
-    <LinkOutcome title="You're unsubscribed" icon={LuMailMinus} palette="gray">
+    <LinkOutcome title="You're unsubscribed" icon={MailMinusIcon} palette="gray">
       <Text color="fg.muted">
         You will get no more newsletter e-mail at this address. Changed your mind? Subscribe again
         at the bottom of any page.
@@ -170,7 +170,7 @@ export function NewsletterUnsubscribedPage() {
 
 export function NewsletterInvalidLinkPage() {
   return (
-    <LinkOutcome title="This link is not valid" icon={LuLink2Off} palette="orange">
+    <LinkOutcome title="This link is not valid" icon={Link2OffIcon} palette="orange">
       <Text color="fg.muted">
         It has expired or was already used: a confirmation link works once, for {CONFIRM_LINK_DAYS}{' '}
         days. To subscribe, enter your e-mail at the bottom of this page and use the link in the new

@@ -16,7 +16,7 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import { LuArrowLeft } from 'react-icons/lu';
+import { ArrowLeftIcon } from 'lucide-react';
 import { paths } from '../../../config/paths';
 import { PageMeta } from '../../../components/page-meta';
 import { useCachedPostSummary, usePost } from '../api/get-post';
@@ -104,7 +104,7 @@ function BackLink() {
       gap={2}
     >
       <RouterLink to={paths.blog}>
-        <LuArrowLeft aria-hidden="true" /> All posts
+        <ArrowLeftIcon aria-hidden="true" /> All posts
       </RouterLink>
     </Link>
   );

@@ -17,7 +17,7 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import { LuSearch } from 'react-icons/lu';
+import { SearchIcon } from 'lucide-react';
 import { paths } from '../../../config/paths';
 import type { QueryView } from '../query-view';
 import { blogFilterSearch, newestPosts } from '../filter-posts';
@@ -88,7 +88,7 @@ function SearchBox({ search }: { search: BlogFiltersProps['search'] }) {
         <Field.Label htmlFor={inputId} fontWeight="semibold">
           Search posts
         </Field.Label>
-        <InputGroup startElement={<LuSearch aria-hidden="true" />}>
+        <InputGroup startElement={<SearchIcon aria-hidden="true" />}>
           <Input
             id={inputId}
             name="q"

@@ -1,6 +1,6 @@
 // The blog's error state: what went wrong, and a way to try again.
 import { Alert, Button } from '@chakra-ui/react';
-import { LuRefreshCw } from 'react-icons/lu';
+import { RefreshCwIcon } from 'lucide-react';
 
 export function RequestError({ title, onRetry }: { title: string; onRetry: () => void }) {
   return (
@@ -11,7 +11,7 @@ export function RequestError({ title, onRetry }: { title: string; onRetry: () =>
         <Alert.Description>Check your connection and try again.</Alert.Description>
       </Alert.Content>
       <Button size="sm" variant="outline" onClick={onRetry}>
-        <LuRefreshCw aria-hidden="true" /> Try again
+        <RefreshCwIcon aria-hidden="true" /> Try again
       </Button>
     </Alert.Root>
   );

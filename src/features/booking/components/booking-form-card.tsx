@@ -2,7 +2,7 @@
 import { useId } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Button, Card, Heading, HStack, Text } from '@chakra-ui/react';
-import { LuExternalLink } from 'react-icons/lu';
+import { ExternalLinkIcon } from 'lucide-react';
 import { paths } from '../../../config/paths';
 import type { BookingForm } from '../sample-booking-forms';
 
@@ -46,7 +46,7 @@ export function BookingFormCard({
               rel="noopener noreferrer"
               aria-describedby={`${titleId} ${newTabHintId}`}
             >
-              Preview <LuExternalLink aria-hidden />
+              Preview <ExternalLinkIcon aria-hidden />
             </a>
           </Button>
         </HStack>

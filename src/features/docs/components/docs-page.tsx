@@ -1,7 +1,7 @@
 // /docs: the documentation hub — a table of contents beside every section a site owner needs.
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Box, Button, Container, Grid, Link, List, Text } from '@chakra-ui/react';
-import { LuChevronDown } from 'react-icons/lu';
+import { ChevronDownIcon } from 'lucide-react';
 import { PageHero } from '../../../components/page-hero';
 import { PageMeta } from '../../../components/page-meta';
 import { PAGE_META } from '../../../config/seo';
@@ -130,7 +130,7 @@ function TableOfContents() {
           transition="transform 0.2s"
           transform={open ? 'rotate(180deg)' : undefined}
         >
-          <LuChevronDown />
+          <ChevronDownIcon />
         </Box>
       </Button>
       <Text

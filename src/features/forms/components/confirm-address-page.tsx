@@ -5,7 +5,7 @@
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { Alert, Button, Container, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
-import { LuCircleAlert, LuCircleCheck, LuMailQuestion } from 'react-icons/lu';
+import { CircleCheckIcon, CircleExclamationPointIcon, MailQuestionMarkIcon } from 'lucide-react';
 import { CONFIRMATIONS } from '../../../../supabase/functions/_shared/limits';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { paths } from '../../../config/paths';
@@ -61,10 +61,10 @@ export function ConfirmAddressPage() {
           <Icon
             as={
               shown === 'confirmed'
-                ? LuCircleCheck
+                ? CircleCheckIcon
                 : shown === 'ask'
-                  ? LuMailQuestion
-                  : LuCircleAlert
+                  ? MailQuestionMarkIcon
+                  : CircleExclamationPointIcon
             }
             boxSize="8"
             aria-hidden

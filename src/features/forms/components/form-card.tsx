@@ -12,7 +12,7 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import { LuCode, LuInbox, LuPencil, LuTrash2 } from 'react-icons/lu';
+import { CodeIcon, InboxIcon, PencilIcon, TrashIcon } from 'lucide-react';
 import type { Form } from '../api/get-forms';
 import type { FormCounts } from '../api/get-form-counts';
 import { messageCount } from '../form-texts';
@@ -65,16 +65,16 @@ export function FormCard({
       <Card.Footer>
         <HStack gap="2" wrap="wrap">
           <Button size="sm" colorPalette="teal" onClick={onOpenMessages}>
-            <LuInbox aria-hidden /> View messages
+            <InboxIcon aria-hidden /> View messages
           </Button>
           <Button size="sm" variant="outline" onClick={onEmbed}>
-            <LuCode aria-hidden /> Embed code
+            <CodeIcon aria-hidden /> Embed code
           </Button>
           <Button size="sm" variant="outline" onClick={onEdit}>
-            <LuPencil aria-hidden /> Edit
+            <PencilIcon aria-hidden /> Edit
           </Button>
           <Button size="sm" variant="outline" colorPalette="red" onClick={onDelete}>
-            <LuTrash2 aria-hidden /> Delete
+            <TrashIcon aria-hidden /> Delete
           </Button>
         </HStack>
       </Card.Footer>

@@ -13,7 +13,7 @@ import {
   Stack,
   VStack,
 } from '@chakra-ui/react';
-import { LuFileText, LuPlus } from 'react-icons/lu';
+import { FileTextIcon, PlusIcon } from 'lucide-react';
 import { notify } from '../../../components/toaster';
 import { useForms, type Form } from '../api/get-forms';
 import { NO_MESSAGES, useFormCounts } from '../api/get-form-counts';
@@ -111,7 +111,7 @@ export function FormsPanel({ onOpenMessages }: FormsPanelProps) {
         <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="xl">
           <EmptyState.Content>
             <EmptyState.Indicator>
-              <LuFileText aria-hidden />
+              <FileTextIcon aria-hidden />
             </EmptyState.Indicator>
             <VStack textAlign="center">
               <EmptyState.Title>{EMPTY_TEXT}</EmptyState.Title>
@@ -120,7 +120,7 @@ export function FormsPanel({ onOpenMessages }: FormsPanelProps) {
               </EmptyState.Description>
             </VStack>
             <Button variant="outline" onClick={openCreate}>
-              <LuPlus aria-hidden /> Create your first form
+              <PlusIcon aria-hidden /> Create your first form
             </Button>
           </EmptyState.Content>
         </EmptyState.Root>

@@ -3,7 +3,7 @@
 // what happened. Disappears by itself once the address is confirmed (the forms list is live).
 import { Box, Button, HStack, Icon, Stack, Text } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
-import { LuMailWarning } from 'react-icons/lu';
+import { MailExclamationPointIcon } from 'lucide-react';
 import { CONFIRMATIONS } from '../../../../supabase/functions/_shared/limits';
 import { notify } from '../../../components/toaster';
 import { useResendTargetConfirmation } from '../api/resend-target-confirmation';
@@ -57,7 +57,7 @@ export function TargetConfirmation({ form }: TargetConfirmationProps) {
       <Stack gap="2">
         <HStack align="start" gap="2">
           <Icon
-            as={LuMailWarning}
+            as={MailExclamationPointIcon}
             color="orange.fg"
             boxSize="4"
             mt="0.5"

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Badge, Box, Button, Container, Heading, HStack, Stack, Text } from '@chakra-ui/react';
-import { LuArrowRight } from 'react-icons/lu';
+import { ArrowRightIcon } from 'lucide-react';
 import { TextField } from '../../../components/text-field';
 import { paths } from '../../../config/paths';
 import { storeSignupEmail } from '../../../lib/signup-prefill';
@@ -63,7 +63,7 @@ export function Hero() {
                   onChange={(event) => setEmail(event.target.value)}
                 />
                 <Button type="submit" size="lg" colorPalette="teal">
-                  Get Started Free <LuArrowRight aria-hidden />
+                  Get Started Free <ArrowRightIcon aria-hidden />
                 </Button>
               </Stack>
               <HStack justify="center" mt="3">

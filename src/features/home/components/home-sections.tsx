@@ -17,23 +17,23 @@ import {
   Text,
 } from '@chakra-ui/react';
 import {
-  LuBriefcase,
-  LuBuilding2,
-  LuCalendar,
-  LuCode,
-  LuDatabaseBackup,
-  LuEyeOff,
-  LuGlobe,
-  LuGraduationCap,
-  LuLightbulb,
-  LuLock,
-  LuMail,
-  LuMessageSquare,
-  LuRocket,
-  LuShieldCheck,
-  LuShoppingCart,
-  LuUsers,
-} from 'react-icons/lu';
+  BriefcaseIcon,
+  BuildingComplexIcon,
+  CalendarIcon,
+  CodeIcon,
+  DatabaseBackupIcon,
+  EyeOffIcon,
+  GlobeIcon,
+  GraduationCapIcon,
+  LightbulbIcon,
+  LockIcon,
+  MailIcon,
+  MessageSquareIcon,
+  RocketIcon,
+  ShieldCheckIcon,
+  ShoppingCartIcon,
+  UsersIcon,
+} from 'lucide-react';
 import {
   SiAstro,
   SiGatsby,
@@ -70,27 +70,27 @@ export function VisionSection() {
 
 const audiences: Feature[] = [
   {
-    icon: LuCode,
+    icon: CodeIcon,
     title: 'Freelancers',
     text: 'Ship client sites with working forms without maintaining a server for each one.',
   },
   {
-    icon: LuLightbulb,
+    icon: LightbulbIcon,
     title: 'Indie hackers',
     text: 'Collect feedback and waitlist sign-ups on launch day, not after a week of backend work.',
   },
   {
-    icon: LuBriefcase,
+    icon: BriefcaseIcon,
     title: 'Agencies',
     text: 'One dashboard for every client form, with each form sending to the right inbox.',
   },
   {
-    icon: LuUsers,
+    icon: UsersIcon,
     title: 'Teams',
     text: 'Share forms and submissions with your team instead of forwarding e-mails around.',
   },
   {
-    icon: LuRocket,
+    icon: RocketIcon,
     title: 'Founders & startups',
     text: 'Validate ideas with real forms on a landing page and keep every lead in one place.',
   },
@@ -115,32 +115,32 @@ export function AudienceSection() {
 
 const useCases: Feature[] = [
   {
-    icon: LuMail,
+    icon: MailIcon,
     title: 'Contact forms',
     text: 'Messages from your site, delivered to your inbox with a reply-to set to the sender.',
   },
   {
-    icon: LuRocket,
+    icon: RocketIcon,
     title: 'Waitlists & launches',
     text: 'Collect e-mail addresses before you launch and export them when you are ready.',
   },
   {
-    icon: LuMessageSquare,
+    icon: MessageSquareIcon,
     title: 'Feedback & surveys',
     text: 'Any field you add to your form is stored and shown, no schema to define first.',
   },
   {
-    icon: LuCalendar,
+    icon: CalendarIcon,
     title: 'Quote & booking requests',
     text: 'Let visitors ask for a quote or an appointment and answer from your inbox.',
   },
   {
-    icon: LuShoppingCart,
+    icon: ShoppingCartIcon,
     title: 'Order enquiries',
     text: 'Small shops take orders and questions without a full e-commerce stack.',
   },
   {
-    icon: LuGraduationCap,
+    icon: GraduationCapIcon,
     title: 'Event sign-ups',
     text: 'Workshops, meetups and courses: registrations land in one dashboard.',
   },
@@ -196,32 +196,32 @@ export function StackSection() {
 
 const reasons: Feature[] = [
   {
-    icon: LuShieldCheck,
+    icon: ShieldCheckIcon,
     title: 'Privacy-first',
     text: 'We never track your visitors. Submissions are used to deliver them to you, nothing else.',
   },
   {
-    icon: LuGlobe,
+    icon: GlobeIcon,
     title: 'EU-hosted & GDPR-friendly',
     text: 'Data is stored in the EU, and you can export or delete it at any time.',
   },
   {
-    icon: LuEyeOff,
+    icon: EyeOffIcon,
     title: 'No tracking',
     text: 'No cookies, no pixels, no fingerprinting on the endpoint or in the snippet.',
   },
   {
-    icon: LuDatabaseBackup,
+    icon: DatabaseBackupIcon,
     title: 'Daily backups',
     text: 'Your forms and submissions are backed up every day.',
   },
   {
-    icon: LuLock,
+    icon: LockIcon,
     title: 'Spam defence built in',
     text: 'Honeypot fields, rate limits per sender and allowed origins keep bots out.',
   },
   {
-    icon: LuBuilding2,
+    icon: BuildingComplexIcon,
     title: 'Open source & self-hostable',
     text: 'Run the whole thing on your own Supabase project whenever you want.',
   },

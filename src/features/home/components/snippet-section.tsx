@@ -1,6 +1,6 @@
 // 'Copy. Paste. Deploy.': the ready-to-paste HTML form for our endpoint, with a copy button.
 import { Box, Code, Flex, Icon, List, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { LuCircleCheck } from 'react-icons/lu';
+import { CircleCheckIcon } from 'lucide-react';
 import { Section } from '../../../components/section';
 import { CopyButton } from '../../../components/copy-button';
 import { env } from '../../../config/env';
@@ -45,7 +45,7 @@ export function SnippetSection() {
             ))}
           </List.Root>
           <Text color="fg.muted" fontSize="sm">
-            <Icon as={LuCircleCheck} aria-hidden verticalAlign="-0.15em" me="1.5" />
+            <Icon as={CircleCheckIcon} aria-hidden verticalAlign="-0.15em" me="1.5" />
             Spam trap included: the hidden <Code>_gotcha</Code> field.
           </Text>
         </Stack>

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useFormik } from 'formik';
 import { Alert, Box, Button, Field, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react';
-import { LuSend } from 'react-icons/lu';
+import { SendIcon } from 'lucide-react';
 import { TextField } from '../../../components/text-field';
 import {
   EnquiryError,
@@ -118,7 +118,7 @@ export function ProjectEnquiryForm({ id = 'project-enquiry' }: { id?: string }) 
         )}
         <Stack direction={{ base: 'column', sm: 'row' }} align={{ sm: 'center' }} gap="4">
           <Button type="submit" colorPalette="teal" size="lg" loading={formik.isSubmitting}>
-            <LuSend aria-hidden /> Send project details
+            <SendIcon aria-hidden /> Send project details
           </Button>
           <Text color="fg.muted" fontSize="sm">
             Sent with tinyback, our own form backend. We reply within two working days.

@@ -1,6 +1,12 @@
 // Actions on the selected messages: mark read, spam or not spam, delete.
 import { Button, Flex, HStack, Text } from '@chakra-ui/react';
-import { LuInbox, LuMailOpen, LuShieldAlert, LuTrash2, LuX } from 'react-icons/lu';
+import {
+  InboxIcon,
+  MailOpenIcon,
+  ShieldExclamationPointIcon,
+  TrashIcon,
+  XIcon,
+} from 'lucide-react';
 import { HEADER_HEIGHT } from '../../../components/layout/header';
 import type { MessageAction } from '../api/update-messages';
 import type { MessageView } from '../types';
@@ -39,22 +45,22 @@ export function BulkActionBar({ count, view, onAction, onDelete, onClear }: Bulk
       </Text>
       <HStack gap="1" wrap="wrap">
         <Button size="sm" variant="ghost" onClick={() => onAction('read')}>
-          <LuMailOpen aria-hidden="true" /> Mark read
+          <MailOpenIcon aria-hidden="true" /> Mark read
         </Button>
         {view === 'spam' ? (
           <Button size="sm" variant="ghost" onClick={() => onAction('not-spam')}>
-            <LuInbox aria-hidden="true" /> Not spam
+            <InboxIcon aria-hidden="true" /> Not spam
           </Button>
         ) : (
           <Button size="sm" variant="ghost" onClick={() => onAction('spam')}>
-            <LuShieldAlert aria-hidden="true" /> Mark as spam
+            <ShieldExclamationPointIcon aria-hidden="true" /> Mark as spam
           </Button>
         )}
         <Button size="sm" variant="ghost" colorPalette="red" onClick={onDelete}>
-          <LuTrash2 aria-hidden="true" /> Delete
+          <TrashIcon aria-hidden="true" /> Delete
         </Button>
         <Button size="sm" variant="ghost" onClick={onClear}>
-          <LuX aria-hidden="true" /> Clear selection
+          <XIcon aria-hidden="true" /> Clear selection
         </Button>
       </HStack>
     </Flex>

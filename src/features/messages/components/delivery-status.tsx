@@ -1,7 +1,7 @@
 // Where a message's notification e-mail stands: sent (when), pending (next try), failed (why),
 // or none, and why: spam, notifications off, the address not confirmed yet, or a cap reached.
 import { HStack, Icon, Text, type TextProps } from '@chakra-ui/react';
-import { LuCircleAlert, LuClock, LuMailCheck, LuMailMinus } from 'react-icons/lu';
+import { CircleExclamationPointIcon, ClockIcon, MailCheckIcon, MailMinusIcon } from 'lucide-react';
 import { formatMessageDate } from '../format-date';
 import { deliveryState, type DeliveryFields, type DeliveryState } from '../message-fields';
 
@@ -40,10 +40,10 @@ export function deliveryText(message: DeliveryFields, detailed = false): string 
 }
 
 const ICONS = {
-  sent: { icon: LuMailCheck, color: 'green.fg' },
-  pending: { icon: LuClock, color: 'orange.fg' },
-  failed: { icon: LuCircleAlert, color: 'red.fg' },
-  none: { icon: LuMailMinus, color: 'fg.muted' },
+  sent: { icon: MailCheckIcon, color: 'green.fg' },
+  pending: { icon: ClockIcon, color: 'orange.fg' },
+  failed: { icon: CircleExclamationPointIcon, color: 'red.fg' },
+  none: { icon: MailMinusIcon, color: 'fg.muted' },
 } as const;
 
 export function DeliveryStatus({ message, detailed = false, ...props }: DeliveryStatusProps) {

@@ -2,7 +2,7 @@
 // saved as tinyback-messages-YYYY-MM-DD.csv.
 import { useState } from 'react';
 import { Button } from '@chakra-ui/react';
-import { LuDownload } from 'react-icons/lu';
+import { DownloadIcon } from 'lucide-react';
 import { notify } from '../../../components/toaster';
 import { getAllMessages } from '../api/export-messages';
 import { messagesToCsv } from '../csv';
@@ -51,7 +51,7 @@ export function ExportButton({ filter, formName }: ExportButtonProps) {
       loading={exporting}
       loadingText={loaded ? `Exporting ${loaded.toLocaleString('en-US')}…` : 'Exporting…'}
     >
-      <LuDownload aria-hidden="true" /> Export CSV
+      <DownloadIcon aria-hidden="true" /> Export CSV
     </Button>
   );
 }

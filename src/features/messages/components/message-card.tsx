@@ -13,7 +13,13 @@ import {
   Text,
   VisuallyHidden,
 } from '@chakra-ui/react';
-import { LuInbox, LuMail, LuMailOpen, LuShieldAlert, LuTrash2 } from 'react-icons/lu';
+import {
+  InboxIcon,
+  MailIcon,
+  MailOpenIcon,
+  ShieldExclamationPointIcon,
+  TrashIcon,
+} from 'lucide-react';
 import type { MessageAction } from '../api/update-messages';
 import { formatMessageDate } from '../format-date';
 import { senderEmail, senderName } from '../message-fields';
@@ -158,26 +164,26 @@ export function MessageCard({
             <HStack gap="1" wrap="wrap" onClick={stop}>
               {message.is_spam ? (
                 <Button size="xs" variant="ghost" onClick={() => onAction('not-spam')}>
-                  <LuInbox aria-hidden="true" /> Not spam
+                  <InboxIcon aria-hidden="true" /> Not spam
                 </Button>
               ) : (
                 <>
                   {unread ? (
                     <Button size="xs" variant="ghost" onClick={() => onAction('read')}>
-                      <LuMailOpen aria-hidden="true" /> Mark as read
+                      <MailOpenIcon aria-hidden="true" /> Mark as read
                     </Button>
                   ) : (
                     <Button size="xs" variant="ghost" onClick={() => onAction('unread')}>
-                      <LuMail aria-hidden="true" /> Mark as unread
+                      <MailIcon aria-hidden="true" /> Mark as unread
                     </Button>
                   )}
                   <Button size="xs" variant="ghost" onClick={() => onAction('spam')}>
-                    <LuShieldAlert aria-hidden="true" /> Mark as spam
+                    <ShieldExclamationPointIcon aria-hidden="true" /> Mark as spam
                   </Button>
                 </>
               )}
               <Button size="xs" variant="ghost" colorPalette="red" onClick={onDelete}>
-                <LuTrash2 aria-hidden="true" /> Delete
+                <TrashIcon aria-hidden="true" /> Delete
               </Button>
             </HStack>
           </Flex>

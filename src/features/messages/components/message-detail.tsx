@@ -19,7 +19,13 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import { LuInbox, LuMail, LuReply, LuShieldAlert, LuTrash2 } from 'react-icons/lu';
+import {
+  InboxIcon,
+  MailIcon,
+  ReplyIcon,
+  ShieldExclamationPointIcon,
+  TrashIcon,
+} from 'lucide-react';
 import { useMessage } from '../api/get-message';
 import type { MessageAction } from '../api/update-messages';
 import { formatMessageDate } from '../format-date';
@@ -243,7 +249,7 @@ function MessageActions({
       {reply && (
         <Button asChild size="sm" colorPalette="teal">
           <a href={reply}>
-            <LuReply aria-hidden="true" /> Reply by e-mail
+            <ReplyIcon aria-hidden="true" /> Reply by e-mail
           </a>
         </Button>
       )}
@@ -257,20 +263,20 @@ function MessageActions({
             onClose();
           }}
         >
-          <LuMail aria-hidden="true" /> Mark as unread
+          <MailIcon aria-hidden="true" /> Mark as unread
         </Button>
       )}
       {message.is_spam ? (
         <Button size="sm" variant="outline" onClick={() => onAction('not-spam')}>
-          <LuInbox aria-hidden="true" /> Not spam
+          <InboxIcon aria-hidden="true" /> Not spam
         </Button>
       ) : (
         <Button size="sm" variant="outline" onClick={() => onAction('spam')}>
-          <LuShieldAlert aria-hidden="true" /> Mark as spam
+          <ShieldExclamationPointIcon aria-hidden="true" /> Mark as spam
         </Button>
       )}
       <Button size="sm" variant="outline" colorPalette="red" onClick={onDelete}>
-        <LuTrash2 aria-hidden="true" /> Delete
+        <TrashIcon aria-hidden="true" /> Delete
       </Button>
     </>
   );

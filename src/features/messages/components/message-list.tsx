@@ -13,7 +13,7 @@ import {
   Stack,
   VStack,
 } from '@chakra-ui/react';
-import { LuInbox, LuSearchX, LuShieldCheck } from 'react-icons/lu';
+import { InboxIcon, SearchXIcon, ShieldCheckIcon } from 'lucide-react';
 import type { MessageFilter } from '../types';
 
 export const EMPTY_INBOX = 'No messages received yet.';
@@ -68,15 +68,15 @@ export function MessageListEmpty({
 }) {
   const searching = filter.q.trim() !== '';
   const [icon, title, description]: [ReactNode, string, string] = searching
-    ? [<LuSearchX key="i" />, EMPTY_SEARCH, 'Try other words, or clear the search.']
+    ? [<SearchXIcon key="i" />, EMPTY_SEARCH, 'Try other words, or clear the search.']
     : filter.view === 'spam'
       ? [
-          <LuShieldCheck key="i" />,
+          <ShieldCheckIcon key="i" />,
           EMPTY_SPAM,
           'Messages caught by the spam filter, or that you mark as spam, show up here.',
         ]
       : [
-          <LuInbox key="i" />,
+          <InboxIcon key="i" />,
           EMPTY_INBOX,
           filter.formId
             ? 'Messages sent through this form appear here as they arrive.'

@@ -2,7 +2,7 @@
 // keystroke; a search changed from outside (Back, a link) is shown as it is.
 import { useEffect, useRef, useState } from 'react';
 import { CloseButton, Input, InputGroup } from '@chakra-ui/react';
-import { LuSearch } from 'react-icons/lu';
+import { SearchIcon } from 'lucide-react';
 import { MAX_SEARCH_LENGTH } from '../message-query';
 
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -45,7 +45,7 @@ export function SearchBox({ value, onSearch }: SearchBoxProps) {
     <InputGroup
       flex="1"
       minW={{ base: 'full', sm: '14rem' }}
-      startElement={<LuSearch aria-hidden="true" />}
+      startElement={<SearchIcon aria-hidden="true" />}
       endElement={
         text ? (
           <CloseButton

@@ -6,12 +6,13 @@ import {
   Card,
   Flex,
   Heading,
+  Icon,
   Stack,
   Text,
   type CardRootProps,
 } from '@chakra-ui/react';
 import { FaGithub } from 'react-icons/fa6';
-import { LuServer } from 'react-icons/lu';
+import { ServerIcon } from 'lucide-react';
 import { CheckList } from '../../../components/check-list';
 import { SELF_HOSTING_GUIDE_URL } from '../../../config/site';
 
@@ -32,7 +33,7 @@ export function SelfHostCard(props: CardRootProps) {
             justifyContent="center"
             aria-hidden
           >
-            <LuServer size="24" />
+            <Icon as={ServerIcon} boxSize="6" />
           </Box>
           <Stack gap="3" flex="1">
             <Heading as="h2" id="self-host-title" size="xl">

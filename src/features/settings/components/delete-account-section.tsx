@@ -13,7 +13,7 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import { LuTrash2 } from 'react-icons/lu';
+import { TrashIcon } from 'lucide-react';
 import { notify } from '../../../components/toaster';
 import { paths } from '../../../config/paths';
 import { useAuth } from '../../../lib/auth';
@@ -85,7 +85,7 @@ export function DeleteAccountSection() {
       >
         <Dialog.Trigger asChild>
           <Button colorPalette="red" variant="outline">
-            <LuTrash2 aria-hidden /> Delete account
+            <TrashIcon aria-hidden /> Delete account
           </Button>
         </Dialog.Trigger>
         <Portal>
