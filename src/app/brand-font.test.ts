@@ -11,10 +11,10 @@ describe('brand font', () => {
     }
   });
 
-  it('loads its @font-face rules (font-display: swap) with the theme', () => {
+  it('loads its @font-face rules (font-display: swap) with the entry, before any page', () => {
     // Vitest skips CSS imports, so the import itself is read from the source.
-    const theme = readFileSync('src/app/theme.ts', 'utf8');
-    expect(theme).toMatch(/^import '@fontsource-variable\/inter\/wght\.css';$/m);
+    const entry = readFileSync('src/main.tsx', 'utf8');
+    expect(entry).toMatch(/^import '@fontsource-variable\/inter\/wght\.css';$/m);
     const css = readFileSync('node_modules/@fontsource-variable/inter/wght.css', 'utf8');
     expect(css).toContain("font-family: 'Inter Variable'");
     expect(css).toContain('font-display: swap');
@@ -25,8 +25,8 @@ describe('brand font', () => {
     for (const token of ['fonts.body', 'fonts.heading']) {
       expect(String(system.token(token))).toMatch(/^'Inter Variable', 'Inter', 'Inter Fallback', /);
     }
-    const theme = readFileSync('src/app/theme.ts', 'utf8');
-    expect(theme).toMatch(/^import '\.\/inter-fallback\.css';$/m);
+    const entry = readFileSync('src/main.tsx', 'utf8');
+    expect(entry).toMatch(/^import '\.\/app\/inter-fallback\.css';$/m);
     const css = readFileSync('src/app/inter-fallback.css', 'utf8');
     expect(css).toContain("font-family: 'Inter Fallback'");
     for (const descriptor of ['size-adjust', 'ascent-override', 'descent-override']) {

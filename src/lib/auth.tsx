@@ -3,7 +3,15 @@
 // supabase-js is loaded only when a session may exist (a stored session key, or a session in the
 // URL); otherwise the visitor is signed out at once, and the listener starts when a page loads
 // the client for its own needs (login, blog, …) or another tab stores a session.
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { Center, Spinner } from '@chakra-ui/react';
 import type { Session, SupabaseClient, User } from '@supabase/supabase-js';
@@ -62,10 +70,21 @@ export function mayBeSignedIn(): boolean {
 
 const loadClient = () => import('./supabase').then((module) => module.supabase);
 
+// Subscribes to nothing: `useSyncExternalStore` below only tells hydration from the rest.
+const subscribeToNothing = () => () => {};
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session | null>(null);
   // Nothing stored and nothing in the URL: signed out, known without asking the client.
-  const [loading, setLoading] = useState(mayBeSignedIn);
+  const [checking, setChecking] = useState(mayBeSignedIn);
+  // A prerendered page (scripts/prerender.ts) shows the signed-out state: while React hydrates it,
+  // the app must render just that, so a stored session shows as "checking" only afterwards.
+  const hydrated = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+  const loading = hydrated && checking;
   const [recovering, setRecovering] = useState(OPENED_FROM_RECOVERY_LINK);
   const [signedOutOnPurpose, setSignedOutOnPurpose] = useState(false);
 
@@ -79,7 +98,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // supabase-js always emits INITIAL_SESSION first, so the listener alone settles `loading`.
       const { data } = client.auth.onAuthStateChange((event, next) => {
         setSession(next);
-        setLoading(false);
+        setChecking(false);
         if (event === 'PASSWORD_RECOVERY') setRecovering(true);
         // A reset link that gave no session (expired, already used) leaves nothing to recover.
         if (event === 'INITIAL_SESSION' && !next) setRecovering(false);

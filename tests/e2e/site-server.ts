@@ -10,7 +10,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, preview } from 'vite';
+import { preview } from 'vite';
+import { buildSite } from '../../scripts/build-site';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -51,7 +52,7 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-async function buildSite(outDir: string, supabaseUrl: string, anonKey: string): Promise<void> {
+async function buildFor(outDir: string, supabaseUrl: string, anonKey: string): Promise<void> {
   // Vite reads VITE_* from the process environment as well as from .env files.
   const saved = {
     url: process.env.VITE_SUPABASE_URL,
@@ -64,7 +65,7 @@ async function buildSite(outDir: string, supabaseUrl: string, anonKey: string): 
   // development build (larger and slower) instead of the one visitors get.
   process.env.NODE_ENV = 'production';
   try {
-    await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    await buildSite(outDir, 'warn');
   } finally {
     restore('VITE_SUPABASE_URL', saved.url);
     restore('VITE_SUPABASE_ANON_KEY', saved.key);
@@ -84,7 +85,7 @@ export async function ensureBuilt(
 ): Promise<void> {
   if (await exists(path.join(outDir, 'index.html'))) return;
   const staging = `${outDir}.building-${process.pid}-${Date.now()}`;
-  await buildSite(staging, supabaseUrl, anonKey);
+  await buildFor(staging, supabaseUrl, anonKey);
   try {
     await rename(staging, outDir);
   } catch (error) {
@@ -101,7 +102,7 @@ export async function serveSite(
   const shared = options.outDir;
   const outDir = shared ?? (await mkdtemp(path.join(tmpdir(), 'tinyback-site-')));
   if (shared) await ensureBuilt(shared, supabaseUrl, anonKey);
-  else await buildSite(outDir, supabaseUrl, anonKey);
+  else await buildFor(outDir, supabaseUrl, anonKey);
   const port = await freePort();
   const server = await preview({
     root,
