@@ -1,7 +1,8 @@
-// The newsletter form of the footer and the blog, loaded after the page: it brings formik and yup
-// (and supabase-js on submit), which nothing else on a marketing page needs. It loads once the
-// page is idle, or earlier when it nears the screen; its space is held meanwhile, so nothing
-// below it moves when it arrives.
+// The newsletter form of the footer and the blog, loaded only when it may be used: it brings
+// formik and yup (and supabase-js on submit), which nothing else on a marketing page needs. It
+// loads when it nears the screen, or at the visitor's first key press, click or touch (a keyboard
+// user tabbing down the page finds it in place); a visit that does neither never downloads it.
+// Its space is held meanwhile, so nothing below it moves when it arrives.
 import { Suspense, useEffect, useRef, useState, type ComponentProps, type RefObject } from 'react';
 import { Box } from '@chakra-ui/react';
 import { lazyPage } from './lazy-page';
@@ -10,19 +11,23 @@ const LazyNewsletterForm = lazyPage(() => import('../features/newsletter'), 'New
 
 /** The form's resting height: its title line, the gap and the e-mail field's row. */
 const FORM_HEIGHT = '72px';
-/** How close to the screen the slot may come before the form loads anyway. */
-const NEAR_SCREEN = '600px';
+/** How close to the screen the slot may come before the form loads: about a screen ahead. */
+export const NEAR_SCREEN = '1000px';
+/** The first signs of a visitor acting on the page. */
+export const INTERACTIONS = ['keydown', 'pointerdown', 'touchstart', 'focusin'] as const;
 
-/** Calls `load` once: when the page is idle after loading, or when `target` nears the screen. */
-function useLoadWhenIdleOrNear(target: RefObject<HTMLElement | null>, load: () => void) {
+/** Calls `load` once: when `target` nears the screen, or at the first interaction. */
+function useLoadWhenNearOrUsed(target: RefObject<HTMLElement | null>, load: () => void) {
   useEffect(() => {
     let done = false;
+    const cleanups: (() => void)[] = [];
+    const cleanUp = () => cleanups.forEach((cleanup) => cleanup());
     const once = () => {
       if (done) return;
       done = true;
+      cleanUp();
       load();
     };
-    const cleanups: (() => void)[] = [];
     const element = target.current;
     if (element && typeof IntersectionObserver !== 'undefined') {
       const observer = new IntersectionObserver(
@@ -31,22 +36,15 @@ function useLoadWhenIdleOrNear(target: RefObject<HTMLElement | null>, load: () =
       );
       observer.observe(element);
       cleanups.push(() => observer.disconnect());
+    } else {
+      // Without IntersectionObserver, nothing would tell us it is near: load it.
+      queueMicrotask(once);
     }
-    const whenIdle = () => {
-      if (typeof requestIdleCallback === 'function') {
-        const id = requestIdleCallback(once, { timeout: 2000 });
-        cleanups.push(() => cancelIdleCallback(id));
-      } else {
-        const id = setTimeout(once, 0);
-        cleanups.push(() => clearTimeout(id));
-      }
-    };
-    if (document.readyState === 'complete') whenIdle();
-    else {
-      window.addEventListener('load', whenIdle, { once: true });
-      cleanups.push(() => window.removeEventListener('load', whenIdle));
+    for (const type of INTERACTIONS) {
+      document.addEventListener(type, once, { capture: true, passive: true });
+      cleanups.push(() => document.removeEventListener(type, once, { capture: true }));
     }
-    return () => cleanups.forEach((cleanup) => cleanup());
+    return cleanUp;
   }, [target, load]);
 }
 
@@ -57,7 +55,7 @@ export function NewsletterForm(props: ComponentProps<typeof LazyNewsletterForm>)
     // Render only once the chunk is here: the held space is swapped for the form in one step.
     void LazyNewsletterForm.preload().finally(() => setShow(true));
   });
-  useLoadWhenIdleOrNear(slot, load);
+  useLoadWhenNearOrUsed(slot, load);
   const placeholder = <Box ref={slot} minH={FORM_HEIGHT} />;
   if (!show) return placeholder;
   return (

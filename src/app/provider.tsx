@@ -1,16 +1,11 @@
 // App-wide providers: the design system, the auth state and the slot of the server-state cache
 // (whose provider comes with the lazy pages: src/app/query-scope.tsx).
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
+import { LazyToaster } from '../components/toaster-loader';
 import { AuthProvider, useAuth } from '../lib/auth';
 import { createQuerySlot, QuerySlotContext, useQuerySlot } from './query-slot';
 import { system } from './theme';
-
-// The toast renderer (and its state machine) loads after the first page: a toast raised before it
-// arrives waits in the toaster's store and shows once it has.
-const Toaster = lazy(() =>
-  import('../components/toaster').then((module) => ({ default: module.Toaster })),
-);
 
 /** Drops every cached query when the signed-in user changes, so no one sees another's data. */
 function CacheScopedToUser({ children }: { children: ReactNode }) {
@@ -32,9 +27,8 @@ export function AppProvider({ children }: { children: ReactNode }) {
       <QuerySlotContext.Provider value={querySlot}>
         <AuthProvider>
           <CacheScopedToUser>{children}</CacheScopedToUser>
-          <Suspense fallback={null}>
-            <Toaster />
-          </Suspense>
+          {/* The toast renderer loads when the first toast is raised (toaster-loader.tsx). */}
+          <LazyToaster />
         </AuthProvider>
       </QuerySlotContext.Provider>
     </ChakraProvider>

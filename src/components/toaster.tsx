@@ -1,6 +1,8 @@
 // App-wide toasts: feedback for actions (saved, deleted, failed). `notify` is callable from any
-// event handler; <Toaster/> is rendered once by the app's providers.
-import { Toaster as ChakraToaster, Portal, Stack, Toast, createToaster } from '@chakra-ui/react';
+// event handler. The renderer (toaster-view.tsx) is mounted by toaster-loader.tsx when the first
+// toast is raised; until it arrives the toast waits in this store and shows once it has.
+import { createToaster } from '@chakra-ui/react';
+import { signalToast } from './toaster-signal';
 
 export const toaster = createToaster({ placement: 'bottom-end', pauseOnPageIdle: true });
 
@@ -15,25 +17,5 @@ export function notify(type: NotifyType, title: string, description?: string) {
     duration: type === 'error' ? 8000 : 4000,
     closable: true,
   });
-}
-
-export function Toaster() {
-  return (
-    <Portal>
-      <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }}>
-        {(toast) => (
-          <Toast.Root width={{ md: 'sm' }}>
-            <Toast.Indicator />
-            <Stack gap="1" flex="1" maxWidth="100%">
-              {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
-              {toast.description && (
-                <Toast.Description opacity="1">{toast.description}</Toast.Description>
-              )}
-            </Stack>
-            {toast.closable && <Toast.CloseTrigger aria-label="Dismiss" />}
-          </Toast.Root>
-        )}
-      </ChakraToaster>
-    </Portal>
-  );
+  signalToast();
 }

@@ -15,7 +15,7 @@ export function useSignOut(): () => Promise<void> {
     try {
       await signOut();
     } catch {
-      // Imported here: the toaster's code is not part of the first page load (src/app/provider.tsx).
+      // Imported here: the toaster's code is not part of the first page load (toaster-loader.tsx).
       const { notify } = await import('../toaster');
       notify('error', 'Logging out failed', 'Check your connection and try again.');
     } finally {
