@@ -1,5 +1,6 @@
 // The summing behind the bundle budget (tests/build/bundle-budget.test.ts), on a small fixture
-// build: entry plus static imports, each file once, lazy chunks left out, a broken manifest refused.
+// build: entry, static imports and start-up steps, each file once, lazy chunks left out, a broken
+// manifest refused.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,8 +12,15 @@ const manifest: Manifest = {
     file: 'assets/index.js',
     isEntry: true,
     imports: ['_vendor.js', '_shared.js'],
+    // The start-up step src/main.tsx imports dynamically; it is the one that imports the pages.
+    dynamicImports: ['src/app.tsx'],
+  },
+  'src/app.tsx': {
+    file: 'assets/app.js',
+    imports: ['_shared.js', '_app-vendor.js'],
     dynamicImports: ['src/lazy-page.tsx'],
   },
+  '_app-vendor.js': { file: 'assets/app-vendor.js' },
   '_vendor.js': { file: 'assets/vendor.js', imports: ['_shared.js'] },
   '_shared.js': { file: 'assets/shared.js' },
   '_style.css': { file: 'assets/style.css' },
@@ -24,6 +32,8 @@ const contents: Record<string, string> = {
   'assets/index.js': 'console.log("entry");'.repeat(20),
   'assets/vendor.js': 'export const vendor = 1;'.repeat(50),
   'assets/shared.js': 'export const shared = 2;',
+  'assets/app.js': 'export const app = 4;'.repeat(5),
+  'assets/app-vendor.js': 'export const appVendor = 5;',
   'assets/lazy-page.js': 'export const page = 3;'.repeat(10),
   'assets/big.js': 'x'.repeat(100_000),
 };
@@ -34,6 +44,16 @@ describe('staticFiles', () => {
       'assets/index.js',
       'assets/vendor.js',
       'assets/shared.js',
+    ]);
+  });
+
+  it('adds the start-up steps and their static imports, but not the pages they load lazily', () => {
+    expect(staticFiles(manifest, 'index.html', true)).toEqual([
+      'assets/index.js',
+      'assets/vendor.js',
+      'assets/shared.js',
+      'assets/app.js',
+      'assets/app-vendor.js',
     ]);
   });
 
@@ -57,11 +77,15 @@ describe('entryJs', () => {
   });
   afterAll(() => rm(dist, { recursive: true, force: true }));
 
-  it('sums the gzipped size of exactly the files the entry loads', async () => {
+  it('sums the gzipped size of exactly the files the entry loads at start-up', async () => {
     const result = await entryJs(dist);
-    const expected = ['assets/index.js', 'assets/vendor.js', 'assets/shared.js'].map((file) =>
-      gzipSize(contents[file]),
-    );
+    const expected = [
+      'assets/index.js',
+      'assets/vendor.js',
+      'assets/shared.js',
+      'assets/app.js',
+      'assets/app-vendor.js',
+    ].map((file) => gzipSize(contents[file]));
     expect(result.files.map((f) => f.gzipBytes)).toEqual(expected);
     expect(result.totalBytes).toBe(expected.reduce((a, b) => a + b, 0));
     // Gzipped, not raw: the repeated entry text compresses well below its 420 bytes.
