@@ -10,16 +10,9 @@ import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
 import { AppProvider } from './app/provider';
 import { AppRoutes, preloadPage } from './app/router';
-import { PAGE_META } from './config/seo';
+import { PRERENDERED_PATHS } from './config/prerender';
 
-/**
- * The pages rendered ahead of time: the public pages that need no signed-in user and no URL
- * parameter. (Login and register wait for the session check; blog posts and the thank-you page
- * depend on the URL or the referrer.)
- */
-export const PRERENDERED_PATHS: string[] = Object.entries(PAGE_META)
-  .filter(([name]) => name !== 'login' && name !== 'register')
-  .map(([, entry]) => entry.path);
+export { PRERENDERED_PATHS };
 
 export interface RenderedPage {
   /** The elements React hoists into <head>, then the page's styles. */

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import pg from 'pg';
 import { serveSite, type SiteServer } from './site-server';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, waitForAppOnGoto } from './support/browser';
 import { linksIn, waitForMailTo } from './support/mail';
 import { CUSTOM_ENQUIRY_FORM_ID, site as siteConfig } from '../../src/config/site';
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
@@ -65,7 +65,7 @@ async function openPage(width: number, height: number): Promise<Page> {
     viewport: { width, height },
     reducedMotion: 'reduce',
   });
-  return context.newPage();
+  return waitForAppOnGoto(await context.newPage(), site.url);
 }
 
 describe('public site in Chromium', () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { serveSite, type SiteServer } from '../site-server';
-import { launchBrowser } from './browser';
+import { launchBrowser, waitForAppOnGoto } from './browser';
 
 export const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 
@@ -113,7 +113,7 @@ export function useE2e(flow: string): E2e {
         storageState,
       });
       if (permissions?.length) await context.grantPermissions(permissions, { origin: session.url });
-      const page = await context.newPage();
+      const page = waitForAppOnGoto(await context.newPage(), session.url);
       const entry = { context, page, errors: [] as string[] };
       page.on('pageerror', (error) => entry.errors.push(error.message));
       open.push(entry);
