@@ -50,15 +50,12 @@ function MarkReady() {
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 // Start-up in steps, each in a task of its own, so no single task holds the main thread long (a
-// phone needs a few times as long as this machine for each): the design system (Chakra's set-up
-// of tokens, conditions and recipes) first, then the app's code, then the first page's chunk.
+// phone needs a few times as long as this machine for each): the app's code, then the design
+// system (Chakra's set-up of tokens, conditions and utilities), then the first page's chunk.
 async function start() {
-  await import('./app/theme');
+  const { App, preloadPage, appSystem } = await import('./app/start-up');
   await nextTask();
-  const [{ App }, { preloadPage }] = await Promise.all([
-    import('./app/app'),
-    import('./app/router'),
-  ]);
+  appSystem();
   await nextTask();
   // The page the visit starts on is loaded before the first render, so it appears in one step
   // instead of after a spinner that the page then pushes down (a layout shift), and hydration

@@ -2,7 +2,9 @@
 // swap), first in the theme's body and heading fonts. Without it each OS shows its own default.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { system } from './theme';
+import { appSystem } from './theme';
+
+const system = appSystem();
 
 describe('brand font', () => {
   it('puts the self-hosted Inter first in the body and heading fonts', () => {

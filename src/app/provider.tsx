@@ -5,7 +5,7 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { LazyToaster } from '../components/toaster-loader';
 import { AuthProvider, useAuth } from '../lib/auth';
 import { createQuerySlot, QuerySlotContext, useQuerySlot } from './query-slot';
-import { system } from './theme';
+import { appSystem } from './theme';
 
 /** Drops every cached query when the signed-in user changes, so no one sees another's data. */
 function CacheScopedToUser({ children }: { children: ReactNode }) {
@@ -23,7 +23,7 @@ function CacheScopedToUser({ children }: { children: ReactNode }) {
 export function AppProvider({ children }: { children: ReactNode }) {
   const [querySlot] = useState(createQuerySlot);
   return (
-    <ChakraProvider value={system}>
+    <ChakraProvider value={appSystem()}>
       <QuerySlotContext.Provider value={querySlot}>
         <AuthProvider>
           <CacheScopedToUser>{children}</CacheScopedToUser>

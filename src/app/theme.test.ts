@@ -6,7 +6,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recipes, slotRecipes } from '@chakra-ui/react/theme';
-import { system } from './theme';
+import { appSystem } from './theme';
+
+const system = appSystem();
 
 const root = path.resolve(import.meta.dirname, '../..');
 const chakraDir = path.join(root, 'node_modules/@chakra-ui/react/dist/esm');

@@ -5,10 +5,6 @@
 // A component added to the app needs its recipe here, or it renders unstyled: theme.test.ts
 // checks every Chakra component imported under src/ against this list.
 import { createSystem, defaultBaseConfig, defineConfig, mergeConfigs } from '@chakra-ui/react';
-// The brand font, self-hosted (no third-party request); its @font-face rules use font-display: swap.
-import '@fontsource-variable/inter/wght.css';
-// Arial sized as Inter, shown until Inter arrives, so the swap shifts no text.
-import './inter-fallback.css';
 import {
   alertSlotRecipe,
   animationStyles,
@@ -148,4 +144,13 @@ const brandConfig = defineConfig({
   },
 });
 
-export const system = createSystem(mergeConfigs(defaultBaseConfig, themeConfig), brandConfig);
+let created: ReturnType<typeof createSystem> | undefined;
+
+/**
+ * The design system, made on first use. Making it (Chakra's tokens, conditions and utilities) is
+ * one of the longer pieces of start-up work; src/main.tsx runs it in a task of its own.
+ */
+export function appSystem(): ReturnType<typeof createSystem> {
+  created ??= createSystem(mergeConfigs(defaultBaseConfig, themeConfig), brandConfig);
+  return created;
+}

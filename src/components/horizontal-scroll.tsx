@@ -44,12 +44,17 @@ export function HorizontalScroll({
       const next = readEdges(el);
       setEdges((prev) => (prev.start === next.start && prev.end === next.end ? prev : next));
     };
-    update();
     el.addEventListener('scroll', update, { passive: true });
-    // The box and its content change size with the viewport, web fonts and late content.
+    // The box and its content change size with the viewport, web fonts and late content. The
+    // observer also reports each size once at the next layout, so the first reading needs no
+    // layout of its own (many code blocks measured at once would force one each on a long page).
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(update);
-    observer?.observe(el);
-    for (const child of Array.from(el.children)) observer?.observe(child);
+    if (observer) {
+      observer.observe(el);
+      for (const child of Array.from(el.children)) observer.observe(child);
+    } else {
+      update();
+    }
     return () => {
       el.removeEventListener('scroll', update);
       observer?.disconnect();
