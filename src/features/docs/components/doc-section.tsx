@@ -20,9 +20,6 @@ export function DocSection({
       py={8}
       borderTopWidth="1px"
       _first={{ borderTopWidth: 0, pt: 0 }}
-      // The docs are one long page: the browser lays out and paints a section only when it nears
-      // the screen, keeping its last size once it has been shown (scrollbar and anchors stay put).
-      css={{ contentVisibility: 'auto', containIntrinsicSize: 'auto 1200px' }}
     >
       <HStack gap={3} mb={4} flexWrap="wrap">
         <Heading as="h2" id={id} size="2xl" scrollMarginTop="88px">
