@@ -6,7 +6,7 @@
 // index.html is also what static hosts serve for every other path (the single-page-app
 // fallback). A tiny inline script therefore hides the home page's markup when the address is not
 // the page's own, so /dashboard never flashes the home page before the app replaces it.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -47,6 +47,19 @@ export async function pageTemplate(distDir: string): Promise<string> {
   for (const [link, file] of stylesheets) {
     const css = await readFile(path.join(distDir, file), 'utf8');
     template = template.replace(link, () => `<style>${css}</style>`);
+  }
+  // The brand font's Latin file, which every page's text needs, is fetched with the document
+  // instead of after the first layout, so it usually arrives before the first paint: no swap,
+  // and no restyling of the whole page once the page is showing.
+  const latinFont = (await readdir(path.join(distDir, 'assets'))).find((file) =>
+    /^inter-latin-wght-normal-[\w-]+\.woff2$/.test(file),
+  );
+  if (latinFont) {
+    template = template.replace(
+      '</head>',
+      () =>
+        `<link rel="preload" href="/assets/${latinFont}" as="font" type="font/woff2" crossorigin></head>`,
+    );
   }
   // requestAnimationFrame runs just before the first frame is painted; the timeout after it.
   const loader =

@@ -5,11 +5,16 @@
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
-import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
 import { AppProvider } from './app/provider';
 import { AppRoutes, preloadPage } from './app/router';
+import { appSystem } from './app/theme';
+import {
+  createServerStyleCache,
+  SERVER_STYLES_ATTRIBUTE,
+  STYLE_CACHE_KEY,
+} from './app/style-cache';
 import { PRERENDERED_PATHS } from './config/prerender';
 
 export { PRERENDERED_PATHS };
@@ -27,11 +32,9 @@ const LEADING_HEAD_ELEMENTS = /^(?:<title>[^<]*<\/title>|<meta [^>]*\/?>|<link [
 
 export async function renderPage(pathname: string): Promise<RenderedPage> {
   await preloadPage(pathname);
-  // A cache per page, in "compat" mode: styles are collected instead of written beside each
-  // element, then put into <head> with the ids the browser's cache picks up, so hydration inserts
-  // nothing twice (Emotion's documented server set-up; Chakra UI renders through it).
-  const cache = createCache({ key: 'css' });
-  cache.compat = true;
+  // A cache per page that collects the styles; they go into <head> with the ids the browser's
+  // cache adopts, so hydration inserts nothing twice (Emotion's documented server set-up).
+  const cache = createServerStyleCache();
   const emotion = createEmotionServer(cache);
   const { prelude } = await prerender(
     <StrictMode>
@@ -50,6 +53,15 @@ export async function renderPage(pathname: string): Promise<RenderedPage> {
   const html = await new Response(prelude).text();
   const hoisted = LEADING_HEAD_ELEMENTS.exec(html)?.[0] ?? '';
   const body = html.slice(hoisted.length);
-  const styles = emotion.constructStyleTagsFromChunks(emotion.extractCriticalToChunks(body));
-  return { head: hoisted + styles, body };
+  // The page's class rules carry their ids for the browser's cache (src/app/style-cache.ts).
+  // The global rules keep Emotion's own attribute, by which Chakra's <Global> finds them;
+  // `data-s` tells Emotion they are already in <head>.
+  const styles = emotion
+    .constructStyleTagsFromChunks(emotion.extractCriticalToChunks(body))
+    .replaceAll(`<style data-emotion="${STYLE_CACHE_KEY} `, `<style ${SERVER_STYLES_ATTRIBUTE}="`)
+    .replaceAll('<style data-emotion=', '<style data-s="" data-emotion=');
+  // Chakra's order of its style layers, first and on its own: Chakra's <Global> moves its style
+  // elements behind the page's when the app starts, and the order must not depend on that.
+  const layerOrder = `<style>${appSystem().layers.atRule}</style>`;
+  return { head: hoisted + layerOrder + styles, body };
 }

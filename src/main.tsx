@@ -53,7 +53,8 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 // phone needs a few times as long as this machine for each): the app's code, then the design
 // system (Chakra's set-up of tokens, conditions and utilities), then the first page's chunk.
 async function start() {
-  const { App, preloadPage, appSystem } = await import('./app/start-up');
+  const { App, appSystem, createBrowserStyleCache, EmotionCacheProvider, preloadPage } =
+    await import('./app/start-up');
   await nextTask();
   appSystem();
   await nextTask();
@@ -63,7 +64,9 @@ async function start() {
   await preloadPage(window.location.pathname).catch(() => undefined);
   const app = (
     <StrictMode>
-      <App />
+      <EmotionCacheProvider value={createBrowserStyleCache()}>
+        <App />
+      </EmotionCacheProvider>
       <MarkReady />
     </StrictMode>
   );

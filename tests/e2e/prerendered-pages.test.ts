@@ -10,6 +10,20 @@ import { APP_READY_ATTRIBUTE } from '../../src/config/prerender';
 import { signedInUser } from './support/auth';
 import { useE2e } from './support/session';
 
+/**
+ * Where the page's headings stand once the fonts are in: what a layout shift would move. (Only
+ * headings: the blog's post cards replace their placeholders when the posts arrive.)
+ */
+async function blockBoxes(page: Page): Promise<string[]> {
+  await page.evaluate(() => document.fonts.ready);
+  return page.$$eval('main h1, main h2', (elements) =>
+    elements.map((element) => {
+      const box = element.getBoundingClientRect();
+      return `${element.tagName} x=${Math.round(box.x)} y=${Math.round(box.y)} h=${Math.round(box.height)}`;
+    }),
+  );
+}
+
 /** Console errors and uncaught exceptions: a hydration mismatch shows up as one of them. */
 function collectErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -38,6 +52,7 @@ describe('prerendered pages', () => {
         .locator('main h1')
         .evaluate((element) => getComputedStyle(element).fontFamily);
       expect(font).toMatch(/^"Inter Variable"/);
+      const staticBoxes = await blockBoxes(staticPage);
       await context.close();
 
       const page = await e2e.newPage({ width: 390, height: 844 });
@@ -46,6 +61,9 @@ describe('prerendered pages', () => {
       expect(await page.locator('main h1').innerText()).toMatch(target.h1);
       expect(await page.locator('head title').count()).toBe(1);
       expect(await page.title()).toBe(target.title);
+      // The app takes the page over without moving anything (the styles it brings, or moves,
+      // change nothing the markup had drawn).
+      expect(await blockBoxes(page)).toEqual(staticBoxes);
       // The mobile menu opens: the header is live, not just markup.
       await page.getByRole('button', { name: 'Open menu' }).click();
       await expect
