@@ -20,8 +20,15 @@ const CustomPage = lazyPage(() => import('../features/marketing'), 'CustomPage')
 const ThanksPage = lazyPage(() => import('../features/marketing'), 'ThanksPage');
 const TermsPage = lazyPage(() => import('../features/legal'), 'TermsPage');
 const PrivacyPage = lazyPage(() => import('../features/legal'), 'PrivacyPage');
-const BlogListPage = lazyPage(() => import('../features/blog'), 'BlogListPage');
-const BlogPostPage = lazyPage(() => import('../features/blog'), 'BlogPostPage');
+// Apart, so the list's chunk does not carry the post page's markdown renderer.
+const BlogListPage = lazyPage(
+  () => import('../features/blog/components/blog-list-page'),
+  'BlogListPage',
+);
+const BlogPostPage = lazyPage(
+  () => import('../features/blog/components/blog-post-page'),
+  'BlogPostPage',
+);
 const DocsPage = lazyPage(() => import('../features/docs'), 'DocsPage');
 // The link of a target-address confirmation e-mail: public, and without the rest of the dashboard.
 const ConfirmAddressPage = lazyPage(
