@@ -1,10 +1,10 @@
 // How much JavaScript a page of the production build makes the browser download before it can
 // run: the entry chunk, every chunk it imports statically (Vite preloads those), and the chunks
-// the entry module itself imports at start-up (src/main.tsx loads the design system, the app and
-// the router in steps, each a dynamic import), with their static imports; read from the build
-// manifest (`build.manifest: true` in vite.config.ts). Chunks that only those start-up chunks
-// import lazily (the pages other than /, the newsletter form, the toaster) are not counted. Used
-// by the bundle budget test and the Lighthouse benchmark.
+// the entry module itself imports at start-up (src/main.tsx's dynamic import of
+// src/app/start-up.ts), with their static imports; read from the build manifest
+// (`build.manifest: true` in vite.config.ts). Chunks that only those start-up chunks import
+// lazily (the pages other than /, the newsletter form, the toaster) are not counted. Used by the
+// bundle budget test and the Lighthouse benchmark.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';

@@ -14,6 +14,7 @@ import {
   HEAD_END_COMMENT,
   HEAD_START_COMMENT,
   PRERENDERED_ATTRIBUTE,
+  PRERENDERED_PATHS,
   trimPath,
 } from '../src/config/prerender.ts';
 import type { RenderedPage } from '../src/entry-server.tsx';
@@ -93,16 +94,16 @@ export function pageDocument(template: string, pagePath: string, page: RenderedP
     );
 }
 
+/** What the server bundle (src/entry-server.tsx) offers. */
 export interface ServerEntry {
-  PRERENDERED_PATHS: string[];
   renderPage: (pathname: string) => Promise<RenderedPage>;
 }
 
-/** Renders every page of `entry` into `distDir`; returns the files written. */
+/** Renders every page of PRERENDERED_PATHS into `distDir`; returns the files written. */
 export async function prerenderPages(distDir: string, entry: ServerEntry): Promise<string[]> {
   const template = await pageTemplate(distDir);
   const written: string[] = [];
-  for (const pagePath of entry.PRERENDERED_PATHS) {
+  for (const pagePath of PRERENDERED_PATHS) {
     const file = pageFile(distDir, pagePath);
     const page = await entry.renderPage(pagePath);
     await mkdir(path.dirname(file), { recursive: true });

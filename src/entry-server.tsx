@@ -2,22 +2,14 @@
 // route table as the browser (src/main.tsx hydrates the result), with the router fixed to one URL,
 // as a visitor who is not signed in sees it. The page's <title>, <meta> and <link> elements
 // (PageMeta) and its Emotion styles are returned apart, for the document's <head>.
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
-import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
-import { AppProvider } from './app/provider';
-import { AppRoutes, preloadPage } from './app/router';
+import { App } from './app/app';
+import { preloadPage } from './app/router';
 import { appSystem } from './app/theme';
-import {
-  createServerStyleCache,
-  SERVER_STYLES_ATTRIBUTE,
-  STYLE_CACHE_KEY,
-} from './app/style-cache';
-import { PRERENDERED_PATHS } from './config/prerender';
-
-export { PRERENDERED_PATHS };
+import { createServerStyleCache, markServerStyles } from './app/style-cache';
 
 export interface RenderedPage {
   /** The elements React hoists into <head>, then the page's styles. */
@@ -36,15 +28,12 @@ export async function renderPage(pathname: string): Promise<RenderedPage> {
   // cache adopts, so hydration inserts nothing twice (Emotion's documented server set-up).
   const cache = createServerStyleCache();
   const emotion = createEmotionServer(cache);
+  const AtPath = ({ children }: { children: ReactNode }) => (
+    <StaticRouter location={pathname}>{children}</StaticRouter>
+  );
   const { prelude } = await prerender(
     <StrictMode>
-      <CacheProvider value={cache}>
-        <AppProvider>
-          <StaticRouter location={pathname}>
-            <AppRoutes />
-          </StaticRouter>
-        </AppProvider>
-      </CacheProvider>
+      <App styleCache={cache} Router={AtPath} />
     </StrictMode>,
     // A whole page in one piece: React would otherwise move a large Suspense boundary's content
     // to the end of the document, shown by an inline script only after the markup has loaded.
@@ -53,13 +42,9 @@ export async function renderPage(pathname: string): Promise<RenderedPage> {
   const html = await new Response(prelude).text();
   const hoisted = LEADING_HEAD_ELEMENTS.exec(html)?.[0] ?? '';
   const body = html.slice(hoisted.length);
-  // The page's class rules carry their ids for the browser's cache (src/app/style-cache.ts).
-  // The global rules keep Emotion's own attribute, by which Chakra's <Global> finds them;
-  // `data-s` tells Emotion they are already in <head>.
-  const styles = emotion
-    .constructStyleTagsFromChunks(emotion.extractCriticalToChunks(body))
-    .replaceAll(`<style data-emotion="${STYLE_CACHE_KEY} `, `<style ${SERVER_STYLES_ATTRIBUTE}="`)
-    .replaceAll('<style data-emotion=', '<style data-s="" data-emotion=');
+  const styles = markServerStyles(
+    emotion.constructStyleTagsFromChunks(emotion.extractCriticalToChunks(body)),
+  );
   // Chakra's order of its style layers, first and on its own: Chakra's <Global> moves its style
   // elements behind the page's when the app starts, and the order must not depend on that.
   const layerOrder = `<style>${appSystem().layers.atRule}</style>`;

@@ -53,8 +53,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 // phone needs a few times as long as this machine for each): the app's code, then the design
 // system (Chakra's set-up of tokens, conditions and utilities), then the first page's chunk.
 async function start() {
-  const { App, appSystem, createBrowserStyleCache, EmotionCacheProvider, preloadPage } =
-    await import('./app/start-up');
+  const { App, appSystem, createBrowserStyleCache, preloadPage } = await import('./app/start-up');
   await nextTask();
   appSystem();
   await nextTask();
@@ -64,9 +63,7 @@ async function start() {
   await preloadPage(window.location.pathname).catch(() => undefined);
   const app = (
     <StrictMode>
-      <EmotionCacheProvider value={createBrowserStyleCache()}>
-        <App />
-      </EmotionCacheProvider>
+      <App styleCache={createBrowserStyleCache()} />
       <MarkReady />
     </StrictMode>
   );

@@ -4,4 +4,3 @@ export { App } from './app';
 export { preloadPage } from './router';
 export { appSystem } from './theme';
 export { createBrowserStyleCache } from './style-cache';
-export { CacheProvider as EmotionCacheProvider } from '@emotion/react';

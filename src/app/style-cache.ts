@@ -1,9 +1,11 @@
-// Emotion's cache for the app's styles (Chakra UI renders through Emotion), shared by the
-// prerendering and the browser so that a prerendered page's styles are taken over, not redone.
+// Emotion's cache for the app's styles (Chakra UI renders through Emotion), for the
+// prerendering and the browser, so that a prerendered page's styles are taken over, not redone.
 //
-// The key is the app's own rather than Emotion's default `css`: Emotion makes a default `css`
-// cache as soon as it loads, and that cache would move every server style element to the end of
-// <head> (a full restyle of the page) before the app's cache could adopt them where they are.
+// Emotion moves the server's style elements it recognises to the end of <head> (its default `css`
+// cache as soon as it loads, any cache when it is made), and the browser then restyles and lays
+// out the whole page. So the app's cache has a key of its own, and the page's class rules are
+// marked so that no cache recognises them (markServerStyles); only Chakra's two global style
+// elements are still adopted (and moved once) by Chakra's <Global>.
 import createCache, { type EmotionCache } from '@emotion/cache';
 
 export const STYLE_CACHE_KEY = 'tb';
@@ -16,12 +18,22 @@ export function createServerStyleCache(): EmotionCache {
 }
 
 /** The attribute of a prerendered page's style element, naming the class ids it holds. */
-export const SERVER_STYLES_ATTRIBUTE = 'data-server-styles';
+const SERVER_STYLES_ATTRIBUTE = 'data-server-styles';
+
+/**
+ * The server's style elements (from @emotion/server) for the page's <head>: the class rules
+ * carry their ids for createBrowserStyleCache; the global rules keep Emotion's attribute, by
+ * which Chakra's <Global> finds them, and `data-s`, which tells Emotion they are in <head> already.
+ */
+export function markServerStyles(styleTags: string): string {
+  return styleTags
+    .replaceAll(`<style data-emotion="${STYLE_CACHE_KEY} `, `<style ${SERVER_STYLES_ATTRIBUTE}="`)
+    .replaceAll('<style data-emotion=', '<style data-s="" data-emotion=');
+}
 
 /**
  * The browser's cache. On a prerendered page it takes the server's class ids as inserted, so no
- * rule is written twice. It does not adopt their style element, as Emotion would: adopting moves
- * the element to the end of <head>, and the browser then restyles and lays out the whole page.
+ * rule is written twice, without adopting (moving) their style element.
  */
 export function createBrowserStyleCache(): EmotionCache {
   const cache = createCache({ key: STYLE_CACHE_KEY });
