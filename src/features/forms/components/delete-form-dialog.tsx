@@ -1,6 +1,6 @@
 // Asks before deleting a form, naming it and the messages that go with it, then deletes it.
 import { useState } from 'react';
-import { Alert, Button, Dialog, Portal } from '@chakra-ui/react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { notify } from '../../../components/toaster';
 import type { Form } from '../api/get-forms';
 import type { FormCounts } from '../api/get-form-counts';
@@ -42,53 +42,15 @@ export function DeleteFormDialog({ form: requested, counts, onClose }: DeleteFor
   }
 
   return (
-    <Dialog.Root
-      role="alertdialog"
+    <ConfirmDialog
       open={requested !== null}
-      onOpenChange={(details) => !details.open && !remove.isPending && close()}
-      size="sm"
-      placement="center"
-    >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            {form && (
-              <>
-                <Dialog.Header>
-                  <Dialog.Title>{deleteQuestion(form.name, counts)}</Dialog.Title>
-                </Dialog.Header>
-                <Dialog.Body display="flex" flexDirection="column" gap="3">
-                  <Dialog.Description>
-                    The form stops accepting submissions at once, and its messages are deleted with
-                    it. This cannot be undone.
-                  </Dialog.Description>
-                  {error && (
-                    <Alert.Root status="error" role="alert">
-                      <Alert.Indicator />
-                      <Alert.Content>
-                        <Alert.Title>{error}</Alert.Title>
-                      </Alert.Content>
-                    </Alert.Root>
-                  )}
-                </Dialog.Body>
-                <Dialog.Footer>
-                  <Button variant="outline" onClick={close} disabled={remove.isPending}>
-                    Cancel
-                  </Button>
-                  <Button
-                    colorPalette="red"
-                    onClick={() => void confirm()}
-                    loading={remove.isPending}
-                  >
-                    Delete
-                  </Button>
-                </Dialog.Footer>
-              </>
-            )}
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      title={form ? deleteQuestion(form.name, counts) : ''}
+      description="The form stops accepting submissions at once, and its messages are deleted with it. This cannot be undone."
+      confirmLabel="Delete"
+      pending={remove.isPending}
+      error={error}
+      onConfirm={() => void confirm()}
+      onClose={close}
+    />
   );
 }

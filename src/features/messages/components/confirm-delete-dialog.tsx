@@ -1,5 +1,5 @@
 // Asks before messages are deleted for good.
-import { Button, Dialog, Portal } from '@chakra-ui/react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 
 export interface ConfirmDeleteDialogProps {
   /** How many messages would go; the dialog is closed when 0. */
@@ -18,40 +18,16 @@ export function ConfirmDeleteDialog({
 }: ConfirmDeleteDialogProps) {
   const one = count === 1;
   return (
-    <Dialog.Root
-      role="alertdialog"
+    <ConfirmDialog
       open={count > 0}
-      onOpenChange={(details) => {
-        if (!details.open) onCancel();
-      }}
-      placement="center"
-    >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner px="4">
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>
-                {one ? 'Delete this message?' : `Delete ${count} messages?`}
-              </Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Dialog.Description>
-                {one && sender ? `The message from ${sender} will be deleted. ` : ''}
-                This cannot be undone.
-              </Dialog.Description>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Dialog.ActionTrigger asChild>
-                <Button variant="outline">Cancel</Button>
-              </Dialog.ActionTrigger>
-              <Button colorPalette="red" onClick={onConfirm}>
-                {one ? 'Delete message' : `Delete ${count} messages`}
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      title={one ? 'Delete this message?' : `Delete ${count} messages?`}
+      description={`${one && sender ? `The message from ${sender} will be deleted. ` : ''}This cannot be undone.`}
+      confirmLabel={one ? 'Delete message' : `Delete ${count} messages`}
+      // The caller deletes after the dialog closes: nothing runs while it is open.
+      pending={false}
+      error={null}
+      onConfirm={onConfirm}
+      onClose={onCancel}
+    />
   );
 }
