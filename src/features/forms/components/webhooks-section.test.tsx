@@ -8,10 +8,10 @@ import {
   makeAttempt,
   makeDelivery,
   makeWebhook,
-  pgError,
   resetWebhooksBackend,
   type WebhooksBackend,
 } from '../testing/webhooks-supabase';
+import { pgError } from '../testing/forms-supabase';
 import { WebhooksSection } from './webhooks-section';
 
 vi.mock('../../../lib/supabase', () => import('../testing/webhooks-supabase'));

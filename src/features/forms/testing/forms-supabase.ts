@@ -19,14 +19,38 @@ export interface FakeError {
   hint: string | null;
 }
 
-export const pgError = (code: string, message: string): FakeError => ({
+export const pgError = (code: string, message: string, hint: string | null = null): FakeError => ({
   code,
   message,
   details: null,
-  hint: null,
+  hint,
 });
 
-type Result = { data: unknown; error: FakeError | null };
+/** What a supabase-js request resolves to. */
+export type Result = { data: unknown; error: FakeError | null };
+
+/**
+ * How a double's tests steer its requests by kind: fail them, or hold them unanswered (loading
+ * states). `settle` answers one request of a kind accordingly, or with `run()`.
+ */
+export function requestControls<Op extends string>() {
+  const failures = new Map<Op, FakeError>();
+  const held = new Set<Op>();
+  return {
+    settle(op: Op, run: () => Result): Promise<Result> {
+      if (held.has(op)) return new Promise(() => undefined);
+      const failure = failures.get(op);
+      return Promise.resolve(failure ? { data: null, error: failure } : run());
+    },
+    controls: {
+      /** The next requests of this kind fail with `error` until cleared with `succeed`. */
+      fail: (op: Op, error: FakeError) => void failures.set(op, error),
+      succeed: (op: Op) => void failures.delete(op),
+      /** Requests of this kind never answer (loading states). */
+      hold: (op: Op) => void held.add(op),
+    },
+  };
+}
 
 function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
   const state = {
@@ -40,8 +64,7 @@ function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
       unknown
     >,
   };
-  const failures = new Map<Operation, FakeError>();
-  const held = new Set<Operation>();
+  const { settle, controls } = requestControls<Operation>();
   const calls = {
     insert: vi.fn((_row: Record<string, unknown>) => undefined),
     update: vi.fn((_id: unknown, _values: Record<string, unknown>) => undefined),
@@ -49,12 +72,6 @@ function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
     select: vi.fn(() => undefined),
     rpc: vi.fn((_name: string, _args?: Record<string, unknown>) => undefined),
   };
-
-  function settle(op: Operation, run: () => Result): Promise<Result> {
-    if (held.has(op)) return new Promise(() => undefined);
-    const failure = failures.get(op);
-    return Promise.resolve(failure ? { data: null, error: failure } : run());
-  }
 
   function query(table: string) {
     if (table !== 'forms') throw new Error(`forms double: unexpected table ${table}`);
@@ -127,11 +144,7 @@ function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
   return {
     state,
     calls,
-    /** The next requests of this kind fail with `error` until cleared with `succeed`. */
-    fail: (op: Operation, error: FakeError) => void failures.set(op, error),
-    succeed: (op: Operation) => void failures.delete(op),
-    /** Requests of this kind never answer (loading states). */
-    hold: (op: Operation) => void held.add(op),
+    ...controls,
     supabase: {
       from: (table: string) => query(table),
       rpc: (name: string, args?: Record<string, unknown>) => {

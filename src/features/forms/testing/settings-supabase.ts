@@ -5,12 +5,11 @@
 //   vi.mock('../../../lib/supabase', () => import('../testing/settings-supabase'));
 // and prepares the data with resetSettingsBackend() before each test.
 import { vi } from 'vitest';
-import type { FakeError } from './forms-supabase';
+import { requestControls, type Result } from './forms-supabase';
 
 type Table = 'form_autoresponders' | 'form_retention';
 type Op = 'select' | 'upsert' | 'delete';
 type Row = Record<string, unknown>;
-type Result = { data: unknown; error: FakeError | null };
 
 export const SETTINGS_FORM_ID = '00000000-0000-4000-9000-00000000bbbb';
 
@@ -19,8 +18,7 @@ function createBackend(initial: Partial<Record<Table, Row[]>>) {
     form_autoresponders: [...(initial.form_autoresponders ?? [])],
     form_retention: [...(initial.form_retention ?? [])],
   };
-  const failures = new Map<Op, FakeError>();
-  const held = new Set<Op>();
+  const { settle, controls } = requestControls<Op>();
   const calls = {
     upsert: vi.fn((_table: Table, _row: Row) => undefined),
     delete: vi.fn((_table: Table, _formId: unknown) => undefined),
@@ -59,11 +57,8 @@ function createBackend(initial: Partial<Record<Table, Row[]>>) {
       eq: (_column: 'form_id', value: unknown) => ((formId = value), builder),
       maybeSingle: () => builder,
       single: () => ((single = true), builder),
-      then: <T>(ok: (result: Result) => T, fail?: (reason: unknown) => T) => {
-        if (held.has(op)) return new Promise<Result>(() => undefined).then(ok, fail);
-        const failure = failures.get(op);
-        return Promise.resolve(failure ? { data: null, error: failure } : run()).then(ok, fail);
-      },
+      then: <T>(ok: (result: Result) => T, fail?: (reason: unknown) => T) =>
+        settle(op, run).then(ok, fail),
     };
     return builder;
   }
@@ -71,11 +66,7 @@ function createBackend(initial: Partial<Record<Table, Row[]>>) {
   return {
     tables,
     calls,
-    /** The next requests of this kind fail with `error` until cleared with `succeed`. */
-    fail: (op: Op, error: FakeError) => void failures.set(op, error),
-    succeed: (op: Op) => void failures.delete(op),
-    /** Requests of this kind never answer (loading states). */
-    hold: (op: Op) => void held.add(op),
+    ...controls,
     from: (table: string) => {
       if (!(table in tables)) throw new Error(`settings double: unexpected table ${table}`);
       return query(table as Table);

@@ -6,20 +6,11 @@
 import { vi } from 'vitest';
 import type { Webhook } from '../api/get-webhooks';
 import type { WebhookAttempt, WebhookDelivery } from '../api/get-webhook-deliveries';
-import type { FakeError } from './forms-supabase';
-
-/** A PostgREST error as supabase-js returns it. */
-export const pgError = (code: string, message: string, hint: string | null = null): FakeError => ({
-  code,
-  message,
-  details: null,
-  hint,
-});
+import { pgError, requestControls, type Result } from './forms-supabase';
 
 type Table = 'webhooks' | 'webhook_deliveries' | 'webhook_attempts';
 type Op = 'select' | 'insert' | 'update' | 'delete' | 'rpc';
 type Row = Record<string, unknown>;
-type Result = { data: unknown; error: FakeError | null };
 
 export const FORM_ID = '00000000-0000-4000-9000-00000000aaaa';
 let sequence = 0;
@@ -85,8 +76,7 @@ function createBackend(initial: {
     webhook_deliveries: [...(initial.deliveries ?? [])],
     webhook_attempts: [...(initial.attempts ?? [])] as unknown as Row[],
   };
-  const failures = new Map<Op, FakeError>();
-  const held = new Set<Op>();
+  const { settle, controls } = requestControls<Op>();
   const calls = {
     insert: vi.fn((_table: Table, _row: Row) => undefined),
     update: vi.fn((_table: Table, _id: unknown, _values: Row) => undefined),
@@ -98,12 +88,6 @@ function createBackend(initial: {
       error: null,
     })),
   };
-
-  function settle(op: Op, run: () => Result): Promise<Result> {
-    if (held.has(op)) return new Promise(() => undefined);
-    const failure = failures.get(op);
-    return Promise.resolve(failure ? { data: null, error: failure } : run());
-  }
 
   function query(table: Table) {
     let op: Op = 'select';
@@ -155,11 +139,7 @@ function createBackend(initial: {
   return {
     tables,
     calls,
-    /** The next requests of this kind fail with `error` until cleared with `succeed`. */
-    fail: (op: Op, error: FakeError) => void failures.set(op, error),
-    succeed: (op: Op) => void failures.delete(op),
-    /** Requests of this kind never answer (loading states). */
-    hold: (op: Op) => void held.add(op),
+    ...controls,
     supabase: {
       from: (table: string) => {
         if (!(table in tables)) throw new Error(`webhooks double: unexpected table ${table}`);
