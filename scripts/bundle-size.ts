@@ -17,9 +17,10 @@ export const HOME_JS_TARGET_BYTES = 150_000;
  * so nothing can grow it back while the remaining levers (docs/PERFORMANCE.md) bring it down to
  * the target. Lower it with each step; it must never be raised above its last value.
  * (175 KB while `/` imported everything statically; the count now includes the start-up step
- * src/main.tsx imports dynamically, 169.8 KB when it became one chunk.)
+ * src/main.tsx imports dynamically, 169.8 KB when it became one chunk; 164.5 KB once the modules
+ * it shares with the pages stayed in that chunk, scripts/startup-chunk.ts.)
  */
-export const HOME_JS_BUDGET_BYTES = 172_000;
+export const HOME_JS_BUDGET_BYTES = 166_000;
 
 /** One entry of Vite's `.vite/manifest.json`, as far as the sizes need it. */
 export interface ManifestChunk {

@@ -28,6 +28,12 @@ describe('the JavaScript loaded by /', () => {
     );
   });
 
+  it('loads the start-up code as one chunk, not split into the pieces the pages share', () => {
+    // File names are `<name>-<hash>.js`; the bundler's own runtime helpers are a file of their own.
+    const names = files.map((f) => path.basename(f.file).replace(/-[\w-]{8}\.js$/, ''));
+    expect(names.filter((name) => name !== 'rolldown-runtime')).toEqual(['index', 'start-up']);
+  });
+
   it('leaves supabase-js, formik and yup to the pages that need them', async () => {
     // Strings each library's own code carries, wherever the bundler puts it.
     const markers = {
