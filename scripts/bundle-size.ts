@@ -18,9 +18,10 @@ export const HOME_JS_TARGET_BYTES = 150_000;
  * the target. Lower it with each step; it must never be raised above its last value.
  * (175 KB while `/` imported everything statically; the count now includes the start-up step
  * src/main.tsx imports dynamically, 169.8 KB when it became one chunk; 164.5 KB once the modules
- * it shares with the pages stayed in that chunk, scripts/startup-chunk.ts.)
+ * it shares with the pages stayed in that chunk, scripts/startup-chunk.ts; 158.5 KB with the brand
+ * logos drawn from a sprite instead of react-icons.)
  */
-export const HOME_JS_BUDGET_BYTES = 166_000;
+export const HOME_JS_BUDGET_BYTES = 160_000;
 
 /** One entry of Vite's `.vite/manifest.json`, as far as the sizes need it. */
 export interface ManifestChunk {

@@ -173,6 +173,22 @@ describe('public site in Chromium', () => {
     expect(image.headers.get('content-type')).toBe('image/png');
   });
 
+  it('draws every brand logo on / from the sprite file', { timeout: 60_000 }, async () => {
+    const page = await openPage(1280, 800);
+    await page.goto(site.url + '/', { waitUntil: 'networkidle' });
+    // The size a <use> draws is its referenced symbol's: 0 × 0 when the file or the id is missing.
+    const drawn = await page.evaluate(() =>
+      [...document.querySelectorAll<SVGUseElement>('use')].map((use) => {
+        const box = use.getBBox();
+        return { href: use.getAttribute('href'), drawn: box.width > 0 && box.height > 0 };
+      }),
+    );
+    // The ten supported stacks and the footer's three social links.
+    expect(drawn).toHaveLength(13);
+    expect(drawn.filter((logo) => !logo.drawn)).toEqual([]);
+    await page.context().close();
+  });
+
   it('shows /thanks without tinyback navigation or footer, with the way back', async () => {
     const page = await openPage(390, 844);
     // The endpoint's 303 keeps the form page as the referrer.

@@ -13,8 +13,8 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import { FaGithub, FaLinkedin, FaXTwitter } from 'react-icons/fa6';
 import { Wordmark } from './wordmark';
+import { BrandIcon } from '../brand-icon';
 import { paths } from '../../config/paths';
 import { site } from '../../config/site';
 
@@ -45,9 +45,9 @@ const linkGroups = [
 ] as const;
 
 const socials = [
-  { label: 'tinyback on GitHub', href: site.repositoryUrl, icon: FaGithub },
-  { label: 'tinyback on X', href: 'https://x.com/', icon: FaXTwitter },
-  { label: 'tinyback on LinkedIn', href: 'https://www.linkedin.com/', icon: FaLinkedin },
+  { label: 'tinyback on GitHub', href: site.repositoryUrl, icon: 'github' },
+  { label: 'tinyback on X', href: 'https://x.com/', icon: 'x' },
+  { label: 'tinyback on LinkedIn', href: 'https://www.linkedin.com/', icon: 'linkedin' },
 ] as const;
 
 export function Footer({ newsletter }: { newsletter?: ReactNode }) {
@@ -101,7 +101,7 @@ export function Footer({ newsletter }: { newsletter?: ReactNode }) {
             © {new Date().getFullYear()} {site.name}. All rights reserved.
           </Text>
           <HStack gap="1">
-            {socials.map(({ label, href, icon: Icon }) => (
+            {socials.map(({ label, href, icon }) => (
               <IconButton
                 key={label}
                 asChild
@@ -111,7 +111,7 @@ export function Footer({ newsletter }: { newsletter?: ReactNode }) {
                 _hover={{ color: 'white', bg: 'gray.800' }}
               >
                 <a href={href} aria-label={label} target="_blank" rel="noreferrer noopener">
-                  <Icon />
+                  <BrandIcon name={icon} />
                 </a>
               </IconButton>
             ))}

@@ -1,6 +1,5 @@
 // The home page's marketing sections after the snippet: vision, audiences, use cases, supported
 // stacks, why tinyback, testimonials and the closing call to action.
-import type { IconType } from 'react-icons';
 import { Link as RouterLink } from 'react-router-dom';
 import {
   Box,
@@ -10,7 +9,6 @@ import {
   Flex,
   Heading,
   HStack,
-  Icon,
   SimpleGrid,
   Stack,
   Text,
@@ -35,20 +33,10 @@ import {
   ShoppingCartIcon,
   UsersIcon,
 } from 'lucide-react';
-import {
-  SiAstro,
-  SiGatsby,
-  SiHtml5,
-  SiHugo,
-  SiNextdotjs,
-  SiReact,
-  SiSvelte,
-  SiVuedotjs,
-  SiWebflow,
-  SiWordpress,
-} from 'react-icons/si';
+import { BrandIcon } from '../../../components/brand-icon';
 import { FeatureCard, type Feature } from '../../../components/feature-card';
 import { Section } from '../../../components/section';
+import type { BrandIconName } from '../../../config/brand-icons';
 import { paths } from '../../../config/paths';
 
 export function VisionSection() {
@@ -159,17 +147,17 @@ export function UseCasesSection() {
   );
 }
 
-const stacks: { name: string; icon: IconType }[] = [
-  { name: 'HTML', icon: SiHtml5 },
-  { name: 'React', icon: SiReact },
-  { name: 'Next.js', icon: SiNextdotjs },
-  { name: 'Vue', icon: SiVuedotjs },
-  { name: 'Svelte', icon: SiSvelte },
-  { name: 'Astro', icon: SiAstro },
-  { name: 'Gatsby', icon: SiGatsby },
-  { name: 'Hugo', icon: SiHugo },
-  { name: 'WordPress', icon: SiWordpress },
-  { name: 'Webflow', icon: SiWebflow },
+const stacks: { name: string; icon: BrandIconName }[] = [
+  { name: 'HTML', icon: 'html5' },
+  { name: 'React', icon: 'react' },
+  { name: 'Next.js', icon: 'nextjs' },
+  { name: 'Vue', icon: 'vue' },
+  { name: 'Svelte', icon: 'svelte' },
+  { name: 'Astro', icon: 'astro' },
+  { name: 'Gatsby', icon: 'gatsby' },
+  { name: 'Hugo', icon: 'hugo' },
+  { name: 'WordPress', icon: 'wordpress' },
+  { name: 'Webflow', icon: 'webflow' },
 ];
 
 export function StackSection() {
@@ -184,7 +172,7 @@ export function StackSection() {
       <Flex as="ul" wrap="wrap" justify="center" gap={{ base: '6', md: '10' }} listStyle="none">
         {stacks.map(({ name, icon }) => (
           <Stack as="li" key={name} align="center" gap="2" color="fg.muted" minW="16">
-            <Icon as={icon} boxSize={{ base: '8', md: '10' }} aria-hidden />
+            <BrandIcon name={icon} boxSize={{ base: '8', md: '10' }} />
             <Text fontSize="sm" fontWeight="medium">
               {name}
             </Text>

@@ -11,8 +11,8 @@ import {
   Text,
   type CardRootProps,
 } from '@chakra-ui/react';
-import { FaGithub } from 'react-icons/fa6';
 import { ServerIcon } from 'lucide-react';
+import { BrandIcon } from '../../../components/brand-icon';
 import { CheckList } from '../../../components/check-list';
 import { SELF_HOSTING_GUIDE_URL } from '../../../config/site';
 
@@ -60,7 +60,7 @@ export function SelfHostCard(props: CardRootProps) {
             alignSelf={{ md: 'center' }}
           >
             <a href={SELF_HOSTING_GUIDE_URL}>
-              <FaGithub aria-hidden /> Read the deploy guide
+              <BrandIcon name="github" /> Read the deploy guide
             </a>
           </Button>
         </Flex>
