@@ -2,10 +2,27 @@
 // on a missing value or a key that must not ship, with the browser's own message); and the
 // dev-server rewrite of the public form endpoint `/api/forms/{id}` to the `forms` Edge Function,
 // set up like the production rewrite the README describes.
-import { defineConfig, type Plugin } from 'vite';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type AliasOptions, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { EnvError, parseEnv } from './src/config/env-rules.ts';
 import { LOCAL_FORMS_PROXY_SECRET, PROXY_SECRET_HEADER } from './local-stack/forms-proxy.ts';
+
+/**
+ * `#chakra-theme/…`: one module of Chakra's default theme (src/app/theme.ts says why it does not
+ * import '@chakra-ui/react/theme'). Chakra's package exports do not name these files, hence the
+ * alias; tsconfig.json maps the same name to their types, and vitest.config.ts reuses this.
+ */
+export const chakraThemeAlias: AliasOptions = [
+  {
+    find: /^#chakra-theme\/(.*)$/,
+    replacement: path.join(
+      path.dirname(fileURLToPath(import.meta.url)),
+      'node_modules/@chakra-ui/react/dist/esm/theme/$1.js',
+    ),
+  },
+];
 
 const functionsUrl = `${process.env.VITE_SUPABASE_URL ?? 'http://127.0.0.1:54321'}/functions/v1`;
 
@@ -32,6 +49,7 @@ function checkSiteEnv(): Plugin {
 
 export default defineConfig({
   plugins: [react(), checkSiteEnv()],
+  resolve: { alias: chakraThemeAlias },
   build: {
     // .vite/manifest.json: which chunks each page loads, read by the bundle budget test
     // (tests/build/bundle-budget.test.ts) and the Lighthouse benchmark (scripts/bundle-size.ts).

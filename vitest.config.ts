@@ -5,9 +5,11 @@
 // LOAD_TESTS=1, which `npm run test:load` sets, so `npm test` never runs it.
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { chakraThemeAlias } from './vite.config.ts';
 
 export default defineConfig({
   plugins: [react()],
+  resolve: { alias: chakraThemeAlias },
   test: {
     projects: [
       {

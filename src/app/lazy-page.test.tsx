@@ -1,9 +1,12 @@
 // A lazy page suspends until its chunk arrives, unless the chunk was preloaded: then it renders in
 // the first pass, so the first page of a visit never shows the loading fallback (src/main.tsx).
+// It arrives with the recipes of the components only lazy pages render (theme.ts).
 import { Suspense } from 'react';
+import { ChakraProvider, Switch } from '@chakra-ui/react';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lazyPage } from './lazy-page';
+import { appSystem } from './theme';
 
 const pageModule = () => ({ Page: ({ name }: { name: string }) => <h1>Hello {name}</h1> });
 
@@ -19,6 +22,27 @@ function renderPage(Page: (props: { name: string }) => unknown) {
 afterEach(cleanup);
 
 describe('lazyPage', () => {
+  // First: the design system is one per test file, and every page loaded adds the recipes to it.
+  it("brings the later recipes: a page's Switch is styled by Chakra's switch recipe", async () => {
+    const SwitchPage = () => (
+      <Switch.Root>
+        <Switch.HiddenInput />
+        <Switch.Control />
+        <Switch.Label>Notify me</Switch.Label>
+      </Switch.Root>
+    );
+    // Not part of the start-up recipes: rendered before its page's chunk, a Switch is unstyled.
+    expect(appSystem().isSlotRecipe('switch')).toBe(false);
+    const Page = lazyPage(async () => ({ SwitchPage }), 'SwitchPage');
+    await Page.preload();
+    const { container } = render(
+      <ChakraProvider value={appSystem()}>
+        <Page />
+      </ChakraProvider>,
+    );
+    expect(appSystem().isSlotRecipe('switch')).toBe(true);
+    expect(container.querySelector('label')).toHaveClass('chakra-switch__root');
+  });
   it('shows the fallback until the chunk arrives', async () => {
     const Page = lazyPage(async () => pageModule(), 'Page');
     renderPage(Page);

@@ -1,14 +1,26 @@
 // The design system ships only the recipes the app uses (theme.ts); a Chakra component whose
 // recipe is missing renders unstyled without any error. This reads every Chakra component the
 // app imports, finds the recipes Chakra's own code asks for (`key: "…"`, following the
-// components it renders itself, e.g. Checkbox → Checkmark), and checks the system has each.
-import { readdirSync, readFileSync } from 'node:fs';
+// components it renders itself, e.g. Checkbox → Checkmark), and checks the system has each: at
+// start for what the app renders before a lazily loaded page (those bring the later recipes).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recipes, slotRecipes } from '@chakra-ui/react/theme';
-import { appSystem } from './theme';
+import {
+  cssVarsPrefix,
+  cssVarsRoot,
+  recipes,
+  semanticTokens,
+  slotRecipes,
+  tokens,
+} from '@chakra-ui/react/theme';
+import { laterRecipes } from './later-recipes';
+import { addRecipes, createAppSystem, defaultTokens } from './theme';
 
-const system = appSystem();
+/** The system as the app starts, and as it is once a lazily loaded page has arrived. */
+const startupSystem = createAppSystem();
+const system = createAppSystem();
+addRecipes(system, laterRecipes);
 
 const root = path.resolve(import.meta.dirname, '../..');
 const chakraDir = path.join(root, 'node_modules/@chakra-ui/react/dist/esm');
@@ -21,10 +33,43 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Names the app imports from '@chakra-ui/react' (values, not types). */
-function importedNames(): Set<string> {
+/** The module a relative import names, as a file under src/. */
+function resolveImport(from: string, specifier: string): string | undefined {
+  const base = path.resolve(path.dirname(from), specifier);
+  return ['', '.ts', '.tsx', '/index.ts', '/index.tsx']
+    .map((suffix) => base + suffix)
+    .find((file) => /\.tsx?$/.test(file) && existsSync(file));
+}
+
+/**
+ * The modules the app can run before a lazily loaded page arrives: from src/main.tsx, every
+ * relative import, static or dynamic (the profile menu, the toaster…), except the dynamic imports
+ * in modules that make lazy pages (`lazyPage(…)`), which load the later recipes with the page.
+ */
+function startupFiles(): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    const makesLazyPages = /\blazyPage\(/.test(text);
+    const imports = [
+      ...text.matchAll(/\b(?:from|import)\s+'(\.[^']+)'/g),
+      ...(makesLazyPages ? [] : text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)),
+    ];
+    for (const [, specifier] of imports) {
+      const target = resolveImport(file, specifier);
+      if (target) visit(target);
+    }
+  };
+  visit(path.join(root, 'src/main.tsx'));
+  return [...seen];
+}
+
+/** Names the given files import from '@chakra-ui/react' (values, not types). */
+function importedNames(files = sourceFiles(path.join(root, 'src'))): Set<string> {
   const names = new Set<string>();
-  for (const file of sourceFiles(path.join(root, 'src'))) {
+  for (const file of files) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(
       /import\s+(?!type\s)\{([^}]*)\}\s+from\s+'@chakra-ui\/react'/g,
@@ -72,10 +117,21 @@ function recipeKeys(folder: string, seen = new Set<string>()): Set<string> {
   return keys;
 }
 
-const hasRecipe = (key: string) => system.isRecipe(key) || system.isSlotRecipe(key);
+type System = typeof system;
+const hasRecipe = (sys: System, key: string) => sys.isRecipe(key) || sys.isSlotRecipe(key);
 /** Chakra's full theme: a key it has no recipe for either (e.g. Text's) styles nothing anyway. */
 const inDefaultTheme = (key: string) => key in recipes || key in slotRecipes;
-const lacking = (keys: Set<string>) => [...keys].filter((k) => inDefaultTheme(k) && !hasRecipe(k));
+const lacking = (keys: Set<string>, sys: System = system) =>
+  [...keys].filter((k) => inDefaultTheme(k) && !hasRecipe(sys, k));
+
+/** "Name: recipe" for each imported component whose recipe the system lacks. */
+function missingRecipes(names: Set<string>, folders: Map<string, string>, sys: System) {
+  return [...names].flatMap((name) => {
+    const folder = folders.get(name);
+    if (!folder) return [];
+    return lacking(recipeKeys(folder), sys).map((key) => `${name}: ${key}`);
+  });
+}
 
 describe('the design system', () => {
   const folders = componentFolders();
@@ -90,11 +146,43 @@ describe('the design system', () => {
   it('has the recipe of every Chakra component the app imports', () => {
     const names = importedNames();
     expect(names.size).toBeGreaterThan(10);
-    const missing = [...names].flatMap((name) => {
-      const folder = folders.get(name);
-      if (!folder) return [];
-      return lacking(recipeKeys(folder)).map((key) => `${name}: ${key}`);
-    });
-    expect(missing).toEqual([]);
+    expect(missingRecipes(names, folders, system)).toEqual([]);
+  });
+
+  it('has at start the recipe of every Chakra component rendered before a lazy page', () => {
+    const files = startupFiles().map((file) => path.relative(root, file));
+    // The walk reaches the layout, the home page and what they load (profile menu, toaster)…
+    for (const file of [
+      'src/components/layout/header.tsx',
+      'src/components/layout/profile-menu.tsx',
+      'src/components/toaster-view.tsx',
+      'src/features/home/components/hero.tsx',
+    ]) {
+      expect(files).toContain(file);
+    }
+    // …but not the lazily loaded pages, which bring the later recipes.
+    expect(files).not.toContain('src/features/pricing/pricing-page.tsx');
+    expect(files).not.toContain('src/components/confirm-dialog.tsx');
+    const names = importedNames(startupFiles());
+    expect(missingRecipes(names, folders, startupSystem)).toEqual([]);
+    // A later recipe is missing at start: the check above would notice one used at start-up.
+    expect(missingRecipes(new Set(['Switch']), folders, startupSystem)).toEqual(['Switch: switch']);
+  });
+
+  it("composes Chakra's default tokens as Chakra's theme does", () => {
+    expect(defaultTokens.tokens).toEqual(tokens);
+    expect(defaultTokens.semanticTokens).toEqual(semanticTokens);
+    expect(system._config.cssVarsPrefix).toBe(cssVarsPrefix);
+    expect(system._config.cssVarsRoot).toBe(cssVarsRoot);
+  });
+
+  it('adds recipes to a system that Chakra then uses', () => {
+    const fresh = createAppSystem();
+    expect(fresh.isSlotRecipe('dialog')).toBe(false);
+    addRecipes(fresh, laterRecipes);
+    expect(fresh.isSlotRecipe('dialog')).toBe(true);
+    expect(fresh.getSlotRecipeFn('dialog').classNameMap.content).toBe('chakra-dialog__content');
+    // The start-up recipes stay.
+    expect(fresh.isRecipe('button')).toBe(true);
   });
 });

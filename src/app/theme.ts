@@ -1,109 +1,134 @@
 // The app's design system: Chakra's default theme (tokens, semantic tokens, global styles) with
 // the brand's type and a few global rules, but only the component recipes the app renders.
 // Chakra's full `defaultConfig` ships every component's recipe (~70 of them) in the first
-// JavaScript every page loads; `defaultBaseConfig` plus this list keeps the same look for less.
-// A component added to the app needs its recipe here, or it renders unstyled: theme.test.ts
-// checks every Chakra component imported under src/ against this list.
-import { createSystem, defaultBaseConfig, defineConfig, mergeConfigs } from '@chakra-ui/react';
+// JavaScript every page loads; `defaultBaseConfig` plus these lists keeps the same look for less.
+// The recipes of components that only the lazily loaded pages render come with those pages
+// (later-recipes.ts, added by `loadLaterRecipes`, which lazy-page.ts awaits with each page).
+// A component added to the app needs its recipe in one of the two lists, or it renders unstyled:
+// theme.test.ts checks every Chakra component imported under src/ against them.
+//
+// Chakra's parts come from its own modules (`#chakra-theme/…`, package.json "imports") rather
+// than from '@chakra-ui/react/theme': that module re-exports every recipe, and once the bundle
+// includes it the bundler puts all the recipes the app uses, the later ones too, in the start-up
+// chunk. theme.test.ts checks the tokens composed here equal Chakra's own.
 import {
-  alertSlotRecipe,
-  animationStyles,
-  avatarSlotRecipe,
-  badgeRecipe,
-  blockquoteSlotRecipe,
-  breakpoints,
-  buttonRecipe,
-  cardSlotRecipe,
-  checkboxSlotRecipe,
-  checkmarkRecipe,
-  codeRecipe,
-  containerRecipe,
-  cssVarsPrefix,
-  cssVarsRoot,
-  dataListSlotRecipe,
-  dialogSlotRecipe,
-  drawerSlotRecipe,
-  emptyStateSlotRecipe,
-  fieldSlotRecipe,
-  globalCss,
-  headingRecipe,
-  iconRecipe,
-  inputAddonRecipe,
-  inputRecipe,
-  keyframes,
-  layerStyles,
-  linkRecipe,
-  listSlotRecipe,
-  menuSlotRecipe,
-  nativeSelectSlotRecipe,
-  radioGroupSlotRecipe,
-  radiomarkRecipe,
-  segmentGroupSlotRecipe,
-  semanticTokens,
-  separatorRecipe,
-  skeletonRecipe,
-  spinnerRecipe,
-  switchSlotRecipe,
-  tableSlotRecipe,
-  tabsSlotRecipe,
-  textareaRecipe,
-  textStyles,
-  toastSlotRecipe,
-  tokens,
-} from '@chakra-ui/react/theme';
+  createSystem,
+  defaultBaseConfig,
+  defineConfig,
+  mergeConfigs,
+  type SystemConfig,
+  type SystemContext,
+} from '@chakra-ui/react';
+import { breakpoints } from '#chakra-theme/breakpoints';
+import { globalCss } from '#chakra-theme/global-css';
+import { layerStyles } from '#chakra-theme/layer-styles';
+import { animationStyles } from '#chakra-theme/motion-styles';
+import { avatarSlotRecipe } from '#chakra-theme/recipes/avatar';
+import { badgeRecipe } from '#chakra-theme/recipes/badge';
+import { buttonRecipe } from '#chakra-theme/recipes/button';
+import { cardSlotRecipe } from '#chakra-theme/recipes/card';
+import { codeRecipe } from '#chakra-theme/recipes/code';
+import { containerRecipe } from '#chakra-theme/recipes/container';
+import { fieldSlotRecipe } from '#chakra-theme/recipes/field';
+import { headingRecipe } from '#chakra-theme/recipes/heading';
+import { iconRecipe } from '#chakra-theme/recipes/icon';
+import { inputRecipe } from '#chakra-theme/recipes/input';
+import { linkRecipe } from '#chakra-theme/recipes/link';
+import { listSlotRecipe } from '#chakra-theme/recipes/list';
+import { menuSlotRecipe } from '#chakra-theme/recipes/menu';
+import { spinnerRecipe } from '#chakra-theme/recipes/spinner';
+import { toastSlotRecipe } from '#chakra-theme/recipes/toast';
+import { semanticColors } from '#chakra-theme/semantic-tokens/colors';
+import { semanticRadii } from '#chakra-theme/semantic-tokens/radii';
+import { semanticShadows } from '#chakra-theme/semantic-tokens/shadows';
+import { textStyles } from '#chakra-theme/text-styles';
+import { animations } from '#chakra-theme/tokens/animations';
+import { aspectRatios } from '#chakra-theme/tokens/aspect-ratios';
+import { blurs } from '#chakra-theme/tokens/blurs';
+import { borders } from '#chakra-theme/tokens/borders';
+import { colors } from '#chakra-theme/tokens/colors';
+import { cursor } from '#chakra-theme/tokens/cursor';
+import { durations } from '#chakra-theme/tokens/durations';
+import { easings } from '#chakra-theme/tokens/easings';
+import { fontSizes } from '#chakra-theme/tokens/font-sizes';
+import { fontWeights } from '#chakra-theme/tokens/font-weights';
+import { fonts } from '#chakra-theme/tokens/fonts';
+import { keyframes } from '#chakra-theme/tokens/keyframes';
+import { letterSpacings } from '#chakra-theme/tokens/letter-spacing';
+import { lineHeights } from '#chakra-theme/tokens/line-heights';
+import { radii } from '#chakra-theme/tokens/radius';
+import { sizes } from '#chakra-theme/tokens/sizes';
+import { spacing } from '#chakra-theme/tokens/spacing';
+import { zIndices } from '#chakra-theme/tokens/z-indices';
 
-/** Chakra's default theme (as in `defaultConfig`) with only the recipes listed here. */
+/** Chakra's default tokens and semantic tokens, as its theme composes them. */
+export const defaultTokens = {
+  tokens: {
+    aspectRatios,
+    animations,
+    blurs,
+    borders,
+    colors,
+    durations,
+    easings,
+    fonts,
+    fontSizes,
+    fontWeights,
+    letterSpacings,
+    lineHeights,
+    radii,
+    spacing,
+    sizes,
+    zIndex: zIndices,
+    cursor,
+  },
+  semanticTokens: { colors: semanticColors, shadows: semanticShadows, radii: semanticRadii },
+};
+
+/** Recipes the app can render before any lazily loaded page: layout, home page, menus, toasts. */
+export const startupRecipes = {
+  recipes: {
+    badge: badgeRecipe,
+    button: buttonRecipe,
+    code: codeRecipe,
+    container: containerRecipe,
+    heading: headingRecipe,
+    icon: iconRecipe,
+    input: inputRecipe,
+    link: linkRecipe,
+    spinner: spinnerRecipe,
+  },
+  slotRecipes: {
+    avatar: avatarSlotRecipe,
+    card: cardSlotRecipe,
+    field: fieldSlotRecipe,
+    list: listSlotRecipe,
+    menu: menuSlotRecipe,
+    toast: toastSlotRecipe,
+  },
+} satisfies RecipeSet;
+
+export interface RecipeSet {
+  recipes: NonNullable<NonNullable<SystemConfig['theme']>['recipes']>;
+  slotRecipes: NonNullable<NonNullable<SystemConfig['theme']>['slotRecipes']>;
+}
+
+/** Chakra's default theme (as in `defaultConfig`) with only the start-up recipes. */
 const themeConfig = defineConfig({
   preflight: true,
-  cssVarsPrefix,
-  cssVarsRoot,
+  // Chakra's defaults (its theme module's cssVarsPrefix and cssVarsRoot).
+  cssVarsPrefix: 'chakra',
+  cssVarsRoot: ':where(html, .chakra-theme)',
   globalCss,
   theme: {
     breakpoints,
     keyframes,
-    tokens,
-    semanticTokens,
+    ...defaultTokens,
     textStyles,
     layerStyles,
     animationStyles,
-    recipes: {
-      badge: badgeRecipe,
-      button: buttonRecipe,
-      checkmark: checkmarkRecipe,
-      code: codeRecipe,
-      container: containerRecipe,
-      heading: headingRecipe,
-      icon: iconRecipe,
-      input: inputRecipe,
-      inputAddon: inputAddonRecipe,
-      link: linkRecipe,
-      radiomark: radiomarkRecipe,
-      separator: separatorRecipe,
-      skeleton: skeletonRecipe,
-      spinner: spinnerRecipe,
-      textarea: textareaRecipe,
-    },
-    slotRecipes: {
-      alert: alertSlotRecipe,
-      avatar: avatarSlotRecipe,
-      blockquote: blockquoteSlotRecipe,
-      card: cardSlotRecipe,
-      checkbox: checkboxSlotRecipe,
-      dataList: dataListSlotRecipe,
-      dialog: dialogSlotRecipe,
-      drawer: drawerSlotRecipe,
-      emptyState: emptyStateSlotRecipe,
-      field: fieldSlotRecipe,
-      list: listSlotRecipe,
-      menu: menuSlotRecipe,
-      nativeSelect: nativeSelectSlotRecipe,
-      radioGroup: radioGroupSlotRecipe,
-      segmentGroup: segmentGroupSlotRecipe,
-      switch: switchSlotRecipe,
-      table: tableSlotRecipe,
-      tabs: tabsSlotRecipe,
-      toast: toastSlotRecipe,
-    },
+    recipes: { ...startupRecipes.recipes },
+    slotRecipes: { ...startupRecipes.slotRecipes },
   },
 });
 
@@ -144,13 +169,43 @@ const brandConfig = defineConfig({
   },
 });
 
-let created: ReturnType<typeof createSystem> | undefined;
+/** A new design system with the start-up recipes (tests; the app uses `appSystem`). */
+export const createAppSystem = (): SystemContext =>
+  createSystem(mergeConfigs(defaultBaseConfig, themeConfig), brandConfig);
+
+let created: SystemContext | undefined;
 
 /**
  * The design system, made on first use. Making it (Chakra's tokens, conditions and utilities) is
  * one of the longer pieces of start-up work; src/main.tsx runs it in a task of its own.
  */
-export function appSystem(): ReturnType<typeof createSystem> {
-  created ??= createSystem(mergeConfigs(defaultBaseConfig, themeConfig), brandConfig);
+export function appSystem(): SystemContext {
+  created ??= createAppSystem();
   return created;
+}
+
+/**
+ * Gives a system more recipes. Chakra looks a recipe up in the system's theme when a component
+ * first renders with it, so one added before that styles the component as if it had been there
+ * from the start; the recipes must arrive before the components that use them render.
+ */
+export function addRecipes(system: SystemContext, more: RecipeSet): void {
+  const theme = system._config.theme!;
+  Object.assign((theme.recipes ??= {}), more.recipes);
+  Object.assign((theme.slotRecipes ??= {}), more.slotRecipes);
+}
+
+let laterRecipes: Promise<void> | undefined;
+
+/** Loads the recipes of the components only lazily loaded pages render into `appSystem` (once). */
+export function loadLaterRecipes(): Promise<void> {
+  laterRecipes ??= import('./later-recipes').then(
+    (module) => addRecipes(appSystem(), module.laterRecipes),
+    (error: unknown) => {
+      // A chunk that failed to load may be fetched again on the next attempt.
+      laterRecipes = undefined;
+      throw error;
+    },
+  );
+  return laterRecipes;
 }
