@@ -54,6 +54,15 @@ export default defineConfig({
     // .vite/manifest.json: which chunks each page loads, read by the bundle budget test
     // (tests/build/bundle-budget.test.ts) and the Lighthouse benchmark (scripts/bundle-size.ts).
     manifest: true,
+    rolldownOptions: {
+      // @emotion/react imports these two CommonJS packages for their side effects only, so the
+      // bundle kept them (1 KB gzipped) though nothing calls them; they have none.
+      treeshake: {
+        moduleSideEffects: [
+          { test: /node_modules\/(hoist-non-react-statics|react-is)\//, sideEffects: false },
+        ],
+      },
+    },
   },
   server: {
     host: '127.0.0.1',

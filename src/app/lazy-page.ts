@@ -4,7 +4,8 @@
 // spinner, and nothing moves when it arrives. Each page renders inside the query scope, whose
 // chunk (TanStack Query) loads alongside the page's.
 import { createElement, lazy, useState, type ComponentType } from 'react';
-import { loadLaterRecipes } from './theme';
+import { loadLaterRecipes } from '../components/theme/use-later-recipes';
+import { appSystem } from './theme';
 
 type PageProps<M, K extends keyof M> = M[K] extends ComponentType<infer P> ? P : never;
 
@@ -22,7 +23,7 @@ export function lazyPage<M extends Record<string, unknown>, K extends keyof M & 
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<ComponentType<P>> | undefined;
   const fetchPage = () =>
-    (loading ??= Promise.all([load(), import('./query-scope'), loadLaterRecipes()]).then(
+    (loading ??= Promise.all([load(), import('./query-scope'), loadLaterRecipes(appSystem())]).then(
       ([module, { withQueryScope }]) =>
         (loaded = withQueryScope(module[name] as ComponentType<P & object>) as ComponentType<P>),
       (error: unknown) => {

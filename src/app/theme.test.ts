@@ -2,7 +2,8 @@
 // recipe is missing renders unstyled without any error. This reads every Chakra component the
 // app imports, finds the recipes Chakra's own code asks for (`key: "…"`, following the
 // components it renders itself, e.g. Checkbox → Checkmark), and checks the system has each: at
-// start for what the app renders before a lazily loaded page (those bring the later recipes).
+// start for what the app renders before it loads the later recipes (with a lazy page, the profile
+// menu or the toasts: src/components/theme/use-later-recipes.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,10 +15,11 @@ import {
   slotRecipes,
   tokens,
 } from '@chakra-ui/react/theme';
-import { laterRecipes } from './later-recipes';
-import { addRecipes, createAppSystem, defaultTokens } from './theme';
+import { addRecipes } from '../components/theme/add-recipes';
+import { laterRecipes } from '../components/theme/later-recipes';
+import { createAppSystem, defaultTokens } from './theme';
 
-/** The system as the app starts, and as it is once a lazily loaded page has arrived. */
+/** The system as the app starts, and as it is once the later recipes have arrived. */
 const startupSystem = createAppSystem();
 const system = createAppSystem();
 addRecipes(system, laterRecipes);
@@ -42,16 +44,18 @@ function resolveImport(from: string, specifier: string): string | undefined {
 }
 
 /**
- * The modules the app can run before a lazily loaded page arrives: from src/main.tsx, every
- * relative import, static or dynamic (the profile menu, the toaster…), except the dynamic imports
- * in modules that make lazy pages (`lazyPage(…)`), which load the later recipes with the page.
+ * The modules the app can render before the later recipes arrive: from src/main.tsx, every
+ * relative import, static or dynamic, except the dynamic imports in modules that make lazy pages
+ * (`lazyPage(…)`, which loads the later recipes with each page), and no module that waits for
+ * them itself (`useLaterRecipes()`).
  */
 function startupFiles(): string[] {
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
-    seen.add(file);
     const text = readFileSync(file, 'utf8');
+    if (/\buseLaterRecipes\(\)/.test(text)) return;
+    seen.add(file);
     const makesLazyPages = /\blazyPage\(/.test(text);
     const imports = [
       ...text.matchAll(/\b(?:from|import)\s+'(\.[^']+)'/g),
@@ -149,20 +153,26 @@ describe('the design system', () => {
     expect(missingRecipes(names, folders, system)).toEqual([]);
   });
 
-  it('has at start the recipe of every Chakra component rendered before a lazy page', () => {
+  it('has at start the recipe of every Chakra component rendered before the later ones', () => {
     const files = startupFiles().map((file) => path.relative(root, file));
-    // The walk reaches the layout, the home page and what they load (profile menu, toaster)…
+    // The walk reaches the layout, the home page and what they import…
     for (const file of [
       'src/components/layout/header.tsx',
-      'src/components/layout/profile-menu.tsx',
-      'src/components/toaster-view.tsx',
+      'src/components/layout/footer.tsx',
+      'src/components/text-field.tsx',
       'src/features/home/components/hero.tsx',
     ]) {
       expect(files).toContain(file);
     }
-    // …but not the lazily loaded pages, which bring the later recipes.
-    expect(files).not.toContain('src/features/pricing/pricing-page.tsx');
-    expect(files).not.toContain('src/components/confirm-dialog.tsx');
+    // …but not the lazily loaded pages, nor the profile menu and the toasts: they bring the rest.
+    for (const file of [
+      'src/features/pricing/pricing-page.tsx',
+      'src/components/confirm-dialog.tsx',
+      'src/components/layout/profile-menu.tsx',
+      'src/components/toaster-view.tsx',
+    ]) {
+      expect(files).not.toContain(file);
+    }
     const names = importedNames(startupFiles());
     expect(missingRecipes(names, folders, startupSystem)).toEqual([]);
     // A later recipe is missing at start: the check above would notice one used at start-up.

@@ -2,8 +2,8 @@
 // the brand's type and a few global rules, but only the component recipes the app renders.
 // Chakra's full `defaultConfig` ships every component's recipe (~70 of them) in the first
 // JavaScript every page loads; `defaultBaseConfig` plus these lists keeps the same look for less.
-// The recipes of components that only the lazily loaded pages render come with those pages
-// (later-recipes.ts, added by `loadLaterRecipes`, which lazy-page.ts awaits with each page).
+// The recipes of components that only what loads later renders (the lazy pages, the profile
+// menu, the toasts) come with it: src/components/theme/use-later-recipes.ts.
 // A component added to the app needs its recipe in one of the two lists, or it renders unstyled:
 // theme.test.ts checks every Chakra component imported under src/ against them.
 //
@@ -16,14 +16,12 @@ import {
   defaultBaseConfig,
   defineConfig,
   mergeConfigs,
-  type SystemConfig,
   type SystemContext,
 } from '@chakra-ui/react';
 import { breakpoints } from '#chakra-theme/breakpoints';
 import { globalCss } from '#chakra-theme/global-css';
 import { layerStyles } from '#chakra-theme/layer-styles';
 import { animationStyles } from '#chakra-theme/motion-styles';
-import { avatarSlotRecipe } from '#chakra-theme/recipes/avatar';
 import { badgeRecipe } from '#chakra-theme/recipes/badge';
 import { buttonRecipe } from '#chakra-theme/recipes/button';
 import { cardSlotRecipe } from '#chakra-theme/recipes/card';
@@ -35,13 +33,12 @@ import { iconRecipe } from '#chakra-theme/recipes/icon';
 import { inputRecipe } from '#chakra-theme/recipes/input';
 import { linkRecipe } from '#chakra-theme/recipes/link';
 import { listSlotRecipe } from '#chakra-theme/recipes/list';
-import { menuSlotRecipe } from '#chakra-theme/recipes/menu';
 import { spinnerRecipe } from '#chakra-theme/recipes/spinner';
-import { toastSlotRecipe } from '#chakra-theme/recipes/toast';
 import { semanticColors } from '#chakra-theme/semantic-tokens/colors';
 import { semanticRadii } from '#chakra-theme/semantic-tokens/radii';
 import { semanticShadows } from '#chakra-theme/semantic-tokens/shadows';
 import { textStyles } from '#chakra-theme/text-styles';
+import type { RecipeSet } from '../components/theme/add-recipes';
 import { animations } from '#chakra-theme/tokens/animations';
 import { aspectRatios } from '#chakra-theme/tokens/aspect-ratios';
 import { blurs } from '#chakra-theme/tokens/blurs';
@@ -85,7 +82,7 @@ export const defaultTokens = {
   semanticTokens: { colors: semanticColors, shadows: semanticShadows, radii: semanticRadii },
 };
 
-/** Recipes the app can render before any lazily loaded page: layout, home page, menus, toasts. */
+/** Recipes of what the app renders before it loads anything more: the layout and the home page. */
 export const startupRecipes = {
   recipes: {
     badge: badgeRecipe,
@@ -99,19 +96,11 @@ export const startupRecipes = {
     spinner: spinnerRecipe,
   },
   slotRecipes: {
-    avatar: avatarSlotRecipe,
     card: cardSlotRecipe,
     field: fieldSlotRecipe,
     list: listSlotRecipe,
-    menu: menuSlotRecipe,
-    toast: toastSlotRecipe,
   },
 } satisfies RecipeSet;
-
-export interface RecipeSet {
-  recipes: NonNullable<NonNullable<SystemConfig['theme']>['recipes']>;
-  slotRecipes: NonNullable<NonNullable<SystemConfig['theme']>['slotRecipes']>;
-}
 
 /** Chakra's default theme (as in `defaultConfig`) with only the start-up recipes. */
 const themeConfig = defineConfig({
@@ -182,30 +171,4 @@ let created: SystemContext | undefined;
 export function appSystem(): SystemContext {
   created ??= createAppSystem();
   return created;
-}
-
-/**
- * Gives a system more recipes. Chakra looks a recipe up in the system's theme when a component
- * first renders with it, so one added before that styles the component as if it had been there
- * from the start; the recipes must arrive before the components that use them render.
- */
-export function addRecipes(system: SystemContext, more: RecipeSet): void {
-  const theme = system._config.theme!;
-  Object.assign((theme.recipes ??= {}), more.recipes);
-  Object.assign((theme.slotRecipes ??= {}), more.slotRecipes);
-}
-
-let laterRecipes: Promise<void> | undefined;
-
-/** Loads the recipes of the components only lazily loaded pages render into `appSystem` (once). */
-export function loadLaterRecipes(): Promise<void> {
-  laterRecipes ??= import('./later-recipes').then(
-    (module) => addRecipes(appSystem(), module.laterRecipes),
-    (error: unknown) => {
-      // A chunk that failed to load may be fetched again on the next attempt.
-      laterRecipes = undefined;
-      throw error;
-    },
-  );
-  return laterRecipes;
 }

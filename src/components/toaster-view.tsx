@@ -2,8 +2,10 @@
 // first toast is raised, so no page load carries the renderer before a toast is needed.
 import { Toaster as ChakraToaster, Portal, Stack, Toast } from '@chakra-ui/react';
 import { toaster } from './toaster';
+import { useLaterRecipes } from './theme/use-later-recipes';
 
 export function Toaster() {
+  useLaterRecipes();
   return (
     <Portal>
       <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }}>

@@ -1,5 +1,6 @@
-// Shared site texts and constants from the product spec: one source of truth for plans, timings,
-// marketing figures and messages that appear in more than one place.
+// Shared site texts and constants from the product spec: one source of truth for timings,
+// marketing figures and messages that appear in more than one place. The plans are in plans.ts
+// and the dashboard's news in whats-new.ts: the first page load carries this module, not those.
 import { paths } from './paths';
 
 export const site = {
@@ -52,83 +53,8 @@ export const MARKETING_FIGURES = [
   { value: '5', label: 'tools' },
 ] as const;
 
-export type BillingCycle = 'monthly' | 'annually';
-
-/** How a billing cycle is written in a URL (`?billing=annual`); monthly is the default. */
-export function billingParam(cycle: BillingCycle): string {
-  return cycle === 'annually' ? 'annual' : 'monthly';
-}
-
-/** Reads `?billing=` back; anything but `annual` means the default, monthly. */
-export function parseBilling(value: string | null | undefined): BillingCycle {
-  return value === 'annual' ? 'annually' : 'monthly';
-}
-
-/** A plan's price for a cycle, as shown on pricing and register: "€190/year". */
-export function planPrice(plan: Plan, cycle: BillingCycle): { amount: number; unit: string } {
-  return cycle === 'annually'
-    ? { amount: plan.annually, unit: 'year' }
-    : { amount: plan.monthly, unit: 'month' };
-}
-
-export interface Plan {
-  id: 'starter' | 'pro' | 'enterprise';
-  title: string;
-  description: string;
-  monthly: number;
-  annually: number;
-  features: readonly string[];
-  popular: boolean;
-}
-
-/** Prices in euros (spec §9). */
-export const PLANS: readonly Plan[] = [
-  {
-    id: 'starter',
-    title: 'Starter',
-    description: 'For a personal site or a single landing page.',
-    monthly: 9,
-    annually: 90,
-    features: ['1 project', 'Basic analytics', 'Email support'],
-    popular: false,
-  },
-  {
-    id: 'pro',
-    title: 'Pro',
-    description: 'For freelancers and small teams shipping several sites.',
-    monthly: 19,
-    annually: 190,
-    features: ['Up to 10 projects', 'Advanced analytics', 'Priority support', 'Team collaboration'],
-    popular: true,
-  },
-  {
-    id: 'enterprise',
-    title: 'Enterprise',
-    description: 'For agencies and companies with many forms and clients.',
-    monthly: 49,
-    annually: 490,
-    features: [
-      'Unlimited projects',
-      'Custom integrations',
-      'Dedicated account manager',
-      'Premium support',
-    ],
-    popular: false,
-  },
-];
-
-export function findPlan(id: string | null | undefined): Plan | undefined {
-  return PLANS.find((plan) => plan.id === id);
-}
-
 /** The pricing cards' link target (no screen of its own): it forwards to register with the plan. */
 export const PLAN_SIGNUP_PATH = '/auth';
-
-/** The pricing card's link: the plan, and the cycle when it is not the default. */
-export function planSignupPath(planId: Plan['id'], cycle: BillingCycle = 'monthly'): string {
-  const billing = cycle === 'monthly' ? '' : `&billing=${billingParam(cycle)}`;
-  return `${PLAN_SIGNUP_PATH}?plan=${planId}${billing}`;
-}
 
 /** The header's main navigation, in order. */
 export const NAV_LINKS = [
@@ -138,39 +64,6 @@ export const NAV_LINKS = [
   { label: 'Blog', to: paths.blog },
   { label: 'Custom Web', to: paths.custom },
 ] as const;
-
-export interface WhatsNewItem {
-  /** ISO date (YYYY-MM-DD) the change shipped. */
-  date: string;
-  title: string;
-  description: string;
-}
-
-/** The dashboard's 'What's new' list, newest first. */
-export const WHATS_NEW: readonly WhatsNewItem[] = [
-  {
-    date: '2026-11-24',
-    title: 'Account settings',
-    description:
-      'Change your display name or password, or delete your account and all its data, from Settings.',
-  },
-  {
-    date: '2026-11-24',
-    title: 'A live dashboard',
-    description:
-      'New forms and messages appear the moment they arrive, with an unread count beside Forms.',
-  },
-  {
-    date: '2026-11-22',
-    title: 'Notifications that arrive',
-    description: 'Notification e-mails that fail to send are retried automatically with backoff.',
-  },
-  {
-    date: '2026-11-22',
-    title: 'Spam defence built in',
-    description: 'Honeypot fields and per-visitor rate limits keep bots out of your inbox.',
-  },
-];
 
 /** Where the dashboard's promo card sends people who want to run tinyback themselves. */
 export const SELF_HOSTING_DOCS = `${paths.docs}#self-hosting`;

@@ -118,4 +118,20 @@ describe('prerendered pages', () => {
     expect(await header.getByRole('link', { name: 'Login' }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
+
+  it('styles the profile menu on /, where no lazy page brought the later recipes', async () => {
+    const page = await e2e.newPage();
+    const errors = collectErrors(page);
+    await signedInUser(page, 'Menu Reader');
+
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Open profile menu' }).click();
+    const menu = page.getByRole('menu');
+    await menu.waitFor();
+    // Chakra adds a part's class only when the system has the part's recipe.
+    expect(await menu.getAttribute('class')).toContain('chakra-menu__content');
+    const style = await menu.evaluate((element) => getComputedStyle(element).backgroundColor);
+    expect(style).not.toBe('rgba(0, 0, 0, 0)');
+    expect(errors).toEqual([]);
+  });
 });

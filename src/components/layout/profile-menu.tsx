@@ -1,11 +1,13 @@
 // The signed-in user's profile menu in the header: name and e-mail, Dashboard, Settings and Sign
 // out. Its own module, loaded only once someone is signed in (header.tsx): the menu's positioning
-// and focus machinery is not part of a visitor's first page load.
+// and focus machinery (and the menu's and avatar's styles) are not part of a visitor's first page
+// load.
 import { Link as RouterLink } from 'react-router-dom';
 import { Avatar, Box, IconButton, Menu, Portal, Text } from '@chakra-ui/react';
 import type { User } from '@supabase/supabase-js';
 import { LayoutDashboardIcon, LogOutIcon, SettingsIcon } from 'lucide-react';
 import { paths } from '../../config/paths';
+import { useLaterRecipes } from '../theme/use-later-recipes';
 
 export interface ProfileMenuProps {
   user: User;
@@ -22,6 +24,7 @@ export function ProfileMenu({
   changeProfile,
   handleSignOut,
 }: ProfileMenuProps) {
+  useLaterRecipes();
   return (
     <Menu.Root
       open={profileOpen}

@@ -2,7 +2,7 @@
 // chosen plan and billing cycle; unknown values are dropped rather than passed on.
 import { Navigate, useSearchParams } from 'react-router-dom';
 import { paths } from '../../config/paths';
-import { billingParam, findPlan, parseBilling } from '../../config/site';
+import { billingParam, findPlan, parseBilling } from '../../config/plans';
 
 export function PlanRedirect() {
   const [params] = useSearchParams();

@@ -4,7 +4,7 @@ import { Badge, HStack, Link, Text } from '@chakra-ui/react';
 import { PageMeta } from '../../components/page-meta';
 import { PAGE_META } from '../../config/seo';
 import { paths } from '../../config/paths';
-import { billingParam, findPlan, parseBilling, planPrice } from '../../config/site';
+import { billingParam, findPlan, parseBilling, planPrice } from '../../config/plans';
 import { AuthCard } from './components/auth-card';
 import { RegisterForm } from './components/register-form';
 

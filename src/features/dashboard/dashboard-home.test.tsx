@@ -4,7 +4,7 @@ import { resetSupabaseMock } from '../../components/testing/mocked-supabase';
 import { SLOW } from '../../components/testing/render';
 import { renderWithAuth } from '../../components/testing/render-with-auth';
 import { fakeSession, type SupabaseMock } from '../../components/testing/supabase-mock';
-import { WHATS_NEW } from '../../config/site';
+import { WHATS_NEW } from '../../config/whats-new';
 import { DashboardHome } from './dashboard-home';
 
 vi.mock('../../lib/supabase', () => import('../../components/testing/mocked-supabase'));

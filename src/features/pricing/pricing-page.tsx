@@ -6,7 +6,7 @@ import { Container, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { PageHero } from '../../components/page-hero';
 import { PageMeta } from '../../components/page-meta';
 import { PAGE_META } from '../../config/seo';
-import { billingParam, parseBilling, PLANS, type BillingCycle } from '../../config/site';
+import { billingParam, parseBilling, PLANS, type BillingCycle } from '../../config/plans';
 import { BillingToggle } from './components/billing-toggle';
 import { PlanCard } from './components/plan-card';
 import { SelfHostCard } from './components/self-host-card';

@@ -1,6 +1,6 @@
 // The dashboard's 'What's new' list: recent changes to tinyback, newest first (static, from config).
 import { Box, Heading, Stack, Text } from '@chakra-ui/react';
-import { WHATS_NEW, type WhatsNewItem } from '../../../config/site';
+import { WHATS_NEW, type WhatsNewItem } from '../../../config/whats-new';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 

@@ -1,6 +1,6 @@
 // The monthly/annual switch of the pricing page (a labelled radio group).
 import { SegmentGroup } from '@chakra-ui/react';
-import type { BillingCycle } from '../../../config/site';
+import type { BillingCycle } from '../../../config/plans';
 
 const items = [
   { value: 'monthly', label: 'Monthly' },

@@ -2,7 +2,7 @@
 import { Link as RouterLink } from 'react-router-dom';
 import { Badge, Button, Card, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { CheckList } from '../../../components/check-list';
-import { planPrice, planSignupPath, type BillingCycle, type Plan } from '../../../config/site';
+import { planPrice, planSignupPath, type BillingCycle, type Plan } from '../../../config/plans';
 
 export function PlanCard({ plan, cycle }: { plan: Plan; cycle: BillingCycle }) {
   const { amount: price, unit } = planPrice(plan, cycle);
