@@ -164,6 +164,9 @@ async function main() {
         if (r.scores.seo < 100) failures.push(`${page} ${formFactor} SEO < 100`);
       }
     }
+    if (home.totalBytes > HOME_JS_TARGET_BYTES) {
+      failures.push(`/ JavaScript ${kb(home.totalBytes)} > ${kb(HOME_JS_TARGET_BYTES)}`);
+    }
     const homeLine = `JavaScript loaded by \`/\` (entry, its static imports and the start-up chunk src/main.tsx imports, from the build manifest): **${kb(home.totalBytes)}** gzipped in ${home.files.length} files; target ${kb(HOME_JS_TARGET_BYTES)}, CI ceiling ${kb(HOME_JS_BUDGET_BYTES)} (tests/build/bundle-budget.test.ts).`;
     console.log(homeLine);
     await writeSection(
