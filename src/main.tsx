@@ -1,4 +1,4 @@
-import { StrictMode, startTransition, useEffect } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 // The brand font, self-hosted (no third-party request); its @font-face rules use font-display:
 // swap. Imported here, the rules are in the page's own stylesheet, which the prerendered pages
@@ -7,7 +7,6 @@ import '@fontsource-variable/inter/wght.css';
 // Arial sized as Inter, shown until Inter arrives, so the swap shifts no text.
 import './app/inter-fallback.css';
 import {
-  APP_READY_ATTRIBUTE,
   APP_SHELL_ATTRIBUTE,
   HEAD_END_COMMENT,
   HEAD_START_COMMENT,
@@ -40,12 +39,6 @@ function dropPrerenderedMarkup() {
   document.documentElement.removeAttribute(APP_SHELL_ATTRIBUTE);
 }
 
-/** Marks the document once the app has hydrated or rendered it, i.e. answers clicks and typing. */
-function MarkReady() {
-  useEffect(() => document.documentElement.setAttribute(APP_READY_ATTRIBUTE, ''), []);
-  return null;
-}
-
 /** Lets the browser run what waits (input, paint) before the next step: a task of its own. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -61,10 +54,10 @@ async function start() {
   // instead of after a spinner that the page then pushes down (a layout shift), and hydration
   // finds it ready. A chunk that fails to load is left to the page's own error handling.
   await preloadPage(window.location.pathname).catch(() => undefined);
+  // The same tree as src/entry-server.tsx renders (see src/app/app.tsx).
   const app = (
     <StrictMode>
       <App styleCache={createBrowserStyleCache()} />
-      <MarkReady />
     </StrictMode>
   );
   // As a transition, React renders in slices and yields to the browser between them, instead of

@@ -119,6 +119,26 @@ describe('prerendered pages', () => {
     expect(errors).toEqual([]);
   });
 
+  it("keeps the markup's ids on hydration: /pricing's billing toggle marks the chosen cycle", async () => {
+    // Chakra's parts find each other by the ids React's useId gives them. Hydration keeps the
+    // markup's ids, so a client tree that differs from the server's (and so counts ids
+    // differently) leaves every lookup empty: the toggle's indicator would stay hidden.
+    const page = await e2e.newPage();
+    await page.goto('/pricing');
+    const indicator = page.locator('[data-scope="segment-group"][data-part="indicator"]');
+    const shown = () =>
+      indicator.evaluate((el) => !el.hidden && el.getBoundingClientRect().width > 0);
+    await expect.poll(shown, { timeout: 15_000 }).toBe(true);
+    // Over the chosen item: monthly, the default.
+    const chosen = page.locator(
+      '[data-scope="segment-group"][data-part="item"][data-state="checked"]',
+    );
+    expect(await chosen.textContent()).toBe('Monthly');
+    const [box, chosenBox] = [await indicator.boundingBox(), await chosen.boundingBox()];
+    expect(Math.abs(box!.x - chosenBox!.x)).toBeLessThan(2);
+    expect(Math.abs(box!.width - chosenBox!.width)).toBeLessThan(2);
+  });
+
   it('styles the profile menu on /, where no lazy page brought the later recipes', async () => {
     const page = await e2e.newPage();
     const errors = collectErrors(page);
