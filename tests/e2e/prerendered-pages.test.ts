@@ -127,7 +127,9 @@ describe('prerendered pages', () => {
     await page.goto('/pricing');
     const indicator = page.locator('[data-scope="segment-group"][data-part="indicator"]');
     const shown = () =>
-      indicator.evaluate((el) => !el.hidden && el.getBoundingClientRect().width > 0);
+      indicator.evaluate(
+        (el) => !(el as HTMLElement).hidden && el.getBoundingClientRect().width > 0,
+      );
     await expect.poll(shown, { timeout: 15_000 }).toBe(true);
     // Over the chosen item: monthly, the default.
     const chosen = page.locator(
