@@ -21,10 +21,11 @@ const run = promisify(execFile);
 /** Builds the site into `outDir` (relative to the project root, or absolute). */
 export async function buildSite(outDir: string, logLevel: LogLevel = 'info'): Promise<void> {
   const distDir = path.resolve(root, outDir);
+  // Only its chunk graph is read: nothing written, minified or copied.
   const firstPass = await build({
     root,
     logLevel: 'silent',
-    build: { outDir: distDir, write: false },
+    build: { outDir: distDir, write: false, minify: false, copyPublicDir: false },
   });
   const groups = startupChunkGroups(startupModules(outputChunks(firstPass)));
   await build({

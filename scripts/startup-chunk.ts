@@ -10,7 +10,7 @@ import type { Rolldown } from 'vite';
 /** The module whose chunk src/main.tsx imports at start-up. */
 export const STARTUP_MODULE = '/src/app/start-up.ts';
 /** The name of the start-up chunk (its file is assets/start-up-<hash>.js). */
-export const STARTUP_CHUNK_NAME = 'start-up';
+const STARTUP_CHUNK_NAME = 'start-up';
 
 type Chunk = Rolldown.OutputChunk;
 

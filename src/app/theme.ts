@@ -7,8 +7,8 @@
 // A component added to the app needs its recipe in one of the two lists, or it renders unstyled:
 // theme.test.ts checks every Chakra component imported under src/ against them.
 //
-// Chakra's parts come from its own modules (`#chakra-theme/…`, package.json "imports") rather
-// than from '@chakra-ui/react/theme': that module re-exports every recipe, and once the bundle
+// Chakra's parts come from its own modules (`#chakra-theme/…`, an alias set in vite.config.ts)
+// rather than from '@chakra-ui/react/theme': that module re-exports every recipe, and once the bundle
 // includes it the bundler puts all the recipes the app uses, the later ones too, in the start-up
 // chunk. theme.test.ts checks the tokens composed here equal Chakra's own.
 import {
@@ -38,7 +38,6 @@ import { semanticColors } from '#chakra-theme/semantic-tokens/colors';
 import { semanticRadii } from '#chakra-theme/semantic-tokens/radii';
 import { semanticShadows } from '#chakra-theme/semantic-tokens/shadows';
 import { textStyles } from '#chakra-theme/text-styles';
-import type { RecipeSet } from '../components/theme/add-recipes';
 import { animations } from '#chakra-theme/tokens/animations';
 import { aspectRatios } from '#chakra-theme/tokens/aspect-ratios';
 import { blurs } from '#chakra-theme/tokens/blurs';
@@ -57,6 +56,7 @@ import { radii } from '#chakra-theme/tokens/radius';
 import { sizes } from '#chakra-theme/tokens/sizes';
 import { spacing } from '#chakra-theme/tokens/spacing';
 import { zIndices } from '#chakra-theme/tokens/z-indices';
+import type { RecipeSet } from '../components/theme/add-recipes';
 
 /** Chakra's default tokens and semantic tokens, as its theme composes them. */
 export const defaultTokens = {
@@ -83,7 +83,7 @@ export const defaultTokens = {
 };
 
 /** Recipes of what the app renders before it loads anything more: the layout and the home page. */
-export const startupRecipes = {
+const startupRecipes = {
   recipes: {
     badge: badgeRecipe,
     button: buttonRecipe,

@@ -30,7 +30,14 @@ export function BlogListPage({ newsletter }: BlogListPageProps = {}) {
   // (about 150 ms on a mid-range phone). Deferred, the cards render in slices between which the
   // browser stays responsive; the skeletons stay until they are ready.
   const data = useDeferredValue(posts.data);
-  const state = queryView({ ...posts, data });
+  // Only the fields queryView reads: spreading the query result would read every field, and
+  // TanStack Query re-renders a component for a change in any field it has read.
+  const state = queryView({
+    data,
+    error: posts.error,
+    status: posts.status,
+    isFetching: posts.isFetching,
+  });
   const retry = () => void posts.refetch();
 
   const visible = state.status === 'success' ? filterPosts(state.data, filter) : [];
