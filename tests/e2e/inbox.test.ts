@@ -1,7 +1,7 @@
 // The inbox's spam handling, export and search in Chromium: posts caught by the honeypot wait in
 // the 'Spam' view, 'Not spam' moves one back to the 'Inbox', 'Export CSV' downloads the current
-// view (search included) as a UTF-8 CSV (with a byte-order mark) whose formula-looking cells are
-// neutralised.
+// view (search included) as a UTF-8 CSV (with a byte-order mark) whose fields are all quoted and
+// whose formula-looking cells, and parts of cells after a `;` or `,`, are neutralised.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -14,6 +14,8 @@ import { createForm } from '../support/supabase-users';
 
 const ORIGIN = 'https://shop.example.com';
 const FORMULA = '=HYPERLINK("https://evil.example","Click, here")';
+/** A formula behind a `;`, where Excel in de, fr, nl, it, es… splits a line. */
+const SEMICOLON_FORMULA = "ok;=cmd|' /C calc'!A0";
 
 /** Clicks 'Export CSV' and returns the downloaded file's bytes. */
 async function exportCsv(page: Page): Promise<{ bytes: Buffer; filename: string }> {
@@ -57,6 +59,7 @@ describe('inbox in Chromium', () => {
         name: 'Formula Fred',
         email: 'fred@example.org',
         message: FORMULA,
+        company: SEMICOLON_FORMULA,
       });
       await submitToForm(formId, ORIGIN, {
         name: 'Spammy Sam',
@@ -131,11 +134,21 @@ describe('inbox in Chromium', () => {
       const cell = (name: string, column: string) =>
         body.find((row) => row[header.indexOf('Name')] === name)?.[header.indexOf(column)];
       expect(cell('Formula Fred', 'Message')).toBe(`'${FORMULA}`);
+      expect(cell('Formula Fred', 'company')).toBe("ok;'=cmd|' /C calc'!A0");
       expect(cell('Normal Nina', 'Email')).toBe('nina@example.org');
       expect(cell('Normal Nina', 'Form')).toBe('Shop contact');
       expect(cell('Spammy Sam', 'Message')).toContain('ümlaut');
       // No cell of the file starts a formula.
       expect(body.flat().filter((value) => /^[=+\-@]/.test(value))).toEqual([]);
+      // Every field is quoted, and split on `;` as a de/fr/nl/it/es Excel does, no part starts one.
+      const fileLines = text
+        .replace(/^\uFEFF/, '')
+        .split('\r\n')
+        .filter(Boolean);
+      expect(fileLines[0]).toMatch(/^"Date","Form","Name","Email","Message"/);
+      expect(
+        fileLines.flatMap((line) => line.split(';')).filter((part) => /^"*[=+\-@]/.test(part)),
+      ).toEqual([]);
 
       // Searching narrows the view on the server's side, and the export follows the search.
       await page.getByLabel('Search messages', { exact: true }).fill('iceland');

@@ -8,15 +8,31 @@ function lines(csv: string): string[] {
 }
 
 describe('csvField', () => {
-  it('leaves plain text as it is', () => {
-    expect(csvField('hello world')).toBe('hello world');
+  it('quotes every field, plain and empty ones too', () => {
+    expect(csvField('hello world')).toBe('"hello world"');
+    expect(csvField('')).toBe('""');
   });
 
-  it('quotes a field with a comma, quote or line break and doubles its quotes', () => {
+  it('keeps a comma, quote or line break inside its cell and doubles the quotes', () => {
     expect(csvField('a,b')).toBe('"a,b"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField('line one\nline two')).toBe('"line one\nline two"');
     expect(csvField('cr\rlf')).toBe('"cr\rlf"');
+  });
+
+  it('quotes a semicolon, the separator Excel uses in de, fr, nl, it, es…', () => {
+    expect(csvField('ok;fine')).toBe('"ok;fine"');
+  });
+
+  it('neutralises a formula after a `;` or `,` inside a value, where such a locale splits', () => {
+    expect(csvField('ok;=1+1;')).toBe(`"ok;'=1+1;"`);
+    expect(csvField("ok;=cmd|' /C calc'!A0")).toBe(`"ok;'=cmd|' /C calc'!A0"`);
+    expect(csvField('a,+1,-2;@x')).toBe(`"a,'+1,'-2;'@x"`);
+    expect(csvField('a;\tb,\rc')).toBe(`"a;'\tb,'\rc"`);
+  });
+
+  it('neutralises a formula behind quotes after a separator (a quoted cell once split)', () => {
+    expect(csvField('ok;"=1+1"')).toBe(`"ok;""'=1+1"""`);
   });
 });
 
@@ -28,10 +44,17 @@ describe('neutralizeFormula', () => {
     },
   );
 
-  it('leaves other text alone, including formula characters later in the text', () => {
+  it('leaves other text alone, including formula characters inside a part', () => {
     expect(neutralizeFormula('a=b')).toBe('a=b');
     expect(neutralizeFormula(' =1')).toBe(' =1');
+    expect(neutralizeFormula('a; =1, -2')).toBe('a; =1, -2');
     expect(neutralizeFormula('')).toBe('');
+  });
+
+  it('prefixes each `;`- or `,`-separated part that starts like a formula', () => {
+    expect(neutralizeFormula('ok;=1+1;')).toBe("ok;'=1+1;");
+    expect(neutralizeFormula('=a,=b;=c')).toBe("'=a,'=b;'=c");
+    expect(neutralizeFormula('1,-2')).toBe("1,'-2");
   });
 
   it('is applied before quoting, so a dangerous quoted cell is neutralised too', () => {
@@ -54,7 +77,7 @@ describe('messagesToCsv', () => {
   it('starts with a BOM, ends lines with CRLF and has the header row', () => {
     const csv = messagesToCsv([]);
     expect(csv.startsWith(CSV_BOM)).toBe(true);
-    expect(csv).toBe(`${CSV_BOM}Date,Form,Name,Email,Message\r\n`);
+    expect(csv).toBe(`${CSV_BOM}"Date","Form","Name","Email","Message"\r\n`);
   });
 
   it('writes one row per message with ISO dates and the form name', () => {
@@ -67,8 +90,8 @@ describe('messagesToCsv', () => {
       }),
     ]);
     expect(lines(csv)).toEqual([
-      'Date,Form,Name,Email,Message',
-      '2026-11-24T12:47:16.433Z,Contact,Zoë,zoe@example.com,"Grüße, ""friends""\nbye"',
+      '"Date","Form","Name","Email","Message"',
+      '"2026-11-24T12:47:16.433Z","Contact","Zoë","zoe@example.com","Grüße, ""friends""\nbye"',
     ]);
   });
 
@@ -76,7 +99,7 @@ describe('messagesToCsv', () => {
     const csv = messagesToCsv([
       makeMessage({ created_at: '2026-01-01T00:00:00Z', name: null, email: null, message: 'hi' }),
     ]);
-    expect(lines(csv)[1]).toBe('2026-01-01T00:00:00.000Z,Contact,,,hi');
+    expect(lines(csv)[1]).toBe('"2026-01-01T00:00:00.000Z","Contact","","","hi"');
   });
 
   it('adds a column per extra field and JSON for nested values', () => {
@@ -88,9 +111,9 @@ describe('messagesToCsv', () => {
       }),
     ]);
     const [header, first, second] = lines(csv);
-    expect(header).toBe('Date,Form,Name,Email,Message,company,tags,size');
-    expect(first.endsWith(',Hello there,ACME,,')).toBe(true);
-    expect(second.endsWith(',Hello there,Initech,"[""a"",""b""]",12')).toBe(true);
+    expect(header).toBe('"Date","Form","Name","Email","Message","company","tags","size"');
+    expect(first.endsWith(',"Hello there","ACME","",""')).toBe(true);
+    expect(second.endsWith(',"Hello there","Initech","[""a"",""b""]","12"')).toBe(true);
   });
 
   it('neutralises formulas in every cell, headers included', () => {
@@ -104,8 +127,23 @@ describe('messagesToCsv', () => {
       }),
     ]);
     expect(lines(csv)).toEqual([
-      "Date,Form,Name,Email,Message,'=x",
-      "2026-01-01T00:00:00.000Z,Contact,'=cmd|calc,'@evil,'+1,'-5",
+      `"Date","Form","Name","Email","Message","'=x"`,
+      `"2026-01-01T00:00:00.000Z","Contact","'=cmd|calc","'@evil","'+1","'-5"`,
+    ]);
+  });
+
+  it('keeps a `;`-separated value in one cell and neutralises each of its parts', () => {
+    const csv = messagesToCsv([
+      makeMessage({
+        created_at: '2026-01-01T00:00:00Z',
+        name: "ok;=cmd|' /C calc'!A0",
+        message: 'ok;=1+1;',
+        data: { 'a;@b': 'x;-1' },
+      }),
+    ]);
+    expect(lines(csv)).toEqual([
+      `"Date","Form","Name","Email","Message","a;'@b"`,
+      `"2026-01-01T00:00:00.000Z","Contact","ok;'=cmd|' /C calc'!A0","ada@example.com","ok;'=1+1;","x;'-1"`,
     ]);
   });
 
@@ -118,6 +156,6 @@ describe('messagesToCsv', () => {
     const csv = messagesToCsv([row], {
       formName: (id) => (id === FORM_BETA.id ? FORM_BETA.name : undefined),
     });
-    expect(lines(csv)[1]).toContain(',Beta signup,');
+    expect(lines(csv)[1]).toContain(',"Beta signup",');
   });
 });

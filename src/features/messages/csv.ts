@@ -1,7 +1,7 @@
 // The inbox as a CSV file: one row per message with its date, form, sender and message, plus one
-// column per extra field any of the messages carries. RFC 4180 (CRLF, quotes doubled, fields
-// with a comma, quote or line break quoted), UTF-8 with a byte-order mark so spreadsheet apps
-// read accents right, and cells a spreadsheet would run as a formula neutralised.
+// column per extra field any of the messages carries. RFC 4180 (CRLF, every field quoted, quotes
+// doubled), UTF-8 with a byte-order mark so spreadsheet apps read accents right, and cells a
+// spreadsheet would run as a formula neutralised.
 import { fieldText } from './message-fields';
 import type { Message } from './types';
 
@@ -9,18 +9,26 @@ export const CSV_BOM = '\uFEFF';
 const CRLF = '\r\n';
 const BASE_HEADERS = ['Date', 'Form', 'Name', 'Email', 'Message'] as const;
 
+// A formula start (`=`, `+`, `-`, `@`, a tab or a carriage return) at the start of the text or
+// of a `;`- or `,`-separated part of it, behind any quotes: Excel in locales whose list separator
+// is `;` (de, fr, nl, it, es…) splits a line on `;`, not `,`, so a part after either can become a
+// cell of its own.
+const FORMULA_START = /(^|[;,])("*)(?=[=+\-@\t\r])/g;
+
 /**
- * A cell safe to open in a spreadsheet: text starting with `=`, `+`, `-`, `@`, a tab or a
- * carriage return would be read as a formula (CSV injection), so it gets a leading `'`.
+ * A cell safe to open in a spreadsheet: the text and each `;`- or `,`-separated part of it that
+ * starts like a formula (CSV injection) get a leading `'`: `ok;=1+1;` → `ok;'=1+1;`.
  */
 export function neutralizeFormula(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return text.replace(FORMULA_START, "$1$2'");
 }
 
-/** One RFC 4180 field: quoted when it holds a comma, a quote or a line break. */
+/**
+ * One RFC 4180 field, always quoted (quotes doubled): a field left bare would be split by a
+ * spreadsheet whose separator is `;` wherever the value holds one.
+ */
 export function csvField(value: string): string {
-  const text = neutralizeFormula(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return `"${neutralizeFormula(value).replace(/"/g, '""')}"`;
 }
 
 /** One CSV line (without its line break). */
