@@ -2,7 +2,7 @@
 // GoTrue stores them: sha224 of e-mail + OTP) and the recovery e-mail with its verify link.
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { Db } from './users.ts';
+import { confirmEmail, type Db } from './users.ts';
 
 /** GoTrue's default `mailer_otp_exp` (auth.email.otp_expiry): one hour. */
 export const OTP_EXPIRY_SECONDS = 3600;
@@ -74,25 +74,28 @@ export async function issueRecovery(
 
 /**
  * Consumes a recovery token given by its hash (from the link) and returns the user id, or null if
- * no unexpired token matches. Single use: the token is cleared in the same statement.
+ * no unexpired token matches. Single use: the token is cleared in the same statement. Reading the
+ * mail proves the address, so an unconfirmed account is confirmed too (GoTrue's recoverVerify).
  */
 export async function consumeRecoveryToken(db: Db, hash: string): Promise<string | null> {
   if (!hash) return null;
-  const { rows } = await db.query<{ id: string }>(
-    `update auth.users set recovery_token = '', updated_at = now(),
-       email_confirmed_at = coalesce(email_confirmed_at, now())
-     where recovery_token = $1 and recovery_sent_at > now() - make_interval(secs => $2)
-     returning id`,
+  const { rows } = await db.query<{ id: string; unconfirmed: boolean }>(
+    `update auth.users u set recovery_token = '', updated_at = now()
+     from (select id, email_confirmed_at is null as unconfirmed from auth.users
+           where recovery_token = $1 and recovery_sent_at > now() - make_interval(secs => $2)
+           for update) before
+     where u.id = before.id
+     returning u.id, before.unconfirmed`,
     [hash, OTP_EXPIRY_SECONDS],
   );
-  const userId = rows[0]?.id ?? null;
-  if (userId) {
-    await db.query(
-      `delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token'`,
-      [userId],
-    );
-  }
-  return userId;
+  const row = rows[0];
+  if (!row) return null;
+  await db.query(
+    `delete from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token'`,
+    [row.id],
+  );
+  if (row.unconfirmed) await confirmEmail(db, row.id);
+  return row.id;
 }
 
 export function recoveryMail(verifyUrl: string, otp: string) {

@@ -9,6 +9,7 @@ import {
 import { logout } from './handlers/logout.ts';
 import { health, settings } from './handlers/meta.ts';
 import { recover } from './handlers/recover.ts';
+import { resend } from './handlers/resend.ts';
 import { signup } from './handlers/signup.ts';
 import { token } from './handlers/token.ts';
 import type { AuthHandler } from './handlers/types.ts';
@@ -37,6 +38,7 @@ const ROUTES: Route[] = [
   route('/user', { GET: getUser, PUT: updateUser }),
   route('/logout', { POST: logout }),
   route('/recover', { POST: recover }),
+  route('/resend', { POST: resend }),
   route('/verify', { GET: verifyGet, POST: verifyPost }),
   route('/settings', { GET: settings }),
   route('/health', { GET: health }),
@@ -50,7 +52,7 @@ const ROUTES: Route[] = [
  * feature is never mistaken for a mistyped path.
  */
 const UNSUPPORTED = [
-  /^\/(otp|magiclink|invite|resend|reauthenticate|authorize|callback)\/?$/,
+  /^\/(otp|magiclink|invite|reauthenticate|authorize|callback)\/?$/,
   /^\/(sso|factors|oauth)(\/.*)?$/,
   /^\/user\/identities(\/.*)?$/,
   /^\/admin\/(generate_link|audit|sso|oauth)(\/.*)?$/,

@@ -20,6 +20,8 @@ export interface UserRow {
   encrypted_password: string | null;
   email_confirmed_at: Date | null;
   confirmed_at: Date | null;
+  /** When the last sign-up confirmation mail went out (confirmations on). */
+  confirmation_sent_at: Date | null;
   recovery_sent_at: Date | null;
   /** The address an e-mail change is waiting to be confirmed for ('' or null when none). */
   email_change: string | null;
@@ -49,7 +51,7 @@ export interface IdentityRow {
 }
 
 const USER_COLUMNS = `id, aud, role, email, encrypted_password, email_confirmed_at, confirmed_at,
-  recovery_sent_at, email_change, email_change_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, phone, phone_confirmed_at,
+  confirmation_sent_at, recovery_sent_at, email_change, email_change_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, phone, phone_confirmed_at,
   banned_until, created_at, updated_at, deleted_at, is_anonymous`;
 
 export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST);
@@ -205,11 +207,20 @@ export async function setEmail(db: Db, userId: string, email: string): Promise<v
   );
 }
 
+/**
+ * GoTrue's `User.Confirm`: the address is confirmed, the sign-up confirmation token is spent,
+ * user_metadata says `email_verified: true`, and every one-time token of the user goes.
+ */
 export async function confirmEmail(db: Db, userId: string): Promise<void> {
   await db.query(
-    `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now() where id = $1`,
+    `update auth.users
+     set email_confirmed_at = coalesce(email_confirmed_at, now()), confirmation_token = '',
+         raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || '{"email_verified": true}'::jsonb,
+         updated_at = now()
+     where id = $1`,
     [userId],
   );
+  await db.query(`delete from auth.one_time_tokens where user_id = $1`, [userId]);
 }
 
 export async function touchLastSignIn(db: Db, userId: string): Promise<void> {
@@ -259,6 +270,7 @@ export function userJson(user: UserRow, identities: IdentityRow[]): JsonObject {
     email_confirmed_at: iso(user.email_confirmed_at),
     phone: user.phone ?? '',
     phone_confirmed_at: iso(user.phone_confirmed_at),
+    confirmation_sent_at: iso(user.confirmation_sent_at),
     confirmed_at: iso(user.confirmed_at),
     recovery_sent_at: iso(user.recovery_sent_at),
     new_email: user.email_change || undefined,

@@ -1,13 +1,17 @@
-// POST /signup: e-mail + password sign-up; auto-confirmed (enable_confirmations = false) sign-ups
-// get a session straight away, as with the Supabase CLI's local GoTrue.
+// POST /signup: e-mail + password sign-up. With confirmations on (`enable_confirmations = true`)
+// the account waits unconfirmed for the link of a "Confirm Your Signup" mail and the answer is the
+// user without a session; auto-confirmed sign-ups (confirmations off) get a session straight away.
+// Both as GoTrue's Signup does, repeated sign-ups of an address included.
 import { AuthError, sendAuthJson, unprocessable, validationFailed } from '../errors.ts';
 import { startSession, withTransaction } from '../deps.ts';
+import { resolveRedirect } from '../redirect.ts';
 import { objectField, readJsonObject, stringField } from '../request.ts';
+import { lockAddress, obfuscatedUser, sendConfirmation } from '../signup-confirmation.ts';
 import { checkPasswordStrength, validateEmail } from '../validate.ts';
 import { findUserByEmail, insertUser, loadUserJson, touchLastSignIn } from '../users.ts';
 import type { AuthHandler } from './types.ts';
 
-export const signup: AuthHandler = async (deps, { req, res }) => {
+export const signup: AuthHandler = async (deps, { req, res, url }) => {
   const auth = deps.ctx.settings.project.auth;
   if (!auth.enableSignup)
     throw unprocessable('signup_disabled', 'Signups not allowed for this instance');
@@ -28,29 +32,40 @@ export const signup: AuthHandler = async (deps, { req, res }) => {
   if (!rawEmail) throw validationFailed('To signup, please provide your email');
   const email = validateEmail(rawEmail);
   const autoconfirm = !auth.enableConfirmations;
+  const redirectTo = resolveRedirect(url.searchParams.get('redirect_to'), auth);
+  // max_frequency between two confirmation mails to one address, checked whatever the address's
+  // state (GoTrue checks the account's confirmation_sent_at; see local-stack/README.md).
+  if (!autoconfirm) deps.limits.mailRequested('confirmation', email);
 
   const result = await withTransaction(deps.pool, async (client) => {
-    // Serialise sign-ups of one address so two racing requests cannot both pass the check.
-    await client.query(`select pg_advisory_xact_lock(hashtext('auth.signup:' || $1))`, [email]);
+    await lockAddress(client, email);
     const existing = await findUserByEmail(client, email);
-    if (existing) {
-      if (existing.email_confirmed_at || autoconfirm) {
-        throw unprocessable('user_already_exists', 'User already registered');
-      }
-      return { kind: 'user' as const, user: await loadUserJson(client, existing.id) };
+    if (existing?.email_confirmed_at || (existing && autoconfirm)) {
+      if (autoconfirm) throw unprocessable('user_already_exists', 'User already registered');
+      // Confirmed already: nothing is sent and nothing of the account is disclosed.
+      return { kind: 'user' as const, user: obfuscatedUser(email, data) };
     }
-    const user = await insertUser(client, {
-      email,
-      password,
-      userMetadata: data,
-      confirmed: autoconfirm,
+    // An unconfirmed account keeps its password and metadata (whoever signs up again may not own
+    // the address); it only gets a fresh link, as GoTrue does.
+    const userId =
+      existing?.id ??
+      (await insertUser(client, { email, password, userMetadata: data, confirmed: autoconfirm }))
+        .id;
+    if (autoconfirm) {
+      await touchLastSignIn(client, userId);
+      return {
+        kind: 'session' as const,
+        session: await startSession(deps, client, userId, 'password'),
+      };
+    }
+    await sendConfirmation(client, {
+      user: { id: userId, email: existing?.email ?? email },
+      externalUrl: deps.externalUrl,
+      redirectTo,
+      mail: deps.mail,
+      log: (message) => deps.ctx.log('auth', message),
     });
-    if (!autoconfirm) return { kind: 'user' as const, user: await loadUserJson(client, user.id) };
-    await touchLastSignIn(client, user.id);
-    return {
-      kind: 'session' as const,
-      session: await startSession(deps, client, user.id, 'password'),
-    };
+    return { kind: 'user' as const, user: await loadUserJson(client, userId) };
   });
   sendAuthJson(res, 200, result.kind === 'session' ? result.session : result.user);
 };

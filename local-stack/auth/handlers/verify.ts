@@ -1,7 +1,8 @@
-// GET /verify (the link in a recovery or e-mail change mail) and POST /verify (token_hash, or
-// e-mail + code), for the types `recovery` and `email_change`. GET answers with a 303 to
-// redirect_to carrying the session in the fragment (implicit flow). Every request spends the
-// client's token_verifications budget first, so codes cannot be guessed at speed.
+// GET /verify (the link in a sign-up confirmation, recovery or e-mail change mail) and POST /verify
+// (token_hash, or e-mail + code), for the types `signup`, `email` (a sign-up confirmation or a
+// recovery token, as GoTrue's email OTP type), `recovery` and `email_change`. GET answers with a
+// 303 to redirect_to carrying the session in the fragment (implicit flow). Every request spends
+// the client's token_verifications budget first, so codes cannot be guessed at speed.
 import type { AuthDeps } from '../deps.ts';
 import { startSession, withTransaction } from '../deps.ts';
 import { confirmEmailChange, SINGLE_CONFIRMATION_ACCEPTED } from '../email-change.ts';
@@ -10,44 +11,66 @@ import { resolveRedirect } from '../redirect.ts';
 import { consumeRecoveryToken, tokenHash } from '../recovery.ts';
 import { readJsonObject, stringField } from '../request.ts';
 import type { AuthMethod } from '../sessions.ts';
+import { consumeConfirmationToken } from '../signup-confirmation.ts';
 import type { SessionResponse } from '../tokens.ts';
+import type { Db } from '../users.ts';
 import { validateEmail } from '../validate.ts';
 import type { AuthHandler } from './types.ts';
 
-const TYPES = ['recovery', 'email_change'];
+const TYPES = ['signup', 'email', 'recovery', 'email_change'];
 
 const otpExpired = () => forbidden('otp_expired', 'Token has expired or is invalid');
 const emailTaken = () =>
   unprocessable('email_exists', 'A user with this email address has already been registered');
 
 type Verified =
-  | { kind: 'session'; session: SessionResponse }
+  /** `type` is what was verified: `email` resolves to `signup` or `magiclink`, as in GoTrue. */
+  | { kind: 'session'; session: SessionResponse; type: string }
   | { kind: 'halfway' }
   | { kind: 'taken' }
   | { kind: 'invalid' };
 
-/** Consumes the token of `type` and starts a session, in one transaction. */
-function verifyToken(
-  deps: AuthDeps,
+/** Spends a sign-up confirmation or recovery token, whichever `type` names (`email`: either). */
+async function consumeEmailToken(
+  db: Db,
   type: string,
   hash: string,
-  method: AuthMethod,
-): Promise<Verified> {
+): Promise<{ userId: string; type: string } | null> {
+  if (type === 'signup' || type === 'email') {
+    const userId = await consumeConfirmationToken(db, hash);
+    if (userId) return { userId, type: 'signup' };
+    if (type === 'signup') return null;
+  }
+  const userId = await consumeRecoveryToken(db, hash);
+  if (!userId) return null;
+  return { userId, type: type === 'email' ? 'magiclink' : type };
+}
+
+/** Consumes the token of `type` and starts a session, in one transaction. */
+function verifyToken(deps: AuthDeps, type: string, hash: string): Promise<Verified> {
   const auth = deps.ctx.settings.project.auth;
   return withTransaction(deps.pool, async (client): Promise<Verified> => {
-    let userId: string | null;
-    if (type === 'recovery') {
-      userId = await consumeRecoveryToken(client, hash);
-    } else {
+    let userId: string;
+    let verifiedType = type;
+    if (type === 'email_change') {
       // Both confirmations are required only with confirmations on (GoTrue skips the second
       // while it auto-confirms, as the CLI does with enable_confirmations = false).
       const bothRequired = auth.doubleConfirmChanges && auth.enableConfirmations;
       const outcome = await confirmEmailChange(client, hash, bothRequired);
       if (outcome.kind !== 'changed') return outcome;
       userId = outcome.userId;
+    } else {
+      const consumed = await consumeEmailToken(client, type, hash);
+      if (!consumed) return { kind: 'invalid' };
+      ({ userId, type: verifiedType } = consumed);
     }
-    if (!userId) return { kind: 'invalid' };
-    return { kind: 'session', session: await startSession(deps, client, userId, method) };
+    // Recovery links sign in with `recovery`, as the access token's amr shows; the others `otp`.
+    const method: AuthMethod = verifiedType === 'recovery' ? 'recovery' : 'otp';
+    return {
+      kind: 'session',
+      session: await startSession(deps, client, userId, method),
+      type: verifiedType,
+    };
   });
 }
 
@@ -80,8 +103,7 @@ export const verifyGet: AuthHandler = async (deps, { req, res, url }) => {
     return fail('validation_failed', 'Unsupported verification type', 'invalid_request');
   if (!token)
     return fail('validation_failed', 'Verify requires a token or a token hash', 'invalid_request');
-  // Recovery links sign in with `recovery`, as the access token's amr shows.
-  const verified = await verifyToken(deps, type, token, type === 'recovery' ? 'recovery' : 'otp');
+  const verified = await verifyToken(deps, type, token);
   if (verified.kind === 'invalid')
     return fail('otp_expired', 'Email link is invalid or has expired');
   if (verified.kind === 'taken')
@@ -103,7 +125,7 @@ export const verifyGet: AuthHandler = async (deps, { req, res, url }) => {
       expires_in: String(session.expires_in),
       refresh_token: session.refresh_token,
       token_type: 'bearer',
-      type,
+      type: verified.type,
     }),
   );
 };
@@ -124,7 +146,7 @@ export const verifyPost: AuthHandler = async (deps, { req, res }) => {
       throw validationFailed('Only an email address or phone number should be provided on verify');
     hash = tokenHash(validateEmail(rawEmail), otp);
   }
-  const verified = await verifyToken(deps, type, hash, 'otp');
+  const verified = await verifyToken(deps, type, hash);
   if (verified.kind === 'invalid') throw otpExpired();
   if (verified.kind === 'taken') throw emailTaken();
   if (verified.kind === 'halfway')
