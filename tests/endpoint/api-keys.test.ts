@@ -182,6 +182,33 @@ describe('a read-only key', () => {
     });
   });
 
+  it('answers 400, not a 503 to retry, to `since` and cursors Postgres cannot hold', async () => {
+    const id = aliceEntries[0]!.id;
+    const cursor = (createdAt: string) =>
+      Buffer.from(`v1|${createdAt}|${id}`).toString('base64url');
+    for (const [query, field] of [
+      ['since=0000-01-01', 'since'],
+      ['since=10000-01-01', 'since'],
+      ['since=9999-12-31T23:00:00-05:00', 'since'],
+      [`cursor=${cursor('0000-01-01T00:00:00+00:00')}`, 'cursor'],
+      [`cursor=${cursor('2026-02-31T10:00:00+00:00')}`, 'cursor'],
+    ]) {
+      const answer = await get(`/forms/${aliceForm}/entries?${query}`, keys.aliceRead);
+      expect(answer.status, `${query}: ${JSON.stringify(answer.body)}`).toBe(400);
+      expect(answer.headers.get('retry-after')).toBeNull();
+      expect(answer.body).toEqual({
+        ok: false,
+        code: 'invalid_query',
+        error: expect.any(String),
+        fields: { [field]: expect.any(String) },
+      });
+    }
+    // The first moment of year 1 is served (nothing that old: every entry).
+    const oldest = await get(`/forms/${aliceForm}/entries?since=0001-01-01`, keys.aliceRead);
+    expect(oldest.status).toBe(200);
+    expect(entryIds(oldest)).toEqual(aliceEntries.map((e) => e.id));
+  });
+
   it('cannot delete an entry', async () => {
     const target = aliceEntries[0]!.id;
     const answer = await get(`/forms/${aliceForm}/entries/${target}`, keys.aliceRead, 'DELETE');

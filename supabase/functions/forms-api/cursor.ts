@@ -1,5 +1,6 @@
 // The opaque paging cursor of the entries list: the (created_at, id) of the last entry a page
 // returned, base64url-encoded so clients pass it back unchanged and never build one themselves.
+import { isoInstant } from './timestamp.ts';
 
 export interface Cursor {
   /** The entry's created_at exactly as the database wrote it (microseconds kept). */
@@ -32,7 +33,8 @@ export function decodeCursor(text: string): Cursor | null {
   }
   const [version, createdAt, id, ...rest] = decoded.split('|');
   if (version !== 'v1' || rest.length > 0 || !createdAt || !id) return null;
-  if (!TIMESTAMP.test(createdAt) || Number.isNaN(Date.parse(createdAt)) || !UUID.test(id))
-    return null;
+  // Only a moment Postgres holds and the API serves (timestamp.ts), so a forged or damaged
+  // cursor is the client's mistake (400) rather than a failure in the database (503).
+  if (!TIMESTAMP.test(createdAt) || isoInstant(createdAt) === null || !UUID.test(id)) return null;
   return { createdAt, id: id.toLowerCase() };
 }

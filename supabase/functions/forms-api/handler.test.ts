@@ -10,6 +10,7 @@ import {
   type AuthResult,
   type FormsApiDeps,
   type KeyScope,
+  type ListEntriesInput,
 } from './handler.ts';
 
 const FN = 'https://project.test/functions/v1/forms-api';
@@ -213,6 +214,36 @@ describe('handleRequest', () => {
       fields: { limit: expect.any(String) },
     });
     expect(deps.listEntries).not.toHaveBeenCalled();
+  });
+
+  it('answers 400, not a 503 to retry, to dates Postgres cannot hold', async () => {
+    // As the database does: no year 0, and an error (a 503 from the handler) for such a date.
+    const listEntries = vi.fn(async (input: ListEntriesInput) => {
+      const dates = [input.since, input.after?.createdAt].filter((d): d is string => d !== null);
+      if (dates.some((d) => /^(0000|\+?0?10000)-/.test(d)))
+        throw new Error('date/time field value out of range');
+      return { status: 'ok' as const, entries: [] };
+    });
+    const deps = await fakeDeps({ listEntries });
+    const cursor = btoa(`v1|0000-01-01T00:00:00+00:00|${ENTRY}`).replace(/=+$/, '');
+    for (const [query, field] of [
+      ['since=0000-01-01', 'since'],
+      ['since=10000-01-01', 'since'],
+      ['since=9999-12-31T23:00:00-05:00', 'since'],
+      [`cursor=${cursor}`, 'cursor'],
+    ]) {
+      const res = await send(deps, `/forms/${FORM}/entries?${query}`, { key: READ });
+      expect(res.status, query).toBe(400);
+      expect(res.headers.get('retry-after')).toBeNull();
+      expect(await res.json()).toEqual({
+        ok: false,
+        code: 'invalid_query',
+        error: 'Some query parameters are not valid.',
+        fields: { [field]: expect.any(String) },
+      });
+    }
+    expect(listEntries).not.toHaveBeenCalled();
+    expect(deps.log).not.toHaveBeenCalled();
   });
 
   it('answers 404 for a form that is not the owner’s, or not a form id at all', async () => {

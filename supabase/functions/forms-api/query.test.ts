@@ -17,6 +17,30 @@ describe('parseSince', () => {
     'refuses %j',
     (text) => expect(parseSince(text)).toBeNull(),
   );
+
+  it('takes the first and the last moment of years 0001 to 9999 (UTC)', () => {
+    expect(parseSince('0001-01-01')).toBe('0001-01-01T00:00:00.000Z');
+    expect(parseSince('0001-01-01T00:00:00Z')).toBe('0001-01-01T00:00:00.000Z');
+    expect(parseSince('9999-12-31')).toBe('9999-12-31T00:00:00.000Z');
+    expect(parseSince('9999-12-31T23:59:59.999Z')).toBe('9999-12-31T23:59:59.999Z');
+    expect(parseSince('2024-02-29')).toBe('2024-02-29T00:00:00.000Z');
+  });
+
+  // Postgres has no year 0 and the API serves no year past 9999: each used to reach the database
+  // and come back as a 503 that told the client to retry.
+  it.each([
+    ['year 0', '0000-01-01'],
+    ['year 0 with a time', '0000-06-01T00:00:00Z'],
+    ['year 10000', '10000-01-01'],
+    ['year 10000 with a time', '+010000-01-01T00:00:00Z'],
+    ['a zone that moves it into year 10000', '9999-12-31T23:00:00-05:00'],
+    ['a zone that moves it into year 0', '0001-01-01T00:00:00+01:00'],
+    ['a day that does not exist, with a zone', '2026-02-31T10:00:00+00:00'],
+    ['February 29th of a common year', '2025-02-29'],
+    ['month 13', '2026-13-01T00:00:00Z'],
+    ['hour 24', '2026-01-01T24:00:00Z'],
+    ['a zone of 16 hours', '2026-01-01T00:00:00+16:00'],
+  ])('refuses %s (%j)', (_label, text) => expect(parseSince(text)).toBeNull());
 });
 
 describe('parseEntriesQuery', () => {
@@ -44,6 +68,18 @@ describe('parseEntriesQuery', () => {
         rawCursor: cursor,
         since: '2026-11-01T00:00:00.000Z',
         after: { createdAt: '2026-11-24T09:30:00.5+00:00' },
+      },
+    });
+  });
+
+  it('names `since` and `cursor` when they carry a date Postgres cannot hold', () => {
+    const id = 'a'.repeat(8) + '-aaaa-4aaa-8aaa-' + 'a'.repeat(12);
+    const cursor = btoa(`v1|0000-01-01T00:00:00+00:00|${id}`).replace(/=+$/, '');
+    expect(parse(`since=0000-01-01&cursor=${cursor}`)).toEqual({
+      ok: false,
+      fields: {
+        since: expect.stringContaining('0001'),
+        cursor: expect.stringContaining('next_cursor'),
       },
     });
   });

@@ -2,6 +2,7 @@
 // a previous page) and `limit` (lowered to the largest page). Every problem is named per parameter.
 import { API_KEYS } from '../_shared/limits.ts';
 import { decodeCursor, type Cursor } from './cursor.ts';
+import { isoInstant } from './timestamp.ts';
 
 export interface EntriesQuery {
   /** ISO timestamp (UTC); entries created at or after it. */
@@ -15,15 +16,14 @@ export interface EntriesQuery {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
-/** A date (midnight UTC) or a timestamp with an explicit zone, as an ISO string; else null. */
+/**
+ * A date (midnight UTC) or a timestamp with an explicit zone, as an ISO string; else null. Only
+ * days and times that exist, and instants in the years 0001 to 9999 (UTC): see timestamp.ts.
+ */
 export function parseSince(text: string): string | null {
   if (text.length > 40 || !(DATE.test(text) || DATE_TIME.test(text))) return null;
-  const time = Date.parse(DATE.test(text) ? `${text}T00:00:00Z` : text);
-  if (Number.isNaN(time)) return null;
-  const iso = new Date(time).toISOString();
-  // Date.parse rolls 2026-02-31 over to March: a day that does not exist is refused instead.
-  if (iso.slice(0, 10) !== text.slice(0, 10) && !/[+-]\d{2}:?\d{2}$/.test(text)) return null;
-  return iso;
+  const instant = isoInstant(text);
+  return instant === null ? null : new Date(instant).toISOString();
 }
 
 export function parseEntriesQuery(
@@ -41,7 +41,8 @@ export function parseEntriesQuery(
   if (sinceText !== null) {
     since = parseSince(sinceText);
     if (since === null)
-      fields.since ??= 'Use a date (2026-11-24) or a timestamp with a zone (2026-11-24T09:30:00Z).';
+      fields.since ??=
+        'Use a date (2026-11-24) or a timestamp with a zone (2026-11-24T09:30:00Z), from 0001-01-01 to 9999-12-31 (UTC).';
   }
 
   let after: Cursor | null = null;

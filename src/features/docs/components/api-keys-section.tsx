@@ -80,7 +80,7 @@ export function ApiKeys() {
             rows={[
               [
                 <C>since</C>,
-                'Entries created at or after this moment: a date (`2026-11-24`, midnight UTC) or a timestamp with a zone (`2026-11-24T09:30:00Z`).',
+                'Entries created at or after this moment, in ISO 8601: a date (`2026-11-24`, midnight UTC) or a timestamp with a zone (`2026-11-24T09:30:00Z`), from `0001-01-01` to `9999-12-31` (UTC). A day that does not exist or a moment outside those years answers 400.',
               ],
               [
                 <C>cursor</C>,
