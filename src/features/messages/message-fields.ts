@@ -1,6 +1,8 @@
 // How a message reads: rows from the REST API checked and normalised into `Message`, and the
-// texts the spec fixes for a card ('Anonymous' for a missing name, a dash for a missing e-mail),
-// the visitor's extra fields as text, and where the notification e-mail stands.
+// texts the spec fixes for a card ('Anonymous' for a missing name, a dash for a missing e-mail;
+// bidirectional controls shown as `[U+202E]` tokens, never obeyed), the visitor's extra fields as
+// text, and where the notification e-mail stands.
+import { visibleText } from '../../lib/visible-text';
 import { isTimestamp, isUuid } from './message-query';
 import type { Delivery, Message, NotificationSkipped } from './types';
 
@@ -93,16 +95,16 @@ export function messageColumns(raw: Record<string, unknown>): Partial<Message> {
   return picked as Partial<Message>;
 }
 
-/** The sender as the spec shows it: the name, or 'Anonymous'. */
+/** The sender as the spec shows it: the name (bidi controls visible), or 'Anonymous'. */
 export function senderName(message: Pick<Message, 'name'>): string {
   const name = message.name?.trim();
-  return name ? name : ANONYMOUS;
+  return name ? visibleText(name) : ANONYMOUS;
 }
 
-/** The e-mail as the spec shows it: the address, or a dash. */
+/** The e-mail as the spec shows it: the address (bidi controls visible), or a dash. */
 export function senderEmail(message: Pick<Message, 'email'>): string {
   const email = message.email?.trim();
-  return email ? email : NO_EMAIL;
+  return email ? visibleText(email) : NO_EMAIL;
 }
 
 /** A `mailto:` link for replying, or null when there is no usable address. */
@@ -110,7 +112,7 @@ export function replyHref(message: Pick<Message, 'email' | 'form'>): string | nu
   const email = message.email?.trim();
   // The endpoint validates addresses; this only keeps a malformed one out of the link.
   if (!email || !/^[^\s@<>"]+@[^\s@<>"]+$/.test(email)) return null;
-  const subject = `Re: your message${message.form ? ` via ${message.form.name}` : ''}`;
+  const subject = `Re: your message${message.form ? ` via ${visibleText(message.form.name)}` : ''}`;
   return `mailto:${encodeURIComponent(email).replace(/%40/g, '@')}?subject=${encodeURIComponent(subject)}`;
 }
 

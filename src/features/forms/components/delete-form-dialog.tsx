@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { notify } from '../../../components/toaster';
+import { visibleText } from '../../../lib/visible-text';
 import type { Form } from '../api/get-forms';
 import type { FormCounts } from '../api/get-form-counts';
 import { useDeleteForm } from '../api/delete-form';
@@ -34,7 +35,11 @@ export function DeleteFormDialog({ form: requested, counts, onClose }: DeleteFor
     setError(null);
     try {
       await remove.mutateAsync(form.id);
-      notify('success', 'Form deleted', `"${form.name}" and its messages were deleted.`);
+      notify(
+        'success',
+        'Form deleted',
+        `"${visibleText(form.name)}" and its messages were deleted.`,
+      );
       close();
     } catch (failure) {
       setError(describeFormError(failure, 'delete the form').message);
@@ -44,7 +49,7 @@ export function DeleteFormDialog({ form: requested, counts, onClose }: DeleteFor
   return (
     <ConfirmDialog
       open={requested !== null}
-      title={form ? deleteQuestion(form.name, counts) : ''}
+      title={form ? deleteQuestion(visibleText(form.name), counts) : ''}
       description="The form stops accepting submissions at once, and its messages are deleted with it. This cannot be undone."
       confirmLabel="Delete"
       pending={remove.isPending}

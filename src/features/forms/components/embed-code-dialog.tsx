@@ -2,6 +2,7 @@
 // created (then with a short note that the form is ready).
 import { useState } from 'react';
 import { Button, CloseButton, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
+import { visibleText } from '../../../lib/visible-text';
 import type { Form } from '../api/get-forms';
 import { EmbedCodeBox } from './embed-code-box';
 
@@ -35,7 +36,9 @@ export function EmbedCodeDialog({ form: requested, created, onClose }: EmbedCode
               <>
                 <Dialog.Header>
                   <Dialog.Title>
-                    {created ? `"${form.name}" is ready` : `Embed "${form.name}"`}
+                    {created
+                      ? `"${visibleText(form.name)}" is ready`
+                      : `Embed "${visibleText(form.name)}"`}
                   </Dialog.Title>
                 </Dialog.Header>
                 <Dialog.Body>

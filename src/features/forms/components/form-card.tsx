@@ -1,4 +1,4 @@
-// One form on the Forms tab: its name, id, target address (and whether it still awaits its
+// One form on the Forms tab: its name (bidi controls shown as tokens), id, target address (and whether it still awaits its
 // confirmation), origin, settings and message counts, with the actions on it. An <article> named
 // after the form, so its buttons read in context.
 import {
@@ -13,6 +13,7 @@ import {
   Text,
 } from '@chakra-ui/react';
 import { CodeIcon, InboxIcon, PencilIcon, TrashIcon } from 'lucide-react';
+import { visibleText } from '../../../lib/visible-text';
 import type { Form } from '../api/get-forms';
 import type { FormCounts } from '../api/get-form-counts';
 import { messageCount } from '../form-texts';
@@ -37,11 +38,11 @@ export function FormCard({
   onDelete,
 }: FormCardProps) {
   return (
-    <Card.Root as="article" aria-label={form.name} variant="outline" size="sm">
+    <Card.Root as="article" aria-label={visibleText(form.name)} variant="outline" size="sm">
       <Card.Body gap="3">
         <Flex justify="space-between" align="flex-start" gap="3" wrap="wrap">
           <Heading as="h2" size="md" wordBreak="break-word" minW="0">
-            {form.name}
+            {visibleText(form.name)}
           </Heading>
           <MessageBadges counts={counts} />
         </Flex>

@@ -94,6 +94,15 @@ describe('FormsPanel', () => {
     expect(onOpenMessages).toHaveBeenCalledWith(contact.id);
   });
 
+  it("shows bidirectional controls in a form's name as visible tokens", async () => {
+    // Obeyed, U+202E would show 'Invoice\u202Efdp.exe' as 'Invoiceexe.pdf'.
+    backend = resetFormsBackend({ forms: [makeForm({ name: 'Invoice\u202Efdp.exe' })] });
+    renderPanel();
+    const el = within(await card('Invoice[U+202E]fdp.exe'));
+    expect(el.getByRole('heading', { name: 'Invoice[U+202E]fdp.exe' })).toBeInTheDocument();
+    expect(document.body.textContent).not.toContain('\u202E');
+  });
+
   it('validates the create dialog inline and sends nothing while a field is wrong', async () => {
     const user = userEvent.setup();
     renderPanel();

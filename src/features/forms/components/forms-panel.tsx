@@ -21,6 +21,7 @@ import { DeleteFormDialog } from './delete-form-dialog';
 import { EmbedCodeDialog } from './embed-code-dialog';
 import { FormCard } from './form-card';
 import { FormDialog } from './form-dialog';
+import { visibleText } from '../../../lib/visible-text';
 import { confirmationNeededText } from '../form-texts';
 
 export interface FormsPanelProps {
@@ -68,12 +69,12 @@ export function FormsPanel({ onOpenMessages }: FormsPanelProps) {
       notify(
         'success',
         'Form created',
-        `"${form.name}" is ready to receive submissions.${confirmation}`,
+        `"${visibleText(form.name)}" is ready to receive submissions.${confirmation}`,
       );
       // The created form's embed code follows at once (spec §2: 'Embed this form:').
       setDialog({ kind: 'embed', form, created: true });
     } else {
-      notify('success', 'Changes saved', `"${form.name}" was updated.${confirmation}`);
+      notify('success', 'Changes saved', `"${visibleText(form.name)}" was updated.${confirmation}`);
       close();
     }
   }

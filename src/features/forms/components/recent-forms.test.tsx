@@ -51,4 +51,11 @@ describe('RecentForms', () => {
       '/dashboard/forms',
     );
   });
+
+  it("shows bidirectional controls in a form's name as visible tokens", async () => {
+    resetFormsBackend({ forms: [makeForm({ name: 'Invoice\u202Efdp.exe' })] });
+    renderWithProviders(<RecentForms />);
+    const section = within(await screen.findByRole('region', { name: 'Recent forms' }, SLOW));
+    expect(section.getByRole('link', { name: 'Invoice[U+202E]fdp.exe' })).toBeInTheDocument();
+  });
 });

@@ -17,6 +17,7 @@ import {
 import { paths } from '../../../config/paths';
 import { useForms } from '../api/get-forms';
 import { NO_MESSAGES, useFormCounts } from '../api/get-form-counts';
+import { visibleText } from '../../../lib/visible-text';
 import { messageCount } from '../form-texts';
 import { formMessagesPath } from '../messages-path';
 
@@ -84,7 +85,7 @@ export function RecentForms() {
             >
               <Box minW="0">
                 <Link asChild fontWeight="semibold" color="teal.700">
-                  <RouterLink to={formMessagesPath(form.id)}>{form.name}</RouterLink>
+                  <RouterLink to={formMessagesPath(form.id)}>{visibleText(form.name)}</RouterLink>
                 </Link>
                 <Text fontSize="sm" color="fg.muted" wordBreak="break-all">
                   {form.target_email} · created {dateFormat.format(new Date(form.created_at))}

@@ -1,6 +1,7 @@
 // The open message (URL `message=<id>`), in a drawer: every field the visitor sent — name, e-mail
-// (a mailto link), message, and each extra field — as plain text, never HTML; the form, the time,
-// the e-mail's delivery; and the actions. Opening an unread message marks it read.
+// (a mailto link), message, and each extra field — as plain text, never HTML (names, the e-mail
+// and field names with bidirectional controls shown as tokens); the form, the time, the e-mail's
+// delivery; and the actions. Opening an unread message marks it read.
 import { useEffect, useRef } from 'react';
 import {
   Alert,
@@ -26,6 +27,7 @@ import {
   ShieldExclamationPointIcon,
   TrashIcon,
 } from 'lucide-react';
+import { visibleText } from '../../../lib/visible-text';
 import { useMessage } from '../api/get-message';
 import type { MessageAction } from '../api/update-messages';
 import { formatMessageDate } from '../format-date';
@@ -157,7 +159,7 @@ function MessageFields({ message, formName }: { message: Message; formName: stri
           <DataList.ItemValue wordBreak="break-all">
             {reply ? (
               <Link href={reply} colorPalette="teal" variant="underline">
-                {message.email}
+                {senderEmail(message)}
               </Link>
             ) : (
               senderEmail(message)
@@ -219,7 +221,7 @@ function MessageFields({ message, formName }: { message: Message; formName: stri
           <DataList.Root orientation="horizontal" size="sm">
             {extras.map(({ key, value }) => (
               <DataList.Item key={key}>
-                <DataList.ItemLabel wordBreak="break-word">{key}</DataList.ItemLabel>
+                <DataList.ItemLabel wordBreak="break-word">{visibleText(key)}</DataList.ItemLabel>
                 <DataList.ItemValue whiteSpace="pre-wrap" wordBreak="break-word">
                   {value || '—'}
                 </DataList.ItemValue>

@@ -191,6 +191,38 @@ describe('MessagesPanel', () => {
     expect(within(drawer).getByRole('button', { name: 'Mark as unread' })).toBeInTheDocument();
   });
 
+  it('shows bidirectional controls in names, form names and field names as visible tokens', async () => {
+    // Obeyed, U+202E would show 'Eve\u202Efdp.exe' as 'Eveexe.pdf' and reorder what follows it.
+    const spoofForm = { id: FORM_BETA.id, name: 'Pay\u2066ments\u2069' };
+    const eve = makeMessage({
+      name: 'Eve\u202Efdp.exe',
+      form_id: spoofForm.id,
+      form: { name: spoofForm.name },
+      data: { 'ref\u200F': 'x' },
+    });
+    fakeInbox.reset([eve]);
+    renderWithProviders(<MessagesPanel forms={[FORM_CONTACT, spoofForm]} />, {
+      route: '/dashboard/forms?tab=messages',
+    });
+    const shown = await card('Eve[U+202E]fdp.exe');
+    expect(within(shown).getByText('Eve[U+202E]fdp.exe')).toBeInTheDocument();
+    expect(within(shown).getByText('Pay[U+2066]ments[U+2069]')).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: 'Pay[U+2066]ments[U+2069]' })).toBeInTheDocument();
+
+    await userEvent.click(shown);
+    const drawer = await screen.findByRole(
+      'dialog',
+      { name: 'Message from Eve[U+202E]fdp.exe' },
+      SLOW,
+    );
+    expect(within(drawer).getByText('Eve[U+202E]fdp.exe')).toBeInTheDocument();
+    expect(within(drawer).getByText('Pay[U+2066]ments[U+2069]')).toBeInTheDocument();
+    expect(within(drawer).getByText('ref[U+200F]')).toBeInTheDocument();
+    // Nothing on the page obeys one; the stored row is left as it was.
+    expect(document.body.textContent).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
+    expect(fakeInbox.rows[0]?.name).toBe('Eve\u202Efdp.exe');
+  });
+
   it('reads a deep-linked message by id', async () => {
     fakeInbox.reset([spam]);
     renderPanel(`/dashboard/forms?tab=messages&message=${spam.id}`);

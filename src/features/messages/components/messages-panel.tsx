@@ -15,6 +15,7 @@ import {
   Text,
   VisuallyHidden,
 } from '@chakra-ui/react';
+import { visibleText } from '../../../lib/visible-text';
 import { useDeliveryPolling } from '../api/get-deliveries';
 import { useViewCounts } from '../api/get-message-counts';
 import { useMessages } from '../api/get-messages';
@@ -61,9 +62,17 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
 
   const rows = useMemo(() => listRows(list.data), [list.data]);
   const formNames = useMemo(() => new Map(forms.map((form) => [form.id, form.name])), [forms]);
+  // Names as shown (bidi controls as visible tokens); the export keeps the raw ones.
   const formNameOf = useCallback(
     (message: Pick<Message, 'form' | 'form_id'>) =>
-      message.form?.name ?? formNames.get(message.form_id) ?? 'Unknown form',
+      visibleText(message.form?.name ?? formNames.get(message.form_id) ?? 'Unknown form'),
+    [formNames],
+  );
+  const shownFormName = useCallback(
+    (id: string) => {
+      const name = formNames.get(id);
+      return name === undefined ? undefined : visibleText(name);
+    },
     [formNames],
   );
 
@@ -147,7 +156,7 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
             {unknownForm && <option value={filter.formId ?? ''}>Selected form</option>}
             {forms.map((form) => (
               <option key={form.id} value={form.id}>
-                {form.name}
+                {visibleText(form.name)}
               </option>
             ))}
           </NativeSelect.Field>
@@ -156,7 +165,7 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
         <SearchBox value={filter.q} onSearch={setSearch} />
       </Flex>
 
-      <RetentionNotice formId={filter.formId} formName={(id) => formNames.get(id)} />
+      <RetentionNotice formId={filter.formId} formName={shownFormName} />
 
       {/* New messages are announced; the cards themselves carry a visible "New" badge. */}
       <VisuallyHidden role="status" aria-live="polite">
