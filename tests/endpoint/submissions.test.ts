@@ -400,7 +400,7 @@ describe('refused submissions store nothing', () => {
     localOnly(ctx, 'it breaks storage on purpose (revokes a grant of the database for a moment)');
     const f = await seedForm(pool);
     const signature =
-      'public.accept_submission(uuid, uuid, text, text, text, text, jsonb, boolean, jsonb, integer, integer, integer, integer, integer)';
+      'public.accept_post(jsonb, uuid, uuid, text, text, text, text, jsonb, boolean, jsonb, integer, integer, integer, integer, integer, text, boolean)';
     await pool.query(`revoke execute on function ${signature} from service_role`);
     try {
       const res = await form(f, 'message=x');

@@ -74,6 +74,66 @@ export const SPECIAL_FIELDS = {
   ignored: ['userId'],
   /** CAPTCHA tokens (Turnstile, hCaptcha, reCAPTCHA): checked when the form has CAPTCHA, never stored. */
   captcha: ['cf-turnstile-response', 'h-captcha-response', 'g-recaptcha-response'],
+  /** The post's idempotency key (the embed code fills it once per page load); never stored. */
+  idempotency: '_idempotency',
+} as const;
+
+/**
+ * Idempotent posts: a post may carry a key (the `Idempotency-Key` header, or the `_idempotency`
+ * field); a repeat of a form's key within the window stores and sends nothing and answers as the
+ * first post did.
+ */
+export const IDEMPOTENCY = {
+  header: 'Idempotency-Key',
+  /** How long a key is remembered per form, in hours (the database's post_idempotency). */
+  windowHours: 24,
+  /** A key is 1 to this many visible ASCII characters. */
+  maxKeyLength: 255,
+} as const;
+
+/**
+ * The autoresponder's caps and bounds. Enforced by the database (queue_autoresponse() in
+ * 20261127100300_autoresponder_bounded.sql, counted in the action ledger that no deletion
+ * touches); stated here for the docs, and tests drive a real post against each.
+ */
+export const AUTORESPONDER = {
+  /** Replies per account per rolling hour. */
+  perHour: 50,
+  /** Replies per account per rolling day. */
+  perDay: 200,
+  /** Replies one address receives per day, from all accounts together. */
+  perRecipientPerDay: 5,
+  /** Replies one visitor network causes per account per day, across the account's forms. */
+  perClientPerDay: 3,
+  /** Merge fields filled per template (subject and reply each); later ones stay empty. */
+  maxMergeFields: 10,
+  /** Characters of the visitor's name a reply may carry (links, host names and `@` removed). */
+  nameChars: 50,
+  /** The merge fields a reply may use: nothing else a visitor typed is ever sent to them. */
+  mergeFields: ['name', 'email', 'form'],
+} as const;
+
+/**
+ * What one account may create or make the product send, beyond the autoresponder. Enforced by the
+ * database; the counts live where deleting forms, webhooks, keys or the account resets nothing.
+ */
+export const ACCOUNT_CAPS = {
+  /** Forms an account may create per hour (counted on used_form_ids, kept forever). */
+  formsPerHour: 20,
+  /** Forms an account may create per day. */
+  formsPerDay: 100,
+  /** Webhooks per form. */
+  webhooksPerForm: 10,
+  /** Webhooks per account, across its forms. */
+  webhooksPerAccount: 25,
+  /** Test events and "send again" per account per minute. */
+  manualWebhookSendsPerMinute: 10,
+  /** Test events and "send again" per account per day. */
+  manualWebhookSendsPerDay: 100,
+  /** Webhook attempts per account to one host per minute; more wait for a free slot. */
+  webhookAttemptsPerHostPerMinute: 60,
+  /** Failed attempts in a row after which a webhook is turned off and its owner told. */
+  webhookFailuresBeforeOff: 50,
 } as const;
 
 /** The newsletter sign-up (`newsletter` function): one address per request, throttled per client. */
@@ -108,6 +168,12 @@ export const API_KEYS = {
   maxActiveKeys: 20,
   /** Requests per key per minute. */
   requestsPerMinute: 60,
+  /** Requests per account per minute, all its keys together. */
+  requestsPerMinutePerAccount: 120,
+  /** Keys an account may create per day (revoking them gives none back). */
+  createdPerDay: 20,
+  /** Days a revoked key's row is kept before it is deleted. */
+  revokedKeptDays: 30,
   /** Entries per page when `limit` is not given. */
   defaultPageSize: 50,
   /** Most entries per page; a larger `limit` is lowered to this. */

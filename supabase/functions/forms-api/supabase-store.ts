@@ -32,6 +32,7 @@ export function createApiStore(client: SupabaseClient): Store {
       }>(client, 'authenticate_api_key', {
         p_key_hash: keyHash,
         p_per_minute: API_KEYS.requestsPerMinute,
+        p_per_account_per_minute: API_KEYS.requestsPerMinutePerAccount,
       });
       if (result.status === 'rate_limited')
         return { status: 'rate_limited', retryAfter: Number(result.retry_after) };

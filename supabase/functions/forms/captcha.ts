@@ -4,8 +4,8 @@
 // visitor earned. reCAPTCHA v3 (a score per request) is not: it would need a threshold and an
 // action per form, and a v2 check would pass any v3 score.
 //
-// Verdicts: no token → `missing`; a token the provider refuses (wrong, expired, used twice) →
-// `rejected`; the owner's secret refused → `misconfigured`; no usable answer in time (network,
+// Verdicts: no token → `missing`; a token the provider refuses (wrong, expired, used twice), or
+// one earned on another site than the form's (the provider's `hostname`) → `rejected`; the owner's secret refused → `misconfigured`; no usable answer in time (network,
 // timeout, 5xx, 429, not JSON) → `unavailable`, which the endpoint answers as retryable. In every
 // refusal nothing is stored.
 import { SPECIAL_FIELDS } from '../_shared/limits.ts';
@@ -70,6 +70,8 @@ export async function verifyCaptcha(
     token: string | null;
     /** The client's address as the endpoint trusts it (never one the client wrote). */
     remoteIp: string | null;
+    /** The form's host: a token solved on another site is refused. Null: not compared. */
+    expectedHostname?: string | null;
   },
   options: VerifyOptions = {},
 ): Promise<CaptchaVerdict> {
@@ -79,7 +81,7 @@ export async function verifyCaptcha(
   const form = new URLSearchParams({ secret: input.secret, response: input.token });
   if (input.remoteIp && input.remoteIp !== 'unknown') form.set('remoteip', input.remoteIp);
 
-  let answer: { success?: unknown; 'error-codes'?: unknown };
+  let answer: { success?: unknown; 'error-codes'?: unknown; hostname?: unknown };
   try {
     const res = await (options.fetch ?? fetch)(
       options.verifyUrl ?? CAPTCHA_PROVIDERS[input.provider].verifyUrl,
@@ -106,7 +108,15 @@ export async function verifyCaptcha(
       detail: `siteverify failed: ${(err as Error).message}`,
     };
   }
-  if (answer?.success === true) return { ok: true };
+  if (answer?.success === true) {
+    // All three providers say where the challenge was solved; a token from another site (its own
+    // keys, or a page of the attacker's with the same site key) is not this form's visitor.
+    const solvedOn = typeof answer.hostname === 'string' ? answer.hostname.toLowerCase() : null;
+    const expected = input.expectedHostname?.toLowerCase() ?? null;
+    if (solvedOn && expected && solvedOn !== expected)
+      return { ok: false, kind: 'rejected', detail: `solved on ${solvedOn}, not ${expected}` };
+    return { ok: true };
+  }
   const codes = Array.isArray(answer?.['error-codes'])
     ? answer['error-codes'].filter((c): c is string => typeof c === 'string')
     : [];
@@ -176,6 +186,8 @@ export function createCaptchaCheck(deps: {
     provider: CaptchaProvider;
     fields: readonly (readonly [string, string])[];
     remoteIp: string | null;
+    /** The form's allowed origin; its host must be where the challenge was solved. */
+    allowedOrigin?: string | null;
   }): Promise<CaptchaVerdict> => {
     const token = captchaToken(input.provider, input.fields);
     if (!token) return { ok: false, kind: 'missing', detail: 'no token' };
@@ -188,7 +200,13 @@ export function createCaptchaCheck(deps: {
     }
     if (!secret) return { ok: false, kind: 'misconfigured', detail: 'no secret stored' };
     const verdict = await verifyCaptcha(
-      { provider: input.provider, secret, token, remoteIp: input.remoteIp },
+      {
+        provider: input.provider,
+        secret,
+        token,
+        remoteIp: input.remoteIp,
+        expectedHostname: hostOf(input.allowedOrigin),
+      },
       { verifyUrl: deps.verifyUrl, fetch: deps.fetch, timeoutMs: deps.timeoutMs },
     );
     if (!verdict.ok && verdict.kind !== 'missing' && verdict.kind !== 'rejected')
@@ -198,3 +216,13 @@ export function createCaptchaCheck(deps: {
 }
 
 export type CaptchaCheck = ReturnType<typeof createCaptchaCheck>;
+
+/** The host name of an origin such as https://example.com:8443, or null. */
+function hostOf(origin: string | null | undefined): string | null {
+  if (!origin) return null;
+  try {
+    return new URL(origin).hostname || null;
+  } catch {
+    return null;
+  }
+}

@@ -2,7 +2,7 @@
 // form lookup, origin, body, validation, rate limit, storage and the answer. Storage, hashing and
 // mail sending are injected so this module runs unchanged under Deno and in unit tests.
 import { clientIp, rateLimitKey, type ClientIpPolicy } from '../_shared/client-ip.ts';
-import { LIMITS } from '../_shared/limits.ts';
+import { IDEMPOTENCY, LIMITS } from '../_shared/limits.ts';
 import { captchaError, type CaptchaProvider, type CaptchaVerdict } from './captcha.ts';
 import { ERRORS, type EndpointError } from './errors.ts';
 import { composeNotification, type Notification } from './notification.ts';
@@ -15,7 +15,7 @@ import {
   successResponse,
   wantsJson,
 } from './responses.ts';
-import { validateSubmission } from './submission.ts';
+import { isIdempotencyKey, validateSubmission } from './submission.ts';
 import { readLimited } from '../_shared/read-limited.ts';
 
 export interface FormRecord {
@@ -42,6 +42,10 @@ export interface AcceptInput {
   isSpam: boolean;
   /** The e-mail to queue in the same transaction; null for spam. */
   notification: Notification | null;
+  /** A repeat of this key for the form within a day stores nothing and answers as the first. */
+  idempotencyKey: string | null;
+  /** The post was already counted against the client's allowance (before its CAPTCHA check). */
+  clientCounted: boolean;
 }
 
 export type AcceptResult =
@@ -53,11 +57,19 @@ export type AcceptResult =
       webhooksQueued?: boolean;
       /** The autoresponse e-mail the entry queued, if any. */
       autoresponseId?: string | null;
+      /** A repeated idempotency key: nothing stored or queued; entryId is the first post's. */
+      repeated?: boolean;
     }
   | { status: 'rate_limited'; retryAfter: number }
   | { status: 'form_not_found' }
   /** Nothing stored: the form was edited since it was read; this is how it is now. */
   | { status: 'form_changed'; form: FormRecord };
+
+export type BeginCaptchaResult =
+  | { status: 'counted' }
+  | { status: 'repeated'; entryId: string }
+  | { status: 'rate_limited'; retryAfter: number }
+  | { status: 'form_not_found' };
 
 export interface DeliveryReport {
   claimed: number;
@@ -78,12 +90,23 @@ export interface FormsDeps {
    */
   accept(input: AcceptInput): Promise<AcceptResult>;
   hashIp(ip: string): Promise<string>;
+  /**
+   * Before a CAPTCHA check: counts the post against the client's allowance (so refused tokens
+   * cost the client too), or answers a repeated idempotency key with the first post's entry.
+   */
+  beginCaptchaPost?(input: {
+    formId: string;
+    ipHash: string;
+    idempotencyKey: string | null;
+  }): Promise<BeginCaptchaResult>;
   /** Verifies the post's CAPTCHA token for a form with CAPTCHA (captcha.ts); never throws. */
   checkCaptcha?(input: {
     formId: string;
     provider: CaptchaProvider;
     fields: [string, string][];
     remoteIp: string;
+    /** The form's allowed origin: the provider must have seen the challenge solved on its host. */
+    allowedOrigin: string;
   }): Promise<CaptchaVerdict>;
   /** Tries to send one freshly queued delivery now; must never throw. */
   sendNow(deliveryId: string): Promise<void>;
@@ -179,12 +202,23 @@ async function handleSubmission(
   const checked = validateSubmission(parsed.fields);
   if (!checked.ok) return refuse(checked.error);
   const submission = checked.submission;
+  const headerKey = req.headers.get(IDEMPOTENCY.header);
+  if (headerKey !== null && !isIdempotencyKey(headerKey.trim()))
+    return refuse(
+      ERRORS.invalidBody(
+        `The ${IDEMPOTENCY.header} header must be 1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters.`,
+      ),
+    );
+  // The header wins over the embed code's hidden field.
+  const idempotencyKey = headerKey?.trim() || submission.idempotencyKey;
 
   const entryId = deps.newId();
   const receivedAt = deps.now();
   let result: AcceptResult;
   // The provider whose token this post passed (checked once, again only if the form changes it).
   let captchaPassed: CaptchaProvider | null = null;
+  // Counted against the client's allowance before a CAPTCHA check, so not again when stored.
+  let clientCounted = false;
   try {
     // Never an address the client wrote; IPv6 clients counted by their /64 network.
     const ip = clientIp(req.headers, deps.clientIpPolicy);
@@ -193,12 +227,29 @@ async function handleSubmission(
       // Before storing, against the form as it is stored with (form_changed comes back here).
       const provider = form.captcha_provider ?? null;
       if (provider && captchaPassed !== provider) {
+        if (!clientCounted && deps.beginCaptchaPost) {
+          // Counted first: a client spends its own allowance, not the provider's patience.
+          const begun = await deps.beginCaptchaPost({ formId: form.id, ipHash, idempotencyKey });
+          if (begun.status === 'rate_limited') return refuse(ERRORS.rateLimited(begun.retryAfter));
+          if (begun.status === 'form_not_found') return refuse(ERRORS.formNotFound());
+          if (begun.status === 'repeated') {
+            result = {
+              status: 'accepted',
+              entryId: begun.entryId,
+              deliveryId: null,
+              repeated: true,
+            };
+            break;
+          }
+          clientCounted = true;
+        }
         const verdict: CaptchaVerdict = deps.checkCaptcha
           ? await deps.checkCaptcha({
               formId: form.id,
               provider,
               fields: parsed.fields,
               remoteIp: ip,
+              allowedOrigin: form.allowed_origin,
             })
           : { ok: false, kind: 'unavailable', detail: 'no CAPTCHA check configured' };
         if (!verdict.ok) return refuse(captchaError(verdict));
@@ -226,6 +277,8 @@ async function handleSubmission(
         data: submission.data,
         isSpam: submission.isSpam,
         notification,
+        idempotencyKey,
+        clientCounted,
       });
       if (result.status !== 'form_changed') break;
       // Edited since it was read: the post is judged again against the form as it is now.
@@ -245,9 +298,12 @@ async function handleSubmission(
   if (result.status === 'form_not_found') return refuse(ERRORS.formNotFound());
 
   // Started first so that it runs alongside the e-mail rather than after it; skipped when storage
-  // says the entry queued none (one call and transaction less per post on forms without webhooks).
+  // says the entry queued none (one call and transaction less per post on forms without webhooks)
+  // and for a repeat, which queued nothing.
   const webhooksNow =
-    result.webhooksQueued === false ? undefined : deps.sendWebhooksNow?.(result.entryId);
+    result.webhooksQueued === false || result.repeated
+      ? undefined
+      : deps.sendWebhooksNow?.(result.entryId);
   // The notification and the autoresponse go out in the same batch; either one starts it.
   const mailId = result.deliveryId ?? result.autoresponseId ?? null;
   if (mailId) await deps.background(deps.sendNow(mailId));

@@ -38,10 +38,8 @@ const warn = (message: string) => console.warn(`forms: ${message}`);
 const siteUrl = siteUrlFromEnv(env, warn);
 const clientIpPolicy = clientIpPolicyFromEnv(env, warn);
 // Known forms are remembered for a minute (at most 1 000): accept_post confirms each on use.
-const forms = cachedForms(createFormStore(supabase, submissionLimitsFromEnv(env, warn)), {
-  ttlMs: 60_000,
-  maxForms: 1_000,
-});
+const formStore = createFormStore(supabase, submissionLimitsFromEnv(env, warn));
+const forms = cachedForms(formStore, { ttlMs: 60_000, maxForms: 1_000 });
 const deliveries = createDeliveryStore(supabase);
 const webhooks: WebhookWorkerDeps = {
   store: createWebhookStore(supabase),
@@ -94,6 +92,7 @@ const deps: FormsDeps = {
   loadForm: forms.loadForm,
   accept: forms.accept,
   hashIp: (ip) => hashIp(ip, salt),
+  beginCaptchaPost: formStore.beginCaptchaPost,
   // Forms with CAPTCHA only: their secret is read and the provider asked before storing.
   checkCaptcha: createCaptchaCheck({
     loadSecret: (formId) => loadCaptchaSecret(supabase, formId),

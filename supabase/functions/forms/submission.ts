@@ -1,7 +1,7 @@
 // Validates and cleans the parsed fields of one submission: limits, trimming, control characters
 // (none at all in field names), e-mail checks, and the special fields (_next, _subject, _replyto,
-// honeypots, ignored userId and CAPTCHA tokens).
-import { LIMITS, SPECIAL_FIELDS } from '../_shared/limits.ts';
+// _idempotency, honeypots, ignored userId and CAPTCHA tokens).
+import { IDEMPOTENCY, LIMITS, SPECIAL_FIELDS } from '../_shared/limits.ts';
 import { ERRORS, type EndpointError } from './errors.ts';
 import type { RawField } from './request-body.ts';
 import { charLength, cleanFieldName, cleanValue, isEmail } from './text.ts';
@@ -18,8 +18,14 @@ export interface Submission {
   subject: string | null;
   /** A valid address to reply to: `_replyto`, else `email`. */
   replyTo: string | null;
+  /** The post's `_idempotency` key, or null (never stored as a field). */
+  idempotencyKey: string | null;
   isSpam: boolean;
 }
+
+/** 1 to 255 visible ASCII characters: a UUID, a ULID or any token a client makes up. */
+export const isIdempotencyKey = (key: string) =>
+  key.length <= IDEMPOTENCY.maxKeyLength && /^[\x21-\x7e]+$/.test(key);
 
 export type SubmissionResult =
   { ok: true; submission: Submission } | { ok: false; error: EndpointError };
@@ -39,6 +45,7 @@ const SINGLE_VALUED = new Set<string>([
   SPECIAL_FIELDS.next,
   SPECIAL_FIELDS.subject,
   SPECIAL_FIELDS.replyTo,
+  SPECIAL_FIELDS.idempotency,
 ]);
 const HONEYPOTS = new Set<string>(SPECIAL_FIELDS.honeypots);
 const IGNORED = new Set<string>([...SPECIAL_FIELDS.ignored, ...SPECIAL_FIELDS.captcha]);
@@ -108,6 +115,10 @@ export function validateSubmission(raw: RawField[]): SubmissionResult {
   const replyToField = values.get(SPECIAL_FIELDS.replyTo) || null;
   if (replyToField && !isEmail(replyToField))
     problems[SPECIAL_FIELDS.replyTo] = 'Enter a valid e-mail address.';
+  const idempotencyKey = values.get(SPECIAL_FIELDS.idempotency) || null;
+  if (idempotencyKey && !isIdempotencyKey(idempotencyKey))
+    problems[SPECIAL_FIELDS.idempotency] =
+      `An idempotency key is 1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters.`;
   if (Object.keys(problems).length) return { ok: false, error: ERRORS.invalidFields(problems) };
 
   if (ordered.every(([, v]) => v === '')) return { ok: false, error: ERRORS.emptySubmission() };
@@ -123,6 +134,7 @@ export function validateSubmission(raw: RawField[]): SubmissionResult {
       next: values.get(SPECIAL_FIELDS.next) || null,
       subject: values.get(SPECIAL_FIELDS.subject) || null,
       replyTo: replyToField ?? email,
+      idempotencyKey,
       isSpam,
     },
   };

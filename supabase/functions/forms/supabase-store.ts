@@ -4,7 +4,7 @@
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { CONFIRMATIONS, DELIVERY } from '../_shared/limits.ts';
 import type { ClaimedJob, DeliveryStore } from './delivery.ts';
-import type { AcceptInput, AcceptResult, FormRecord } from './handler.ts';
+import type { AcceptInput, AcceptResult, BeginCaptchaResult, FormRecord } from './handler.ts';
 import type { SubmissionLimits } from './settings.ts';
 
 /** Exactly the columns accept_post compares, in the shape it builds them. */
@@ -54,6 +54,8 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
         p_form_per_minute: limits.formPerMinute,
         p_account_per_hour: limits.accountPerHour,
         p_account_per_day: limits.accountPerDay,
+        p_idempotency_key: input.idempotencyKey,
+        p_client_counted: input.clientCounted,
       });
       if (error) throw new Error(`accept_post: ${error.message}`);
       const result = data as {
@@ -62,6 +64,7 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
         delivery_id?: string | null;
         webhooks_queued?: boolean;
         autoresponse_id?: string | null;
+        repeated?: boolean;
         retry_after?: number;
         form?: FormRecord;
       };
@@ -74,6 +77,7 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
           webhooksQueued:
             typeof result.webhooks_queued === 'boolean' ? result.webhooks_queued : undefined,
           autoresponseId: result.autoresponse_id ?? null,
+          repeated: result.repeated === true,
         };
       }
       if (result.status === 'rate_limited')
@@ -82,6 +86,30 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
       if (result.status === 'form_changed' && result.form)
         return { status: 'form_changed', form: formRow(result.form) };
       throw new Error(`accept_post: unexpected answer ${JSON.stringify(result)}`);
+    },
+
+    // A form with CAPTCHA: the post is counted (or found to be a repeat) before its token is checked.
+    async beginCaptchaPost(input: {
+      formId: string;
+      ipHash: string;
+      idempotencyKey: string | null;
+    }): Promise<BeginCaptchaResult> {
+      const { data, error } = await client.rpc('begin_captcha_post', {
+        p_form_id: input.formId,
+        p_ip_hash: input.ipHash,
+        p_idempotency_key: input.idempotencyKey,
+        p_per_minute: limits.perMinute,
+        p_per_day: limits.perDay,
+      });
+      if (error) throw new Error(`begin_captcha_post: ${error.message}`);
+      const result = data as { status: string; entry_id?: string; retry_after?: number };
+      if (result.status === 'counted') return { status: 'counted' };
+      if (result.status === 'accepted' && result.entry_id)
+        return { status: 'repeated', entryId: result.entry_id };
+      if (result.status === 'rate_limited')
+        return { status: 'rate_limited', retryAfter: Number(result.retry_after) };
+      if (result.status === 'form_not_found') return { status: 'form_not_found' };
+      throw new Error(`begin_captcha_post: unexpected answer ${JSON.stringify(result)}`);
     },
   };
 }

@@ -86,9 +86,11 @@ async function deliverOne(job: ClaimedWebhook, deps: WebhookWorkerDeps): Promise
   const result = await deps.send(job.url, body, headers, deps.allowLocal && job.allow_local);
   const attempt: WebhookAttempt = {
     ...result,
-    retryInSeconds: result.ok
-      ? null
-      : webhookRetryDelaySeconds(job.attempts, new Date(job.round_started_at), deps.now()),
+    // A test event is tried once: retrying it would only send the receiver more of the same.
+    retryInSeconds:
+      result.ok || job.event === 'test'
+        ? null
+        : webhookRetryDelaySeconds(job.attempts, new Date(job.round_started_at), deps.now()),
   };
   await deps.store.finish(job, attempt);
   return attempt;

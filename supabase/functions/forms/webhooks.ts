@@ -234,8 +234,9 @@ export function isPublicAddress(ip: string): boolean {
   if (v4 !== null) return !BLOCKED_V4.some(([b, bits]) => inRange(v4, parseV4(b)!, bits, 32));
   const v6 = parseV6(bare);
   if (v6 === null) return false;
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible forms are judged as the IPv4 address.
-  if (v6 >> 32n === 0xffffn || (v6 >> 32n === 0n && v6 > 1n)) {
+  // IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d) and IPv4-compatible forms
+  // are judged as the IPv4 address.
+  if (v6 >> 32n === 0xffffn || v6 >> 32n === 0xffff0000n || (v6 >> 32n === 0n && v6 > 1n)) {
     const n = v6 & 0xffffffffn;
     return !BLOCKED_V4.some(([b, bits]) => inRange(n, parseV4(b)!, bits, 32));
   }
