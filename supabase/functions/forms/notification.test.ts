@@ -74,4 +74,33 @@ describe('notification e-mail', () => {
     expect(n.text).not.toMatch(/[\u2028\u2029]/);
     expect(n.html).toContain('multi line name');
   });
+
+  it('shows bidirectional controls in the subject, form name, field names and sender as tokens', () => {
+    // Obeyed, U+202E would show 'Eve\u202Efdp.exe' as 'Eveexe.pdf' and reorder what follows it.
+    const n = composeNotification({
+      ...base,
+      formName: 'Pay\u2066ments\u2069',
+      subject: 'Invoice\u202Efdp.exe',
+      fields: [
+        ['name', 'Eve\u202Efdp.exe'],
+        ['email', 'eve\u200F@example.com'],
+        ['ref\u202E', 'A1'],
+        ['message', 'مرحبا\u200F ok'],
+      ],
+    });
+    expect(n.subject).toBe('Invoice[U+202E]fdp.exe');
+    expect(n.text).toContain('New submission to the form "Pay[U+2066]ments[U+2069]".');
+    const lines = n.text.split('\n');
+    expect(lines).toContain('name: Eve[U+202E]fdp.exe');
+    expect(lines).toContain('email: eve[U+200F]@example.com');
+    expect(lines).toContain('ref[U+202E]: A1');
+    expect(n.html).toContain('<strong>Pay[U+2066]ments[U+2069]</strong>');
+    expect(n.html).toContain('Eve[U+202E]fdp.exe');
+    expect(n.html).toContain('ref[U+202E]');
+    // The message itself is the visitor's text in any script: kept as sent.
+    expect(lines).toContain('message: مرحبا\u200F ok');
+
+    const untitled = composeNotification({ ...base, formName: 'Pay\u202Eslip', subject: null });
+    expect(untitled.subject).toBe('New submission: Pay[U+202E]slip');
+  });
 });

@@ -1,9 +1,15 @@
 // Composes the notification e-mail for one entry: recipient, subject, Reply-To, and text and HTML
 // bodies listing every field in order. Every header value is stripped of CR/LF so nothing a
 // submitter sends can add a header; every HTML value is escaped; field names are one line and a
-// value's lines are indented, so no field can forge a line of the plain-text part.
+// value's lines are indented, so no field can forge a line of the plain-text part. The subject,
+// the form's name, the field names and the sender's name and address show bidirectional controls
+// as visible tokens (`[U+202E]`) rather than letting them reorder the text around them.
 import { cleanFieldName, headerSafe, isEmail } from './text.ts';
 import { escapeHtml } from '../_shared/html.ts';
+import { visibleText } from '../_shared/visible-text.ts';
+
+/** The fields whose values are names or addresses, shown with their bidi controls visible. */
+const SHOWN_VISIBLE = new Set(['name', 'email']);
 
 export interface Notification {
   to: string;
@@ -26,16 +32,17 @@ export function composeNotification(input: {
   subject: string | null;
   replyTo: string | null;
 }): Notification {
-  const formName = headerSafe(input.formName);
-  const subject = headerSafe(input.subject || defaultSubject(formName)) || defaultSubject(formName);
+  const formName = visibleText(headerSafe(input.formName));
+  const subject =
+    visibleText(headerSafe(input.subject || defaultSubject(formName))) || defaultSubject(formName);
   const replyTo =
     input.replyTo && isEmail(headerSafe(input.replyTo)) ? headerSafe(input.replyTo) : null;
   const when = input.receivedAt.toISOString();
 
   // Names arrive clean from validateSubmission; cleaning again keeps this module safe on its own.
   const fields = input.fields.map(([name, value]): [string, string] => [
-    cleanFieldName(name),
-    value,
+    visibleText(cleanFieldName(name)),
+    SHOWN_VISIBLE.has(name) ? visibleText(value) : value,
   ]);
   const textFields = fields.map(([name, value]) => {
     // Mail clients may break lines at U+2028/U+2029 too: indent after those as after \n.
@@ -49,7 +56,9 @@ export function composeNotification(input: {
     '',
     '--',
     `Entry ${input.entryId}, received ${when}.`,
-    replyTo ? `Reply to this e-mail to answer ${replyTo}.` : 'The sender left no e-mail address.',
+    replyTo
+      ? `Reply to this e-mail to answer ${visibleText(replyTo)}.`
+      : 'The sender left no e-mail address.',
     '',
   ].join('\n');
 
