@@ -52,7 +52,7 @@ const UNSUPPORTED_FUNCTION_SETTINGS = ['import_map', 'static_files'];
 export interface AuthRateLimits {
   /** `token_refresh`: password sign-ins and refresh-token grants (`POST /token`). */
   tokenRefresh: number;
-  /** `sign_in_sign_ups`: `POST /signup`, `POST /recover`, `PUT /user`. */
+  /** `sign_in_sign_ups`: `POST /signup`, `POST /recover`, `POST /resend`, `PUT /user`. */
   signInSignUps: number;
   /** `token_verifications`: `GET`/`POST /verify`. */
   tokenVerifications: number;

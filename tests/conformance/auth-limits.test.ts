@@ -2,7 +2,7 @@
 // config.toml's [auth.rate_limit] (429 over_request_rate_limit), [auth.email] max_frequency per
 // address (429 over_email_send_rate_limit), brute force of a recovery code throttled, /recover
 // answering alike for known and unknown addresses — and the e-mail change flow GoTrue runs with
-// this project's settings (double_confirm_changes on, confirmations off).
+// double_confirm_changes on, with confirmations on (this project's settings) and off.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,7 +13,7 @@ import pg from 'pg';
 import ws from 'ws';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createAuthService } from '../../local-stack/auth/index.ts';
-import { loadProjectConfig, makeSettings } from '../../local-stack/config.ts';
+import { loadProjectConfig, makeSettings, type ProjectConfig } from '../../local-stack/config.ts';
 import { isTo, listMail, waitForMail } from '../support/mail.ts';
 
 const stack = inject('stack');
@@ -73,12 +73,62 @@ function client(options: { apiUrl?: string; from?: string } = {}): SupabaseClien
   });
 }
 
-async function signedUp(tag: string) {
-  const supabase = client();
+const admin = () =>
+  createClient(stack.apiUrl, stack.serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: ws as unknown as typeof WebSocket },
+  });
+
+/** A confirmed user (made by the service role), signed in on `apiUrl`'s Auth. */
+async function confirmedUser(tag: string, apiUrl = stack.apiUrl) {
   const email = uniqueEmail(tag);
-  const { data, error } = await supabase.auth.signUp({ email, password: PASSWORD });
+  const created = await admin().auth.admin.createUser({
+    email,
+    password: PASSWORD,
+    email_confirm: true,
+  });
+  expect(created.error).toBeNull();
+  const supabase = client({ apiUrl });
+  const { data, error } = await supabase.auth.signInWithPassword({ email, password: PASSWORD });
   expect(error).toBeNull();
   return { supabase, email, user: data.user! };
+}
+
+/**
+ * An Auth service on the test stack's database and mail catcher, built from supabase/config.toml
+ * (unchanged, unlike the test stack's raised budgets) with `configure` applied to its settings.
+ */
+function authService(configure: (auth: ProjectConfig['auth']) => void = () => undefined) {
+  let server: http.Server;
+  let pool: pg.Pool;
+  let dataDir: string;
+  const service = { apiUrl: '' };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-auth-limits-'));
+    pool = new pg.Pool({ connectionString: stack.dbUrl, max: 4 });
+    server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    service.apiUrl = `http://127.0.0.1:${port}`;
+    const settings = makeSettings({ ports: { ...stack.ports, api: port }, dataDir });
+    expect(settings.project.auth.rateLimit).toEqual(loadProjectConfig().auth.rateLimit);
+    configure(settings.project.auth);
+    const auth = createAuthService({ settings, pool, log: () => undefined });
+    server.on('request', (req, res) => {
+      const url = new URL(req.url ?? '/', service.apiUrl);
+      void auth.handle(req, res, url.pathname.replace(/^\/auth\/v1/, '') || '/', url);
+    });
+  });
+
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    await pool?.end();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  return service;
 }
 
 async function recoveryCode(email: string) {
@@ -89,44 +139,9 @@ async function recoveryCode(email: string) {
   return /code: (\d{6})/.exec(mail.text ?? '')![1];
 }
 
-describe('token verification', () => {
-  it('throttles guessing a recovery code: 429 after 30 wrong codes, and the right one is refused too', async () => {
-    const { email } = await signedUp('brute');
-    expect((await client().auth.resetPasswordForEmail(email)).error).toBeNull();
-    const code = await recoveryCode(email);
-
-    const attacker = client({ from: freshAddress() });
-    const outcomes: string[] = [];
-    for (let guess = 0; outcomes.length < 40; guess++) {
-      const token = String(guess).padStart(6, '0');
-      if (token === code) continue;
-      const { error } = await attacker.auth.verifyOtp({ email, token, type: 'recovery' });
-      outcomes.push(`${error?.status} ${error?.code}`);
-    }
-    // GoTrue's bucket holds 30 (token_verifications per 5 minutes, bursts of 30).
-    expect(outcomes.slice(0, 30)).toEqual(Array(30).fill('403 otp_expired'));
-    expect(outcomes.slice(30)).toEqual(Array(10).fill('429 over_request_rate_limit'));
-
-    const right = await attacker.auth.verifyOtp({ email, token: code, type: 'recovery' });
-    expect(right.error?.status).toBe(429);
-    expect(right.error?.code).toBe('over_request_rate_limit');
-    expect(right.error?.message).toBe('Request rate limit reached');
-    expect(right.data.session).toBeNull();
-
-    // Another address is not throttled, and the code has survived the attack.
-    const owner = await client({ from: freshAddress() }).auth.verifyOtp({
-      email,
-      token: code,
-      type: 'recovery',
-    });
-    expect(owner.error).toBeNull();
-    expect(owner.data.session).not.toBeNull();
-  });
-});
-
 describe('/recover', () => {
   it('answers a second request within max_frequency with 429, for known and unknown addresses alike', async () => {
-    const { email: known } = await signedUp('frequency');
+    const { email: known } = await confirmedUser('frequency');
     const unknown = uniqueEmail('frequency-nobody');
     const from = client({ from: freshAddress() });
     for (const email of [known, unknown]) {
@@ -145,38 +160,45 @@ describe('/recover', () => {
 });
 
 describe('with config.toml [auth.rate_limit] as `npm start` reads it', () => {
-  // The test stack raises the sign-up and sign-in budgets for its many users (see
+  // The test stack raises the sign-up, sign-in and verification budgets for its many users (see
   // tests/setup/stack.ts); this service is built from supabase/config.toml unchanged.
-  let server: http.Server;
-  let pool: pg.Pool;
-  let dataDir: string;
-  let apiUrl: string;
+  const service = authService();
 
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-auth-limits-'));
-    pool = new pg.Pool({ connectionString: stack.dbUrl, max: 4 });
-    server = http.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
-    apiUrl = `http://127.0.0.1:${port}`;
-    const settings = makeSettings({ ports: { ...stack.ports, api: port }, dataDir });
-    expect(settings.project.auth.rateLimit).toEqual(loadProjectConfig().auth.rateLimit);
-    const service = createAuthService({ settings, pool, log: () => undefined });
-    server.on('request', (req, res) => {
-      const url = new URL(req.url ?? '/', apiUrl);
-      void service.handle(req, res, url.pathname.replace(/^\/auth\/v1/, '') || '/', url);
+  it('token_verifications = 30: guessing a recovery code gets 429 after 30 wrong codes, and the right one is refused too', async () => {
+    const { email } = await confirmedUser('brute');
+    expect((await client().auth.resetPasswordForEmail(email)).error).toBeNull();
+    const code = await recoveryCode(email);
+
+    const attacker = client({ apiUrl: service.apiUrl, from: freshAddress() });
+    const outcomes: string[] = [];
+    for (let guess = 0; outcomes.length < 40; guess++) {
+      const token = String(guess).padStart(6, '0');
+      if (token === code) continue;
+      const { error } = await attacker.auth.verifyOtp({ email, token, type: 'recovery' });
+      outcomes.push(`${error?.status} ${error?.code}`);
+    }
+    // GoTrue's bucket holds 30 (token_verifications per 5 minutes, bursts of 30).
+    expect(outcomes.slice(0, 30)).toEqual(Array(30).fill('403 otp_expired'));
+    expect(outcomes.slice(30)).toEqual(Array(10).fill('429 over_request_rate_limit'));
+
+    const right = await attacker.auth.verifyOtp({ email, token: code, type: 'recovery' });
+    expect(right.error?.status).toBe(429);
+    expect(right.error?.code).toBe('over_request_rate_limit');
+    expect(right.error?.message).toBe('Request rate limit reached');
+    expect(right.data.session).toBeNull();
+
+    // Another address is not throttled, and the code has survived the attack.
+    const owner = await client({ apiUrl: service.apiUrl, from: freshAddress() }).auth.verifyOtp({
+      email,
+      token: code,
+      type: 'recovery',
     });
-  });
-
-  afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-    await pool?.end();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    expect(owner.error).toBeNull();
+    expect(owner.data.session).not.toBeNull();
   });
 
   it('sign_in_sign_ups = 30: the 31st sign-up from one address is refused with 429', async () => {
-    const from = client({ apiUrl, from: freshAddress() });
+    const from = client({ apiUrl: service.apiUrl, from: freshAddress() });
     const outcomes: string[] = [];
     for (let i = 0; i < 32; i++) {
       // A too-short password: GoTrue spends the budget before validating, and no user is made.
@@ -186,7 +208,7 @@ describe('with config.toml [auth.rate_limit] as `npm start` reads it', () => {
     expect(outcomes.slice(0, 30)).toEqual(Array(30).fill('422 weak_password'));
     expect(outcomes.slice(30)).toEqual(Array(2).fill('429 over_request_rate_limit'));
     // Another address still may.
-    const { error } = await client({ apiUrl, from: freshAddress() }).auth.signUp({
+    const { error } = await client({ apiUrl: service.apiUrl, from: freshAddress() }).auth.signUp({
       email: uniqueEmail('signup'),
       password: 'x',
     });
@@ -194,7 +216,7 @@ describe('with config.toml [auth.rate_limit] as `npm start` reads it', () => {
   });
 
   it('token_refresh = 150 (bursts of 30): password sign-ins are throttled per address', async () => {
-    const from = client({ apiUrl, from: freshAddress() });
+    const from = client({ apiUrl: service.apiUrl, from: freshAddress() });
     const outcomes: string[] = [];
     for (let i = 0; i < 31; i++) {
       const { error } = await from.auth.signInWithPassword({
@@ -206,12 +228,29 @@ describe('with config.toml [auth.rate_limit] as `npm start` reads it', () => {
     expect(outcomes.slice(0, 30)).toEqual(Array(30).fill('400 invalid_credentials'));
     expect(outcomes[30]).toBe('429 over_request_rate_limit');
   });
+
+  it('sign_in_sign_ups is shared by /resend: the 31st from one address is refused with 429', async () => {
+    const from = client({ apiUrl: service.apiUrl, from: freshAddress() });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 31; i++) {
+      const { error } = await from.auth.resend({ type: 'signup', email: uniqueEmail('resend') });
+      outcomes.push(error ? `${error.status} ${error.code}` : 'ok');
+    }
+    expect(outcomes.slice(0, 30)).toEqual(Array(30).fill('ok'));
+    expect(outcomes[30]).toBe('429 over_request_rate_limit');
+  });
 });
 
-describe('changing the e-mail address (double_confirm_changes = true, confirmations off)', () => {
+describe('changing the e-mail address (double_confirm_changes = true) with confirmations off', () => {
+  // GoTrue asks for one link only while it auto-confirms: a service built with
+  // enable_confirmations = false, beside the test stack's database and mail catcher.
+  const service = authService((auth) => {
+    auth.enableConfirmations = false;
+  });
+  const signedIn = (tag: string) => confirmedUser(tag, service.apiUrl);
+
   it('keeps the address until a link is followed, mailing both addresses; the link applies it', async () => {
-    const { supabase, email, user } = await signedUp('change');
-    await supabase.auth.signInWithPassword({ email, password: PASSWORD });
+    const { supabase, email, user } = await signedIn('change');
     const next = uniqueEmail('changed');
     const { data, error } = await supabase.auth.updateUser({ email: next });
     expect(error).toBeNull();
@@ -240,12 +279,18 @@ describe('changing the e-mail address (double_confirm_changes = true, confirmati
     expect(fragment.get('type')).toBe('email_change');
     expect(fragment.get('access_token')).toBeTruthy();
 
-    const after = await client().auth.signInWithPassword({ email: next, password: PASSWORD });
+    const after = await client({ apiUrl: service.apiUrl }).auth.signInWithPassword({
+      email: next,
+      password: PASSWORD,
+    });
     expect(after.error).toBeNull();
     expect(after.data.user?.id).toBe(user.id);
     expect(after.data.user?.email).toBe(next);
     expect(after.data.user?.new_email).toBeUndefined();
-    const old = await client().auth.signInWithPassword({ email, password: PASSWORD });
+    const old = await client({ apiUrl: service.apiUrl }).auth.signInWithPassword({
+      email,
+      password: PASSWORD,
+    });
     expect(old.error?.code).toBe('invalid_credentials');
     // The other link is spent with the change.
     const otherLink = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(toOld.text ?? '')![1];
@@ -254,12 +299,12 @@ describe('changing the e-mail address (double_confirm_changes = true, confirmati
   });
 
   it('verifyOtp with the code sent to the new address applies the change', async () => {
-    const { supabase, email, user } = await signedUp('change-otp');
+    const { supabase, email, user } = await signedIn('change-otp');
     const next = uniqueEmail('changed-otp');
     expect((await supabase.auth.updateUser({ email: next })).error).toBeNull();
     const mail = await waitForMail(stack.mailWebUrl, (m) => isTo(m, next));
     const code = /code: (\d{6})/.exec(mail.text ?? '')![1];
-    const { data, error } = await client().auth.verifyOtp({
+    const { data, error } = await client({ apiUrl: service.apiUrl }).auth.verifyOtp({
       email: next,
       token: code,
       type: 'email_change',
@@ -271,8 +316,8 @@ describe('changing the e-mail address (double_confirm_changes = true, confirmati
   });
 
   it('refuses an address another account holds (422 email_exists) and sends nothing', async () => {
-    const { supabase } = await signedUp('change-taken');
-    const { email: taken } = await signedUp('taken');
+    const { supabase } = await signedIn('change-taken');
+    const { email: taken } = await confirmedUser('taken');
     const mailsBefore = (await listMail(stack.mailWebUrl)).filter((m) => isTo(m, taken)).length;
     const { error } = await supabase.auth.updateUser({ email: taken });
     expect(error?.status).toBe(422);
@@ -283,53 +328,10 @@ describe('changing the e-mail address (double_confirm_changes = true, confirmati
   });
 });
 
-describe('changing the e-mail address with confirmations on', () => {
-  // GoTrue asks for both links only while it does not auto-confirm: a service built with
-  // enable_confirmations = true, beside the test stack's database and mail catcher.
-  let server: http.Server;
-  let pool: pg.Pool;
-  let dataDir: string;
-  let apiUrl: string;
-
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-auth-confirm-'));
-    pool = new pg.Pool({ connectionString: stack.dbUrl, max: 4 });
-    server = http.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
-    apiUrl = `http://127.0.0.1:${port}`;
-    const settings = makeSettings({ ports: { ...stack.ports, api: port }, dataDir });
-    settings.project.auth.enableConfirmations = true;
-    const service = createAuthService({ settings, pool, log: () => undefined });
-    server.on('request', (req, res) => {
-      const url = new URL(req.url ?? '/', apiUrl);
-      void service.handle(req, res, url.pathname.replace(/^\/auth\/v1/, '') || '/', url);
-    });
-  });
-
-  afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-    await pool?.end();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
-
+describe('changing the e-mail address (double_confirm_changes = true) with confirmations on', () => {
+  // This project's settings (config.toml), as the test stack runs them.
   it('needs the links sent to both addresses; the first answers "Confirmation link accepted…"', async () => {
-    const email = uniqueEmail('confirm-both');
-    const admin = createClient(stack.apiUrl, stack.serviceRoleKey, {
-      auth: { persistSession: false, autoRefreshToken: false },
-      realtime: { transport: ws as unknown as typeof WebSocket },
-    });
-    const created = await admin.auth.admin.createUser({
-      email,
-      password: PASSWORD,
-      email_confirm: true,
-    });
-    expect(created.error).toBeNull();
-    const supabase = client({ apiUrl });
-    expect(
-      (await supabase.auth.signInWithPassword({ email, password: PASSWORD })).error,
-    ).toBeNull();
+    const { supabase, email } = await confirmedUser('confirm-both');
 
     const next = uniqueEmail('confirm-both-new');
     expect((await supabase.auth.updateUser({ email: next })).error).toBeNull();

@@ -1021,7 +1021,13 @@ const supabase = () =>
 
 beforeAll(async () => {
   db = new pg.Pool({ connectionString: stack.dbUrl, max: 2 });
-  const { data, error } = await supabase().auth.signUp({
+  // A confirmed user (sign-ups wait for their e-mail to be confirmed), signed in.
+  const created = await createClient(stack.apiUrl, stack.serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as never },
+  }).auth.admin.createUser({ email: knownUser.email, password: PASSWORD, email_confirm: true });
+  if (created.error) throw created.error;
+  const { data, error } = await supabase().auth.signInWithPassword({
     email: knownUser.email,
     password: PASSWORD,
   });

@@ -1,4 +1,4 @@
-// The RLS matrix again, end to end: two users who really sign up through Auth, a signed-out
+// The RLS matrix again, end to end: two confirmed users signed in through Auth, a signed-out
 // visitor and the service role all act through the unchanged @supabase/supabase-js against the
 // local stack, so each request passes through REST (or Realtime) and Postgres enforces the rules.
 import { randomUUID } from 'node:crypto';

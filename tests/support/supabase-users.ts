@@ -1,12 +1,12 @@
 // supabase-js clients for integration tests against the test stack: visitors, the service role,
-// and users who really sign up through Auth (auto-confirmed locally, so sign-up returns a session;
-// on a deployment under `npm run verify` the service role creates them confirmed, so no
-// confirmation e-mail goes out, and they sign in with their password).
+// and signed-in users. Sign-ups need their e-mail confirmed (config.toml's enable_confirmations),
+// so `signUp` makes a confirmed user with the service role and signs in with the password, on the
+// local stack and on a deployment under `npm run verify` alike: fast, and no confirmation e-mail
+// goes out. Tests about signing up go through the real flow instead (tests/support/confirmation.ts).
 import { inject } from 'vitest';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import ws from 'ws';
 import { uniqueEmail } from './db.ts';
-import { remote } from './target.ts';
 
 export interface TestUser {
   client: SupabaseClient;
@@ -33,27 +33,11 @@ export function serviceClient(): SupabaseClient {
   return newClient(inject('stack').serviceRoleKey);
 }
 
+/** A confirmed user, signed in on a client of their own. */
 export async function signUp(name: string): Promise<TestUser> {
   const client = newClient();
   // The name may hold spaces ('Ada Lovelace'); the address gets a slug of it.
   const email = uniqueEmail(name.toLowerCase().replace(/[^a-z0-9]+/g, '-'));
-  if (remote) return createConfirmedUser(client, name, email);
-  const { data, error } = await client.auth.signUp({
-    email,
-    password: TEST_PASSWORD,
-    options: { data: { name } },
-  });
-  if (error) throw error;
-  if (!data.session) throw new Error('sign-up is auto-confirmed locally and returns a session');
-  return { client, id: data.user!.id, email, password: TEST_PASSWORD };
-}
-
-/** A deployment may require confirmed addresses: create the user confirmed, then sign in. */
-async function createConfirmedUser(
-  client: SupabaseClient,
-  name: string,
-  email: string,
-): Promise<TestUser> {
   const created = await serviceClient().auth.admin.createUser({
     email,
     password: TEST_PASSWORD,
