@@ -20,6 +20,7 @@ import {
   storedFor,
   urlencoded,
   type RawResponse,
+  until,
 } from './support.ts';
 
 const stack = inject('stack');
@@ -406,6 +407,38 @@ describe('confirmation e-mails', () => {
       [victim],
     );
     expect(toVictim[0]).toEqual({ queued: CONFIRMATIONS.perRecipientPerDay, skipped: 1 });
+  });
+
+  it('keep their per-recipient cap when the asking accounts are deleted, and name the form only by a short link-free label', async (ctx) => {
+    needsMail(ctx);
+    // "Sign up, make a form that mails the victim, delete the account", again and again: at most
+    // the per-recipient cap of confirmation mails reaches the victim.
+    const victim = `${unique('victim')}@elsewhere.example.test`;
+    for (let i = 0; i < CONFIRMATIONS.perRecipientPerDay + 2; i++) {
+      const asker = await formOf(
+        victim,
+        'Your mailbox is full: verify at https://evil.example/login now or write to help@evil.example',
+      );
+      await deliverNow();
+      await pool.query('delete from auth.users where id = $1', [asker.userId]);
+    }
+    await deliverNow();
+    const received = await until(
+      'the confirmation mails to arrive',
+      async () => (await listMail(stack.mailWebUrl)).filter((m) => isTo(m, victim)),
+      (mails) => mails.length >= CONFIRMATIONS.perRecipientPerDay,
+    );
+    // A moment more for a mail over the cap, were one on its way.
+    await deliverNow();
+    expect((await listMail(stack.mailWebUrl)).filter((m) => isTo(m, victim))).toHaveLength(
+      CONFIRMATIONS.perRecipientPerDay,
+    );
+    for (const mail of received) {
+      expect(mail.text).toContain(
+        'wants its form "Your mailbox is full: verify at now or write to"',
+      );
+      expect(`${mail.text}${mail.html}`).not.toMatch(/evil\.example/);
+    }
   });
 });
 
