@@ -294,7 +294,8 @@ declare
   c_per_account constant integer := 25;
 begin
   perform private.refuse_unless_form_owner(new.form_id, 'webhooks');
-  perform 1 from public.forms f where f.id = new.form_id for update;
+  -- This trigger runs before webhooks_prepare (alphabetical order): the owner comes from the form.
+  select f.user_id into new.user_id from public.forms f where f.id = new.form_id for update;
   perform pg_advisory_xact_lock(hashtextextended('tinyback.webhooks:' || new.user_id::text, 0));
   if (select count(*) from public.webhooks w where w.form_id = new.form_id) >= c_per_form then
     raise exception 'A form can have at most 10 webhooks.' using errcode = 'check_violation',
