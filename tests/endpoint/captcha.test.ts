@@ -12,7 +12,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePorts, startStack, type RunningStack } from '../../local-stack/stack.ts';
 import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
 import { localOnly, remote } from '../support/target.ts';
+import { LIMITS } from '../../supabase/functions/_shared/limits.ts';
 import {
+  freshMinute,
   functionUrl,
   ORIGIN,
   rawRequest,
@@ -27,6 +29,8 @@ const SECRET = 'test-secret-0x4AAA';
 const GOOD = 'good-token';
 /** A token the stand-in answers with 503, as a provider having an outage. */
 const OUTAGE = 'outage-token';
+/** A good token, solved on another site than the form's (the provider's `hostname` says so). */
+const ELSEWHERE = 'elsewhere-token';
 
 interface Check {
   secret: string | null;
@@ -53,11 +57,16 @@ beforeAll(async () => {
       };
       checks.push(check);
       if (check.response === OUTAGE) return void res.writeHead(503).end('unavailable');
-      const ok = check.secret === SECRET && check.response === GOOD;
+      const ok =
+        check.secret === SECRET && (check.response === GOOD || check.response === ELSEWHERE);
+      // Providers name the host the challenge was solved on.
+      const hostname = check.response === ELSEWHERE ? 'evil.example' : new URL(ORIGIN).hostname;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify(
-          ok ? { success: true } : { success: false, 'error-codes': ['invalid-input-response'] },
+          ok
+            ? { success: true, hostname }
+            : { success: false, 'error-codes': ['invalid-input-response'] },
         ),
       );
     });
@@ -109,6 +118,13 @@ describe('the endpoint with CAPTCHA on', () => {
          on conflict (form_id) do update set secret = excluded.secret`,
         [formId, SECRET],
       );
+  }
+
+  /** A form of its own with Turnstile, for a test that counts what gets stored. */
+  async function captchaForm(): Promise<SeededForm> {
+    const own = await seedForm(stack.pool, 'Captcha');
+    await setCaptcha(own.formId, 'turnstile');
+    return own;
   }
 
   const post = (
@@ -177,6 +193,59 @@ describe('the endpoint with CAPTCHA on', () => {
     );
     // The token is never stored with the message.
     expect(rows).toEqual([{ data: { topic: 'kept' } }]);
+  });
+
+  it('counts the visitor’s allowance before asking the provider', async () => {
+    const form = await captchaForm();
+    // A client with wrong tokens spends its own allowance: the provider is asked at most as often
+    // as the client may post, then the endpoint answers 429 without asking.
+    const tries = LIMITS.ratePerMinute + 3;
+    const statuses: number[] = [];
+    await freshMinute(stack.pool);
+    for (let i = 0; i < tries; i++)
+      statuses.push(
+        (
+          await post(
+            form.formId,
+            { 'cf-turnstile-response': `forged-${i}` },
+            { localAddress: '127.0.0.9' },
+          )
+        ).status,
+      );
+    expect(statuses).toEqual([
+      ...Array<number>(LIMITS.ratePerMinute).fill(403),
+      ...Array<number>(tries - LIMITS.ratePerMinute).fill(429),
+    ]);
+    expect(checks).toHaveLength(LIMITS.ratePerMinute);
+    expect(await storedFor(stack.pool, form.formId)).toEqual({ entries: 0, deliveries: 0 });
+  });
+
+  it('refuses a token solved on another site than the form’s', async () => {
+    const form = await captchaForm();
+    const res = await post(form.formId, { 'cf-turnstile-response': ELSEWHERE });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body)).toMatchObject({ ok: false, code: 'captcha_failed' });
+    expect(await storedFor(stack.pool, form.formId)).toEqual({ entries: 0, deliveries: 0 });
+  });
+
+  it('answers a repeated post as the first without asking the provider about a spent token', async () => {
+    const form = await captchaForm();
+    const key = `retry-${Date.now()}`;
+    const first = await post(
+      form.formId,
+      { 'cf-turnstile-response': GOOD },
+      { headers: { 'idempotency-key': key } },
+    );
+    expect(first.status, first.body).toBe(200);
+    const again = await post(
+      form.formId,
+      { 'cf-turnstile-response': GOOD },
+      { headers: { 'idempotency-key': key } },
+    );
+    expect(again.status, again.body).toBe(200);
+    expect(JSON.parse(again.body)).toEqual(JSON.parse(first.body));
+    expect(checks).toHaveLength(1);
+    expect(await storedFor(stack.pool, form.formId)).toMatchObject({ entries: 1 });
   });
 
   it('applies CAPTCHA turned on at once, even to a form the function remembers', async () => {
