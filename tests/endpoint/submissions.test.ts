@@ -7,6 +7,7 @@ import { superuserPool } from '../support/db.ts';
 import { isTo, listMail, waitForMail, type CaughtMail } from '../support/mail.ts';
 import { localOnly, needsMail, needsSiteUrl } from '../support/target.ts';
 import {
+  freshMinute,
   functionUrl,
   multipart,
   ORIGIN,
@@ -522,5 +523,73 @@ describe('spam defence', () => {
       expect(ip_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(ip_hash).not.toContain('127.0.0.1');
     }
+  });
+});
+
+describe('idempotent posts', () => {
+  const jsonPost = (form: SeededForm, body: string, headers: Record<string, string> = {}) =>
+    rawRequest(functionUrl(stack.apiUrl, form.formId), {
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: ORIGIN,
+        accept: 'application/json',
+        ...headers,
+      },
+      body,
+    });
+
+  it('stores a post repeated with the same Idempotency-Key once, queues nothing more and answers as the first', async () => {
+    const form = await seedForm(pool);
+    const key = `key-${Date.now()}`;
+    const first = await jsonPost(form, 'message=once', { 'idempotency-key': key });
+    expect(first.status, first.body).toBe(200);
+    const again = await jsonPost(form, 'message=once', { 'idempotency-key': key });
+    expect(again.status, again.body).toBe(200);
+    expect(JSON.parse(again.body)).toEqual(JSON.parse(first.body));
+    expect(await storedFor(pool, form.formId)).toEqual({ entries: 1, deliveries: 1 });
+
+    // Keys are per form: the same key on another form is another post.
+    const other = await seedForm(pool);
+    expect((await jsonPost(other, 'message=once', { 'idempotency-key': key })).status).toBe(200);
+    expect(await storedFor(pool, other.formId)).toEqual({ entries: 1, deliveries: 1 });
+  });
+
+  it('takes the key from the embed code’s hidden _idempotency field, redirecting a repeat as the first', async () => {
+    const form = await seedForm(pool);
+    const body = urlencoded({ message: 'double click', _idempotency: `page-${Date.now()}` });
+    const first = await browserPost(form, body);
+    const second = await browserPost(form, body);
+    expect(first.status).toBe(303);
+    expect(second.status).toBe(303);
+    expect(second.headers.location).toBe(first.headers.location);
+    expect(await storedFor(pool, form.formId)).toEqual({ entries: 1, deliveries: 1 });
+    // The key is never stored as a field of the message.
+    expect((await latestEntry(form.formId)).data).toEqual({});
+  });
+
+  it('refuses a malformed key and stores nothing', async () => {
+    const form = await seedForm(pool);
+    const header = await jsonPost(form, 'message=x', { 'idempotency-key': 'two words' });
+    expect(header.status).toBe(400);
+    expect(JSON.parse(header.body)).toMatchObject({ ok: false, code: 'invalid_body' });
+    const field = await jsonPost(form, urlencoded({ message: 'x', _idempotency: 'k'.repeat(256) }));
+    expect(field.status).toBe(422);
+    expect(JSON.parse(field.body).fields).toHaveProperty('_idempotency');
+    expect(await storedFor(pool, form.formId)).toEqual({ entries: 0, deliveries: 0 });
+  });
+
+  it('frees a key whose post was refused by the rate limit', async () => {
+    const form = await seedForm(pool);
+    await freshMinute(pool);
+    for (let i = 0; i < LIMITS.ratePerMinute; i++)
+      expect((await jsonPost(form, `message=${i}`)).status).toBe(200);
+    const key = `limited-${Date.now()}`;
+    expect((await jsonPost(form, 'message=late', { 'idempotency-key': key })).status).toBe(429);
+    await resetRateLimits(pool);
+    const retried = await jsonPost(form, 'message=late', { 'idempotency-key': key });
+    expect(retried.status, retried.body).toBe(200);
+    expect(await storedFor(pool, form.formId)).toMatchObject({
+      entries: LIMITS.ratePerMinute + 1,
+    });
   });
 });
