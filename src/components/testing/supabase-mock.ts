@@ -25,6 +25,7 @@ export function createSupabaseMock() {
     signInWithPassword: vi.fn(),
     signUp: vi.fn(),
     resetPasswordForEmail: vi.fn(),
+    resend: vi.fn(),
     updateUser: vi.fn(),
   };
   const insert = vi.fn(async () => ({ error: null }));

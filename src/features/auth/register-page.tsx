@@ -1,4 +1,6 @@
-// The register page; shows the plan and billing cycle chosen on the pricing page, if any.
+// The register page; shows the plan and billing cycle chosen on the pricing page, if any, and
+// after signing up, where the confirmation link went.
+import { useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { Badge, HStack, Link, Text } from '@chakra-ui/react';
 import { PageMeta } from '../../components/page-meta';
@@ -6,6 +8,7 @@ import { PAGE_META } from '../../config/seo';
 import { paths } from '../../config/paths';
 import { billingParam, findPlan, parseBilling, planPrice } from '../../config/plans';
 import { AuthCard } from './components/auth-card';
+import { CheckInbox } from './components/check-inbox';
 import { RegisterForm } from './components/register-form';
 
 export function RegisterPage() {
@@ -14,6 +17,28 @@ export function RegisterPage() {
   const plan = findPlan(params.get('plan'));
   const cycle = parseBilling(params.get('billing'));
   const price = plan ? planPrice(plan, cycle) : null;
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  if (sentTo) {
+    return (
+      <>
+        <PageMeta {...PAGE_META.register} />
+        <AuthCard
+          title="Check your inbox"
+          footer={
+            <Text>
+              Confirmed already?{' '}
+              <Link asChild color="teal.700" fontWeight="semibold">
+                <RouterLink to={paths.login}>Sign in</RouterLink>
+              </Link>
+            </Text>
+          }
+        >
+          <CheckInbox email={sentTo} />
+        </AuthCard>
+      </>
+    );
+  }
 
   return (
     <>
@@ -46,7 +71,10 @@ export function RegisterPage() {
           </Text>
         }
       >
-        <RegisterForm onSignedUp={() => navigate(paths.dashboard, { replace: true })} />
+        <RegisterForm
+          onSignedUp={() => navigate(paths.dashboard, { replace: true })}
+          onConfirmationSent={setSentTo}
+        />
       </AuthCard>
     </>
   );

@@ -1,6 +1,9 @@
 // Create an account; the display name travels as user metadata (the profile row is made from it).
+// With e-mail confirmations on (Supabase's default, and this project's config.toml) the account
+// waits for the link mailed to its address, which signs the user in on the dashboard.
 import { supabase } from '../../../lib/supabase';
 import { sessionStore } from '../../../lib/session-storage';
+import { paths } from '../../../config/paths';
 
 export interface SignUpInput {
   name: string;
@@ -8,19 +11,34 @@ export interface SignUpInput {
   password: string;
 }
 
-/** Resolves with whether a session started (false when the project asks to confirm the e-mail first). */
-export async function signUp({
-  name,
-  email,
-  password,
-}: SignUpInput): Promise<{ signedIn: boolean }> {
+export type SignUpResult =
+  | { signedIn: true }
+  /** The confirmation link is on its way to `email`; no session until it is followed. */
+  | { signedIn: false; email: string };
+
+/** Where the confirmation link leads: the dashboard, signed in (the session is in the URL). */
+export function confirmationRedirect(): string {
+  return `${window.location.origin}${paths.dashboard}`;
+}
+
+/** The error the register form shows as "This email is already in use." */
+function alreadyRegistered(): Error {
+  return Object.assign(new Error('User already registered'), { code: 'user_already_exists' });
+}
+
+export async function signUp({ name, email, password }: SignUpInput): Promise<SignUpResult> {
   // The register form has no 'Remember me': a new account is remembered, the default.
   sessionStore.setRemembered(true);
+  const address = email.trim();
   const { data, error } = await supabase.auth.signUp({
-    email: email.trim(),
+    email: address,
     password,
-    options: { data: { name: name.trim() } },
+    options: { data: { name: name.trim() }, emailRedirectTo: confirmationRedirect() },
   });
   if (error) throw error;
-  return { signedIn: Boolean(data.session) };
+  if (data.session) return { signedIn: true };
+  // With confirmations on, Supabase answers a sign-up of an address whose account is confirmed
+  // already like a new one, but without identities (and mails nothing).
+  if (data.user?.identities?.length === 0) throw alreadyRegistered();
+  return { signedIn: false, email: data.user?.email ?? address };
 }

@@ -56,6 +56,49 @@ describe('LoginForm', { timeout: 30_000 }, () => {
     });
   });
 
+  it('asks to confirm the e-mail first when the account is unconfirmed, and sends the link again', async () => {
+    const user = userEvent.setup();
+    const onSignedIn = vi.fn();
+    mock.supabase.auth.signInWithPassword.mockResolvedValue({
+      data: {},
+      error: new AuthApiError('Email not confirmed', 400, 'email_not_confirmed'),
+    });
+    mock.supabase.auth.resend.mockResolvedValue({ data: {}, error: null });
+    renderWithProviders(<LoginForm onSignedIn={onSignedIn} onForgotPassword={() => {}} />);
+    await user.type(screen.getByLabelText(/^Email/), ' ada@example.com');
+    await user.type(screen.getByLabelText(/^Password/), 'secret123');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Confirm your e-mail first: open the link we sent to ada@example.com',
+    );
+    expect(onSignedIn).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Resend confirmation link' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'A new link is on its way to ada@example.com.',
+    );
+    expect(mock.supabase.auth.resend).toHaveBeenCalledWith({
+      type: 'signup',
+      email: 'ada@example.com',
+      options: { emailRedirectTo: `${window.location.origin}/dashboard` },
+    });
+    // Resending is not signing in.
+    expect(mock.supabase.auth.signInWithPassword).toHaveBeenCalledTimes(1);
+
+    // Another answer replaces the notice with the server's message.
+    mock.supabase.auth.signInWithPassword.mockResolvedValue({
+      data: {},
+      error: new AuthApiError('Invalid login credentials', 400, 'invalid_credentials'),
+    });
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent('Invalid login credentials'),
+    );
+    expect(
+      screen.queryByRole('button', { name: 'Resend confirmation link' }),
+    ).not.toBeInTheDocument();
+  });
+
   it('opens the password reset on request', async () => {
     const user = userEvent.setup();
     const onForgotPassword = vi.fn();

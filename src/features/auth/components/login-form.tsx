@@ -1,11 +1,31 @@
-// E-mail and password sign-in form (Formik + Yup); the submit stays disabled while invalid.
+// E-mail and password sign-in form (Formik + Yup); the submit stays disabled while invalid. An
+// account whose e-mail is not confirmed yet is told so, with a way to have the link sent again.
 import { useState } from 'react';
 import { useFormik } from 'formik';
-import { Button, Checkbox, Flex, Stack } from '@chakra-ui/react';
+import { Button, Checkbox, Flex, Stack, Text } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import { signIn, signInSchema } from '../api/sign-in';
 import { serverMessage } from '../server-message';
 import { FormError } from './auth-card';
+import { ResendLink } from './resend-link';
+
+/** Whether sign-in failed because the account's e-mail is not confirmed yet (GoTrue's code). */
+function isUnconfirmed(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'email_not_confirmed';
+}
+
+/** Sign-in refused until the address is confirmed: what to do, and the link sent again. */
+function ConfirmEmailFirst({ email }: { email: string }) {
+  return (
+    <Stack gap="3">
+      <Text role="alert" fontSize="sm" textAlign="center">
+        Confirm your e-mail first: open the link we sent to <strong>{email}</strong> when you signed
+        up. It signs you in.
+      </Text>
+      <ResendLink email={email} />
+    </Stack>
+  );
+}
 
 export function LoginForm({
   onSignedIn,
@@ -15,16 +35,19 @@ export function LoginForm({
   onForgotPassword: () => void;
 }) {
   const [serverError, setServerError] = useState<string | null>(null);
+  const [unconfirmed, setUnconfirmed] = useState<string | null>(null);
   const formik = useFormik({
     initialValues: { email: '', password: '', remember: true },
     validationSchema: signInSchema,
     onSubmit: async (values) => {
       setServerError(null);
+      setUnconfirmed(null);
       try {
         await signIn(values);
         onSignedIn();
       } catch (error) {
-        setServerError(serverMessage(error, 'Sign in failed.'));
+        if (isUnconfirmed(error)) setUnconfirmed(values.email.trim());
+        else setServerError(serverMessage(error, 'Sign in failed.'));
       }
     },
   });
@@ -79,6 +102,7 @@ export function LoginForm({
           Sign in
         </Button>
         <FormError message={serverError} />
+        {unconfirmed && <ConfirmEmailFirst email={unconfirmed} />}
       </Stack>
     </form>
   );

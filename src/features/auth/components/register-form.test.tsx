@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
 import { renderWithProviders } from '../../../components/testing/render';
@@ -34,11 +34,13 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
 
   it("is prefilled once with the hero's e-mail", () => {
     storeSignupEmail('hero@example.com');
-    const { unmount } = renderWithProviders(<RegisterForm onSignedUp={() => {}} />);
+    const { unmount } = renderWithProviders(
+      <RegisterForm onSignedUp={() => {}} onConfirmationSent={() => {}} />,
+    );
     expect(screen.getByLabelText(/^Email/)).toHaveValue('hero@example.com');
     expect(peekSignupEmail()).toBe('');
     unmount();
-    renderWithProviders(<RegisterForm onSignedUp={() => {}} />);
+    renderWithProviders(<RegisterForm onSignedUp={() => {}} onConfirmationSent={() => {}} />);
     expect(screen.getByLabelText(/^Email/)).toHaveValue('');
   });
 
@@ -48,14 +50,58 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
       error: null,
     });
     const onSignedUp = vi.fn();
-    renderWithProviders(<RegisterForm onSignedUp={onSignedUp} />);
+    const onConfirmationSent = vi.fn();
+    renderWithProviders(
+      <RegisterForm onSignedUp={onSignedUp} onConfirmationSent={onConfirmationSent} />,
+    );
     await fillAndSubmit();
     expect(mock.supabase.auth.signUp).toHaveBeenCalledWith({
       email: 'ada@example.com',
       password: 'secret123',
-      options: { data: { name: 'Ada Lovelace' } },
+      options: {
+        data: { name: 'Ada Lovelace' },
+        // The confirmation link (when the project asks for one) signs in on the dashboard.
+        emailRedirectTo: `${window.location.origin}/dashboard`,
+      },
     });
     expect(onSignedUp).toHaveBeenCalled();
+    expect(onConfirmationSent).not.toHaveBeenCalled();
+  });
+
+  it('reports the address the confirmation link went to when no session started', async () => {
+    mock.supabase.auth.signUp.mockResolvedValue({
+      data: {
+        session: null,
+        user: { email: 'ada@example.com', identities: [{ provider: 'email' }] },
+      },
+      error: null,
+    });
+    const onSignedUp = vi.fn();
+    const onConfirmationSent = vi.fn();
+    renderWithProviders(
+      <RegisterForm onSignedUp={onSignedUp} onConfirmationSent={onConfirmationSent} />,
+    );
+    await fillAndSubmit('Ada Lovelace', '  ada@example.com ');
+    await waitFor(() => expect(onConfirmationSent).toHaveBeenCalledWith('ada@example.com'));
+    expect(onSignedUp).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says the address is in use when the answer is an account without identities', async () => {
+    // Supabase's answer, with confirmations on, to a sign-up of an already confirmed address.
+    mock.supabase.auth.signUp.mockResolvedValue({
+      data: { session: null, user: { email: 'ada@example.com', identities: [] } },
+      error: null,
+    });
+    const onSignedUp = vi.fn();
+    const onConfirmationSent = vi.fn();
+    renderWithProviders(
+      <RegisterForm onSignedUp={onSignedUp} onConfirmationSent={onConfirmationSent} />,
+    );
+    await fillAndSubmit();
+    expect(await screen.findByRole('alert')).toHaveTextContent('This email is already in use.');
+    expect(onSignedUp).not.toHaveBeenCalled();
+    expect(onConfirmationSent).not.toHaveBeenCalled();
   });
 
   it.each([
@@ -81,9 +127,13 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
       error,
     });
     const onSignedUp = vi.fn();
-    renderWithProviders(<RegisterForm onSignedUp={onSignedUp} />);
+    const onConfirmationSent = vi.fn();
+    renderWithProviders(
+      <RegisterForm onSignedUp={onSignedUp} onConfirmationSent={onConfirmationSent} />,
+    );
     await fillAndSubmit();
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
     expect(onSignedUp).not.toHaveBeenCalled();
+    expect(onConfirmationSent).not.toHaveBeenCalled();
   });
 });

@@ -1,7 +1,8 @@
 // Account creation form: full name, e-mail, password. Only the browser checks the fields (spec §5);
-// the server's answer is shown with the messages of the error catalogue.
+// the server's answer is shown with the messages of the error catalogue. A sign-up that waits for
+// its e-mail to be confirmed reports the address it was sent to instead of signing in.
 import { useEffect, useState, type FormEvent } from 'react';
-import { Button, Stack, Text } from '@chakra-ui/react';
+import { Button, Stack } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import { signUp } from '../api/sign-up';
 import { registerErrorMessage } from '../register-errors';
@@ -9,14 +10,20 @@ import { clearSignupEmail, peekSignupEmail } from '../../../lib/signup-prefill';
 import { PASSWORD_MIN_LENGTH } from '../../../config/site';
 import { FormError } from './auth-card';
 
-export function RegisterForm({ onSignedUp }: { onSignedUp: () => void }) {
+export function RegisterForm({
+  onSignedUp,
+  onConfirmationSent,
+}: {
+  onSignedUp: () => void;
+  /** The account waits for the link mailed to `email`. */
+  onConfirmationSent: (email: string) => void;
+}) {
   const [name, setName] = useState('');
   // The hero's e-mail prefills the form once; it is dropped from storage as soon as it is used.
   const [email, setEmail] = useState(peekSignupEmail);
   const [password, setPassword] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [confirmTo, setConfirmTo] = useState<string | null>(null);
 
   useEffect(() => clearSignupEmail(), []);
 
@@ -25,23 +32,14 @@ export function RegisterForm({ onSignedUp }: { onSignedUp: () => void }) {
     setSubmitting(true);
     setError(null);
     try {
-      const { signedIn } = await signUp({ name, email, password });
-      if (signedIn) onSignedUp();
-      else setConfirmTo(email.trim());
+      const result = await signUp({ name, email, password });
+      if (result.signedIn) onSignedUp();
+      else onConfirmationSent(result.email);
     } catch (caught) {
       setError(registerErrorMessage(caught));
     } finally {
       setSubmitting(false);
     }
-  }
-
-  if (confirmTo) {
-    return (
-      <Text role="status" textAlign="center">
-        Almost there: we sent a confirmation link to <strong>{confirmTo}</strong>. Open it to finish
-        creating your account.
-      </Text>
-    );
   }
 
   return (
