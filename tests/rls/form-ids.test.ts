@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { ACCOUNT_CAPS } from '../../supabase/functions/_shared/limits.ts';
 import { Changes, subscribeAsDashboard } from '../support/realtime.ts';
 import {
   newClient,
@@ -145,5 +146,22 @@ describe('a deleted row on Realtime (documented behaviour, as on Supabase)', () 
 
     // What the leaked id is worth: nothing, it can never be a form again.
     expect((await insertForm(bob.client, formId)).error).toMatchObject(USED_BEFORE);
+  });
+});
+
+describe('form creation', () => {
+  it('is capped per account and hour, however many of the forms are deleted again', async () => {
+    const carol = await signUp('Carol');
+    try {
+      for (let i = 0; i < ACCOUNT_CAPS.formsPerHour; i++) await createAndDelete(carol);
+      const refused = await insertForm(carol.client, randomUUID());
+      expect(refused.status).toBe(429);
+      expect(refused.error).toMatchObject({ code: 'PT429', hint: 'form_create_limit' });
+      // Another account is not held back by Carol's count.
+      const other = await insertForm(bob.client, randomUUID(), 'https://bob.example');
+      expect(other.error).toBeNull();
+    } finally {
+      await service.auth.admin.deleteUser(carol.id);
+    }
   });
 });
