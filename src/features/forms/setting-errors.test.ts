@@ -10,6 +10,19 @@ describe('describeSettingError', () => {
     expect(describeSettingError({ code: '23514' }, 'save the rule')).toMatch(/out of range/);
   });
 
+  it('says which check refused an autoresponder template', () => {
+    expect(
+      describeSettingError(
+        {
+          code: '23514',
+          message:
+            'new row for relation "form_autoresponders" violates check constraint "form_autoresponders_merge_fields"',
+        },
+        'save the autoresponder',
+      ),
+    ).toBe('Not saved: the subject and the reply may use at most 10 merge fields each.');
+  });
+
   it('falls back to a retry hint for anything else', () => {
     expect(describeSettingError(new TypeError('fetch failed'), 'save the rule')).toBe(
       'Could not save the rule. Check your connection and try again.',

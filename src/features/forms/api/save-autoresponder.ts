@@ -1,10 +1,19 @@
 // Saves a form's autoresponder (created on first save). The database checks the subject is one
-// line and the lengths, and decides per message whether a reply may go out.
+// line, the lengths and the number of merge fields, and decides per message whether a reply may go
+// out.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
-import { AUTORESPONSE_LIMITS } from '../autoresponse-template';
+import { AUTORESPONSE_LIMITS, MAX_MERGE_FIELDS, mergeFieldCount } from '../autoresponse-template';
 import { AUTORESPONDER_COLUMNS, autoresponderKeys, type Autoresponder } from './get-autoresponder';
+
+/** At most 10 merge fields, as the database's check (form_autoresponders_merge_fields) allows. */
+const fewMergeFields = (where: 'subject' | 'reply') => ({
+  name: 'merge-fields',
+  message: ({ value }: { value?: unknown }) =>
+    `Use at most ${MAX_MERGE_FIELDS} merge fields in the ${where}; it has ${mergeFieldCount(String(value ?? ''))}.`,
+  test: (value: string | undefined) => mergeFieldCount(value ?? '') <= MAX_MERGE_FIELDS,
+});
 
 export const autoresponderSchema = yup.object({
   enabled: yup.boolean().required(),
@@ -14,10 +23,12 @@ export const autoresponderSchema = yup.object({
     .required('Enter a subject.')
     .max(AUTORESPONSE_LIMITS.subject, `At most ${AUTORESPONSE_LIMITS.subject} characters.`)
     // eslint-disable-next-line no-control-regex
-    .matches(/^[^\u0000-\u001f\u007f]*$/, 'The subject must be a single line.'),
+    .matches(/^[^\u0000-\u001f\u007f]*$/, 'The subject must be a single line.')
+    .test(fewMergeFields('subject')),
   body: yup
     .string()
     .max(AUTORESPONSE_LIMITS.body, `At most ${AUTORESPONSE_LIMITS.body} characters.`)
+    .test(fewMergeFields('reply'))
     .when('enabled', {
       is: true,
       then: (s) => s.trim().required('Write the reply before switching it on.'),

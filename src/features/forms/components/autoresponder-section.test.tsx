@@ -69,7 +69,7 @@ describe('autoresponder settings', () => {
     ).toBeVisible();
   });
 
-  it('previews the reply with sample values, shown as text', async () => {
+  it('previews the reply as the database fills it, shown as text', async () => {
     const user = userEvent.setup();
     renderSection();
     const subject = await screen.findByRole('textbox', { name: 'Subject' }, SLOW);
@@ -79,18 +79,72 @@ describe('autoresponder settings', () => {
     await user.paste('Hello {{name}} from {{ form }}');
     await user.clear(body);
     await user.click(body);
-    await user.paste('Dear {{name}},\nre {{form}}: {{message}}');
+    await user.paste('Dear {{name}},\nre {{form}}: {{message}}{{company}} to {{email}}');
 
     const preview = screen.getByRole('figure', { name: 'Preview of the reply' });
     expect(within(preview).getByTestId('preview-subject')).toHaveTextContent(
       'Hello Ada Lovelace from Support <desk>',
     );
+    // Nothing else a visitor typed is sent back: {{message}} and {{company}} stay empty.
     expect(within(preview).getByTestId('preview-body').textContent).toBe(
-      'Dear Ada Lovelace,\nre Support <desk>: Hello! Could you tell me more about your plans?',
+      'Dear Ada Lovelace,\nre Support <desk>:  to ada@example.com',
+    );
+    expect(within(preview).getByRole('status')).toHaveTextContent(
+      'Left empty in every reply: {{message}}, {{company}}. Only {{name}}, {{email}}, {{form}} are filled.',
     );
     // The form's name is shown as text, never parsed as markup.
     expect(preview.querySelector('desk')).toBeNull();
     expect(preview).toHaveTextContent('on https://shop.example');
+  });
+
+  it('lists only the three merge fields and says why no other field is sent', async () => {
+    renderSection();
+    const body = await screen.findByRole('textbox', { name: 'Reply' }, SLOW);
+    const help = document.getElementById(body.getAttribute('aria-describedby')!.split(' ')[0]!)!;
+    const fields = [...help.querySelectorAll('code')].map((c) => c.textContent);
+    expect(fields).toEqual(['{{name}}', '{{email}}', '{{form}}']);
+    expect(help).toHaveTextContent('at most 10 in the subject and 10 in the reply');
+    expect(help).toHaveTextContent(
+      'the reply goes to an address nobody has confirmed, so it never repeats what a visitor typed',
+    );
+    // The default reply uses nothing that stays empty.
+    expect(screen.getByRole('figure', { name: 'Preview of the reply' })).not.toHaveTextContent(
+      'Left empty',
+    );
+  });
+
+  it('fills only the first 10 merge fields, and refuses to save more', async () => {
+    const user = userEvent.setup();
+    renderSection();
+    const form = within(await screen.findByRole('form', { name: 'Autoresponder' }, SLOW));
+    const body = form.getByRole('textbox', { name: 'Reply' });
+    await user.clear(body);
+    await user.click(body);
+    await user.paste('{{name}}|'.repeat(12));
+    expect(form.getByTestId('preview-body').textContent).toBe(`${'Ada Lovelace|'.repeat(10)}||`);
+    await user.click(form.getByRole('button', { name: 'Save reply' }));
+    expect(
+      await form.findByText('Use at most 10 merge fields in the reply; it has 12.'),
+    ).toBeVisible();
+    expect(body).toHaveAttribute('aria-invalid', 'true');
+    expect(backend.calls.upsert).not.toHaveBeenCalled();
+  });
+
+  it('shows the database’s refusal of a template with too many merge fields', async () => {
+    const user = userEvent.setup();
+    backend.fail(
+      'upsert',
+      pgError(
+        '23514',
+        'new row for relation "form_autoresponders" violates check constraint "form_autoresponders_merge_fields"',
+      ),
+    );
+    renderSection();
+    const form = within(await screen.findByRole('form', { name: 'Autoresponder' }, SLOW));
+    await user.click(form.getByRole('button', { name: 'Save reply' }));
+    const sentence = 'Not saved: the subject and the reply may use at most 10 merge fields each.';
+    expect(await form.findByRole('alert')).toHaveTextContent(sentence);
+    expect(notify).toHaveBeenCalledWith('error', 'Autoresponder not saved', sentence);
   });
 
   it('asks for a reply before switching on, then saves and confirms', async () => {

@@ -1,5 +1,7 @@
 // A form's autoresponder, in its settings: on/off, subject and reply with merge fields, and a live
-// preview of what a visitor receives. Saved on its own ("Save reply"), not by the dialog's "Save".
+// preview of what a visitor receives, filled exactly as the database fills it (only {{name}},
+// {{email}} and {{form}}, at most 10 per template). Saved on its own ("Save reply"), not by the
+// dialog's "Save".
 import { useId, useMemo } from 'react';
 import { useFormik } from 'formik';
 import {
@@ -21,10 +23,14 @@ import { useAutoresponder, type Autoresponder } from '../api/get-autoresponder';
 import { autoresponderSchema, useSaveAutoresponder } from '../api/save-autoresponder';
 import {
   AUTORESPONSE_LIMITS,
+  autoresponseValues,
   DEFAULT_SUBJECT,
   fillTemplate,
+  MAX_MERGE_FIELDS,
+  MERGE_FIELD_HINTS,
   MERGE_FIELDS,
   renderSubject,
+  unsentFieldsIn,
 } from '../autoresponse-template';
 import { describeSettingError } from '../setting-errors';
 import { SettingLoadError, SettingLoading, SettingSaveRow } from './setting-states';
@@ -45,14 +51,12 @@ interface Values {
 }
 
 const DEFAULT_BODY =
-  'Hi {{name}},\n\nthanks for your message to {{form}}. We will get back to you soon.\n\nYou wrote:\n{{message}}';
+  'Hi {{name}},\n\nthanks for your message to {{form}}. We will get back to you soon.';
 
-/** What the preview fills in for a visitor. */
-const SAMPLE = {
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  message: 'Hello! Could you tell me more about your plans?',
-} as const;
+/** The visitor the preview replies to. */
+const SAMPLE = { name: 'Ada Lovelace', email: 'ada@example.com' } as const;
+
+const mergeField = (field: string) => `{{${field}}}`;
 
 function valuesOf(saved: Autoresponder | null): Values {
   return saved
@@ -147,10 +151,22 @@ function AutoresponderForm({
     formik.touched[field] || formik.submitCount > 0 ? formik.errors[field] : undefined;
 
   const preview = useMemo(() => {
-    const values = { ...SAMPLE, form: formName };
+    const values = autoresponseValues({
+      name: SAMPLE.name,
+      address: SAMPLE.email,
+      formName,
+    });
     return {
+      to: values.email,
+      form: values.form,
       subject: renderSubject(formik.values.subject, values),
       body: fillTemplate(formik.values.body, values),
+      unsent: [
+        ...new Set([
+          ...unsentFieldsIn(formik.values.subject),
+          ...unsentFieldsIn(formik.values.body),
+        ]),
+      ],
     };
   }, [formik.values.subject, formik.values.body, formName]);
 
@@ -190,11 +206,13 @@ function AutoresponderForm({
             Plain text. Merge fields:{' '}
             {MERGE_FIELDS.map((field, i) => (
               <span key={field}>
-                {i > 0 && ', '}
-                <Code size="sm">{`{{${field}}}`}</Code>
+                {i > 0 && (i === MERGE_FIELDS.length - 1 ? ' and ' : ', ')}
+                <Code size="sm">{mergeField(field)}</Code> ({MERGE_FIELD_HINTS[field]})
               </span>
             ))}
-            , or any field of your form by its name.
+            , at most {MAX_MERGE_FIELDS} in the subject and {MAX_MERGE_FIELDS} in the reply. Other
+            fields of your form are left empty: the reply goes to an address nobody has confirmed,
+            so it never repeats what a visitor typed.
           </Field.HelperText>
           <Field.ErrorText>{shown('body')}</Field.ErrorText>
         </Field.Root>
@@ -215,7 +233,7 @@ function AutoresponderForm({
             <Text as="span" color="fg.muted">
               To:{' '}
             </Text>
-            {SAMPLE.email}
+            {preview.to}
           </Text>
           <Text>
             <Text as="span" color="fg.muted">
@@ -227,9 +245,24 @@ function AutoresponderForm({
             {preview.body}
           </Text>
           <Text mt="2" color="fg.muted" fontSize="xs" overflowWrap="anywhere">
-            You receive this because this address was entered in the form “{formName}” on{' '}
+            You receive this because this address was entered in the form “{preview.form}” on{' '}
             {allowedOrigin}.
           </Text>
+          {/* Announced as it appears: a merge field that will stay empty. */}
+          <div role="status">
+            {preview.unsent.length > 0 && (
+              <Text mt="2" color="orange.fg" data-testid="unsent-fields">
+                Left empty in every reply:{' '}
+                {preview.unsent.map((field, i) => (
+                  <span key={field}>
+                    {i > 0 && ', '}
+                    <Code size="sm">{mergeField(field)}</Code>
+                  </span>
+                ))}
+                . Only {MERGE_FIELDS.map(mergeField).join(', ')} are filled.
+              </Text>
+            )}
+          </div>
         </Box>
 
         <SettingSaveRow error={formik.status} saving={formik.isSubmitting} label="Save reply" />
