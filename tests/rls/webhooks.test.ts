@@ -1,15 +1,18 @@
 // Webhooks under RLS, through supabase-js as two real signed-up users and a visitor: each owner
 // reads and writes only the webhooks, deliveries and attempts of their own forms; nobody picks a
 // webhook's secret or owner; the worker's functions and the local-targets switch are the service
-// role's alone.
+// role's alone. A form that is not the caller's is refused as row-level security refuses it, before
+// anything about it is counted; an account's webhooks are capped across its forms (ACCOUNT_CAPS).
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ACCOUNT_CAPS } from '../../supabase/functions/_shared/limits.ts';
 import { superuserPool } from '../support/db.ts';
 import { createForm, newClient, signUp, type TestUser } from '../support/supabase-users.ts';
 
 let pool: pg.Pool;
 let alice: TestUser;
 let bob: TestUser;
+let carol: TestUser | undefined;
 let aliceForm: string;
 let aliceHook: { id: string; secret: string };
 let aliceDelivery: string;
@@ -42,7 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await pool?.query('delete from auth.users where id = any($1)', [
-    [alice?.id, bob?.id].filter(Boolean),
+    [alice?.id, bob?.id, carol?.id].filter(Boolean),
   ]);
   await pool?.end();
 });
@@ -81,6 +84,31 @@ describe('webhooks RLS', () => {
     expect(rows).toEqual([{ url: 'https://hooks.example.com/alice' }]);
   });
 
+  it("answers a webhook for a form that is not the caller's as row-level security does, before counting anything", async () => {
+    // Alice's form is full: the per-form cap would refuse anyone, so only the owner check may answer.
+    const full = await createForm(alice.client, 'Alice full');
+    for (let i = 0; i < ACCOUNT_CAPS.webhooksPerForm; i++) {
+      const { error } = await alice.client
+        .from('webhooks')
+        .insert({ form_id: full, url: `https://hooks.example.com/full/${i}`, enabled: false });
+      expect(error).toBeNull();
+    }
+    for (const formId of [full, crypto.randomUUID()]) {
+      const { error } = await bob.client
+        .from('webhooks')
+        .insert({ form_id: formId, url: 'https://evil.example.com/probe' });
+      expect(error?.code, formId).toBe('42501');
+      expect(error?.message, formId).toMatch(/row-level security/);
+      expect(error?.hint ?? null, formId).not.toBe('webhook_limit');
+      expect(error?.message, formId).not.toMatch(/at most|does not exist/);
+    }
+    const { rows } = await pool.query(
+      'select count(*)::int as n from public.webhooks where form_id = $1',
+      [full],
+    );
+    expect(rows).toEqual([{ n: ACCOUNT_CAPS.webhooksPerForm }]);
+  });
+
   it("cannot change, delete, test or resend another owner's webhook", async () => {
     const update = await bob.client
       .from('webhooks')
@@ -102,6 +130,60 @@ describe('webhooks RLS', () => {
       [aliceHook.id],
     );
     expect(rows).toEqual([{ url: 'https://hooks.example.com/alice', n: 1 }]);
+  });
+
+  it("answers 404 (PT404), not a 500, for a webhook or delivery that is missing or another owner's", async () => {
+    for (const id of [aliceHook.id, crypto.randomUUID()]) {
+      const test = await bob.client.rpc('send_webhook_test', { p_webhook_id: id });
+      expect({ status: test.status, code: test.error?.code }, `test ${id}`).toEqual({
+        status: 404,
+        code: 'PT404',
+      });
+    }
+    for (const id of [aliceDelivery, crypto.randomUUID()]) {
+      const again = await bob.client.rpc('redeliver_webhook', { p_delivery_id: id });
+      expect({ status: again.status, code: again.error?.code }, `send again ${id}`).toEqual({
+        status: 404,
+        code: 'PT404',
+      });
+    }
+    const missing = await alice.client.rpc('redeliver_webhook', {
+      p_delivery_id: crypto.randomUUID(),
+    });
+    expect({ status: missing.status, code: missing.error?.code }).toEqual({
+      status: 404,
+      code: 'PT404',
+    });
+  });
+
+  it(`caps an account at ${ACCOUNT_CAPS.webhooksPerAccount} webhooks across its forms, and a form at ${ACCOUNT_CAPS.webhooksPerForm}`, async () => {
+    carol = await signUp('Carol Hooks');
+    const owner = carol;
+    const add = (formId: string, n: number | string) =>
+      owner.client
+        .from('webhooks')
+        .insert({ form_id: formId, url: `https://hooks.example.com/carol/${n}`, enabled: false });
+    const forms: string[] = [];
+    let made = 0;
+    while (made < ACCOUNT_CAPS.webhooksPerAccount) {
+      const formId = await createForm(owner.client, `Carol ${forms.length + 1}`);
+      forms.push(formId);
+      const room = Math.min(ACCOUNT_CAPS.webhooksPerForm, ACCOUNT_CAPS.webhooksPerAccount - made);
+      for (let i = 0; i < room; i++) expect((await add(formId, made++)).error).toBeNull();
+    }
+    const formFull = await add(forms[0]!, 'one-more-on-the-form');
+    expect(formFull.error).toMatchObject({ code: '23514', hint: 'webhook_limit' });
+    expect(formFull.error?.message).toMatch(/form/);
+    // A new form has room, the account has none.
+    const spare = await createForm(owner.client, 'Carol spare');
+    const accountFull = await add(spare, 'one-more-on-the-account');
+    expect(accountFull.error).toMatchObject({ code: '23514', hint: 'webhook_limit' });
+    expect(accountFull.error?.message).toMatch(/account/);
+    const { rows } = await pool.query(
+      'select count(*)::int as n from public.webhooks where user_id = $1',
+      [owner.id],
+    );
+    expect(rows).toEqual([{ n: ACCOUNT_CAPS.webhooksPerAccount }]);
   });
 
   it('lets no client choose or change a secret', async () => {
