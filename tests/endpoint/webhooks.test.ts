@@ -1,7 +1,10 @@
 // Webhooks through the real parts: a post to the forms function (gateway → Deno → Postgres) whose
 // entry's insert queues the deliveries, the function's immediate attempt and its `_deliver` run,
 // and a real HTTP receiver on 127.0.0.1. Retry timing is driven, not waited for: the test moves a
-// waiting delivery's next attempt to now (as the clock would) and runs `_deliver` itself.
+// waiting delivery's next attempt to now (as the clock would) and runs `_deliver` itself. The caps
+// that keep webhooks from becoming a request cannon (ACCOUNT_CAPS in limits.ts) are driven the
+// same way, each with an account of its own: counts the clock would have made are seeded in the
+// action ledger, and aged instead of waited out.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,8 +13,10 @@ import type pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { WEBHOOK_FACTS, WEBHOOK_VERIFY_NODE } from '../../src/features/docs/webhook-examples.ts';
+import { ACCOUNT_CAPS } from '../../supabase/functions/_shared/limits.ts';
 import { WEBHOOKS } from '../../supabase/functions/forms/webhooks.ts';
 import { superuserPool } from '../support/db.ts';
+import { isTo, waitForMail } from '../support/mail.ts';
 import { remote } from '../support/target.ts';
 import { createForm, signUp, type TestUser } from '../support/supabase-users.ts';
 import { ORIGIN, postFields, resetRateLimits, runDeliver, until } from './support.ts';
@@ -20,6 +25,8 @@ import { startReceiver, type Receiver } from './webhook-receiver.ts';
 const stack = inject('stack');
 let pool: pg.Pool;
 let owner: TestUser;
+/** Owners of the tests of the caps, one each, so no test spends another's allowance. */
+const capOwners: TestUser[] = [];
 let receiver: Receiver;
 let snippetDir: string;
 type Verify = (raw: Buffer | string, header: string, secret: string) => boolean;
@@ -39,7 +46,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await receiver?.close();
-  await pool?.query('delete from auth.users where id = $1', [owner?.id]);
+  await pool?.query('delete from auth.users where id = any($1)', [
+    [owner?.id, ...capOwners.map((u) => u.id)].filter(Boolean),
+  ]);
   await pool?.end();
   if (snippetDir) await rm(snippetDir, { recursive: true, force: true });
 });
@@ -49,6 +58,16 @@ beforeEach(async () => {
 
 async function newForm(name: string): Promise<string> {
   return createForm(owner.client, name, { allowed_origin: ORIGIN });
+}
+
+/** A signed-in owner of their own, with one form the endpoint accepts posts for. */
+async function capOwner(name: string): Promise<{ user: TestUser; formId: string }> {
+  const user = await signUp(name);
+  capOwners.push(user);
+  return {
+    user,
+    formId: await createForm(user.client, `${name}'s form`, { allowed_origin: ORIGIN }),
+  };
 }
 
 interface Hook {
@@ -283,6 +302,241 @@ describe.skipIf(remote)('webhooks', () => {
     expect(await deliveriesOf(loud.id)).toHaveLength(1);
   });
 
+  describe('caps that keep webhooks from becoming a request cannon', () => {
+    const sendTest = (user: TestUser, webhookId: string) =>
+      user.client.rpc('send_webhook_test', { p_webhook_id: webhookId });
+    const sendNow = (user: TestUser, id: string) =>
+      user.client.functions.invoke('forms/_webhook', { body: { id } });
+
+    it(`allows ${ACCOUNT_CAPS.manualWebhookSendsPerMinute} test events a minute per account: deleting and re-creating the webhook wins none back`, async () => {
+      const { user, formId } = await capOwner('Test Cannon');
+      const first = await addWebhook(user.client, formId, { url: receiver.url('/cannon') });
+      for (let i = 1; i <= ACCOUNT_CAPS.manualWebhookSendsPerMinute; i++)
+        expect((await sendTest(user, first.id)).error, `test event ${i}`).toBeNull();
+
+      const removed = await user.client.from('webhooks').delete().eq('id', first.id).select('id');
+      expect(removed.data).toEqual([{ id: first.id }]);
+      const second = await addWebhook(user.client, formId, { url: receiver.url('/cannon') });
+      const refused = await sendTest(user, second.id);
+      expect(refused.error).toMatchObject({ code: '23514', hint: 'webhook_rate_limited' });
+      expect(await deliveriesOf(second.id)).toEqual([]);
+    });
+
+    it('counts "send again" against the same allowance as test events', async () => {
+      const { user, formId } = await capOwner('Resender');
+      const hook = await addWebhook(user.client, formId, { url: receiver.url('/resend') });
+      const test = await sendTest(user, hook.id);
+      expect(test.error).toBeNull();
+      const deliveryId = test.data as string;
+      // Sent as the dashboard sends it, then sent again: one manual send each time.
+      for (let i = 1; i <= ACCOUNT_CAPS.manualWebhookSendsPerMinute; i++) {
+        if (i > 1) {
+          const again = await user.client.rpc('redeliver_webhook', { p_delivery_id: deliveryId });
+          expect(again.error, `send again ${i - 1}`).toBeNull();
+        }
+        expect((await sendNow(user, deliveryId)).error).toBeNull();
+        await until(
+          `send ${i}`,
+          () => deliveriesOf(hook.id),
+          (rows) => rows[0]?.status === 'sent',
+        );
+      }
+      expect(receiver.received('/resend')).toHaveLength(ACCOUNT_CAPS.manualWebhookSendsPerMinute);
+
+      const again = await user.client.rpc('redeliver_webhook', { p_delivery_id: deliveryId });
+      expect(again.error).toMatchObject({ code: '23514', hint: 'webhook_rate_limited' });
+      expect((await sendTest(user, hook.id)).error).toMatchObject({
+        code: '23514',
+        hint: 'webhook_rate_limited',
+      });
+      expect(await deliveriesOf(hook.id)).toEqual([expect.objectContaining({ status: 'sent' })]);
+    });
+
+    it('tries a test event once: a failing receiver gets no retries of it', async () => {
+      const { user, formId } = await capOwner('Test Once');
+      receiver.script('/test-once', [500, 500, 500]);
+      const hook = await addWebhook(user.client, formId, { url: receiver.url('/test-once') });
+      const test = await sendTest(user, hook.id);
+      expect(test.error).toBeNull();
+
+      await deliverDue();
+      const [row] = await until(
+        'the attempt',
+        () => deliveriesOf(hook.id),
+        (rows) => rows[0]?.attempts === 1 && rows[0].status !== 'sending',
+      );
+      expect(row).toMatchObject({ id: test.data as string, status: 'failed', attempts: 1 });
+      // Not even once a retry would have been due.
+      await pool.query(
+        `update public.webhook_deliveries set next_attempt_at = now() - interval '1 hour'
+          where id = $1`,
+        [row!.id],
+      );
+      await deliverDue();
+      expect(await deliveriesOf(hook.id)).toEqual([
+        expect.objectContaining({ status: 'failed', attempts: 1 }),
+      ]);
+      expect(receiver.received('/test-once').map((h) => h.status)).toEqual([500]);
+    });
+
+    it(`holds a delivery while the account has made ${ACCOUNT_CAPS.webhookAttemptsPerHostPerMinute} attempts to its host this minute, and sends it once a slot frees up`, async () => {
+      const { user, formId } = await capOwner('Busy Host');
+      const url = receiver.url('/busy-host');
+      const hook = await addWebhook(user.client, formId, { url });
+      // The minute's attempts to this host, 40 seconds ago (recorded as the worker records them).
+      const { rows: seeded } = await pool.query<{ target: string }>(
+        `insert into private.action_ledger (kind, user_id, target, created_at)
+         select 'webhook_attempt', $1, private.url_host($2), now() - interval '40 seconds'
+           from generate_series(1, $3)
+         returning target`,
+        [user.id, url, ACCOUNT_CAPS.webhookAttemptsPerHostPerMinute],
+      );
+      expect(seeded[0]!.target).toBe('127.0.0.1');
+      const attemptsToHost = async () => {
+        const { rows } = await pool.query<{ n: number }>(
+          `select count(*)::int as n from private.action_ledger
+            where kind = 'webhook_attempt' and user_id = $1 and created_at > now() - interval '1 minute'`,
+          [user.id],
+        );
+        return rows[0]!.n;
+      };
+
+      expect((await post(formId, { email: 'held@example.org', message: 'wait' })).status).toBe(200);
+      await deliverDue();
+      // Not leased, not tried: its next attempt moved to when the oldest of them leaves the minute.
+      const [held] = await until(
+        'the delivery held back',
+        () => deliveriesOf(hook.id),
+        (rows) => rows[0] !== undefined && rows[0].wait > 5,
+      );
+      expect(held).toMatchObject({ status: 'pending', attempts: 0 });
+      const { rows: gap } = await pool.query<{ seconds: number }>(
+        `select extract(epoch from d.next_attempt_at - (
+                  select min(l.created_at) from private.action_ledger l
+                   where l.kind = 'webhook_attempt' and l.user_id = $2))::float8 as seconds
+           from public.webhook_deliveries d where d.id = $1`,
+        [held!.id, user.id],
+      );
+      expect(gap[0]!.seconds).toBe(60);
+      expect(receiver.received('/busy-host')).toEqual([]);
+      expect(await attemptsToHost()).toBe(ACCOUNT_CAPS.webhookAttemptsPerHostPerMinute);
+
+      // The minute has passed for those attempts.
+      await pool.query(
+        `update private.action_ledger set created_at = created_at - interval '1 minute'
+          where kind = 'webhook_attempt' and user_id = $1`,
+        [user.id],
+      );
+      await makeDue(held!.id);
+      await deliverDue();
+      const [sent] = await until(
+        'the delivery sent',
+        () => deliveriesOf(hook.id),
+        (rows) => rows[0]?.status === 'sent',
+      );
+      expect(sent!.attempts).toBe(1);
+      expect(receiver.received('/busy-host')).toHaveLength(1);
+      expect(await attemptsToHost()).toBe(1);
+    });
+
+    it(`turns a webhook off after ${ACCOUNT_CAPS.webhookFailuresBeforeOff} failed attempts in a row, fails what waits, tells its owner, and counts again from 0 once turned on`, async () => {
+      const { user, formId } = await capOwner('Failing Hooks');
+      receiver.script('/failing', [500, 500, 500]);
+      const hook = await addWebhook(user.client, formId, { url: receiver.url('/failing') });
+      await pool.query('update public.webhooks set consecutive_failures = $2 where id = $1', [
+        hook.id,
+        ACCOUNT_CAPS.webhookFailuresBeforeOff - 1,
+      ]);
+      // An earlier entry's delivery, waiting for its next retry.
+      const db = await pool.connect();
+      let waitingId: string;
+      try {
+        await db.query('begin');
+        await db.query('set local role service_role');
+        const { rows } = await db.query<{ id: string }>(
+          `with entry as (
+             insert into public.entries (form_id, name, email, message)
+             values ($1, 'Earlier', 'earlier@example.org', 'x') returning id)
+           select id from entry`,
+          [formId],
+        );
+        const { rows: waiting } = await db.query<{ id: string }>(
+          `update public.webhook_deliveries set attempts = 3, next_attempt_at = now() + interval '1 hour'
+            where entry_id = $1 returning id`,
+          [rows[0]!.id],
+        );
+        await db.query('commit');
+        waitingId = waiting[0]!.id;
+      } catch (err) {
+        await db.query('rollback');
+        throw err;
+      } finally {
+        db.release();
+      }
+
+      // One more failure: the last one in a row it may have.
+      expect((await post(formId, { email: 'last@example.org', message: 'x' })).status).toBe(200);
+      await deliverDue();
+      await until(
+        'the webhook turned off',
+        async () =>
+          (await pool.query('select enabled from public.webhooks where id = $1', [hook.id])).rows,
+        (rows) => rows[0]?.enabled === false,
+      );
+
+      const { data: seen } = await user.client
+        .from('webhooks')
+        .select('enabled, disabled_reason, disabled_at, consecutive_failures')
+        .eq('id', hook.id)
+        .single();
+      expect(seen).toMatchObject({
+        enabled: false,
+        disabled_reason: 'failing',
+        consecutive_failures: ACCOUNT_CAPS.webhookFailuresBeforeOff,
+      });
+      expect(seen!.disabled_at).not.toBeNull();
+      const { rows: deliveries } = await pool.query<{
+        id: string;
+        status: string;
+        attempts: number;
+        last_error: string;
+      }>(
+        `select id, status, attempts, last_error from public.webhook_deliveries
+          where webhook_id = $1 order by created_at`,
+        [hook.id],
+      );
+      expect(deliveries.map((d) => [d.status, d.attempts])).toEqual([
+        ['failed', 3],
+        ['failed', 1],
+      ]);
+      expect(deliveries[0]!.id).toBe(waitingId);
+      expect(deliveries[0]!.last_error).toMatch(/turned off/);
+      expect(receiver.received('/failing')).toHaveLength(1);
+
+      // The owner is told at their account's address, by the next outbox run.
+      await deliverDue();
+      const mail = await waitForMail(stack.mailWebUrl, (m) => isTo(m, user.email));
+      expect(mail.subject).toMatch(/turned off/);
+      expect(mail.subject).toContain("Failing Hooks's form");
+      expect(mail.text).toContain(`failed ${ACCOUNT_CAPS.webhookFailuresBeforeOff} times in a row`);
+      expect(mail.text).toContain('127.0.0.1');
+
+      const { data: on, error } = await user.client
+        .from('webhooks')
+        .update({ enabled: true })
+        .eq('id', hook.id)
+        .select('enabled, disabled_reason, disabled_at, consecutive_failures')
+        .single();
+      expect(error).toBeNull();
+      expect(on).toEqual({
+        enabled: true,
+        disabled_reason: null,
+        disabled_at: null,
+        consecutive_failures: 0,
+      });
+    });
+  });
+
   describe('outside local development', () => {
     beforeAll(async () => {
       await pool.query('update public.webhook_settings set allow_local = false');
@@ -311,6 +565,37 @@ describe.skipIf(remote)('webhooks', () => {
         .select('id', { count: 'exact', head: true })
         .eq('form_id', formId);
       expect(count).toBe(0);
+    });
+
+    it('reads a host as the sender does: every spelling of a loopback or malformed numeric address is refused, public hosts and IDNs are not', async () => {
+      const formId = await newForm('Spelled');
+      for (const url of [
+        'https://0177.0.0.1/',
+        'https://0x7f.1/',
+        'https://[::127.0.0.1]/',
+        'https://[::ffff:0:7f00:1]/',
+        'https://①②⑦.0.0.1/',
+        'https://１２７.0.0.1/',
+        'https://127。0。0。1/',
+        'https://1.2.3.08/',
+      ]) {
+        const { error } = await owner.client.from('webhooks').insert({ form_id: formId, url });
+        expect(error, url).toMatchObject({ code: '23514', hint: 'webhook_url_refused' });
+      }
+      for (const url of [
+        'https://hooks.example.com/in',
+        'https://8.8.8.8/hook',
+        'https://[2606:4700:4700::1111]/hook',
+        'https://bücher.example/hook',
+        'https://xn--bcher-kva.example/hook',
+        'https://例え.jp/hook',
+      ]) {
+        const { error } = await owner.client
+          .from('webhooks')
+          .insert({ form_id: formId, url, enabled: false });
+        expect(error, url).toBeNull();
+      }
+      await pool.query('delete from public.webhooks where form_id = $1', [formId]);
     });
 
     it('refuses them again at send time, without connecting', async () => {

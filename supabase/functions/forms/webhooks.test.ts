@@ -49,6 +49,9 @@ describe('isPublicAddress', () => {
     '::ffff:127.0.0.1',
     '::ffff:7f00:1',
     '::ffff:10.0.0.1',
+    // IPv4-translated (RFC 2765): judged as the IPv4 address it carries.
+    '::ffff:0:7f00:1',
+    '::ffff:0:10.0.0.1',
     '[::1]',
     'not-an-ip',
     '1.2.3',
