@@ -2,7 +2,8 @@
 // create_api_key() RPC, the `forms-api` function on real Deno behind the gateway, Postgres with
 // the real migrations. Read-only keys list forms and page through entries and cannot delete;
 // read-write keys delete their owner's entries only; revoked, unknown and malformed keys get one
-// and the same 401; another owner's key never sees these forms; each key is rate-limited.
+// and the same 401; another owner's key never sees these forms; each key is rate-limited, and an
+// account as a whole too (more keys are no more requests); revoked keys are purged by the sweep.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
@@ -15,7 +16,7 @@ import {
   signUp,
   type TestUser,
 } from '../support/supabase-users.ts';
-import { rawRequest } from './support.ts';
+import { freshMinute, rawRequest } from './support.ts';
 
 const stack = inject('stack');
 const apiUrl = (path: string) => `${stack.apiUrl}/functions/v1/forms-api${path}`;
@@ -24,6 +25,8 @@ let pool: pg.Pool;
 let service: SupabaseClient;
 let alice: TestUser;
 let bob: TestUser;
+/** Accounts of their own for the rate-limit tests, so their minutes are theirs alone. */
+const limitedUsers: TestUser[] = [];
 let aliceForm: string;
 let aliceBigForm: string;
 let bobForm: string;
@@ -109,7 +112,9 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await pool?.query('delete from auth.users where id = any($1)', [[alice?.id, bob?.id]]);
+  await pool?.query('delete from auth.users where id = any($1)', [
+    [alice?.id, bob?.id, ...limitedUsers.map((u) => u.id)].filter(Boolean),
+  ]);
   await pool?.end();
 });
 
@@ -340,5 +345,102 @@ describe('the per-key rate limit', () => {
     expect(limited.body).toMatchObject({ ok: false, code: 'rate_limited' });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((await get('/forms', keys.aliceRead)).status).toBe(200);
+  });
+});
+
+describe('the per-account rate limit', () => {
+  /** Requests with each of `keys` in turn until one is refused; how many passed, per key. */
+  async function spend(keys: string[], most: number) {
+    const passed = keys.map(() => 0);
+    for (let i = 0; passed.reduce((a, b) => a + b) < most; i++) {
+      const answer = await get('/forms', keys[i % keys.length]!);
+      if (answer.status !== 200) return { passed, refused: answer };
+      passed[i % keys.length]!++;
+    }
+    return { passed, refused: undefined };
+  }
+
+  it(`lets ${API_KEYS.requestsPerMinutePerAccount} requests a minute through per account however many keys it has; one key alone still gets ${API_KEYS.requestsPerMinute}`, async () => {
+    // Three keys' own limits together are more than the account's.
+    expect(3 * API_KEYS.requestsPerMinute).toBeGreaterThan(API_KEYS.requestsPerMinutePerAccount);
+    const [many, one] = await Promise.all([signUp('Carol Api'), signUp('Dave Api')]);
+    limitedUsers.push(many!, one!);
+    const manyKeys = await Promise.all(
+      [1, 2, 3].map((i) => createKey(many!, `Worker ${i}`, 'read_only')),
+    );
+    const oneKey = await createKey(one!, 'Only key', 'read_only');
+    // Both bursts in one counting minute.
+    await freshMinute(pool);
+
+    const alone = await spend([oneKey.key], 3 * API_KEYS.requestsPerMinute);
+    expect(alone.passed).toEqual([API_KEYS.requestsPerMinute]);
+    expect(alone.refused?.status).toBe(429);
+
+    const together = await spend(
+      manyKeys.map((k) => k.key),
+      3 * API_KEYS.requestsPerMinute,
+    );
+    expect(together.passed.reduce((a, b) => a + b)).toBe(API_KEYS.requestsPerMinutePerAccount);
+    // No key reached its own limit: the account's stopped them.
+    expect(Math.max(...together.passed)).toBeLessThan(API_KEYS.requestsPerMinute);
+    expect(together.refused?.status).toBe(429);
+    expect(together.refused?.body).toMatchObject({ ok: false, code: 'rate_limited' });
+    expect(Number(together.refused?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Another account is not held back by it.
+    expect((await get('/forms', keys.aliceRead)).status).toBe(200);
+  }, 90_000);
+});
+
+describe('revoked keys', () => {
+  const sweep = () =>
+    rawRequest(`${stack.apiUrl}/rest/v1/rpc/sweep_retention`, {
+      headers: {
+        authorization: `Bearer ${stack.serviceRoleKey}`,
+        apikey: stack.serviceRoleKey,
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
+
+  it(`are deleted by the sweep once revoked more than ${API_KEYS.revokedKeptDays} days ago, and kept until then`, async () => {
+    const [long, lately, active] = await Promise.all([
+      createKey(alice, 'Retired long ago', 'read_only'),
+      createKey(alice, 'Retired lately', 'read_only'),
+      createKey(alice, 'Old but active', 'read_only'),
+    ]);
+    for (const key of [long, lately]) {
+      const { data } = await alice.client.rpc('revoke_api_key', { p_id: key.id });
+      expect(data).toBe(true);
+    }
+    await pool.query(
+      `update public.api_keys
+          set revoked_at = now() - make_interval(days => $2) - interval '1 hour'
+        where id = $1`,
+      [long.id, API_KEYS.revokedKeptDays],
+    );
+    await pool.query(
+      `update public.api_keys
+          set revoked_at = now() - make_interval(days => $2) + interval '1 hour'
+        where id = $1`,
+      [lately.id, API_KEYS.revokedKeptDays],
+    );
+    // Age alone is no reason: an active key made long ago stays.
+    await pool.query(
+      `update public.api_keys set created_at = now() - make_interval(days => $2) where id = $1`,
+      [active.id, 2 * API_KEYS.revokedKeptDays],
+    );
+
+    const res = await sweep();
+    expect(res.status, res.body).toBe(200);
+    const { rows } = await pool.query<{ id: string }>(
+      'select id from public.api_keys where id = any($1)',
+      [[long.id, lately.id, active.id]],
+    );
+    expect(rows.map((r) => r.id).sort()).toEqual([lately.id, active.id].sort());
+    const { data: listed } = await alice.client
+      .from('api_keys')
+      .select('id')
+      .in('id', [long.id, lately.id]);
+    expect(listed).toEqual([{ id: lately.id }]);
   });
 });

@@ -1,6 +1,7 @@
 // Row-level security and grants of api_keys, through supabase-js as two real users and anon: each
 // owner creates, lists and revokes only her own keys, no browser ever reads a key's hash, and the
-// read API's functions belong to the service role alone.
+// read API's functions belong to the service role alone. Creating keys is capped (active keys, and
+// keys made per day however many are revoked), answered 409 and 429, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { API_KEYS } from '../../supabase/functions/_shared/limits.ts';
@@ -144,7 +145,7 @@ describe('api_keys', () => {
     }
   });
 
-  it(`caps an account at ${API_KEYS.maxActiveKeys} active keys`, async () => {
+  it(`caps an account at ${API_KEYS.maxActiveKeys} active keys, answering 409 (PT409)`, async () => {
     const carol = await signUp('Carol Keys');
     try {
       for (let i = 0; i < API_KEYS.maxActiveKeys; i++) {
@@ -159,8 +160,45 @@ describe('api_keys', () => {
         p_scope: 'read_only',
       });
       expect(over.error?.message).toMatch(/Revoke one first/);
+      expect({ status: over.status, code: over.error?.code }).toEqual({
+        status: 409,
+        code: 'PT409',
+      });
     } finally {
       await service.from('api_keys').delete().eq('user_id', carol.id);
+    }
+  });
+
+  it(`caps key creation at ${API_KEYS.createdPerDay} a day: revoking keys gives none back`, async () => {
+    const dave = await signUp('Dave Keys');
+    try {
+      for (let i = 1; i <= API_KEYS.createdPerDay; i++) {
+        const { data, error } = await dave.client.rpc('create_api_key', {
+          p_name: `Throwaway ${i}`,
+          p_scope: 'read_only',
+        });
+        expect(error, `key ${i}`).toBeNull();
+        const revoked = await dave.client.rpc('revoke_api_key', {
+          p_id: (data as { id: string }).id,
+        });
+        expect(revoked.data, `key ${i}`).toBe(true);
+      }
+      const over = await dave.client.rpc('create_api_key', {
+        p_name: 'One more',
+        p_scope: 'read_only',
+      });
+      expect({ status: over.status, code: over.error?.code, hint: over.error?.hint }).toEqual({
+        status: 429,
+        code: 'PT429',
+        hint: 'api_key_rate',
+      });
+      const { data: active } = await dave.client
+        .from('api_keys')
+        .select('id')
+        .is('revoked_at', null);
+      expect(active).toEqual([]);
+    } finally {
+      await service.from('api_keys').delete().eq('user_id', dave.id);
     }
   });
 });
