@@ -1,6 +1,8 @@
 // Autoresponder and retention settings under RLS, through supabase-js as two real signed-up users
 // and a visitor: each owner reads and writes only their own forms' settings, nobody picks the
-// owner, the bookkeeping of sent replies and the sweep are the service role's alone.
+// owner, the bookkeeping of sent replies and the sweep are the service role's alone. A form that is
+// not the caller's gets row-level security's answer whether it exists or not, and CAPTCHA set on
+// one answers 404 like a missing form.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { superuserPool } from '../support/db.ts';
@@ -106,6 +108,43 @@ describe('autoresponder and retention RLS', () => {
       [bobForm],
     );
     expect(rows[0]).toEqual({ n: 0 });
+  });
+
+  it("answers a settings row for a form that is not the caller's as row-level security does, whether that form exists or not", async () => {
+    const rows = {
+      form_autoresponders: { enabled: true, subject: 'Hi', body: 'Probe' },
+      form_retention: { mode: 'days', days: 7 },
+    };
+    for (const [table, row] of Object.entries(rows)) {
+      for (const formId of [bobForm, crypto.randomUUID()]) {
+        const { error } = await alice.client.from(table).insert({ form_id: formId, ...row });
+        expect(error?.code, `${table} ${formId}`).toBe('42501');
+        expect(error?.message, `${table} ${formId}`).toMatch(/row-level security/);
+        expect(error?.message, `${table} ${formId}`).not.toMatch(/does not exist/);
+      }
+    }
+  });
+
+  it("answers 404 (PT404), not a 500, to CAPTCHA set on a form that is not the caller's", async () => {
+    for (const formId of [bobForm, crypto.randomUUID()]) {
+      const res = await alice.client.rpc('set_form_captcha', {
+        p_form_id: formId,
+        p_provider: 'turnstile',
+        p_site_key: 'site-key',
+        p_secret: 'secret-key',
+      });
+      expect({ status: res.status, code: res.error?.code }, formId).toEqual({
+        status: 404,
+        code: 'PT404',
+      });
+    }
+    const { rows } = await pool.query(
+      `select f.captcha_provider,
+              (select count(*)::int from public.form_captcha_secrets s where s.form_id = f.id) as secrets
+         from public.forms f where f.id = $1`,
+      [bobForm],
+    );
+    expect(rows).toEqual([{ captcha_provider: null, secrets: 0 }]);
   });
 
   it('checks the bounds of a rule and the subject line', async () => {
