@@ -1,11 +1,12 @@
 // The whole first-day journey in Chromium, through the UI only, as one new user lives it: the home
-// page's hero takes an e-mail address to /register, the account is created, a form is made for the
-// user's own website (another origin) from the Forms page, its embed code is copied to the
-// clipboard and pasted into that site; a visitor sends the form there; the message appears in the
-// owner's open Messages tab without a reload, and its notification reaches the owner's mailbox.
+// page's hero takes an e-mail address to /register, the account is created and confirmed through
+// the link of the confirmation mail, a form is made for the user's own website (another origin)
+// from the Forms page, its embed code is copied to the clipboard and pasted into that site; a
+// visitor sends the form there; the message appears in the owner's open Messages tab without a
+// reload, and its notification reaches the owner's mailbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useE2e } from './support/session';
-import { newAccount, waitForPath } from './support/auth';
+import { confirmThroughMail, newAccount, waitForPath } from './support/auth';
 import { closeEmbedDialog, createFormThroughUi, formCard } from './support/forms';
 import {
   EMPTY_INBOX,
@@ -59,7 +60,10 @@ describe('the first-day journey in Chromium', () => {
     await owner.getByLabel('Password', { exact: true }).fill(account.password);
     await e2e.shot(owner, 'register-prefilled');
     await owner.getByRole('button', { name: 'Create account', exact: true }).click();
-    await waitForPath(owner, '/dashboard');
+    // "Check your inbox": the link in the confirmation mail signs in on the dashboard.
+    await owner.getByRole('heading', { name: 'Check your inbox', level: 1 }).waitFor();
+    await e2e.shot(owner, 'check-inbox');
+    await confirmThroughMail(owner, account.email);
     await owner
       .getByText(/welcome/i)
       .filter({ hasText: account.name })
@@ -90,8 +94,8 @@ describe('the first-day journey in Chromium', () => {
     await e2e.shot(owner, 'embed-code-copied');
     await closeEmbedDialog(owner);
 
-    // The account's own address needs no confirmation (sign-ups are confirmed at once here),
-    // so the card shows no pending note and the first message will be e-mailed.
+    // The account's own address is confirmed (through the sign-up link), so the card shows no
+    // pending note and the first message will be e-mailed.
     const card = formCard(owner, FORM_NAME);
     await card.getByText(`To: ${account.email}`).waitFor();
     expect(await card.getByText(/Confirmation pending/).count()).toBe(0);

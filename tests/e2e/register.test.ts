@@ -1,21 +1,55 @@
-// Accounts in Chromium: registering through /register lands on the dashboard greeting the new
-// user by name; a wrong password shows the server's message under the login form; and a visitor
-// sent from a signed-in page to /login comes back to that page after signing in.
-import { describe, expect, it } from 'vitest';
+// Accounts in Chromium: registering through /register shows "Check your inbox" naming the
+// address, and the link of the confirmation mail lands on the dashboard signed in, greeting the new
+// user by name; signing in before confirming says to confirm first and sends the link again; a
+// wrong password shows the server's message under the login form; and a visitor sent from a
+// signed-in page to /login comes back to that page after signing in.
+import { describe, expect, inject, it } from 'vitest';
 import { useE2e } from './support/session';
-import { newAccount, registerThroughUi, submitLogin, waitForPath } from './support/auth';
-import { signUp } from '../support/supabase-users';
+import { seriousViolations } from './support/a11y';
+import {
+  confirmationLink,
+  newAccount,
+  submitLogin,
+  submitRegistration,
+  waitForPath,
+} from './support/auth';
+import { waitForMailTo } from './support/mail';
+import { confirmationMailFor } from '../support/confirmation';
+import { newClient, signUp } from '../support/supabase-users';
 
 describe('register and sign in in Chromium', () => {
   const e2e = useE2e('register');
 
   it(
-    'registers through /register and lands on the dashboard greeted by name',
-    { timeout: 90_000 },
+    'registers through /register, is asked to check the inbox, and the mailed link lands on the dashboard greeted by name',
+    { timeout: 120_000 },
     async () => {
       const page = await e2e.newPage();
       const account = newAccount('Ada Lovelace');
-      await registerThroughUi(page, account);
+      await page.goto('/register');
+      await submitRegistration(page, account);
+
+      // No session yet: the page names the address the link went to.
+      await page.getByRole('heading', { name: 'Check your inbox', level: 1 }).waitFor();
+      const message = page.getByText(`We sent a confirmation link to ${account.email}`);
+      await message.waitFor();
+      expect(await message.evaluate((element) => element === document.activeElement)).toBe(true);
+      await page.getByRole('button', { name: 'Resend confirmation link' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/register');
+      expect(await seriousViolations(page)).toEqual([]);
+      await e2e.shot(page, 'check-inbox');
+      // Until the link is followed the account cannot sign in.
+      const early = await newClient().auth.signInWithPassword({
+        email: account.email,
+        password: account.password,
+      });
+      expect(early.error?.code).toBe('email_not_confirmed');
+
+      // The link in the mail leads back to this site's dashboard, signed in.
+      const link = await confirmationLink(account.email);
+      expect(new URL(link).searchParams.get('redirect_to')).toBe(`${e2e.url}/dashboard`);
+      await page.goto(link);
+      await waitForPath(page, '/dashboard');
       const welcome = page.getByText(/welcome/i).filter({ hasText: account.name });
       await welcome.first().waitFor({ timeout: 15_000 });
       expect(await welcome.first().innerText()).toContain(account.name);
@@ -26,6 +60,46 @@ describe('register and sign in in Chromium', () => {
       const menu = page.getByRole('menu', { name: 'Profile' });
       await menu.waitFor();
       expect(await menu.innerText()).toContain(account.email);
+    },
+  );
+
+  it(
+    'asks an unconfirmed account to confirm first at sign-in; the link sent again signs in',
+    { timeout: 120_000 },
+    async () => {
+      const account = newAccount('Late Confirmer');
+      const signUpPage = await e2e.newPage();
+      await signUpPage.goto('/register');
+      await submitRegistration(signUpPage, account);
+      await signUpPage.getByRole('heading', { name: 'Check your inbox', level: 1 }).waitFor();
+      const first = await waitForMailTo(account.email, /confirm your signup/i);
+
+      // Later, in another browser: signing in says what is missing, and sends the link again.
+      const page = await e2e.newPage();
+      await page.goto('/login');
+      await submitLogin(page, account.email, account.password);
+      const notice = page.getByRole('alert').filter({ hasText: 'Confirm your e-mail first' });
+      await notice.waitFor({ timeout: 15_000 });
+      expect(await notice.innerText()).toContain(account.email);
+      await page.getByRole('button', { name: 'Resend confirmation link' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `A new link is on its way to ${account.email}.` })
+        .waitFor();
+      expect(new URL(page.url()).pathname).toBe('/login');
+      await e2e.shot(page, 'confirm-first');
+
+      const resent = await confirmationMailFor(inject('stack').mailWebUrl, account.email, {
+        since: new Set([first.id]),
+        timeoutMs: 20_000,
+      });
+      await page.goto(resent.link);
+      await waitForPath(page, '/dashboard');
+      await page
+        .getByText(/welcome/i)
+        .filter({ hasText: account.name })
+        .first()
+        .waitFor();
     },
   );
 

@@ -1,8 +1,10 @@
-// Getting a user into the dashboard: through the real sign-up and login screens, or (when
-// signing up is not the flow under test) a supabase-js sign-up followed by a UI sign-in.
+// Getting a user into the dashboard: through the real sign-up screens (the register form, the
+// "Check your inbox" screen and the link of the confirmation mail), or (when signing up is not the
+// flow under test) a confirmed user made with supabase-js followed by a UI sign-in.
 import type { Page } from 'playwright-core';
 import { signUp, TEST_PASSWORD, type TestUser } from '../../support/supabase-users';
 import { uniqueEmail } from '../../support/db';
+import { linksIn, waitForMailTo } from './mail';
 
 export { TEST_PASSWORD, type TestUser };
 
@@ -39,18 +41,42 @@ export function newAccount(name: string): NewAccount {
   };
 }
 
-/** Registers through /register and waits for the dashboard. */
-export async function registerThroughUi(page: Page, account: NewAccount): Promise<void> {
-  await page.goto('/register');
+/** Fills the /register form (the page must show it) and submits it. */
+export async function submitRegistration(page: Page, account: NewAccount): Promise<void> {
   await page.getByLabel('Full name', { exact: true }).fill(account.name);
   await page.getByLabel('Email', { exact: true }).fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Create account', exact: true }).click();
-  await waitForPath(page, '/dashboard');
+}
+
+/** The GET /auth/v1/verify link of the newest sign-up confirmation mail to `email`. */
+export async function confirmationLink(email: string): Promise<string> {
+  const mail = await waitForMailTo(email, /confirm your signup/i);
+  const link = linksIn(mail).find((href) => href.includes('/auth/v1/verify'));
+  if (!link) throw new Error(`no verify link in the confirmation mail:\n${mail.text ?? mail.html}`);
+  return link;
 }
 
 /**
- * A user signed up through supabase-js (setup, not the flow under test) and then signed in
+ * After the register form: the "Check your inbox" screen names the address, and the link of the
+ * confirmation mail, opened in `page`, lands on the dashboard signed in.
+ */
+export async function confirmThroughMail(page: Page, email: string): Promise<void> {
+  await page.getByRole('heading', { name: 'Check your inbox', level: 1 }).waitFor();
+  await page.getByText(`We sent a confirmation link to ${email}`).waitFor();
+  await page.goto(await confirmationLink(email));
+  await waitForPath(page, '/dashboard');
+}
+
+/** Registers through /register, confirms through the mailed link and waits for the dashboard. */
+export async function registerThroughUi(page: Page, account: NewAccount): Promise<void> {
+  await page.goto('/register');
+  await submitRegistration(page, account);
+  await confirmThroughMail(page, account.email);
+}
+
+/**
+ * A confirmed user made through supabase-js (setup, not the flow under test) and then signed in
  * through the login screen of `page`. The returned `client` is the user's own supabase-js client.
  */
 export async function signedInUser(page: Page, name: string): Promise<TestUser> {
