@@ -70,11 +70,12 @@ export function mailLabel(value: string | null | undefined, max: number): string
   return left(btrim(cleaned), max);
 }
 
-export interface AutoresponseValues {
+// A type, not an interface: it is passed where any string record is taken.
+export type AutoresponseValues = {
   name: string;
   email: string;
   form: string;
-}
+};
 
 /** The values a reply's merge fields are filled with (private.autoresponse_values). */
 export function autoresponseValues(input: {
