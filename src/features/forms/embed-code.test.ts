@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   embedFetch,
   embedHtml,
@@ -98,7 +98,11 @@ describe('embedHtml', () => {
     };
     const html = embedHtml({ supabaseUrl: SUPABASE_URL, form: hostile });
     const parsed = parse(html);
-    expect(parsed.querySelectorAll('script, img, b')).toHaveLength(0);
+    expect(parsed.querySelectorAll('img, b')).toHaveLength(0);
+    // The one script is the snippet's own idempotency key, naming only its own field.
+    const scripts = parsed.querySelectorAll('script');
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]!.textContent).toContain('document.getElementById("tb-scriptal-idempotency")');
     expect(parsed.querySelectorAll('form')).toHaveLength(1);
     expect(parsed.querySelector<HTMLInputElement>('input[name="userId"]')!.value).toBe(
       hostile.user_id,
@@ -108,7 +112,101 @@ describe('embedHtml', () => {
     );
     expect(comments(parsed)[0]).toContain(escapeComment(hostile.name));
     expect(comments(parsed)[0]).toContain('Évé "quotes"');
-    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<script>alert');
+  });
+});
+
+/** The inline script of a snippet, run against `document` with the given browser parts. */
+function runInline(code: string, globals: Record<string, unknown>) {
+  const script = [...parse(code).querySelectorAll('script:not([src])')]
+    .map((s) => s.textContent!)
+    .join('\n');
+  new Function(...Object.keys(globals), script)(...Object.values(globals));
+}
+
+describe('the idempotency key', () => {
+  afterEach(() => {
+    document.body.innerHTML = '';
+  });
+
+  const html = embedHtml({ supabaseUrl: SUPABASE_URL, form });
+  const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+  it('is a hidden _idempotency field, empty until the page’s script fills it', () => {
+    const field = parse(html).querySelector<HTMLInputElement>('input[name="_idempotency"]')!;
+    expect(field.type).toBe('hidden');
+    // Without JavaScript the field is sent empty, and the endpoint ignores it.
+    expect(field.value).toBe('');
+    expect(comments(parse(html)).join('\n')).toContain(
+      'within 24 hours is stored and e-mailed once',
+    );
+  });
+
+  it('is filled once per page load with crypto.randomUUID(), and anew when the page comes back', () => {
+    document.body.innerHTML = html;
+    let n = 0;
+    const listeners: ((event: { persisted: boolean }) => void)[] = [];
+    runInline(html, {
+      window: {
+        crypto: { randomUUID: () => `3b241101-e2bb-4255-8caf-4136c566a96${++n}` },
+        addEventListener: (type: string, listener: (typeof listeners)[number]) =>
+          type === 'pageshow' && listeners.push(listener),
+      },
+    });
+    const field = document.querySelector<HTMLInputElement>('input[name="_idempotency"]')!;
+    expect(field.value).toBe('3b241101-e2bb-4255-8caf-4136c566a961');
+    // A first load's pageshow keeps the key; a page restored by the back button gets a new one.
+    listeners.forEach((listener) => listener({ persisted: false }));
+    expect(field.value).toBe('3b241101-e2bb-4255-8caf-4136c566a961');
+    listeners.forEach((listener) => listener({ persisted: true }));
+    expect(field.value).toBe('3b241101-e2bb-4255-8caf-4136c566a962');
+  });
+
+  it.each([
+    ['crypto.getRandomValues', { getRandomValues: (b: Uint8Array) => b.fill(171) }],
+    ['Math.random', undefined],
+  ])('falls back to 32 random hex digits with %s', (_name, crypto) => {
+    document.body.innerHTML = html;
+    runInline(html, { window: { crypto, addEventListener: () => undefined } });
+    const key = document.querySelector<HTMLInputElement>('input[name="_idempotency"]')!.value;
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(key).toMatch(VALID_KEY);
+    if (crypto) expect(key).toBe('ab'.repeat(16));
+  });
+
+  it('is an Idempotency-Key header in the fetch variant: kept on a retry, new after a success', async () => {
+    const code = embedFetch({ supabaseUrl: SUPABASE_URL, form });
+    document.body.innerHTML = code;
+    expect(document.querySelector('input[name="_idempotency"]')).toBeNull();
+    const answers = [
+      { status: 503, body: { ok: false, error: 'Try again.' } },
+      { status: 200, body: { ok: true, id: 'e1' } },
+      { status: 200, body: { ok: true, id: 'e2' } },
+    ];
+    const fetch = vi.fn(async (_url: string, _init: { headers: Record<string, string> }) => {
+      const answer = answers.shift()!;
+      return {
+        ok: answer.status < 300,
+        status: answer.status,
+        headers: new Headers(),
+        json: async () => answer.body,
+      };
+    });
+    let n = 0;
+    runInline(code, { window: { crypto: { randomUUID: () => `key-${++n}` } }, fetch });
+    const el = document.querySelector('form')!;
+    const status = document.querySelector('[role="status"]')!;
+    for (const expected of ['Please try again', 'Thank you!', 'Thank you!']) {
+      status.textContent = '';
+      el.dispatchEvent(new Event('submit', { cancelable: true }));
+      await vi.waitFor(() => expect(status.textContent).toContain(expected));
+    }
+    expect(fetch.mock.calls.map(([, init]) => init.headers['Idempotency-Key'])).toEqual([
+      'key-1',
+      'key-1',
+      'key-2',
+    ]);
+    expect(fetch.mock.calls[0]![1].headers.Accept).toBe('application/json');
   });
 });
 
@@ -125,7 +223,7 @@ describe('embedFetch', () => {
     const script = doc.querySelector('script')!.textContent!;
     expect(script).toContain(`document.getElementById(${JSON.stringify(el.id)})`);
     expect(script).toContain(`document.getElementById(${JSON.stringify(status.id)})`);
-    expect(script).toContain("headers: { Accept: 'application/json' }");
+    expect(script).toContain(`headers: { Accept: 'application/json', "Idempotency-Key": key }`);
     expect(script).toContain('body: new FormData(form)');
     expect(script).toContain('Thank you! Your message has been sent.');
     expect(script).toContain('result.error');
@@ -196,7 +294,9 @@ describe('the CAPTCHA widget', () => {
       form: { ...on, captcha_site_key: '"><script>alert(1)</script>' },
     });
     const doc = parse(hostile);
-    expect(doc.querySelectorAll('script')).toHaveLength(1);
+    // The provider's script and the snippet's own idempotency key, nothing else.
+    expect(doc.querySelectorAll('script')).toHaveLength(2);
+    expect(doc.querySelectorAll('script[src]')).toHaveLength(1);
     expect(doc.querySelector('div.cf-turnstile')!.getAttribute('data-sitekey')).toBe(
       '"><script>alert(1)</script>',
     );

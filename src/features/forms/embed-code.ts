@@ -2,10 +2,14 @@
 // and the same form posted with fetch for pages that want to stay put. Follows the endpoint's
 // field conventions (supabase/functions/forms/README.md, _shared/limits.ts): name / email /
 // message are stored in their own columns, `_gotcha` is a honeypot, `_next` the page to land on,
-// and `Accept: application/json` turns the 303 redirect into a JSON answer. A form with CAPTCHA
-// gets the provider's script and widget, which adds its token field to the form. Every interpolated
-// value is escaped for where it lands (HTML attribute or text, HTML comment, JavaScript string).
-import { SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits';
+// and `Accept: application/json` turns the 303 redirect into a JSON answer. Posts are idempotent:
+// the plain form carries a `_idempotency` key drawn once per page load by a tiny inline script
+// (without JavaScript the field stays empty and is ignored), and the fetch variant sends an
+// `Idempotency-Key` header drawn per message, so a double click or a retried post is stored once.
+// A form with CAPTCHA gets the provider's script and widget, which adds its token field to the
+// form. Every interpolated value is escaped for where it lands (HTML attribute or text, HTML
+// comment, JavaScript string).
+import { IDEMPOTENCY, SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits';
 import { CAPTCHA_WIDGETS, type CaptchaProvider } from './captcha-texts';
 
 export interface EmbedForm {
@@ -89,8 +93,49 @@ function captchaOf(form: EmbedForm) {
     : null;
 }
 
+/**
+ * A JavaScript function expression returning a new idempotency key: a random UUID, or 32 random
+ * hex digits where `crypto.randomUUID` is missing (pages served over plain http, older browsers).
+ * ES5, like the rest of the snippet, indented by `indent`.
+ */
+function newKeyFunction(indent: string): string[] {
+  return [
+    `function () {`,
+    `  var c = window.crypto, b = new Uint8Array(16), i;`,
+    `  if (c && c.randomUUID) return c.randomUUID();`,
+    `  if (c && c.getRandomValues) c.getRandomValues(b);`,
+    `  else for (i = 0; i < 16; i++) b[i] = Math.random() * 256;`,
+    `  return Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join('');`,
+    `}`,
+  ].map((line, i) => (i === 0 ? line : indent + line));
+}
+
+/**
+ * The hidden idempotency field of the plain form and the inline script that fills it when the
+ * page is shown: on load, and again when the back button brings the page back from the browser's
+ * cache, where a new message must not pass for the one already sent.
+ */
+function idempotencyField(prefix: string): string[] {
+  const fieldId = `${prefix}-idempotency`;
+  return [
+    `  <!-- Sent once: a double click or a resent post within ${IDEMPOTENCY.windowHours} hours is stored and e-mailed once.`,
+    `       Filled when the page is shown; without JavaScript it stays empty and is ignored. -->`,
+    `  <input id="${fieldId}" type="hidden" name="${SPECIAL_FIELDS.idempotency}" value="">`,
+    `  <script>`,
+    `    (function (field, newKey) {`,
+    `      field.value = newKey();`,
+    `      window.addEventListener('pageshow', function (event) { if (event.persisted) field.value = newKey(); });`,
+    `    })(document.getElementById(${jsString(fieldId)}), ${newKeyFunction('    ').join('\n')});`,
+    `  </script>`,
+  ];
+}
+
 /** The <form> element shared by both variants (with the CAPTCHA script before it). */
-function formMarkup({ supabaseUrl, form }: EmbedOptions, id: string): string[] {
+function formMarkup(
+  { supabaseUrl, form }: EmbedOptions,
+  id: string,
+  { idempotencyField: withKeyField }: { idempotencyField: boolean },
+): string[] {
   const prefix = idPrefix(form.id);
   const honeypot = SPECIAL_FIELDS.honeypots[0];
   const example = `${form.allowed_origin.replace(/\/+$/, '')}/thank-you`;
@@ -105,6 +150,7 @@ function formMarkup({ supabaseUrl, form }: EmbedOptions, id: string): string[] {
       : []),
     `<form${id ? ` id="${escapeHtml(id)}"` : ''} action="${escapeHtml(formEndpoint(supabaseUrl, form.id))}" method="POST">`,
     `  <input type="hidden" name="userId" value="${escapeHtml(form.user_id)}">`,
+    ...(withKeyField ? idempotencyField(prefix) : []),
     ``,
     `  <label for="${prefix}-name">Name</label>`,
     `  <input id="${prefix}-name" name="name" type="text" autocomplete="name" required>`,
@@ -139,12 +185,13 @@ function formMarkup({ supabaseUrl, form }: EmbedOptions, id: string): string[] {
 
 /** A plain HTML form: works without JavaScript; the browser follows the endpoint's redirect. */
 export function embedHtml(options: EmbedOptions): string {
-  return [...formMarkup(options, ''), `</form>`].join('\n');
+  return [...formMarkup(options, '', { idempotencyField: true }), `</form>`].join('\n');
 }
 
 /**
  * The form posted with fetch and `Accept: application/json`: the visitor stays on the page and
- * sees success or the endpoint's error message in a live region.
+ * sees success or the endpoint's error message in a live region. Each message carries an
+ * `Idempotency-Key`, kept while it is retried and drawn afresh once it has been sent.
  */
 export function embedFetch(options: EmbedOptions): string {
   const prefix = idPrefix(options.form.id);
@@ -152,7 +199,7 @@ export function embedFetch(options: EmbedOptions): string {
   const statusId = `${prefix}-status`;
   const captcha = captchaOf(options.form);
   return [
-    ...formMarkup(options, formId),
+    ...formMarkup(options, formId, { idempotencyField: false }),
     `  <p id="${statusId}" role="status"></p>`,
     `</form>`,
     ``,
@@ -160,6 +207,9 @@ export function embedFetch(options: EmbedOptions): string {
     `  (function () {`,
     `    var form = document.getElementById(${jsString(formId)});`,
     `    var status = document.getElementById(${jsString(statusId)});`,
+    `    var newKey = ${newKeyFunction('    ').join('\n')};`,
+    `    // One key per message: a double click or a retry after an error is stored once.`,
+    `    var key = newKey();`,
     `    form.addEventListener('submit', async function (event) {`,
     `      event.preventDefault();`,
     `      var button = form.querySelector('button[type="submit"]');`,
@@ -168,12 +218,13 @@ export function embedFetch(options: EmbedOptions): string {
     `      try {`,
     `        var response = await fetch(form.action, {`,
     `          method: 'POST',`,
-    `          headers: { Accept: 'application/json' },`,
+    `          headers: { Accept: 'application/json', ${jsString(IDEMPOTENCY.header)}: key },`,
     `          body: new FormData(form),`,
     `        });`,
     `        var result = await response.json().catch(function () { return {}; });`,
     `        if (response.ok && result.ok) {`,
     `          form.reset();`,
+    `          key = newKey(); // the next message is a new one`,
     `          status.textContent = 'Thank you! Your message has been sent.';`,
     `        } else if (response.status === 429 || response.status >= 500) {`,
     `          var wait = response.headers.get('Retry-After');`,
