@@ -2,8 +2,8 @@
 // subscribed clients of the benchmark do not share an event loop with the Realtime server (as on
 // Supabase, where clients and server are different machines).
 //
-// Started by bench/realtime.ts with BENCH_DATA_DIR; prints one JSON line {apiUrl, anonKey, dbUrl}
-// once ready and stops the stack on SIGINT/SIGTERM.
+// Started by bench/realtime.ts with BENCH_DATA_DIR; prints one JSON line {apiUrl, anonKey,
+// serviceRoleKey, dbUrl} once ready and stops the stack on SIGINT/SIGTERM.
 import { freePorts, startStack } from '../local-stack/stack.ts';
 import { REALTIME_LIMITS } from '../local-stack/realtime/limits.ts';
 
@@ -19,11 +19,11 @@ const stack = await startStack({
   dataDir,
   ports: { api, db, mailWeb, smtp },
   seed: false,
-  // Every owner signs up from this one IP; the default (30 per 5 min) would stop at the 31st.
+  // Every owner signs in from this one IP; the defaults (bursts of 30) would stop at the 31st.
   authRateLimits: { signInSignUps: 100_000, tokenRefresh: 100_000 },
 });
-const { apiUrl, anonKey, dbUrl } = stack.settings;
-console.log(JSON.stringify({ apiUrl, anonKey, dbUrl }));
+const { apiUrl, anonKey, serviceRoleKey, dbUrl } = stack.settings;
+console.log(JSON.stringify({ apiUrl, anonKey, serviceRoleKey, dbUrl }));
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
