@@ -268,6 +268,14 @@ describe('POST /resend', () => {
         message: `Resending "${type}" (POST /auth/v1/resend) is not supported by the local stack (see local-stack/README.md)`,
       });
     }
+    await expect(
+      call({
+        type: 'signup',
+        email: UNCONFIRMED,
+        code_challenge: 'x',
+        code_challenge_method: 's256',
+      }),
+    ).rejects.toMatchObject({ status: 400, code: 'not_implemented' });
     expect(statements).toEqual([]);
   });
 });

@@ -407,6 +407,26 @@ describe('resending the confirmation (POST /resend)', () => {
   });
 });
 
+describe('what the local stack does not serve', () => {
+  it('refuses a PKCE sign-up confirmation (flowType pkce) instead of mailing a link it cannot finish', async () => {
+    const pkce = createClient(stack.apiUrl, stack.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, flowType: 'pkce' },
+      realtime: { transport: ws as unknown as typeof WebSocket },
+    });
+    const email = uniqueEmail('pkce');
+    const signedUp = await pkce.auth.signUp({ email, password: PASSWORD });
+    expect(signedUp.error?.status).toBe(400);
+    expect(signedUp.error?.code).toBe('not_implemented');
+    expect(signedUp.error?.message).toBe(
+      'A PKCE sign-up confirmation (code_challenge on POST /auth/v1/signup) is not supported by the local stack (see local-stack/README.md)',
+    );
+    const resent = await pkce.auth.resend({ type: 'signup', email });
+    expect(resent.error?.code).toBe('not_implemented');
+    await pause(300);
+    expect(await mailIds(email)).toEqual(new Set());
+  });
+});
+
 describe('with confirmations off (enable_confirmations = false)', () => {
   // The Supabase CLI's default, on an Auth service beside the test stack's database and mail.
   let server: http.Server;

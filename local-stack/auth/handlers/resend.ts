@@ -26,6 +26,8 @@ export const resend: AuthHandler = async (deps, { req, res, url }) => {
   if (!rawEmail) throw validationFailed('Type provided requires an email address');
   if (phone) throw validationFailed('Only an email address or phone number should be provided.');
   const email = validateEmail(rawEmail);
+  if (stringField(body, 'code_challenge'))
+    throw notImplemented('A PKCE sign-up confirmation (code_challenge on POST /auth/v1/resend)');
   const redirectTo = resolveRedirect(
     url.searchParams.get('redirect_to'),
     deps.ctx.settings.project.auth,

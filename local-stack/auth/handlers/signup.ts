@@ -2,7 +2,13 @@
 // the account waits unconfirmed for the link of a "Confirm Your Signup" mail and the answer is the
 // user without a session; auto-confirmed sign-ups (confirmations off) get a session straight away.
 // Both as GoTrue's Signup does, repeated sign-ups of an address included.
-import { AuthError, sendAuthJson, unprocessable, validationFailed } from '../errors.ts';
+import {
+  AuthError,
+  notImplemented,
+  sendAuthJson,
+  unprocessable,
+  validationFailed,
+} from '../errors.ts';
 import { startSession, withTransaction } from '../deps.ts';
 import { resolveRedirect } from '../redirect.ts';
 import { objectField, readJsonObject, stringField } from '../request.ts';
@@ -32,6 +38,9 @@ export const signup: AuthHandler = async (deps, { req, res, url }) => {
   if (!rawEmail) throw validationFailed('To signup, please provide your email');
   const email = validateEmail(rawEmail);
   const autoconfirm = !auth.enableConfirmations;
+  // PKCE would make the mailed link answer with a code for `grant_type=pkce`, which is not served.
+  if (!autoconfirm && stringField(body, 'code_challenge'))
+    throw notImplemented('A PKCE sign-up confirmation (code_challenge on POST /auth/v1/signup)');
   const redirectTo = resolveRedirect(url.searchParams.get('redirect_to'), auth);
   // max_frequency between two confirmation mails to one address, checked whatever the address's
   // state (GoTrue checks the account's confirmation_sent_at; see local-stack/README.md).
