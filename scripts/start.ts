@@ -15,6 +15,10 @@ try {
   const vite = await createServer({ server: { host: '127.0.0.1', port: 5173, strictPort: true } });
   await vite.listen();
   console.log(`Site ready: http://127.0.0.1:5173  (Ctrl-C stops site and stack)`);
+  // Sign-ups wait for their e-mail to be confirmed (config.toml), and nothing leaves the machine.
+  console.log(
+    `Mail inbox: ${stack.settings.mailWebUrl}  (every e-mail sent locally, e.g. the link that confirms a sign-up)`,
+  );
   stopOnSignals(async () => {
     await vite.close();
     await stack.stop();

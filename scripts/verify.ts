@@ -1,6 +1,7 @@
 // `npm run verify`: runs the RLS, form endpoint and Realtime suites against a Supabase deployment
 // named in the environment (hosted or self-hosted) instead of the local stack, so a self-hoster can
-// prove their own deployment behaves. It checks the environment, says what it will run against and
+// prove their own deployment behaves (its Auth included: a fresh sign-up must wait for its e-mail
+// to be confirmed, tests/rls/sign-up-confirmation.test.ts). It checks the environment, says what it will run against and
 // what it will skip, checks that the API and the database answer, then runs the suites with
 // VERIFY_TARGET=remote (tests/setup/stack.ts then provides the deployment to them). Words after
 // `--` pick suite files by name (`npm run verify -- newsletter`); options go to Vitest as they are
@@ -73,6 +74,8 @@ function describeTarget(target: RemoteTarget): void {
       '        reserved domain) and removes them before and after the run; it resets the rate-limit\n' +
       '        counters, creates and drops scratch tables public.rt_*, and the functions send their\n' +
       '        e-mails to example.test addresses through your mail provider (they cannot arrive).\n' +
+      '        One address signs up through Auth, to check that sign-ups wait for their e-mail to be\n' +
+      '        confirmed (tests/rls/sign-up-confirmation.test.ts): Auth mails it a confirmation link.\n' +
       '        Never point it at a production database with real users unless you accept this.',
   );
 }
