@@ -41,7 +41,7 @@ export const API_ERROR_ROWS: ApiErrorRow[] = [
   },
   {
     ...pick(API_ERRORS.rateLimited(1)),
-    when: `More than ${API_KEYS.requestsPerMinute} requests in a minute with one key; wait for \`Retry-After\` seconds.`,
+    when: `More than ${API_KEYS.requestsPerMinute} requests in a minute with one key, or ${API_KEYS.requestsPerMinutePerAccount} with all of an account’s keys together; wait for \`Retry-After\` seconds.`,
   },
   {
     ...pick(API_ERRORS.storageFailed()),

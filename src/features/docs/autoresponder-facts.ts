@@ -1,4 +1,8 @@
-// The autoresponder's caps as the docs state them. They are set in the database
-// (supabase/migrations/20261124170000_autoresponder_retention.sql, queue_autoresponse());
-// tests/endpoint/autoresponder.test.ts drives a real post against each, so the two cannot drift.
-export const AUTORESPONDER_CAPS = { perHour: 50, perDay: 200, perRecipientPerDay: 5 } as const;
+// The autoresponder's caps and bounds as the docs state them: the shared limits module's
+// AUTORESPONDER, which states what the database enforces (queue_autoresponse() in
+// supabase/migrations/20261127100300_autoresponder_bounded.sql); tests/endpoint/autoresponder.test.ts
+// drives a real post against each, so the page cannot drift from what is sent.
+export { AUTORESPONDER } from '../../../supabase/functions/_shared/limits.ts';
+
+/** Days a sent (or failed) reply's copy stays in the outbox at most (sweep_retention()). */
+export const AUTORESPONSE_COPY_DAYS = 30;

@@ -4,6 +4,7 @@
 import {
   CONFIRMATIONS,
   DELIVERY,
+  IDEMPOTENCY,
   LIMITS,
   SPECIAL_FIELDS,
 } from '../../../supabase/functions/_shared/limits.ts';
@@ -14,7 +15,7 @@ import { ERRORS } from '../../../supabase/functions/forms/errors.ts';
 // which format counts as the module loads.
 const countFormat = new Intl.NumberFormat('en-US');
 
-export { CONFIRMATIONS, DELIVERY, LIMITS, SPECIAL_FIELDS };
+export { CONFIRMATIONS, DELIVERY, IDEMPOTENCY, LIMITS, SPECIAL_FIELDS };
 
 export interface ErrorRow {
   status: number;

@@ -1,6 +1,6 @@
 // The code samples on the docs page, built from the instance's Supabase URL and the endpoint's
 // special field names so a copied sample works against this deployment as it is.
-import { SPECIAL_FIELDS } from './endpoint-facts';
+import { IDEMPOTENCY, SPECIAL_FIELDS } from './endpoint-facts';
 
 export const FORM_ID_PLACEHOLDER = 'YOUR-FORM-ID';
 
@@ -9,7 +9,10 @@ export function endpointUrl(supabaseUrl: string, formId = FORM_ID_PLACEHOLDER): 
   return `${supabaseUrl.replace(/\/+$/, '')}/functions/v1/forms/${formId}`;
 }
 
-/** A plain HTML form: works without JavaScript and lands on /thanks or on `_next`. */
+/**
+ * A plain HTML form: works without JavaScript and lands on /thanks or on `_next`. Its optional
+ * idempotency key is drawn when the page is shown, so a double click is stored once.
+ */
 export function htmlFormExample(supabaseUrl: string): string {
   const [honeypot] = SPECIAL_FIELDS.honeypots;
   return `<form action="${endpointUrl(supabaseUrl)}" method="POST">
@@ -23,26 +26,43 @@ export function htmlFormExample(supabaseUrl: string): string {
   <input type="hidden" name="${SPECIAL_FIELDS.subject}" value="New message from example.com">
   <!-- Spam trap: people never see it, bots fill it in -->
   <input type="text" name="${honeypot}" tabindex="-1" autocomplete="off" style="display:none">
+  <!-- Optional: a double click or a resent post is stored and e-mailed once -->
+  <input type="hidden" name="${SPECIAL_FIELDS.idempotency}" id="idempotency">
+  <script>
+    // A new key whenever the page is shown, also when the back button brings it back
+    function setKey() {
+      document.getElementById('idempotency').value =
+        crypto.randomUUID?.() ?? Date.now() + '-' + Math.random();
+    }
+    setKey();
+    addEventListener('pageshow', (event) => event.persisted && setKey());
+  </script>
 
   <button type="submit">Send</button>
 </form>`;
 }
 
-/** AJAX with fetch and JSON: no page reload, every outcome handled. */
+/**
+ * AJAX with fetch and JSON: no page reload, every outcome handled, and one idempotency key per
+ * message (kept on a retry, new after a success).
+ */
 export function fetchExample(supabaseUrl: string): string {
   return `const form = document.querySelector('#contact');
+// One key per message: a double click or a retry is stored once.
+let key = crypto.randomUUID();
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   try {
     const response = await fetch('${endpointUrl(supabaseUrl)}', {
       method: 'POST',
-      headers: { Accept: 'application/json' },
+      headers: { Accept: 'application/json', '${IDEMPOTENCY.header}': key },
       body: new FormData(form), // or JSON.stringify({...}) with 'Content-Type': 'application/json'
     });
     const result = await response.json();
     if (result.ok) {
       form.reset();
+      key = crypto.randomUUID(); // the next message is a new one
       showMessage('Thanks! Your message has been sent.'); // result.id is the entry id
     } else if (response.status === 429 || response.status >= 500) {
       const wait = response.headers.get('Retry-After');

@@ -15,7 +15,16 @@ vi.mock('../../../../supabase/functions/_shared/limits.ts', async (importOrigina
     await importOriginal<typeof import('../../../../supabase/functions/_shared/limits.ts')>();
   return {
     ...real,
-    API_KEYS: { ...real.API_KEYS, requestsPerMinute: 47, defaultPageSize: 29, maxPageSize: 131 },
+    API_KEYS: {
+      ...real.API_KEYS,
+      requestsPerMinute: 47,
+      requestsPerMinutePerAccount: 113,
+      maxActiveKeys: 19,
+      createdPerDay: 17,
+      revokedKeptDays: 33,
+      defaultPageSize: 29,
+      maxPageSize: 131,
+    },
   };
 });
 
@@ -43,6 +52,11 @@ describe('the API keys docs section', () => {
     renderWithProviders(<ApiKeys />);
     const section = screen.getByRole('region', { name: 'API key authentication' });
     expect(section).toHaveTextContent('47 requests a minute');
+    expect(section).toHaveTextContent('an account 113 a minute with all its keys together');
+    expect(section).toHaveTextContent('19 active keys and create 17 a day');
+    expect(section).toHaveTextContent('deleted 33 days after it was revoked');
+    const errors = within(section).getByRole('table', { name: 'Read API errors' });
+    expect(errors).toHaveTextContent('More than 47 requests in a minute with one key, or 113');
     const params = within(section).getByRole('table', { name: /Query parameters/ });
     expect(params).toHaveTextContent('29 unless given');
     expect(params).toHaveTextContent('lowered to 131');

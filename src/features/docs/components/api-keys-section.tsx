@@ -47,9 +47,14 @@ export function ApiKeys() {
         Never put a key in a web page or an app that others can download.
       </Note>
       <P>
-        Each key may make {formatCount(API_KEYS.requestsPerMinute)} requests a minute. A revoked key
-        stops working at once. Every answer is JSON and never cached; errors have the same shape as
-        the form endpoint’s: <C>{'{ "ok": false, "error", "code", "fields" }'}</C>.
+        Each key may make {formatCount(API_KEYS.requestsPerMinute)} requests a minute, and an
+        account {formatCount(API_KEYS.requestsPerMinutePerAccount)} a minute with all its keys
+        together, so more keys do not make more requests. An account may have{' '}
+        {formatCount(API_KEYS.maxActiveKeys)} active keys and create{' '}
+        {formatCount(API_KEYS.createdPerDay)} a day (revoking one gives none back). A revoked key
+        stops working at once, and its record is deleted {formatCount(API_KEYS.revokedKeptDays)}{' '}
+        days after it was revoked. Every answer is JSON and never cached; errors have the same shape
+        as the form endpoint’s: <C>{'{ "ok": false, "error", "code", "fields" }'}</C>.
       </P>
 
       <Stack gap={6} mt={6}>

@@ -1,12 +1,16 @@
 // The docs' autoresponder and retention sections: what a reply contains and when it is (not)
 // sent, its caps, and what each retention rule deletes and when.
-import { AUTORESPONDER_CAPS } from '../autoresponder-facts';
+import { AUTORESPONDER, AUTORESPONSE_COPY_DAYS } from '../autoresponder-facts';
+import { formatCount } from '../endpoint-facts';
 import { docSection } from '../toc';
 import { DocSection } from './doc-section';
 import { Bullets, C, Item, Note, P } from './docs-ui';
 
+const field = (name: string) => <C>{`{{${name}}}`}</C>;
+
 export function Autoresponder() {
-  const caps = AUTORESPONDER_CAPS;
+  const caps = AUTORESPONDER;
+  const [name, email, form] = caps.mergeFields;
   return (
     <DocSection {...docSection('autoresponder')}>
       <P>
@@ -17,21 +21,35 @@ export function Autoresponder() {
         form&rsquo;s own address.
       </P>
       <P>
-        Merge fields fill in what the visitor sent: <C>{'{{name}}'}</C>, <C>{'{{email}}'}</C>,{' '}
-        <C>{'{{message}}'}</C>, <C>{'{{form}}'}</C> (the form&rsquo;s name), or any other field of
-        your form by its name, such as <C>{'{{company}}'}</C>. An unknown field is left empty. The
-        values are escaped in the HTML part, and put on one line in the subject, so a visitor cannot
-        add markup, headers or recipients.
+        A reply fills three merge fields: {field(name)}, the visitor&rsquo;s name as a short label
+        (at most {caps.nameChars} characters on one line, with anything that reads as a link or a
+        host name, and every <C>@</C>, removed); {field(email)}, the address the reply goes to; and{' '}
+        {field(form)}, the form&rsquo;s name. Every other field, {field('message')} included, is
+        left empty: the reply goes to an address nobody has confirmed, so it never repeats what a
+        visitor typed, and nobody can use your form to mail their own text to a stranger. Only the
+        first {caps.maxMergeFields} merge fields of the subject and of the reply are filled, and a
+        template with more is refused when you save it. The values are escaped in the HTML part and
+        the subject stays on one line, so nothing can add markup, headers or recipients.
       </P>
       <Bullets>
         <Item>Never for messages marked as spam, and never to an address that is not valid.</Item>
         <Item>At most one reply per address and form within a day, however often it writes.</Item>
         <Item>Only once the form&rsquo;s notification address is confirmed.</Item>
         <Item>
-          At most {caps.perHour} replies an hour and {caps.perDay} a day per account, and{' '}
-          {caps.perRecipientPerDay} a day to one address from all accounts together; beyond that the
-          message is stored without a reply. Each reply ends with a line saying which form and site
-          the address was entered on.
+          At most {formatCount(caps.perHour)} replies an hour and {formatCount(caps.perDay)} a day
+          per account; {formatCount(caps.perClientPerDay)} a day per account to posts from one
+          visitor&rsquo;s network, across all your forms, so one visitor cannot use up your
+          allowance; and {formatCount(caps.perRecipientPerDay)} a day to one address from all
+          accounts together. Beyond that the message is stored without a reply. Deleting messages or
+          forms does not reset these counts.
+        </Item>
+        <Item>
+          Each reply ends with a line saying which form and site the address was entered on.
+        </Item>
+        <Item>
+          The outbox&rsquo;s copy of a reply is deleted with the message it answers (by you, the
+          API, a retention rule or the form&rsquo;s deletion), and {AUTORESPONSE_COPY_DAYS} days
+          after sending at the latest.
         </Item>
       </Bullets>
       <Note>Replies go out with the scheduled delivery run, within a minute of the message.</Note>
@@ -63,8 +81,8 @@ export function Retention() {
         The inbox says when a form has a rule. Rules are applied every minute by the database
         function <C>sweep_retention()</C>: pg_cron runs it on Supabase (job{' '}
         <C>tinyback-retention-sweep</C>), the local stack&rsquo;s scheduler calls it through the
-        REST API. Copies of autoreplies in the outbox follow the form&rsquo;s rule and are kept at
-        most 30 days.
+        REST API. Copies of autoreplies in the outbox go with their message, and{' '}
+        {AUTORESPONSE_COPY_DAYS} days after sending at the latest.
       </P>
       <Note>Deleted messages cannot be restored. Export them as CSV first if you need them.</Note>
     </DocSection>

@@ -6,6 +6,7 @@ import { renderWithProviders } from '../../../components/testing/render';
 import {
   CONFIRMATIONS,
   DELIVERY,
+  IDEMPOTENCY,
   LIMITS,
   SPECIAL_FIELDS,
 } from '../../../../supabase/functions/_shared/limits.ts';
@@ -39,6 +40,16 @@ vi.mock('../../../../supabase/functions/_shared/limits.ts', async (importOrigina
       notificationsPerDay: 4_567,
     },
     DELIVERY: { ...real.DELIVERY, maxAttempts: 9, baseDelaySeconds: 45, maxDelaySeconds: 3 * 3600 },
+    IDEMPOTENCY: { ...real.IDEMPOTENCY, windowHours: 29, maxKeyLength: 233 },
+    AUTORESPONDER: {
+      ...real.AUTORESPONDER,
+      perHour: 53,
+      perDay: 211,
+      perRecipientPerDay: 7,
+      perClientPerDay: 4,
+      maxMergeFields: 13,
+      nameChars: 47,
+    },
   };
 });
 
@@ -217,9 +228,38 @@ describe('DocsPage', () => {
       SPECIAL_FIELDS.subject,
       SPECIAL_FIELDS.replyTo,
       ...SPECIAL_FIELDS.honeypots,
+      SPECIAL_FIELDS.idempotency,
     ]) {
       expect(within(table).getByText(name)).toBeInTheDocument();
     }
+  });
+
+  it('documents idempotent posts: the header, the field, the window, the key and refusals', () => {
+    renderWithProviders(<DocsPage />, { route: '/docs' });
+    const section = screen.getByRole('region', { name: 'Special fields' });
+    expect(within(section).getByText(IDEMPOTENCY.header).closest('code')).not.toBeNull();
+    expect(section).toHaveTextContent(
+      'a repeat of that key for the same form within 29 hours stores nothing and sends nothing',
+    );
+    expect(section).toHaveTextContent('the same entry id, the same redirect');
+    expect(section).toHaveTextContent('A key is 1 to 233 visible ASCII characters');
+    expect(section).toHaveTextContent('400 invalid_body');
+    expect(section).toHaveTextContent('422 invalid_fields');
+  });
+
+  it('states the autoresponder’s merge fields, caps and copies from the shared module', () => {
+    renderWithProviders(<DocsPage />, { route: '/docs' });
+    const section = screen.getByRole('region', { name: 'Autoresponder' });
+    expect(section).toHaveTextContent('A reply fills three merge fields: {{name}}');
+    expect(section).toHaveTextContent('at most 47 characters');
+    expect(section).toHaveTextContent('{{message}} included, is left empty');
+    expect(section).toHaveTextContent('Only the first 13 merge fields');
+    expect(section).toHaveTextContent('At most 53 replies an hour and 211 a day per account');
+    expect(section).toHaveTextContent('4 a day per account to posts from one visitor’s network');
+    expect(section).toHaveTextContent('7 a day to one address from all accounts together');
+    expect(section).toHaveTextContent(
+      'deleted with the message it answers (by you, the API, a retention rule or the form’s deletion), and 30 days after sending at the latest',
+    );
   });
 
   it('shows the endpoint URL, the /api/forms rewrite and copyable samples', async () => {

@@ -9,6 +9,7 @@ import {
   CONFIRMATIONS,
   DELIVERY,
   ERROR_ROWS,
+  IDEMPOTENCY,
   LIMITS,
   SPECIAL_FIELDS,
   formatBytes,
@@ -187,11 +188,37 @@ export function SpecialFields() {
             'Honeypots: hide them from people. A post that fills one in gets the normal success answer, is stored as spam and sends no e-mail.',
           ],
           [
+            <C>{SPECIAL_FIELDS.idempotency}</C>,
+            `An idempotency key, so a double click or a resent post is stored once (see below). Never stored; empty is ignored.`,
+          ],
+          [
             <C>{SPECIAL_FIELDS.ignored.join(', ')}</C>,
             'The hidden owner id in the dashboard’s embed code; accepted and ignored (the form id in the URL is what counts).',
           ],
         ]}
       />
+      <P>
+        <strong>Idempotent posts.</strong> Give a post a key, in the <C>{IDEMPOTENCY.header}</C>{' '}
+        header (from JavaScript or a server) or in the <C>{SPECIAL_FIELDS.idempotency}</C> field (a
+        plain HTML form), and a repeat of that key for the same form within{' '}
+        {formatCount(IDEMPOTENCY.windowHours)} hours stores nothing and sends nothing — no e-mail,
+        webhook or autoreply — and gets the answer the first post got: the same entry <C>id</C>, the
+        same redirect. Use a new key for each message, e.g. <C>crypto.randomUUID()</C>. The
+        dashboard’s embed code does this for you: the plain form fills the field when the page is
+        shown, the fetch variant sends the header once per message.
+      </P>
+      <Bullets>
+        <Item>
+          A key is 1 to {formatCount(IDEMPOTENCY.maxKeyLength)} visible ASCII characters (no
+          spaces). An invalid header answers <C>400 invalid_body</C>, an invalid field{' '}
+          <C>422 invalid_fields</C>; nothing is stored.
+        </Item>
+        <Item>
+          When both are sent, the header wins. Keys are per form: the same key on two forms is two
+          posts. A post that was refused (a <C>4xx</C>) keeps nothing, so it can be fixed and sent
+          again with the same key.
+        </Item>
+      </Bullets>
     </DocSection>
   );
 }
