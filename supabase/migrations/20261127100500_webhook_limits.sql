@@ -328,7 +328,7 @@ begin
        >= c_per_minute
      or private.ledger_count('webhook_manual_send', now() - interval '1 day', c_per_day, p_user)
        >= c_per_day then
-    raise exception 'Too many test events and resends; wait a minute.' using errcode = 'check_violation',
+    raise exception 'Too many test events and resends; wait a minute.' using errcode = 'PT429',
       hint = 'webhook_rate_limited';
   end if;
   insert into private.action_ledger (kind, user_id) values ('webhook_manual_send', p_user);

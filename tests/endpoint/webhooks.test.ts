@@ -318,7 +318,7 @@ describe.skipIf(remote)('webhooks', () => {
       expect(removed.data).toEqual([{ id: first.id }]);
       const second = await addWebhook(user.client, formId, { url: receiver.url('/cannon') });
       const refused = await sendTest(user, second.id);
-      expect(refused.error).toMatchObject({ code: '23514', hint: 'webhook_rate_limited' });
+      expect(refused.error).toMatchObject({ code: 'PT429', hint: 'webhook_rate_limited' });
       expect(await deliveriesOf(second.id)).toEqual([]);
     });
 
@@ -344,9 +344,9 @@ describe.skipIf(remote)('webhooks', () => {
       expect(receiver.received('/resend')).toHaveLength(ACCOUNT_CAPS.manualWebhookSendsPerMinute);
 
       const again = await user.client.rpc('redeliver_webhook', { p_delivery_id: deliveryId });
-      expect(again.error).toMatchObject({ code: '23514', hint: 'webhook_rate_limited' });
+      expect(again.error).toMatchObject({ code: 'PT429', hint: 'webhook_rate_limited' });
       expect((await sendTest(user, hook.id)).error).toMatchObject({
-        code: '23514',
+        code: 'PT429',
         hint: 'webhook_rate_limited',
       });
       expect(await deliveriesOf(hook.id)).toEqual([expect.objectContaining({ status: 'sent' })]);
