@@ -61,7 +61,9 @@ export function describeCaptchaError(error: unknown): string {
   const { code, message } = (error ?? {}) as ErrorLike;
   // The database's own sentences ("Enter the secret key.").
   if (code === '22023' && typeof message === 'string') return message;
-  if (code === 'P0002') return 'This form no longer exists. Close the dialog and open it again.';
+  // Not found: PT404 (404) from set_form_captcha(); P0002 from databases before it.
+  if (code === 'PT404' || code === 'P0002')
+    return 'This form no longer exists. Close the dialog and open it again.';
   if (code === '42501') return 'You are not allowed to change this form’s CAPTCHA.';
   return 'Could not save the CAPTCHA. Check your connection and try again.';
 }

@@ -31,6 +31,8 @@ export interface WebhookDelivery {
   attempts: number;
   next_attempt_at: string;
   created_at: string;
+  /** Why the last try failed, or why it was never tried (its webhook was turned off). */
+  last_error: string | null;
   /** Oldest first. */
   log: WebhookAttempt[];
 }
@@ -43,7 +45,7 @@ export async function getWebhookDeliveries(input: {
   const { webhookId } = getWebhookDeliveriesSchema.validateSync(input);
   const { data, error } = await supabase
     .from('webhook_deliveries')
-    .select('id, event, status, attempts, next_attempt_at, created_at')
+    .select('id, event, status, attempts, next_attempt_at, created_at, last_error')
     .eq('webhook_id', webhookId)
     .order('created_at', { ascending: false })
     .order('id', { ascending: false })

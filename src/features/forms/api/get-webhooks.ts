@@ -1,5 +1,6 @@
 // Reads the webhooks of one of the owner's forms (RLS: only their own), oldest first. The secret
-// is the owner's to see: receivers verify the signature header with it.
+// is the owner's to see: receivers verify the signature header with it. A webhook that failed too
+// often in a row was turned off by tinyback: `disabled_reason` says so, `disabled_at` since when.
 import { useQuery } from '@tanstack/react-query';
 import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
@@ -15,9 +16,16 @@ export interface Webhook {
   enabled: boolean;
   secret: string;
   created_at: string;
+  /** Failed attempts in a row; at 50 tinyback turns the webhook off. */
+  consecutive_failures: number;
+  /** When tinyback turned it off; null unless `disabled_reason` is set. */
+  disabled_at: string | null;
+  /** Why tinyback turned it off ('failing': 50 failed attempts in a row); null if it did not. */
+  disabled_reason: 'failing' | null;
 }
 
-export const WEBHOOK_COLUMNS = 'id, form_id, url, format, send_spam, enabled, secret, created_at';
+export const WEBHOOK_COLUMNS =
+  'id, form_id, url, format, send_spam, enabled, secret, created_at, consecutive_failures, disabled_at, disabled_reason';
 
 export const webhooksKeys = {
   all: ['webhooks'] as const,

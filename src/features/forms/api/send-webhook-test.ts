@@ -1,5 +1,6 @@
 // "Send test event": queues a test delivery to one of the owner's webhooks (RPC, as the owner;
-// at most 10 a minute), then asks the forms function to send it now (`_webhook`).
+// test events and "Send again" together at most 10 a minute and 100 a day per account), then asks
+// the forms function to send it now (`_webhook`). A test event is tried once, never retried.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';

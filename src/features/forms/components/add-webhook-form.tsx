@@ -1,15 +1,16 @@
 // Adds a webhook to a form: URL, payload format (tinyback JSON, Slack or Discord preset) and
 // whether spam is sent too. Yup checks the URL's shape; the database refuses targets a webhook
-// may not reach and its reason is shown on the field.
+// may not reach and its reason is shown on the field. Its other refusals (10 webhooks per form,
+// 25 per account) are shown under the form.
 import { useId, useState } from 'react';
 import { useFormik } from 'formik';
 import * as yup from 'yup';
-import { Button, Field, NativeSelect, Stack, Switch } from '@chakra-ui/react';
+import { Alert, Button, Field, NativeSelect, Stack, Switch } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
 import { useCreateWebhook, webhookUrlSchema, WEBHOOK_FORMATS } from '../api/create-webhook';
 import type { WebhookFormat } from '../api/get-webhooks';
-import { describeWebhookError, FORMAT_HINTS, FORMAT_LABELS } from '../webhook-texts';
+import { describeWebhookError, FORMAT_HINTS, FORMAT_LABELS, isUrlRefusal } from '../webhook-texts';
 
 interface Values {
   url: string;
@@ -23,20 +24,27 @@ const schema = yup.object({ url: webhookUrlSchema });
 export function AddWebhookForm({ formId }: { formId: string }) {
   const create = useCreateWebhook();
   const formatId = useId();
+  // The database's refusal of the URL (on the field), or of adding one at all (under the form).
   const [serverError, setServerError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
   const formik = useFormik<Values>({
     initialValues: EMPTY,
     validationSchema: schema,
     onSubmit: async (values, helpers) => {
       setServerError(null);
+      setFormError(null);
       try {
         await create.mutateAsync({ formId, ...values, url: values.url.trim() });
         helpers.resetForm({ values: EMPTY });
         notify('success', 'Webhook added', 'New messages are posted to it from now on.');
       } catch (error) {
         const message = describeWebhookError(error, 'add the webhook');
-        helpers.setFieldError('url', message);
-        setServerError(message);
+        if (isUrlRefusal(error)) {
+          helpers.setFieldError('url', message);
+          setServerError(message);
+        } else {
+          setFormError(message);
+        }
       }
     },
   });
@@ -88,6 +96,12 @@ export function AddWebhookForm({ formId }: { formId: string }) {
           </Switch.Control>
           <Switch.Label>Also send messages marked as spam</Switch.Label>
         </Switch.Root>
+        {formError && (
+          <Alert.Root status="error" role="alert" size="sm">
+            <Alert.Indicator />
+            <Alert.Title>{formError}</Alert.Title>
+          </Alert.Root>
+        )}
         <div>
           <Button type="submit" size="sm" colorPalette="teal" loading={formik.isSubmitting}>
             Add webhook

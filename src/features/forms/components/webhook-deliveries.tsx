@@ -1,6 +1,7 @@
 // A webhook's delivery log: its latest deliveries, newest first, each with its state and every
 // attempt (status code or reason, time, duration, the start of the answer), and "Send again" for
-// the finished ones. Polled while one is on its way.
+// the finished ones. Polled while one is on its way. A test event is tried once: no retry is
+// promised for it.
 import { Alert, Badge, Box, Button, Code, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
 import { notify } from '../../../components/toaster';
 import { useWebhookDeliveries, type WebhookDelivery } from '../api/get-webhook-deliveries';
@@ -56,8 +57,9 @@ export function WebhookDeliveries({ webhookId }: { webhookId: string }) {
 function DeliveryRow({ webhookId, delivery }: { webhookId: string; delivery: WebhookDelivery }) {
   const redeliver = useRedeliverWebhook();
   const finished = delivery.status === 'sent' || delivery.status === 'failed';
-  const label = deliveryStatusLabel(delivery.status, delivery.attempts);
-  const what = delivery.event === 'test' ? 'Test event' : 'New message';
+  const test = delivery.event === 'test';
+  const label = deliveryStatusLabel(delivery.status, delivery.attempts, delivery.event);
+  const what = test ? 'Test event' : 'New message';
 
   return (
     <Box borderTopWidth="1px" pt="2">
@@ -90,9 +92,20 @@ function DeliveryRow({ webhookId, delivery }: { webhookId: string; delivery: Web
           </Button>
         )}
       </HStack>
-      {delivery.status === 'pending' && delivery.attempts > 0 && (
+      {delivery.status === 'pending' && delivery.attempts > 0 && !test && (
         <Text fontSize="xs" color="fg.muted">
           Next try {when(delivery.next_attempt_at)}
+        </Text>
+      )}
+      {test && delivery.status === 'failed' && (
+        <Text fontSize="xs" color="fg.muted">
+          Test events are tried once, never retried.
+        </Text>
+      )}
+      {/* Never tried: why (e.g. its webhook was turned off before its turn came). */}
+      {delivery.status === 'failed' && delivery.log.length === 0 && delivery.last_error && (
+        <Text fontSize="xs" color="fg.muted">
+          {delivery.last_error}
         </Text>
       )}
       {delivery.log.length > 0 && (

@@ -1,15 +1,21 @@
 // One webhook in a form's settings: its URL and format, on/off and spam switches, the signing
 // secret (hidden until asked, copyable), "Send test event", delete (confirmed inline) and its
-// delivery log. Every action answers with a toast.
+// delivery log. A webhook tinyback turned off after failing too often says so, since when and how
+// to turn it back on. Every action answers with a toast.
 import { useId, useState } from 'react';
-import { Badge, Box, Button, Code, HStack, Stack, Switch, Text } from '@chakra-ui/react';
+import { Alert, Badge, Box, Button, Code, HStack, Stack, Switch, Text } from '@chakra-ui/react';
 import { CopyButton } from '../../../components/copy-button';
 import { notify } from '../../../components/toaster';
 import { useDeleteWebhook } from '../api/delete-webhook';
 import type { Webhook } from '../api/get-webhooks';
 import { useSendWebhookTest } from '../api/send-webhook-test';
 import { useUpdateWebhook } from '../api/update-webhook';
-import { describeWebhookError, FORMAT_LABELS } from '../webhook-texts';
+import {
+  describeWebhookError,
+  failingStreak,
+  FORMAT_LABELS,
+  turnedOffNotice,
+} from '../webhook-texts';
 import { WebhookDeliveries } from './webhook-deliveries';
 
 export function WebhookItem({ webhook }: { webhook: Webhook }) {
@@ -21,6 +27,8 @@ export function WebhookItem({ webhook }: { webhook: Webhook }) {
   const [showLog, setShowLog] = useState(false);
   const logId = useId();
   const ids = { id: webhook.id, formId: webhook.form_id };
+  const turnedOff = turnedOffNotice(webhook);
+  const streak = failingStreak(webhook);
 
   function toggle(changes: { enabled?: boolean; send_spam?: boolean }, done: string) {
     update.mutate(
@@ -42,9 +50,28 @@ export function WebhookItem({ webhook }: { webhook: Webhook }) {
           </Text>
           <HStack gap="1">
             <Badge colorPalette="gray">{FORMAT_LABELS[webhook.format]}</Badge>
-            {!webhook.enabled && <Badge colorPalette="orange">Off</Badge>}
+            {turnedOff ? (
+              <Badge colorPalette="red">Turned off: failing</Badge>
+            ) : (
+              !webhook.enabled && <Badge colorPalette="orange">Off</Badge>
+            )}
           </HStack>
         </HStack>
+
+        {turnedOff && (
+          <Alert.Root status="error" size="sm" data-testid="webhook-turned-off">
+            <Alert.Indicator />
+            <Alert.Content>
+              <Alert.Title>{turnedOff}</Alert.Title>
+              <Alert.Description>
+                New messages are not sent to this URL, and we e-mailed you when it happened. Check
+                that the URL is right and that your server answers with a 2xx status, then switch{' '}
+                <strong>Active</strong> on again: the count of failed attempts starts afresh.
+                Deliveries that failed meanwhile can be sent again from the log.
+              </Alert.Description>
+            </Alert.Content>
+          </Alert.Root>
+        )}
 
         <Stack direction={{ base: 'column', sm: 'row' }} gap={{ base: 2, sm: 5 }}>
           <Switch.Root
@@ -180,9 +207,14 @@ export function WebhookItem({ webhook }: { webhook: Webhook }) {
           )}
         </HStack>
 
-        {!webhook.enabled && (
+        {!webhook.enabled && !turnedOff && (
           <Text fontSize="sm" color="fg.muted">
             Off: new messages are not sent to this URL.
+          </Text>
+        )}
+        {streak && (
+          <Text fontSize="sm" color="orange.fg">
+            {streak}
           </Text>
         )}
         <Box id={logId} hidden={!showLog}>

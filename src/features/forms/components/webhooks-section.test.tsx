@@ -211,4 +211,160 @@ describe('webhook settings', () => {
     expect(notify).toHaveBeenCalledWith('success', 'Webhook deleted');
     expect(await screen.findByText(/No webhooks yet/, {}, SLOW)).toBeVisible();
   });
+
+  it('shows a webhook tinyback turned off, since when, and how switching it on starts afresh', async () => {
+    const user = userEvent.setup();
+    const hook = makeWebhook({
+      url: 'https://down.example/hook',
+      enabled: false,
+      consecutive_failures: 50,
+      disabled_at: '2026-11-24T14:47:00Z',
+      disabled_reason: 'failing',
+    });
+    const skipped = makeDelivery(hook.id, {
+      status: 'failed',
+      attempts: 0,
+      last_error: 'Not sent: the webhook was turned off after 50 failed attempts in a row.',
+    });
+    backend = resetWebhooksBackend({ webhooks: [hook], deliveries: [skipped] });
+    renderSection();
+    const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
+
+    expect(list.getByText('Turned off: failing')).toBeVisible();
+    expect(list.queryByText('Off')).not.toBeInTheDocument();
+    const notice = list.getByTestId('webhook-turned-off');
+    expect(notice).toHaveTextContent(
+      /Turned off after 50 failed attempts in a row on Nov 2[45], 2026/,
+    );
+    expect(notice).toHaveTextContent('we e-mailed you');
+    expect(notice).toHaveTextContent(
+      'switch Active on again: the count of failed attempts starts afresh',
+    );
+
+    // Its log says why the waiting delivery was never tried.
+    await user.click(list.getByRole('button', { name: 'Show deliveries' }));
+    const log = within(await screen.findByRole('list', { name: 'Latest deliveries' }, SLOW));
+    expect(log.getByText(/Not sent: the webhook was turned off/)).toBeVisible();
+
+    await user.click(list.getByRole('checkbox', { name: 'Active' }));
+    await waitFor(() =>
+      expect(backend.calls.update).toHaveBeenCalledWith('webhooks', hook.id, { enabled: true }),
+    );
+    expect(notify).toHaveBeenCalledWith('success', 'Webhook turned on');
+    await waitFor(() => expect(list.queryByTestId('webhook-turned-off')).not.toBeInTheDocument());
+    expect(list.queryByText('Turned off: failing')).not.toBeInTheDocument();
+  });
+
+  it('counts failed attempts in a row while a webhook is on', async () => {
+    backend = resetWebhooksBackend({ webhooks: [makeWebhook({ consecutive_failures: 7 })] });
+    renderSection();
+    expect(
+      await screen.findByText(
+        'The last 7 attempts failed. After 50 failed attempts in a row the webhook is turned off.',
+        {},
+        SLOW,
+      ),
+    ).toBeVisible();
+  });
+
+  it('never suggests a retry for a test event: it is tried once', async () => {
+    const user = userEvent.setup();
+    const hook = makeWebhook();
+    const test = makeDelivery(hook.id, { event: 'test', status: 'failed', attempts: 1 });
+    const message = makeDelivery(hook.id, {
+      status: 'pending',
+      attempts: 2,
+      next_attempt_at: '2026-11-24T12:00:00Z',
+    });
+    backend = resetWebhooksBackend({
+      webhooks: [hook],
+      deliveries: [test, message],
+      attempts: [makeAttempt(test.id, { status_code: 500, ok: false, error: 'HTTP 500' })],
+    });
+    renderSection();
+    const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
+    await user.click(list.getByRole('button', { name: 'Show deliveries' }));
+    const log = await screen.findByRole('list', { name: 'Latest deliveries' }, SLOW);
+    const [testRow, messageRow] = [...log.children] as HTMLElement[];
+    expect(testRow).toHaveTextContent('Failed');
+    expect(testRow).toHaveTextContent('Test events are tried once, never retried.');
+    expect(testRow).not.toHaveTextContent(/Retrying|Next try/);
+    expect(messageRow).toHaveTextContent('Retrying');
+    expect(messageRow).toHaveTextContent('Next try');
+  });
+
+  it('shows the database’s sentence when test events and resends are rate limited', async () => {
+    const user = userEvent.setup();
+    backend = resetWebhooksBackend({ webhooks: [makeWebhook()] });
+    backend.fail(
+      'rpc',
+      pgError('23514', 'Too many test events and resends; wait a minute.', 'webhook_rate_limited'),
+    );
+    renderSection();
+    const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
+    await user.click(list.getByRole('button', { name: 'Send test event' }));
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith(
+        'error',
+        'Test event not sent',
+        'Too many test events and resends; wait a minute.',
+      ),
+    );
+    expect(backend.calls.invoke).not.toHaveBeenCalled();
+  });
+
+  it('says a delivery is gone when the database answers 404 (PT404)', async () => {
+    const user = userEvent.setup();
+    const hook = makeWebhook();
+    backend = resetWebhooksBackend({
+      webhooks: [hook],
+      deliveries: [makeDelivery(hook.id, { status: 'sent' })],
+    });
+    renderSection();
+    const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
+    await user.click(list.getByRole('button', { name: 'Show deliveries' }));
+    const log = within(await screen.findByRole('list', { name: 'Latest deliveries' }, SLOW));
+    backend.fail('rpc', pgError('PT404', 'This delivery no longer exists.'));
+    await user.click(log.getByRole('button', { name: /^Send again/ }));
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith(
+        'error',
+        'Not queued',
+        'This webhook no longer exists. Close the dialog and open it again.',
+      ),
+    );
+  });
+
+  it('shows a refused webhook limit under the form, not on the URL', async () => {
+    const user = userEvent.setup();
+    backend.fail(
+      'insert',
+      pgError('23514', 'An account can have at most 25 webhooks.', 'webhook_limit'),
+    );
+    renderSection();
+    const form = within(await screen.findByRole('form', { name: 'Add a webhook' }, SLOW));
+    const url = form.getByRole('textbox', { name: /Webhook URL/ });
+    await user.click(url);
+    await user.paste('https://hooks.example.com/more');
+    await user.click(form.getByRole('button', { name: 'Add webhook' }));
+    expect(await form.findByRole('alert')).toHaveTextContent(
+      'An account can have at most 25 webhooks.',
+    );
+    expect(url).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('offers no form to add an eleventh webhook', async () => {
+    backend = resetWebhooksBackend({
+      webhooks: Array.from({ length: 10 }, () => makeWebhook()),
+    });
+    renderSection();
+    expect(
+      await screen.findByText(
+        'This form has 10 webhooks, the most a form may have. Delete one to add another.',
+        {},
+        SLOW,
+      ),
+    ).toBeVisible();
+    expect(screen.queryByRole('form', { name: 'Add a webhook' })).not.toBeInTheDocument();
+  });
 });

@@ -1,9 +1,11 @@
 // A form's webhooks, in its settings: the list (with each one's switches, secret, test event and
-// delivery log) and the form to add one. Loading, empty and error states are spelled out.
+// delivery log) and the form to add one, until the form has as many as it may. Loading, empty and
+// error states are spelled out.
 import { useId } from 'react';
 import { Heading, Link, Stack, Text } from '@chakra-ui/react';
 import { paths } from '../../../config/paths';
 import { useWebhooks } from '../api/get-webhooks';
+import { FAILURES_BEFORE_OFF, WEBHOOKS_PER_FORM } from '../webhook-texts';
 import { AddWebhookForm } from './add-webhook-form';
 import { SettingLoadError, SettingLoading } from './setting-states';
 import { WebhookItem } from './webhook-item';
@@ -23,7 +25,9 @@ export function WebhooksSection({ formId }: WebhooksSectionProps) {
       </Heading>
       <Text fontSize="sm" color="fg.muted">
         Each new message is also posted to these URLs, signed, and retried for a day if your server
-        is down. Spam is sent only where you ask for it. Changes here are saved at once.{' '}
+        is down; after {FAILURES_BEFORE_OFF} failed attempts in a row a webhook is turned off and
+        you get an e-mail. Test events are sent once, without retries. Spam is sent only where you
+        ask for it. Changes here are saved at once.{' '}
         <Link
           href={`${paths.docs}#webhooks`}
           target="_blank"
@@ -54,7 +58,14 @@ export function WebhooksSection({ formId }: WebhooksSectionProps) {
         </Stack>
       )}
 
-      <AddWebhookForm formId={formId} />
+      {webhooks.data && webhooks.data.length >= WEBHOOKS_PER_FORM ? (
+        <Text fontSize="sm">
+          This form has {webhooks.data.length} webhooks, the most a form may have. Delete one to add
+          another.
+        </Text>
+      ) : (
+        <AddWebhookForm formId={formId} />
+      )}
     </Stack>
   );
 }

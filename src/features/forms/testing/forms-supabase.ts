@@ -162,7 +162,7 @@ function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
           const provider = (args?.p_provider ?? null) as Form['captcha_provider'];
           return settle('rpc', () => {
             if (!form)
-              return { data: null, error: pgError('P0002', 'This form no longer exists.') };
+              return { data: null, error: pgError('PT404', 'This form no longer exists.') };
             if (provider && !args?.p_secret && form.captcha_provider !== provider)
               return { data: null, error: pgError('22023', 'Enter the secret key.') };
             const captcha = {

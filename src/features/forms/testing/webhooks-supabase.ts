@@ -1,6 +1,7 @@
 // A test double of src/lib/supabase for the webhook settings' component tests: in-memory
 // `webhooks`, `webhook_deliveries` and `webhook_attempts` tables and the two owner RPCs, reached
-// through the same supabase-js calls the fetchers make. A test file opts in with
+// through the same supabase-js calls the fetchers make. Like the database's prepare_webhook(),
+// switching a webhook on clears why tinyback turned it off and its count of failures. A test file opts in with
 //   vi.mock('../../../lib/supabase', () => import('../testing/webhooks-supabase'));
 // and prepares the data with resetWebhooksBackend() before each test.
 import { vi } from 'vitest';
@@ -27,6 +28,9 @@ export function makeWebhook(overrides: Partial<Webhook> = {}): Webhook {
     enabled: true,
     secret: `whsec_${'ab'.repeat(32)}`,
     created_at: new Date(Date.UTC(2026, 10, 24, 10, sequence)).toISOString(),
+    consecutive_failures: 0,
+    disabled_at: null,
+    disabled_reason: null,
     ...overrides,
   };
 }
@@ -44,6 +48,7 @@ export function makeDelivery(
     attempts: 1,
     next_attempt_at: '2026-11-24T10:00:00Z',
     created_at: new Date(Date.UTC(2026, 10, 24, 11, sequence)).toISOString(),
+    last_error: null,
     ...overrides,
   };
 }
@@ -108,7 +113,20 @@ function createBackend(initial: {
       const id = rows[0]?.id;
       if (op === 'update') {
         calls.update(table, id, payload);
-        tables[table] = tables[table].map((r) => (rows.includes(r) ? { ...r, ...payload } : r));
+        const turnedOn = (r: Row) => table === 'webhooks' && payload.enabled === true && !r.enabled;
+        tables[table] = tables[table].map((r) =>
+          !rows.includes(r)
+            ? r
+            : turnedOn(r)
+              ? {
+                  ...r,
+                  ...payload,
+                  consecutive_failures: 0,
+                  disabled_at: null,
+                  disabled_reason: null,
+                }
+              : { ...r, ...payload },
+        );
         const updated = tables[table].filter((r) => rows.some((x) => x.id === r.id));
         return { data: single ? updated[0] : updated, error: null };
       }
