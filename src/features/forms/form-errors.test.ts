@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { describeFormError } from './form-errors';
 
-const pgError = (code: string, message: string, details = '') => ({
+const pgError = (code: string, message: string, details = '', hint: string | null = null) => ({
   code,
   message,
   details,
-  hint: null,
+  hint,
 });
 
 describe('describeFormError', () => {
@@ -55,6 +55,25 @@ describe('describeFormError', () => {
     ).toBe('This form id was used before and cannot be used again. Please try again.');
     expect(describeFormError(new TypeError('Failed to fetch'), 'delete the form').message).toBe(
       'Could not reach the server to delete the form. Check your connection and try again.',
+    );
+  });
+
+  it('shows the database’s sentence when an account has created too many forms', () => {
+    const sentence = 'You have created too many forms recently. Try again in an hour.';
+    expect(
+      describeFormError(
+        pgError(
+          'PT429',
+          sentence,
+          'At most 20 forms an hour and 100 a day per account.',
+          'form_create_limit',
+        ),
+        'create the form',
+      ),
+    ).toEqual({ message: sentence });
+    // Only the hint's own sentence passes: another PT429 never shows a raw message.
+    expect(describeFormError(pgError('PT429', 'internal detail'), 'create the form').message).toBe(
+      'Could not create the form. Please try again.',
     );
   });
 

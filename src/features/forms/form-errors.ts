@@ -34,24 +34,39 @@ const CONSTRAINTS: Record<string, Required<FormProblem>> = {
   },
 };
 
+/**
+ * The database's own sentences, by the hint it sets: shown as they are. Creating forms is capped
+ * per account (20 an hour, 100 a day: PT429, 'form_create_limit').
+ */
+const READABLE_HINTS: Record<string, string> = {
+  form_create_limit: 'You have created too many forms recently. Try again in an hour.',
+};
+
 interface ErrorLike {
   code?: unknown;
   message?: unknown;
   details?: unknown;
+  hint?: unknown;
 }
 
-function parts(error: unknown): { code: string; text: string } {
+function parts(error: unknown): { code: string; text: string; message: string; hint: string } {
   if (error && typeof error === 'object') {
     const e = error as ErrorLike;
     const text = [e.message, e.details].filter((v) => typeof v === 'string').join(' ');
-    return { code: typeof e.code === 'string' ? e.code : '', text };
+    return {
+      code: typeof e.code === 'string' ? e.code : '',
+      text,
+      message: typeof e.message === 'string' ? e.message : '',
+      hint: typeof e.hint === 'string' ? e.hint : '',
+    };
   }
-  return { code: '', text: typeof error === 'string' ? error : '' };
+  return { code: '', text: typeof error === 'string' ? error : '', message: '', hint: '' };
 }
 
 /** What went wrong, for a user; `action` is the failed action, e.g. 'create the form'. */
 export function describeFormError(error: unknown, action: string): FormProblem {
-  const { code, text } = parts(error);
+  const { code, text, message, hint } = parts(error);
+  if (Object.hasOwn(READABLE_HINTS, hint)) return { message: message || READABLE_HINTS[hint]! };
   for (const [name, problem] of Object.entries(CONSTRAINTS)) {
     if (text.includes(name)) return problem;
   }

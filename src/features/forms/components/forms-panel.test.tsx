@@ -197,6 +197,31 @@ describe('FormsPanel', () => {
     expect(screen.getByRole('dialog', { name: 'Create New Form' })).toBeInTheDocument();
   });
 
+  it('says when the account has created too many forms recently', async () => {
+    backend.fail(
+      'insert',
+      pgError(
+        'PT429',
+        'You have created too many forms recently. Try again in an hour.',
+        'form_create_limit',
+      ),
+    );
+    const user = userEvent.setup();
+    renderPanel();
+    const dialog = within(await openCreateDialog(user));
+    await user.type(dialog.getByLabelText(/Form name/), 'Contact');
+    await user.type(dialog.getByLabelText(/Target e-mail address/), 'owner@example.com');
+    await user.type(dialog.getByLabelText(/Allowed origin/), 'https://example.com');
+    await user.click(dialog.getByRole('button', { name: 'Create' }));
+
+    expect(await dialog.findByRole('alert')).toHaveTextContent(
+      'You have created too many forms recently. Try again in an hour.',
+    );
+    // No field is to blame, and what was typed stays for a later try.
+    expect(dialog.getByLabelText(/Form name/)).not.toHaveAttribute('aria-invalid', 'true');
+    expect(dialog.getByLabelText(/Form name/)).toHaveValue('Contact');
+  });
+
   it('edits a form with its settings', async () => {
     const contact = makeForm({ name: 'Contact', allowed_origin: 'https://example.com' });
     backend = resetFormsBackend({ forms: [contact] });
@@ -313,10 +338,12 @@ describe('FormsPanel', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Embed "Contact"' }, SLOW));
     const html = dialog.getByRole('textbox', { name: 'Embed code' }) as HTMLTextAreaElement;
     expect(html.value).toContain(`/functions/v1/forms/${contact.id}`);
-    expect(html.value).not.toContain('<script>');
+    // A plain form: its only script fills the idempotency key; it posts without fetch.
+    expect(html.value).toContain('name="_idempotency"');
+    expect(html.value).not.toContain('fetch(');
 
     await user.click(dialog.getByRole('tab', { name: 'JavaScript (fetch)' }));
     const js = dialog.getByRole('textbox', { name: 'Embed code' }) as HTMLTextAreaElement;
-    expect(js.value).toContain("headers: { Accept: 'application/json' }");
+    expect(js.value).toContain(`headers: { Accept: 'application/json', "Idempotency-Key": key }`);
   });
 });
