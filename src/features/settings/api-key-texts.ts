@@ -1,4 +1,6 @@
-// What the API keys section says about a key: its scope in words and its dates.
+// What the API keys section says about a key: its scope in words, its dates, and why the database
+// refused to create one.
+import { API_KEYS } from '../../../supabase/functions/_shared/limits';
 import type { ApiKeyScope } from './api/get-api-keys';
 
 export const SCOPE_LABELS: Record<ApiKeyScope, string> = {
@@ -31,4 +33,31 @@ export function keyDates(
     ? `last used ${formatKeyDate(key.last_used_at, format)}`
     : 'never used';
   return `${created} · ${used}`;
+}
+
+/**
+ * The database's refusals to create a key, by the hint it sets, with the sentence to show should
+ * a refusal come without its own: too many active keys (PT409) or too many created today (PT429).
+ */
+const REFUSALS: Record<string, string> = {
+  api_key_limit: `You have ${API_KEYS.maxActiveKeys} active API keys, the most an account may have. Revoke one first.`,
+  api_key_rate: `You have created ${API_KEYS.createdPerDay} API keys today, the most an account may. Try again tomorrow.`,
+};
+
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  hint?: unknown;
+}
+
+/** Why a key was not created, in the database's own words where it gave them. */
+export function describeApiKeyError(error: unknown): string {
+  const { code, message, hint } = (error ?? {}) as ErrorLike;
+  const text = typeof message === 'string' ? message : '';
+  if (typeof hint === 'string' && Object.hasOwn(REFUSALS, hint)) return text || REFUSALS[hint]!;
+  // create_api_key()'s own checks: the name, the scope, a signed-in caller.
+  if ((code === '22023' || code === '42501') && text) return text;
+  if (/failed to fetch|networkerror|network request failed|load failed/i.test(text))
+    return 'Could not reach the server. Check your connection and try again.';
+  return 'The API key could not be created. Please try again.';
 }

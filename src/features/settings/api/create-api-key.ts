@@ -1,5 +1,6 @@
 // Creates an API key through create_api_key(), which returns the key in plain text this once
-// (only its SHA-256 is stored); the list is refreshed afterwards.
+// (only its SHA-256 is stored); the list is refreshed afterwards. The database refuses a 21st
+// active key and a 21st key created in a day.
 import * as yup from 'yup';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
@@ -30,7 +31,9 @@ export interface CreatedApiKey extends Omit<ApiKey, 'last_used_at'> {
 export async function createApiKey(input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const { name, scope } = await createApiKeySchema.validate(input);
   const { data, error } = await supabase.rpc('create_api_key', { p_name: name, p_scope: scope });
-  if (error) throw new Error(error.message);
+  // Keeps the database's code and hint: a refused key (PT409 api_key_limit, PT429 api_key_rate)
+  // is shown in the database's own words.
+  if (error) throw Object.assign(new Error(error.message), { code: error.code, hint: error.hint });
   return data as CreatedApiKey;
 }
 

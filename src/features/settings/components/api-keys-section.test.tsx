@@ -98,16 +98,26 @@ describe('ApiKeysSection', { timeout: 30_000 }, () => {
     expect(double.rpc).not.toHaveBeenCalled();
   });
 
-  it("shows the server's refusal inline", async () => {
-    double.rpc.mockResolvedValueOnce({
-      data: null,
-      error: { message: 'You have 20 active API keys, the most an account may have.' },
-    });
+  it.each([
+    [
+      'PT409',
+      'api_key_limit',
+      'You have 20 active API keys, the most an account may have. Revoke one first.',
+    ],
+    [
+      'PT429',
+      'api_key_rate',
+      'You have created 20 API keys today, the most an account may. Try again tomorrow.',
+    ],
+  ])("shows the database's refusal %s (%s) inline, in its words", async (code, hint, message) => {
+    double.rpc.mockResolvedValueOnce({ data: null, error: { code, hint, message } });
     const { user } = renderSection();
     await screen.findByText(/No API keys yet/, {}, SLOW);
     await createKey(user, 'One more');
-    expect(await screen.findByRole('alert', {}, SLOW)).toHaveTextContent('20 active API keys');
+    expect(await screen.findByRole('alert', {}, SLOW)).toHaveTextContent(message);
     expect(screen.queryByRole('textbox', { name: 'New API key' })).not.toBeInTheDocument();
+    // What was typed stays for a later try.
+    expect(screen.getByRole('textbox', { name: /Key name/ })).toHaveValue('One more');
   });
 
   it('revokes a key after asking, naming it', async () => {

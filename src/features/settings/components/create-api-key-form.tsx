@@ -12,8 +12,8 @@ import {
   type CreateApiKeyInput,
   type CreatedApiKey,
 } from '../api/create-api-key';
-import { SCOPE_DESCRIPTIONS, SCOPE_LABELS } from '../api-key-texts';
-import { errorMessage, InlineError } from './settings-section';
+import { describeApiKeyError, SCOPE_DESCRIPTIONS, SCOPE_LABELS } from '../api-key-texts';
+import { InlineError } from './settings-section';
 
 export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
   const create = useCreateApiKey();
@@ -30,7 +30,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
         notify('success', 'API key created', `Copy "${key.name}" now: it is shown only once.`);
         onCreated(key);
       } catch (caught) {
-        setServerError(errorMessage(caught, 'The API key could not be created.'));
+        setServerError(describeApiKeyError(caught));
       }
     },
   });

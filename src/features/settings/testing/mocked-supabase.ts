@@ -6,7 +6,10 @@ import { vi } from 'vitest';
 import { createSupabaseMock } from '../../../components/testing/supabase-mock';
 import type { ApiKey } from '../api/get-api-keys';
 
-type RpcResult = { data: unknown; error: { message: string } | null };
+type RpcResult = {
+  data: unknown;
+  error: { message: string; code?: string; hint?: string | null } | null;
+};
 
 function createDouble() {
   const base = createSupabaseMock();
