@@ -64,5 +64,4 @@ export const WEBHOOK_FACTS = {
   maxResponseKiB: 16,
   excerptChars: 500,
   toleranceSeconds: 300,
-  perForm: 10,
 } as const;

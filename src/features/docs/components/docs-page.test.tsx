@@ -41,6 +41,15 @@ vi.mock('../../../../supabase/functions/_shared/limits.ts', async (importOrigina
     },
     DELIVERY: { ...real.DELIVERY, maxAttempts: 9, baseDelaySeconds: 45, maxDelaySeconds: 3 * 3600 },
     IDEMPOTENCY: { ...real.IDEMPOTENCY, windowHours: 29, maxKeyLength: 233 },
+    ACCOUNT_CAPS: {
+      ...real.ACCOUNT_CAPS,
+      webhookFailuresBeforeOff: 47,
+      webhooksPerForm: 9,
+      webhooksPerAccount: 23,
+      manualWebhookSendsPerMinute: 8,
+      manualWebhookSendsPerDay: 97,
+      webhookAttemptsPerHostPerMinute: 59,
+    },
     AUTORESPONDER: {
       ...real.AUTORESPONDER,
       perHour: 53,
@@ -289,6 +298,11 @@ describe('DocsPage', () => {
     expect(section).toHaveTextContent('verifyTinybackSignature');
     expect(section).toHaveTextContent(/for 24 hours/);
     expect(section).toHaveTextContent(/169\.254\.169\.254/);
+    expect(section).toHaveTextContent('once, without retries');
+    expect(section).toHaveTextContent('After 47 failed attempts in a row, a webhook is turned off');
+    expect(section).toHaveTextContent('At most 9 webhooks per form and 23 per account');
+    expect(section).toHaveTextContent('8 test events and Send again a minute and 97 a day');
+    expect(section).toHaveTextContent('59 attempts a minute from one account to one host');
     expect(
       within(section).getByRole('button', { name: 'Copy: Verify a webhook in Node' }),
     ).toBeVisible();

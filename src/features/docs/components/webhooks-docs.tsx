@@ -1,7 +1,9 @@
 // The docs' webhooks section: what is sent and when, the formats, the signature and how to verify
-// it (a Node snippet the integration tests run against a real delivery), retries, and the limits
-// that keep webhooks from reaching private networks.
+// it (a Node snippet the integration tests run against a real delivery), retries, turning a failing
+// webhook off, and the limits that keep webhooks from reaching private networks or flooding a host.
 import { Heading } from '@chakra-ui/react';
+import { ACCOUNT_CAPS } from '../../../../supabase/functions/_shared/limits.ts';
+import { formatCount } from '../endpoint-facts';
 import { docSection } from '../toc';
 import {
   WEBHOOK_FACTS as F,
@@ -23,8 +25,8 @@ export function Webhooks() {
   return (
     <DocSection {...docSection('webhooks')}>
       <P>
-        Each form can post every new message to up to {F.perForm} URLs of yours: your own server,
-        Zapier or Make, a Slack or Discord channel. Add them under{' '}
+        Each form can post every new message to up to {formatCount(ACCOUNT_CAPS.webhooksPerForm)}{' '}
+        URLs of yours: your own server, Zapier or Make, a Slack or Discord channel. Add them under{' '}
         <strong>Forms → Edit → Webhooks</strong> in the dashboard. A webhook is queued in the same
         database transaction that stores the message, so a stored message is never missed, and it
         goes out through the same outbox as the e-mails, with a log you can read and replay.
@@ -35,10 +37,10 @@ export function Webhooks() {
           <strong>Also send spam</strong> switch is on.
         </Item>
         <Item>
-          <strong>Send test event</strong> posts a sample message (event <C>test</C>);{' '}
-          <strong>Show deliveries</strong> lists each attempt with its status code, time and the
-          first {F.excerptChars} characters of your answer; <strong>Send again</strong> replays a
-          delivered or failed one.
+          <strong>Send test event</strong> posts a sample message (event <C>test</C>) once, without
+          retries; <strong>Show deliveries</strong> lists each attempt with its status code, time
+          and the first {F.excerptChars} characters of your answer; <strong>Send again</strong>{' '}
+          replays a delivered or failed one.
         </Item>
       </Bullets>
 
@@ -105,6 +107,13 @@ export function Webhooks() {
         marked failed, and <strong>Send again</strong> starts a new round. Deliveries may arrive
         more than once or out of order: use <C>X-Tinyback-Delivery</C> to drop repeats.
       </P>
+      <P>
+        After {formatCount(ACCOUNT_CAPS.webhookFailuresBeforeOff)} failed attempts in a row, a
+        webhook is turned off: its waiting deliveries are marked failed, the dashboard shows it as{' '}
+        <em>Turned off</em> with the date, and you get an e-mail. Once your receiver works again,
+        switch <strong>Active</strong> back on (the count starts afresh) and send the failed
+        deliveries again from the log.
+      </P>
 
       <H3>What a webhook may reach</H3>
       <Bullets>
@@ -117,6 +126,16 @@ export function Webhooks() {
         <Item>
           Redirects are never followed; at most {F.maxResponseKiB} KiB of your answer is read, and
           the request gives up after {F.timeoutSeconds} seconds.
+        </Item>
+        <Item>
+          At most {formatCount(ACCOUNT_CAPS.webhooksPerForm)} webhooks per form and{' '}
+          {formatCount(ACCOUNT_CAPS.webhooksPerAccount)} per account;{' '}
+          {formatCount(ACCOUNT_CAPS.manualWebhookSendsPerMinute)} test events and{' '}
+          <strong>Send again</strong> a minute and{' '}
+          {formatCount(ACCOUNT_CAPS.manualWebhookSendsPerDay)} a day per account; and{' '}
+          {formatCount(ACCOUNT_CAPS.webhookAttemptsPerHostPerMinute)} attempts a minute from one
+          account to one host; more wait for the next free moment. Deleting webhooks resets none of
+          these counts.
         </Item>
         <Item>
           Self-hosting: for local development only, <C>WEBHOOKS_ALLOW_LOCAL=on</C> in{' '}
