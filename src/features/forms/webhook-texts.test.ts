@@ -77,7 +77,7 @@ describe('webhook texts', () => {
       { code: '23514', message: 'A form can have at most 10 webhooks.', hint: 'webhook_limit' },
       { code: '23514', message: 'An account can have at most 25 webhooks.', hint: 'webhook_limit' },
       {
-        code: '23514',
+        code: 'PT429',
         message: 'Too many test events and resends; wait a minute.',
         hint: 'webhook_rate_limited',
       },

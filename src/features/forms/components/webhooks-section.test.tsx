@@ -298,7 +298,7 @@ describe('webhook settings', () => {
     backend = resetWebhooksBackend({ webhooks: [makeWebhook()] });
     backend.fail(
       'rpc',
-      pgError('23514', 'Too many test events and resends; wait a minute.', 'webhook_rate_limited'),
+      pgError('PT429', 'Too many test events and resends; wait a minute.', 'webhook_rate_limited'),
     );
     renderSection();
     const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
