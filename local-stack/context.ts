@@ -21,5 +21,11 @@ export interface HttpService {
 /** A WebSocket service mounted by the gateway (Realtime). */
 export interface UpgradeService {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void;
+  /**
+   * Refuses new sockets and closes the open ones with a close frame (1001, going away), cutting
+   * those that have not answered it within `graceMs`; the first step of stopping the stack.
+   */
+  disconnect(graceMs: number): Promise<void>;
+  /** Stops for good (disconnecting first if that has not happened). */
   close(): Promise<void>;
 }

@@ -13,6 +13,7 @@ import {
 import type { StackContext } from './context.ts';
 import { LOCAL_FORMS_PROXY_SECRET } from './forms-proxy.ts';
 import { createGateway } from './gateway.ts';
+import { closable, within } from './shutdown.ts';
 import { logConnectionErrors } from './postgres/pool-errors.ts';
 import { startPostgres } from './postgres/server.ts';
 import { applyMigrations, applySeed, bootstrap } from './postgres/migrate.ts';
@@ -61,8 +62,33 @@ export interface RunningStack {
   postgres: { stop(): Promise<void>; start(): Promise<void> };
   /** Kills a function's Deno worker as a crash would (fault tests); returns the killed pid. */
   functions: { kill(name: string): number | undefined };
+  /**
+   * Stops everything, each step in a bounded time (see STOP_STEP_MS): clients connected to the
+   * gateway, the realtime server or the mail catcher are disconnected, never waited for.
+   */
   stop(): Promise<void>;
+  /**
+   * For a forced exit (a second Ctrl-C): kills the Deno workers, shuts Postgres down immediately
+   * and waits briefly for both to be gone, so that no child process keeps a port after the exit.
+   */
+  abort(): Promise<void>;
 }
+
+/**
+ * The longest each step of stop() may take before the next one starts anyway. Postgres bounds
+ * its own step (fast shutdown, then immediate, then kill: postgres/server.ts).
+ */
+export const STOP_STEP_MS = {
+  /** Stop listening, end HTTP connections, close WebSockets (clients get 1 s to answer). */
+  gateway: 2_000,
+  functions: 3_000,
+  realtime: 4_000,
+  rest: 2_000,
+  mail: 2_000,
+  pool: 2_000,
+} as const;
+/** How long the gateway waits for the realtime clients to answer its close frame. */
+const CLIENT_CLOSE_GRACE_MS = 1_000;
 
 /** Finds `count` free TCP ports on 127.0.0.1. */
 export async function freePorts(count: number): Promise<number[]> {
@@ -101,14 +127,28 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     authRateLimits: options.authRateLimits,
   });
   const log = options.log ?? (() => undefined);
-  const stops: (() => Promise<void>)[] = [];
+  /** What stop() undoes, in the order it was started: [name, step, longest wait or none]. */
+  const stops: [string, () => Promise<void>, number | null][] = [];
   // One shutdown however often stop() is called: a second call waits for the first instead of
   // reversing the list mid-way and stopping services twice.
   let stopping: Promise<void> | undefined;
   const stopAll = () =>
     (stopping ??= (async () => {
-      for (const stop of stops.reverse()) await stop().catch((e) => log('stack', `stop: ${e}`));
+      for (const [name, stop, limitMs] of [...stops].reverse()) {
+        const started = Date.now();
+        const step = stop().catch((e) => log('stack', `stop ${name}: ${e}`));
+        if (limitMs === null) await step;
+        else if (!(await within(limitMs, step))) {
+          log('stack', `${name} did not stop within ${limitMs} ms; going on`);
+          continue;
+        }
+        log('stack', `${name} stopped in ${Date.now() - started} ms`);
+      }
     })());
+  const aborts: (() => Promise<void>)[] = [];
+  const abort = async () => {
+    await Promise.all(aborts.map((a) => a().catch(() => undefined)));
+  };
 
   try {
     const postgres = await startPostgres({
@@ -117,11 +157,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       reset: options.reset,
       log: (m) => log('postgres', m),
     });
-    stops.push(() => postgres.stop());
+    stops.push(['postgres', () => postgres.stop(), null]);
+    aborts.push(() => postgres.abort());
 
     const pool = new pg.Pool({ connectionString: settings.dbUrl, max: 20 });
     logConnectionErrors(pool, (m) => log('postgres', m));
-    stops.push(() => pool.end());
+    stops.push(['pool', () => pool.end(), STOP_STEP_MS.pool]);
     await bootstrap(pool);
     const applied = await applyMigrations(pool, settings.supabaseDir);
     if (applied.length) log('postgres', `applied migrations ${applied.join(', ')}`);
@@ -144,7 +185,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         log: (m) => log('mail', m),
       });
     let mail: Awaited<ReturnType<typeof startMail>> | null = await startMail();
-    stops.push(async () => mail?.close());
+    stops.push(['mail', async () => mail?.close(), STOP_STEP_MS.mail]);
     const mailControl = {
       async stop() {
         await mail?.close();
@@ -158,9 +199,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const ctx: StackContext = { settings, pool, log };
     const auth = createAuthService(ctx);
     const rest = createRestService(ctx);
-    stops.push(async () => rest.close?.());
+    stops.push(['rest', async () => rest.close?.(), STOP_STEP_MS.rest]);
     const realtime = await createRealtimeService(ctx);
-    stops.push(() => realtime.close());
+    stops.push(['realtime', () => realtime.close(), STOP_STEP_MS.realtime]);
     const functions = createFunctionsService(ctx, {
       env: {
         SMTP_HOST: settings.host,
@@ -173,21 +214,28 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         ...options.functionEnv,
       },
     });
-    stops.push(async () => functions.close?.());
+    stops.push(['functions', async () => functions.close?.(), STOP_STEP_MS.functions]);
+    aborts.push(async () => functions.abort());
 
     const gateway = createGateway(
       { auth, rest, functions, realtime },
       { anonKey: settings.anonKey, serviceRoleKey: settings.serviceRoleKey },
       (m) => log('gateway', m),
     );
+    const gatewaySockets = closable(gateway);
     await listen(gateway, ports.api, settings.host);
-    stops.push(
-      () =>
-        new Promise<void>((resolve) => {
-          gateway.close(() => resolve());
-          gateway.closeAllConnections();
-        }),
-    );
+    // First of all: no new requests, HTTP connections (keep-alive ones too) ended at once,
+    // WebSockets closed with a close frame; what is left after the grace is cut.
+    stops.push([
+      'gateway',
+      async () => {
+        await Promise.all([
+          gatewaySockets.close(CLIENT_CLOSE_GRACE_MS),
+          realtime.disconnect(CLIENT_CLOSE_GRACE_MS),
+        ]);
+      },
+      STOP_STEP_MS.gateway,
+    ]);
     return {
       settings,
       pool,
@@ -195,6 +243,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       postgres: { stop: () => postgres.halt(), start: () => postgres.resume() },
       functions: { kill: (name) => functions.killWorker(name) },
       stop: stopAll,
+      abort,
     };
   } catch (err) {
     await stopAll();

@@ -12,7 +12,7 @@ import { BodyLimitError, proxyToWorker, UpstreamError } from './proxy.ts';
 import { startScheduler, type ScheduledCall } from './scheduler.ts';
 import { watchFolders } from './watch.ts';
 import { rejectUnauthorized } from './verify-jwt.ts';
-import { BootError, FunctionWorker } from './worker-process.ts';
+import { BootError, FunctionWorker, killAllWorkers } from './worker-process.ts';
 
 export interface FunctionsServiceOptions {
   /** Extra environment for every function (e.g. the mail catcher's SMTP_HOST/SMTP_PORT, SITE_URL). */
@@ -31,6 +31,8 @@ export interface FunctionsService extends HttpService {
    * again. Returns the killed process id, or undefined when that function has no running worker.
    */
   killWorker(name: string): number | undefined;
+  /** For a forced exit: SIGKILLs every worker at once; resolves once they are gone (≤ 1 s). */
+  abort(): Promise<void>;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
@@ -232,6 +234,13 @@ export function createFunctionsService(
   return {
     handle,
     killWorker: (name) => workers.get(name)?.worker.kill(),
+    async abort() {
+      closed = true;
+      scheduler.close();
+      watcher.close();
+      for (const { worker } of workers.values()) worker.abandon();
+      await killAllWorkers(1_000);
+    },
     async close() {
       closed = true;
       scheduler.close();

@@ -53,6 +53,27 @@ function trackChild(child: ChildProcess) {
   child.once('exit', () => liveChildren.delete(child));
 }
 
+/**
+ * SIGKILLs every live Deno child of this process (a forced exit); resolves once they are gone or
+ * after `waitMs`.
+ */
+export async function killAllWorkers(waitMs: number): Promise<void> {
+  const children = [...liveChildren];
+  const gone = children.map(
+    (c) =>
+      new Promise<void>((resolve) =>
+        (c.exitCode ?? c.signalCode) !== null ? resolve() : c.once('exit', () => resolve()),
+      ),
+  );
+  for (const c of children) c.kill('SIGKILL');
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(gone),
+    new Promise((resolve) => (timer = setTimeout(resolve, waitMs))),
+  ]);
+  clearTimeout(timer);
+}
+
 export class FunctionWorker {
   readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   private child: ChildProcess | undefined;
@@ -175,6 +196,12 @@ export class FunctionWorker {
     if (!child || child.exitCode !== null || child.signalCode !== null) return undefined;
     child.kill(signal);
     return child.pid;
+  }
+
+  /** Keeps the supervisor from starting the worker again (a forced exit kills it). */
+  abandon() {
+    this.closed = true;
+    clearTimeout(this.restartTimer);
   }
 
   /** Stops the Deno process: SIGTERM, then SIGKILL if it lingers. */

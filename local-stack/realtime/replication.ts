@@ -212,7 +212,14 @@ export class ChangeStream {
           [this.slot],
         );
         return;
-      } catch {
+      } catch (err) {
+        // Only a slot still in use (55006) is worth waiting for. A database that is stopping or
+        // gone (Ctrl-C reaches Postgres as well) keeps the slot, and the next start drops it as
+        // a stale one.
+        if ((err as { code?: string }).code !== '55006') {
+          this.opts.log(`replication slot ${this.slot} left for the next start to drop`);
+          return;
+        }
         await new Promise((r) => setTimeout(r, 100));
       }
     }
