@@ -38,7 +38,7 @@ export async function runStackCli(argv: string[]): Promise<RunningStack> {
       if (
         verbose ||
         (service === 'postgres' && /applied|seeded/.test(message)) ||
-        /error/i.test(message)
+        /error|did not stop|still waiting/i.test(message)
       ) {
         console.log(`[${service}] ${message}`);
       }
@@ -69,16 +69,64 @@ export async function runStackCli(argv: string[]): Promise<RunningStack> {
   return stack;
 }
 
-/** Stops the stack once on SIGINT/SIGTERM, then exits. */
-export function stopOnSignals(stop: () => Promise<void>) {
-  let stopping = false;
-  const handler = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal} received, stopping…`);
-    stop()
+/**
+ * A terminal's Ctrl-C reaches every process of the foreground group, and npm and tsx relay it to
+ * their child as well: the one key press arrives here up to three times within milliseconds.
+ * Signals this soon after the first count as the same one.
+ */
+export const SAME_SIGNAL_MS = 500;
+/** Longer than every bounded stop step together: then the stop is forced as a second Ctrl-C would. */
+export const STOP_WATCHDOG_MS = 30_000;
+
+export interface Stoppable {
+  /** The orderly stop (each step bounded). */
+  stop(): Promise<void>;
+  /** Best-effort kill of child processes before a forced exit (bounded). */
+  abort(): Promise<void>;
+}
+
+/**
+ * On SIGINT/SIGTERM/SIGHUP: stops everything, then exits 0. Another signal while it stops (a
+ * second Ctrl-C) forces the exit: child processes are killed (Deno workers, Postgres' immediate
+ * shutdown) and the process exits 130 without waiting for the rest; a third exits at once.
+ */
+export function stopOnSignals(target: Stoppable) {
+  let first = 0;
+  let forcing = false;
+  const force = (why: string) => {
+    if (forcing) {
+      console.log('Exiting now.');
+      process.exit(130);
+    }
+    forcing = true;
+    console.log(`${why}: killing child processes and exiting…`);
+    target
+      .abort()
       .catch((e) => console.error(e))
-      .finally(() => process.exit(0));
+      .finally(() => process.exit(130));
+  };
+  const handler = (signal: string) => {
+    const now = Date.now();
+    if (first === 0) {
+      first = now;
+      console.log(`\n${signal} received, stopping… (Ctrl-C again to force)`);
+      const watchdog = setTimeout(
+        () => force(`Still stopping after ${STOP_WATCHDOG_MS / 1000} s`),
+        STOP_WATCHDOG_MS,
+      );
+      target
+        .stop()
+        .then(() => {
+          if (!forcing) console.log(`Stopped in ${Date.now() - first} ms.`);
+        })
+        .catch((e) => console.error(e))
+        .finally(() => {
+          clearTimeout(watchdog);
+          if (!forcing) process.exit(0);
+        });
+    } else if (now - first >= SAME_SIGNAL_MS) {
+      force(`${signal} received again`);
+    }
   };
   process.on('SIGINT', () => handler('SIGINT'));
   process.on('SIGTERM', () => handler('SIGTERM'));
@@ -89,7 +137,7 @@ const isMain =
   process.argv[1] && path.resolve(process.argv[1]).endsWith(path.join('local-stack', 'cli.ts'));
 if (isMain) {
   runStackCli(process.argv.slice(2))
-    .then((stack) => stopOnSignals(stack.stop))
+    .then((stack) => stopOnSignals(stack))
     .catch((err) => {
       console.error(`Local stack failed to start: ${(err as Error).stack ?? err}`);
       process.exit(1);
