@@ -211,14 +211,20 @@ describe('the handler with a CAPTCHA form', () => {
 
   function depsFor(opts: {
     remembered: FormRecord;
+    /** What a fresh read finds (storage as it is now); the remembered form when not given. */
+    stored?: FormRecord | null;
     /** What accept answers, in turn; then `accepted`. */
     answers?: AcceptResult[];
     checkCaptcha?: FormsDeps['checkCaptcha'];
   }) {
     const accepts: AcceptInput[] = [];
+    const reads: ('remembered' | 'fresh')[] = [];
     const answers = [...(opts.answers ?? [])];
     const deps: FormsDeps = {
-      loadForm: async () => opts.remembered,
+      loadForm: async (_id, read) => {
+        reads.push(read?.fresh ? 'fresh' : 'remembered');
+        return read?.fresh && opts.stored !== undefined ? opts.stored : opts.remembered;
+      },
       accept: async (input) => {
         accepts.push(input);
         return answers.shift() ?? { status: 'accepted', entryId: input.entryId, deliveryId: null };
@@ -235,7 +241,7 @@ describe('the handler with a CAPTCHA form', () => {
       now: () => new Date(0),
       log: () => undefined,
     };
-    return { deps, accepts };
+    return { deps, accepts, reads };
   }
 
   const post = (deps: FormsDeps, fields: Record<string, string> = {}) =>
@@ -291,5 +297,57 @@ describe('the handler with a CAPTCHA form', () => {
     expect(passed.accepts.map((a) => a.form.captcha_provider)).toEqual([undefined, 'hcaptcha']);
     // The token is not part of what is stored.
     expect(passed.accepts[1]!.data).toEqual({});
+  });
+
+  it('reads the form afresh before refusing a post without a token: CAPTCHA turned off a moment ago', async () => {
+    // The worker remembers the form with CAPTCHA; its owner has just turned it off.
+    const checkCaptcha = vi.fn<NonNullable<FormsDeps['checkCaptcha']>>(async () => ({
+      ok: false,
+      kind: 'missing',
+      detail: 'no token',
+    }));
+    const { deps, accepts, reads } = depsFor({
+      remembered: { ...plain, captcha_provider: 'turnstile' },
+      stored: { ...plain, captcha_provider: null },
+      checkCaptcha,
+    });
+    const res = await post(deps);
+    expect(res.status).toBe(200);
+    expect(reads).toEqual(['remembered', 'fresh']);
+    expect(checkCaptcha).toHaveBeenCalledOnce();
+    // Stored against the form as it is now.
+    expect(accepts.map((a) => a.form.captcha_provider)).toEqual([null]);
+  });
+
+  it('refuses after one fresh read when CAPTCHA is still on, and reads nothing more for a fresh form', async () => {
+    const withCaptcha: FormRecord = { ...plain, captcha_provider: 'turnstile' };
+    const checkCaptcha = vi.fn<NonNullable<FormsDeps['checkCaptcha']>>(async () => ({
+      ok: false,
+      kind: 'rejected',
+      detail: 'refused',
+    }));
+    const still = depsFor({ remembered: withCaptcha, stored: withCaptcha, checkCaptcha });
+    const res = await post(still.deps, { 'cf-turnstile-response': 'forged' });
+    expect(res.status).toBe(403);
+    expect((await res.json()).code).toBe('captcha_failed');
+    expect(still.reads).toEqual(['remembered', 'fresh']);
+    expect(still.accepts).toEqual([]);
+
+    // Provider changed meanwhile: judged again against the new one (its own token field).
+    checkCaptcha.mockImplementation(async ({ provider }) =>
+      provider === 'hcaptcha' ? { ok: true } : { ok: false, kind: 'missing', detail: 'no token' },
+    );
+    const changed = depsFor({
+      remembered: withCaptcha,
+      stored: { ...plain, captcha_provider: 'hcaptcha' },
+      checkCaptcha,
+    });
+    const ok = await post(changed.deps, { 'h-captcha-response': 'tok' });
+    expect(ok.status).toBe(200);
+    expect(changed.accepts.map((a) => a.form.captcha_provider)).toEqual(['hcaptcha']);
+
+    // Deleted meanwhile: the form is gone.
+    const gone = depsFor({ remembered: withCaptcha, stored: null, checkCaptcha });
+    expect((await post(gone.deps)).status).toBe(404);
   });
 });

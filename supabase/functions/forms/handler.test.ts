@@ -324,6 +324,99 @@ describe('the client a submission is counted for', () => {
   });
 });
 
+describe('a refused browser post', () => {
+  // What Chromium sends with a plain HTML form's post.
+  const BROWSER = {
+    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    'sec-fetch-mode': 'navigate',
+  };
+
+  it('is sent (303) to the site’s refusal page with the code and field names only', async () => {
+    const { deps, accepted } = fakeDeps();
+    const res = await handleRequest(form({ email: 'not-an-address', message: 'x' }, BROWSER), deps);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(
+      'http://app.test/form-error?code=invalid_fields&fields=email',
+    );
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.text()).toBe('');
+    expect(accepted).toEqual([]);
+  });
+
+  it('carries the wait of a rate limit, and keeps Retry-After', async () => {
+    const { deps, setAcceptResult } = fakeDeps();
+    setAcceptResult({ status: 'rate_limited', retryAfter: 37 });
+    const res = await handleRequest(form({ message: 'x' }, BROWSER), deps);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(
+      'http://app.test/form-error?code=rate_limited&retry=37',
+    );
+    expect(res.headers.get('retry-after')).toBe('37');
+  });
+
+  it('names each refusal: empty, gone, foreign origin, too large, storage down', async () => {
+    const { deps } = fakeDeps();
+    const target = async (req: Request, d: FormsDeps = deps) =>
+      (await handleRequest(req, d)).headers.get('location');
+    expect(await target(form({ message: '' }, BROWSER))).toBe(
+      'http://app.test/form-error?code=empty_submission',
+    );
+    expect(
+      await target(form({ message: 'x' }, BROWSER), {
+        ...deps,
+        loadForm: async () => null,
+      }),
+    ).toBe('http://app.test/form-error?code=form_not_found');
+    expect(await target(form({ message: 'x' }, { ...BROWSER, origin: 'https://evil.test' }))).toBe(
+      'http://app.test/form-error?code=origin_not_allowed',
+    );
+    expect(await target(form({ message: 'x'.repeat(LIMITS.maxBodyBytes) }, BROWSER))).toBe(
+      'http://app.test/form-error?code=payload_too_large',
+    );
+    expect(
+      await target(form({ message: 'x' }, BROWSER), {
+        ...deps,
+        accept: async () => {
+          throw new Error('db down');
+        },
+      }),
+    ).toBe('http://app.test/form-error?code=storage_failed&retry=5');
+    // A plain-text form (enctype="text/plain") is the page's mistake, told as such.
+    expect(await target(post('message=x', { 'content-type': 'text/plain', ...BROWSER }))).toBe(
+      'http://app.test/form-error?code=unsupported_media_type',
+    );
+  });
+
+  it('is a navigation only: scripts, fetch() and JSON clients keep their status code', async () => {
+    const { deps } = fakeDeps();
+    const bad = { email: 'not-an-address' };
+    // curl and scripts: no HTML asked for.
+    const script = await handleRequest(form(bad), deps);
+    expect(script.status).toBe(422);
+    expect(script.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    // fetch() in a page: a browser, but not navigating.
+    const fetched = await handleRequest(
+      form(bad, { accept: 'text/html', 'sec-fetch-mode': 'cors' }),
+      deps,
+    );
+    expect(fetched.status).toBe(422);
+    // A browser without Fetch Metadata that asks for HTML is navigating.
+    const older = await handleRequest(form(bad, { accept: 'text/html' }), deps);
+    expect(older.status).toBe(303);
+    const json = await handleRequest(form(bad, { ...BROWSER, accept: 'application/json' }), deps);
+    expect(json.status).toBe(422);
+    expect((await json.json()).code).toBe('invalid_fields');
+  });
+
+  it('keeps the plain-text answer when SITE_URL is unset', async () => {
+    const { deps } = fakeDeps({ siteUrl: null });
+    const res = await handleRequest(form({ email: 'not-an-address' }, BROWSER), deps);
+    expect(res.status).toBe(422);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain('email: Enter a valid e-mail address.');
+  });
+});
+
 describe('without SITE_URL', () => {
   it('thanks a browser in plain words instead of redirecting it to a guessed address', async () => {
     const { deps, accepted } = fakeDeps({ siteUrl: null });

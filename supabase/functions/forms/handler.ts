@@ -11,6 +11,7 @@ import { bodyKind, parseBody } from './request-body.ts';
 import {
   corsHeaders,
   errorResponse,
+  isBrowserNavigation,
   preflightResponse,
   successResponse,
   wantsJson,
@@ -61,6 +62,8 @@ export type AcceptResult =
       repeated?: boolean;
     }
   | { status: 'rate_limited'; retryAfter: number }
+  /** Nothing stored: the owner's plan allows no more submissions this month (until retryAfter). */
+  | { status: 'quota_exceeded'; retryAfter: number }
   | { status: 'form_not_found' }
   /** Nothing stored: the form was edited since it was read; this is how it is now. */
   | { status: 'form_changed'; form: FormRecord };
@@ -143,8 +146,11 @@ export async function handleRequest(req: Request, deps: FormsDeps): Promise<Resp
   const url = new URL(req.url);
   const route = routeOf(url.pathname);
   const json = wantsJson(req.headers);
+  // A browser's refused form post goes to the site's refusal page (when SITE_URL is known).
+  const refusalSite =
+    !json && req.method === 'POST' && isBrowserNavigation(req.headers) ? deps.siteUrl : null;
   const refuse = (err: EndpointError, corsOrigin: string | null = null) =>
-    errorResponse(err, { json, corsOrigin });
+    errorResponse(err, { json, corsOrigin, refusalSite });
 
   if (route === null || route === '') return refuse(ERRORS.notFound());
   if (route === '_deliver') return handleDeliver(req, deps);
@@ -153,11 +159,15 @@ export async function handleRequest(req: Request, deps: FormsDeps): Promise<Resp
   if (!UUID.test(route)) return refuse(ERRORS.formNotFound());
 
   let form: FormRecord | null;
+  // Whether `form` was read from storage for this request rather than remembered.
+  let fresh = false;
   try {
     form = await deps.loadForm(route.toLowerCase());
     // A remembered form may predate an edit that allows this origin: refuse only on a fresh read.
-    if (form && !originAllowed(req.headers, form.allowed_origin))
+    if (form && !originAllowed(req.headers, form.allowed_origin)) {
       form = await deps.loadForm(route.toLowerCase(), { fresh: true });
+      fresh = true;
+    }
   } catch (err) {
     deps.log(`form lookup failed: ${(err as Error).message}`);
     return refuse(ERRORS.storageFailed());
@@ -168,7 +178,7 @@ export async function handleRequest(req: Request, deps: FormsDeps): Promise<Resp
   const corsOrigin = originOf(form.allowed_origin);
 
   if (req.method === 'OPTIONS') return preflightResponse(corsOrigin!);
-  return handleSubmission(req, deps, form, json, corsOrigin);
+  return handleSubmission(req, deps, form, json, corsOrigin, refusalSite, fresh);
 }
 
 /** Stores of one post when the form keeps changing under it (each try saw a newer edit). */
@@ -180,10 +190,13 @@ async function handleSubmission(
   seenForm: FormRecord,
   json: boolean,
   seenCorsOrigin: string | null,
+  refusalSite: string | null,
+  seenFresh: boolean,
 ): Promise<Response> {
   let form = seenForm;
+  let fresh = seenFresh;
   let corsOrigin = seenCorsOrigin;
-  const refuse = (err: EndpointError) => errorResponse(err, { json, corsOrigin });
+  const refuse = (err: EndpointError) => errorResponse(err, { json, corsOrigin, refusalSite });
   const contentType = req.headers.get('content-type');
   if (!bodyKind(contentType)) return refuse(ERRORS.unsupportedType());
   const declared = Number(req.headers.get('content-length') ?? NaN);
@@ -252,7 +265,26 @@ async function handleSubmission(
               allowedOrigin: form.allowed_origin,
             })
           : { ok: false, kind: 'unavailable', detail: 'no CAPTCHA check configured' };
-        if (!verdict.ok) return refuse(captchaError(verdict));
+        if (!verdict.ok) {
+          // A remembered form may predate its owner turning CAPTCHA off or changing provider
+          // (posts without the old widget's token would be refused for a minute): refuse only
+          // on a fresh read. The post stays counted, so it is not counted again if stored.
+          if (!fresh) {
+            fresh = true;
+            const current = await deps.loadForm(form.id, { fresh: true });
+            if (!current) return refuse(ERRORS.formNotFound());
+            if ((current.captcha_provider ?? null) !== provider) {
+              form = current;
+              if (!originAllowed(req.headers, form.allowed_origin)) {
+                corsOrigin = null;
+                return refuse(ERRORS.originNotAllowed());
+              }
+              corsOrigin = originOf(form.allowed_origin);
+              continue;
+            }
+          }
+          return refuse(captchaError(verdict));
+        }
         captchaPassed = provider;
       }
       const notification = submission.isSpam
@@ -283,6 +315,7 @@ async function handleSubmission(
       if (result.status !== 'form_changed') break;
       // Edited since it was read: the post is judged again against the form as it is now.
       form = result.form;
+      fresh = true;
       if (!originAllowed(req.headers, form.allowed_origin)) {
         corsOrigin = null;
         return refuse(ERRORS.originNotAllowed());
@@ -295,6 +328,7 @@ async function handleSubmission(
     return refuse(ERRORS.storageFailed());
   }
   if (result.status === 'rate_limited') return refuse(ERRORS.rateLimited(result.retryAfter));
+  if (result.status === 'quota_exceeded') return refuse(ERRORS.quotaExceeded(result.retryAfter));
   if (result.status === 'form_not_found') return refuse(ERRORS.formNotFound());
 
   // Started first so that it runs alongside the e-mail rather than after it; skipped when storage
