@@ -501,3 +501,7 @@ insert into public.forms (id, user_id, name, target_email, allowed_origin) value
   'hello@tinyback.tools',
   'http://127.0.0.1:5173'
 );
+
+-- The site's own account takes enquiries without a quota (plans: 20261201100000_plans_and_quotas.sql).
+update public.account_plans set plan_id = 'unlimited'
+ where user_id = '5e1f0c2a-7d3b-4c8e-9a6f-1b2c3d4e5f60';

@@ -69,6 +69,10 @@ export const ERROR_ROWS: ErrorRow[] = [
     when: 'Too many submissions from one network; wait for `Retry-After` seconds.',
   },
   {
+    ...pick(ERRORS.quotaExceeded(60)),
+    when: 'The form’s owner has used every submission their plan allows this month; nothing was stored. `Retry-After` is the time until the count starts again (the 1st of next month, UTC).',
+  },
+  {
     ...pick(ERRORS.captchaMisconfigured()),
     when: 'The CAPTCHA provider refused the form’s secret key; the owner must fix the keys.',
   },

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'file_uploads_unsupported'
   | 'invalid_fields'
   | 'rate_limited'
+  | 'quota_exceeded'
   | 'unauthorized'
   | 'captcha_required'
   | 'captcha_failed'
@@ -63,6 +64,15 @@ export const ERRORS = {
     fail(429, 'rate_limited', 'Too many submissions from your network; please try again later.', {
       retryAfter,
     }),
+  // The form's owner has used every submission their plan allows this month (a visitor cannot do
+  // anything about it; Retry-After says when the count starts again). Nothing was stored.
+  quotaExceeded: (retryAfter: number) =>
+    fail(
+      429,
+      'quota_exceeded',
+      "This form has received all the messages its owner's plan allows this month, so yours was not stored. Please contact the site owner another way, or try again next month.",
+      { retryAfter },
+    ),
   unauthorized: () => fail(401, 'unauthorized', 'A service-role bearer token is required.'),
   captchaRequired: () =>
     fail(400, 'captcha_required', 'Please complete the CAPTCHA, then send the form again.'),

@@ -82,6 +82,8 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
       }
       if (result.status === 'rate_limited')
         return { status: 'rate_limited', retryAfter: Number(result.retry_after) };
+      if (result.status === 'quota_exceeded')
+        return { status: 'quota_exceeded', retryAfter: Number(result.retry_after) };
       if (result.status === 'form_not_found') return { status: 'form_not_found' };
       if (result.status === 'form_changed' && result.form)
         return { status: 'form_changed', form: formRow(result.form) };

@@ -219,6 +219,7 @@ describe('DocsPage', () => {
       ['415', 'file_uploads_unsupported'],
       ['422', 'invalid_fields'],
       ['429', 'rate_limited'],
+      ['429', 'quota_exceeded'],
       ['500', 'captcha_misconfigured'],
       ['503', 'captcha_unavailable'],
       [String(ERRORS.storageFailed().status), 'storage_failed'],
