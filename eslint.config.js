@@ -48,10 +48,11 @@ const layerZones = [
     except: [
       './functions/_shared/limits.ts',
       './functions/forms/errors.ts',
+      './functions/forms/refusal-page.ts',
       './functions/forms-api/errors.ts',
     ],
     message:
-      'The site does not import supabase/: only supabase/functions/_shared/limits.ts, forms/errors.ts and forms-api/errors.ts are shared with it (see docs/ARCHITECTURE.md).',
+      'The site does not import supabase/: only supabase/functions/_shared/limits.ts, forms/errors.ts, forms/refusal-page.ts and forms-api/errors.ts are shared with it (see docs/ARCHITECTURE.md).',
   },
   {
     target: 'src',

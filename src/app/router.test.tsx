@@ -137,4 +137,22 @@ describe('routes', { timeout: 30_000 }, () => {
     expect(screen.queryByText('Get product updates')).toBeNull();
     expect(screen.queryByRole('link', { name: /tinyback/ })).toBeNull();
   });
+
+  it('shows the refusal page /form-error in the same frame as /thanks', async () => {
+    renderAt('/form-error?code=rate_limited&retry=30');
+    expect(
+      await screen.findByRole(
+        'heading',
+        { level: 1, name: 'Too many messages in a short time' },
+        SLOW,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('banner')).toBeNull();
+    expect(screen.queryByRole('navigation')).toBeNull();
+    expect(screen.queryByRole('contentinfo')).toBeNull();
+    expect(document.head.querySelector('meta[name="robots"]')).toHaveAttribute(
+      'content',
+      'noindex, nofollow',
+    );
+  });
 });

@@ -18,6 +18,7 @@ const PlanRedirect = lazyPage(() => import('../features/auth'), 'PlanRedirect');
 const ToolsPage = lazyPage(() => import('../features/marketing'), 'ToolsPage');
 const CustomPage = lazyPage(() => import('../features/marketing'), 'CustomPage');
 const ThanksPage = lazyPage(() => import('../features/marketing'), 'ThanksPage');
+const FormErrorPage = lazyPage(() => import('../features/marketing'), 'FormErrorPage');
 const TermsPage = lazyPage(() => import('../features/legal'), 'TermsPage');
 const PrivacyPage = lazyPage(() => import('../features/legal'), 'PrivacyPage');
 // Apart, so the list's chunk does not carry the post page's markdown renderer.
@@ -59,6 +60,7 @@ export function AppRoutes() {
       {/* Seen by the visitors of our customers' sites: no tinyback navigation or footer. */}
       <Route element={<MinimalLayout />}>
         <Route path={paths.thanks} element={<ThanksPage />} />
+        <Route path={paths.formError} element={<FormErrorPage />} />
       </Route>
       <Route element={<PageLayout newsletter={<NewsletterForm id="footer-newsletter" />} />}>
         <Route index element={<HomePage />} />
@@ -117,6 +119,7 @@ const FIRST_PAGES: [string, { preload: () => Promise<void> }][] = [
   [paths.custom, CustomPage],
   [paths.docs, DocsPage],
   [paths.thanks, ThanksPage],
+  [paths.formError, FormErrorPage],
   [paths.login, LoginPage],
   [paths.register, RegisterPage],
 ];

@@ -12,6 +12,8 @@ export const paths = {
   custom: '/custom',
   docs: '/docs',
   thanks: '/thanks',
+  /** Where the form endpoint sends a browser whose post it refused (refusal-page.ts). */
+  formError: '/form-error',
   /** The newsletter e-mail's links (pages that ask first), and where their buttons lead. */
   newsletterConfirm: '/newsletter/confirm',
   newsletterUnsubscribe: '/newsletter/unsubscribe',

@@ -81,13 +81,14 @@ export const PAGE_META = {
  */
 export const SEEDED_BLOG_POST_IDS = [1, 2, 3, 4, 5, 6] as const;
 
-/** Paths no search engine should crawl: signed-in pages, one-time links and the form redirect. */
+/** Paths no search engine should crawl: signed-in pages, one-time links and the form redirects. */
 export const DISALLOWED_PATHS = [
   paths.dashboard,
   paths.settings,
   paths.confirmAddress,
   '/newsletter/',
   paths.thanks,
+  paths.formError,
   '/auth',
   '/book/',
 ] as const;

@@ -2,3 +2,4 @@
 export { ToolsPage } from './tools-page';
 export { CustomPage } from './custom-page';
 export { ThanksPage } from './thanks-page';
+export { FormErrorPage } from './form-error-page';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ERRORS } from './errors.ts';
 import {
   EMPTY_SUBMISSION,
+  MAX_RETRY_SECONDS,
   MAX_SHOWN_FIELDS,
   readRefusalParams,
   refusalPageCode,
@@ -81,7 +82,8 @@ describe('the page reading its address', () => {
       ),
     ).toEqual({ code: null, retry: null, fields: ['email'], moreFields: false });
     expect(read('retry=1e9').retry).toBeNull();
-    expect(read('retry=86401').retry).toBeNull();
+    expect(read(`retry=${MAX_RETRY_SECONDS + 1}`).retry).toBeNull();
+    expect(read(`retry=${MAX_RETRY_SECONDS}`).retry).toBe(MAX_RETRY_SECONDS);
     expect(read('retry=3.5').retry).toBeNull();
     expect(read('fields=a,b,c,d,e,f,g')).toMatchObject({
       fields: ['a', 'b', 'c', 'd', 'e'],

@@ -15,8 +15,8 @@ export const EMPTY_SUBMISSION = 'empty_submission';
 
 /** At most this many field names are named on the page ("and others" beyond). */
 export const MAX_SHOWN_FIELDS = 5;
-/** Longest wait the page states, in seconds (a day). */
-export const MAX_RETRY_SECONDS = 86_400;
+/** Longest wait the address carries, in seconds (31 days: a monthly allowance starting again). */
+export const MAX_RETRY_SECONDS = 31 * 86_400;
 
 // A field name as a form's HTML names it (`email`, `first_name`, `items[]`, `Nachricht`): letters,
 // digits and a few joiners, no spaces, at most 40 characters — a name, never a sentence.
@@ -51,7 +51,7 @@ export function refusalPageUrl(
 export interface RefusalParams {
   /** A code-shaped value (the page still checks it is one it knows); null when absent or not. */
   code: string | null;
-  /** Seconds to wait, 1 to a day; null when absent or not a whole number. */
+  /** Seconds to wait, 1 to MAX_RETRY_SECONDS; null when absent or not a whole number. */
   retry: number | null;
   /** The field names at fault, at most MAX_SHOWN_FIELDS; anything not name-shaped is dropped. */
   fields: string[];
@@ -63,7 +63,7 @@ export interface RefusalParams {
 export function readRefusalParams(params: URLSearchParams): RefusalParams {
   const code = params.get('code');
   const retryText = params.get('retry') ?? '';
-  const retry = /^\d{1,6}$/.test(retryText) ? Number(retryText) : NaN;
+  const retry = /^\d{1,7}$/.test(retryText) ? Number(retryText) : NaN;
   const names = (params.get('fields') ?? '')
     .split(',')
     .filter((name) => name !== '' && isShownFieldName(name));
