@@ -381,20 +381,138 @@ describe('refused submissions store nothing', () => {
     });
   }
 
-  it('answers a failed browser post with the status and plain text, never a redirect or HTML', async () => {
+  it('answers a refused post of a script with its status and plain text, never a redirect or HTML', async () => {
     const f = await seedForm(pool);
     const res = await rawRequest(functionUrl(stack.apiUrl, f.formId), {
-      headers: {
-        origin: ORIGIN,
-        accept: 'text/html',
-        'content-type': 'application/x-www-form-urlencoded',
-      },
+      // curl and scripts ask for no HTML; fetch() in a page says it is not navigating.
+      headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
       body: 'email=bad',
     });
     expect(res.status).toBe(422);
     expect(res.headers.location).toBeUndefined();
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.body).toContain('email: Enter a valid e-mail address.');
+    const fetched = await browserPost(f, 'email=bad', { 'sec-fetch-mode': 'cors' });
+    expect(fetched.status).toBe(422);
+    expect(fetched.headers.location).toBeUndefined();
+  });
+
+  describe('a refused browser post goes to the site’s refusal page (303), the reason in its address', () => {
+    // What Chromium sends with a plain HTML form's post.
+    const navigating = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+    const refusal = (siteUrl: string, query: string) => `${siteUrl}/form-error?${query}`;
+    const cases: [string, string, (f: SeededForm) => ReturnType<typeof rawRequest>][] = [
+      [
+        'an invalid field, named',
+        'code=invalid_fields&fields=email',
+        (f) => browserPost(f, 'email=not-an-address&message=hi', navigating),
+      ],
+      [
+        'several invalid fields, by name only',
+        'code=invalid_fields&fields=message%2Cemail',
+        (f) =>
+          browserPost(f, `email=x&message=${'m'.repeat(LIMITS.maxMessageLength + 1)}`, navigating),
+      ],
+      [
+        'an empty form',
+        'code=empty_submission',
+        (f) => browserPost(f, 'name=&message=', navigating),
+      ],
+      [
+        'a foreign origin',
+        'code=origin_not_allowed',
+        (f) => browserPost(f, 'message=hi', { ...navigating, origin: 'https://evil.example' }),
+      ],
+      [
+        'a form that does not exist',
+        'code=form_not_found',
+        () =>
+          rawRequest(functionUrl(stack.apiUrl, '3f2c1b4a-0000-4000-8000-00000000abcd'), {
+            headers: {
+              origin: ORIGIN,
+              accept: 'text/html',
+              'content-type': 'application/x-www-form-urlencoded',
+              ...navigating,
+            },
+            body: 'message=hi',
+          }),
+      ],
+      [
+        'a body over 64 KiB',
+        'code=payload_too_large',
+        (f) => browserPost(f, `message=${'a'.repeat(LIMITS.maxBodyBytes)}`, navigating),
+      ],
+      [
+        'a text/plain form',
+        'code=unsupported_media_type',
+        (f) => browserPost(f, 'message=hi', { ...navigating, 'content-type': 'text/plain' }),
+      ],
+      [
+        'a file upload',
+        'code=file_uploads_unsupported',
+        (f) => {
+          const body =
+            '--B\r\nContent-Disposition: form-data; name="message"\r\n\r\nx\r\n--B\r\nContent-Disposition: form-data; name="cv"; filename="cv.txt"\r\nContent-Type: text/plain\r\n\r\nhi\r\n--B--\r\n';
+          return browserPost(f, body, {
+            ...navigating,
+            'content-type': 'multipart/form-data; boundary=B',
+          });
+        },
+      ],
+    ];
+    for (const [name, query, send] of cases) {
+      it(`${name} → ${query}`, async (ctx) => {
+        const SITE_URL = needsSiteUrl(ctx);
+        const f = await seedForm(pool);
+        const res = await send(f);
+        expect(res.status).toBe(303);
+        expect(res.headers.location).toBe(refusal(SITE_URL, query));
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.body).toBe('');
+        expect(await storedFor(pool, f.formId)).toEqual({ entries: 0, deliveries: 0 });
+      });
+    }
+
+    it('a rate limit, with the wait in the address and in Retry-After', async (ctx) => {
+      const SITE_URL = needsSiteUrl(ctx);
+      const f = await seedForm(pool);
+      for (let i = 0; i < LIMITS.ratePerMinute; i++)
+        expect((await browserPost(f, `message=post+${i}`, navigating)).status).toBe(303);
+      const res = await browserPost(f, 'message=one+too+many', navigating);
+      expect(res.status).toBe(303);
+      const retry = Number(res.headers['retry-after']);
+      expect(retry).toBeGreaterThanOrEqual(1);
+      expect(retry).toBeLessThanOrEqual(60);
+      expect(res.headers.location).toBe(refusal(SITE_URL, `code=rate_limited&retry=${retry}`));
+      expect((await storedFor(pool, f.formId)).entries).toBe(LIMITS.ratePerMinute);
+    });
+
+    it('storage down, retryable in 5 seconds', async (ctx) => {
+      localOnly(ctx, 'it breaks storage on purpose (revokes a grant of the database for a moment)');
+      const SITE_URL = needsSiteUrl(ctx);
+      const f = await seedForm(pool);
+      // Whatever its arguments are today.
+      const { rows } = await pool.query<{ signature: string }>(
+        `select p.oid::regprocedure::text as signature from pg_proc p
+          where p.proname = 'accept_post' and p.pronamespace = 'public'::regnamespace`,
+      );
+      const signature = rows[0]!.signature;
+      await pool.query(`revoke execute on function ${signature} from service_role`);
+      try {
+        const res = await browserPost(f, 'message=hi', navigating);
+        expect(res.status).toBe(303);
+        expect(res.headers.location).toBe(refusal(SITE_URL, 'code=storage_failed&retry=5'));
+      } finally {
+        await pool.query(`grant execute on function ${signature} to service_role`);
+      }
+    });
+
+    it('JSON clients keep their JSON', async () => {
+      const f = await seedForm(pool);
+      const res = await browserPost(f, 'email=x', { ...navigating, accept: 'application/json' });
+      expect(res.status).toBe(422);
+      expect(JSON.parse(res.body)).toMatchObject({ ok: false, code: 'invalid_fields' });
+    });
   });
 
   it('answers 503 with Retry-After when storage fails, and stores nothing', async (ctx) => {
