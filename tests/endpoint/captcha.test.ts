@@ -259,6 +259,40 @@ describe('the endpoint with CAPTCHA on', () => {
     expect(passed.status, passed.body).toBe(200);
     expect(await storedFor(stack.pool, later.formId)).toMatchObject({ entries: 2 });
   });
+
+  it('applies CAPTCHA turned off at once: the next post without a token is accepted', async () => {
+    const form = await captchaForm();
+    // Remembered by the function with CAPTCHA on.
+    expect((await post(form.formId, { 'cf-turnstile-response': GOOD })).status).toBe(200);
+    expect(JSON.parse((await post(form.formId, {})).body)).toMatchObject({
+      code: 'captcha_required',
+    });
+    // Turned off as set_form_captcha() does it: provider and site key cleared, secret deleted.
+    await setCaptcha(form.formId, null);
+    await stack.pool.query('delete from public.form_captcha_secrets where form_id = $1', [
+      form.formId,
+    ]);
+    const started = Date.now();
+    const res = await post(form.formId, { message: 'right after' });
+    expect(res.status, res.body).toBe(200);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // A browser's plain post too, without the widget the page no longer has.
+    const browser = await post(form.formId, {}, { json: false, headers: { accept: 'text/html' } });
+    expect(browser.status).toBe(303);
+    expect(browser.headers.location).toMatch(/\/thanks$/);
+    expect(await storedFor(stack.pool, form.formId)).toMatchObject({ entries: 3 });
+  });
+
+  it('applies a new provider at once: its token is checked, the old widget’s is no token', async () => {
+    const form = await captchaForm();
+    expect((await post(form.formId, { 'cf-turnstile-response': GOOD })).status).toBe(200);
+    await setCaptcha(form.formId, 'hcaptcha');
+    const res = await post(form.formId, { 'h-captcha-response': GOOD });
+    expect(res.status, res.body).toBe(200);
+    const old = await post(form.formId, { 'cf-turnstile-response': GOOD });
+    expect(JSON.parse(old.body)).toMatchObject({ code: 'captcha_required' });
+    expect(await storedFor(stack.pool, form.formId)).toMatchObject({ entries: 2 });
+  });
 });
 
 describe('the CAPTCHA secret (supabase-js, row level security)', () => {
