@@ -97,6 +97,32 @@ describe('form endpoint handler', () => {
     expect(sent).toEqual(['d1']);
   });
 
+  it('hands storage the fields in the order they were sent, a repeated name once per value', async () => {
+    const { deps, accepted } = fakeDeps();
+    const body = new URLSearchParams([
+      ['zeta', 'last letter'],
+      ['email', 'ada@example.com'],
+      ['topping', 'olives'],
+      ['2', 'numeric name'],
+      ['topping', 'basil'],
+      ['alpha', 'first letter'],
+    ]);
+    await handleRequest(
+      post(body.toString(), {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      }),
+      deps,
+    );
+    expect(accepted[0].fieldOrder).toEqual(['zeta', 'email', 'topping', '2', 'topping', 'alpha']);
+    expect(accepted[0].data).toEqual({
+      zeta: 'last letter',
+      topping: ['olives', 'basil'],
+      2: 'numeric name',
+      alpha: 'first letter',
+    });
+  });
+
   it('answers JSON with CORS and honours _next on the allowed origin only', async () => {
     const { deps } = fakeDeps();
     const res = await handleRequest(

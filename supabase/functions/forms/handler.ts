@@ -40,6 +40,8 @@ export interface AcceptInput {
   email: string | null;
   message: string | null;
   data: Record<string, string | string[]>;
+  /** The names of the post's fields in the order received, so the entry keeps data in that order. */
+  fieldOrder: string[];
   isSpam: boolean;
   /** The e-mail to queue in the same transaction; null for spam. */
   notification: Notification | null;
@@ -307,6 +309,7 @@ async function handleSubmission(
         email: submission.email,
         message: submission.message,
         data: submission.data,
+        fieldOrder: submission.ordered.map(([name]) => name),
         isSpam: submission.isSpam,
         notification,
         idempotencyKey,

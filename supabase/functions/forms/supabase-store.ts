@@ -56,6 +56,7 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
         p_account_per_day: limits.accountPerDay,
         p_idempotency_key: input.idempotencyKey,
         p_client_counted: input.clientCounted,
+        p_field_order: input.fieldOrder,
       });
       if (error) throw new Error(`accept_post: ${error.message}`);
       const result = data as {
