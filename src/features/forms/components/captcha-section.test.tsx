@@ -73,6 +73,36 @@ describe('CAPTCHA settings', () => {
     expect(document.body.innerHTML).not.toContain('sec-a1');
   });
 
+  it('warns beside Save, before saving, that pages with the old embed code must be updated', async () => {
+    const user = userEvent.setup();
+    const form = makeForm();
+    const section = renderSection(form);
+    const warning = () => screen.queryByTestId('captcha-embed-warning');
+    expect(warning()).toBeNull();
+
+    await user.selectOptions(section.getByLabelText('Provider'), 'Cloudflare Turnstile');
+    expect(warning()).toHaveTextContent(
+      'Update your page: posts without the Cloudflare Turnstile widget will be refused',
+    );
+    expect(warning()).toHaveTextContent(/Replace the embed code you pasted before/);
+    // Beside the button that would turn it on.
+    expect(warning()!.nextElementSibling).toContainElement(
+      section.getByRole('button', { name: 'Save CAPTCHA' }),
+    );
+
+    await user.type(section.getByLabelText(/Site key/), 'site-a1');
+    await user.type(section.getByLabelText(/Secret key/), 'sec-a1');
+    await user.click(section.getByRole('button', { name: 'Save CAPTCHA' }));
+    await vi.waitFor(() => expect(notify).toHaveBeenCalled(), SLOW);
+    // Saved: nothing more to warn about while the provider stays.
+    expect(warning()).toBeNull();
+    // Another provider is another widget: the warning is back; off needs none.
+    await user.selectOptions(section.getByLabelText('Provider'), 'hCaptcha');
+    expect(warning()).toHaveTextContent('hCaptcha widget');
+    await user.selectOptions(section.getByLabelText('Provider'), 'Off');
+    expect(warning()).toBeNull();
+  });
+
   it('keeps a set secret when left empty, and asks for one when the provider changes', async () => {
     const user = userEvent.setup();
     const form = makeForm({ captcha_provider: 'hcaptcha', captcha_site_key: 'site-1' });

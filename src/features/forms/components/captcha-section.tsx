@@ -1,10 +1,12 @@
 // A form's CAPTCHA, in its settings: off, or Cloudflare Turnstile, hCaptcha or reCAPTCHA v2 with the
 // provider's site key (public, it goes into the embed code) and secret key (sent once, never shown
-// again: the page only knows that one is set). Saved on its own.
+// again: the page only knows that one is set). Saved on its own. Before a save that turns CAPTCHA on
+// or changes its provider, a warning beside Save says that pages with the old embed code must get
+// the new one, or their posts are refused.
 import { memo, useId, useState } from 'react';
 import { useFormik } from 'formik';
 import * as yup from 'yup';
-import { Badge, Field, Heading, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Alert, Badge, Field, Heading, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
 import { paths } from '../../../config/paths';
@@ -218,6 +220,23 @@ export const CaptchaSection = memo(function CaptchaSection({ form }: CaptchaSect
             </>
           )}
 
+          {provider !== '' && provider !== saved.provider && (
+            <Alert.Root status="warning" data-testid="captcha-embed-warning">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>
+                  Update your page: posts without the {CAPTCHA_WIDGETS[provider].label} widget will
+                  be refused
+                </Alert.Title>
+                <Alert.Description>
+                  Once you save, every post to this form must carry a{' '}
+                  {CAPTCHA_WIDGETS[provider].label} check. Replace the embed code you pasted before
+                  with the new one (Embed code, on the form’s card) right after saving: until then,
+                  your visitors’ messages from the old code are refused.
+                </Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          )}
           <SettingSaveRow error={formik.status} saving={formik.isSubmitting} label="Save CAPTCHA" />
         </Stack>
       </form>
