@@ -1,7 +1,9 @@
 // The inbox's spam handling, export and search in Chromium: posts caught by the honeypot wait in
 // the 'Spam' view, 'Not spam' moves one back to the 'Inbox', 'Export CSV' downloads the current
 // view (search included) as a UTF-8 CSV (with a byte-order mark) whose fields are all quoted and
-// whose formula-looking cells, and parts of cells after a `;` or `,`, are neutralised.
+// whose formula-looking cells, and parts of cells after a `;` or `,`, are neutralised. Custom
+// fields (a repeated one included) show in the order sent on the card and in the message, are
+// found by the search and exported in that order; at 390 px a card never scrolls sideways.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -158,6 +160,106 @@ describe('inbox in Chromium', () => {
       expect(await listedNames(page)).toEqual(['Normal Nina']);
       const searched = parseCsv((await exportCsv(page)).bytes.toString('utf8'));
       expect(searched.slice(1).map((row) => row[header.indexOf('Name')])).toEqual(['Normal Nina']);
+    },
+  );
+
+  it(
+    'shows custom fields in the order sent, finds them, exports them, and fits 390 px',
+    { timeout: 150_000 },
+    async () => {
+      const page = await e2e.newPage();
+      const owner = await signedInUser(page, 'Custom Fields Owner');
+      const formId = await createForm(owner.client, 'Pizza order', { allowed_origin: ORIGIN });
+      await submitToForm(formId, ORIGIN, {
+        name: 'Plain Paul',
+        email: 'paul@example.org',
+        message: 'No extras, thanks',
+      });
+      // Sent as size, topping (twice), delivery_note, a; jsonb alone would hand them back as a,
+      // topping, zeta_size, delivery_note (shorter keys first).
+      await submitToForm(formId, ORIGIN, {
+        name: 'Carla Custom',
+        email: 'carla@example.org',
+        message: 'One pizza, please',
+        zeta_size: 'Large',
+        topping: ['Olives', '=Basil'],
+        delivery_note: 'Ring twice at the blue door',
+        a: 'x',
+      });
+      const order = ['zeta_size', 'topping', 'delivery_note', 'a'];
+
+      // The card: the first two in the order sent (the list on one line), then how many more.
+      await openMessagesTab(page);
+      const card = messageCard(page, 'Carla Custom');
+      await card.waitFor();
+      const terms = await card.locator('dt').allInnerTexts();
+      expect(terms).toEqual(['From', 'Email', 'Message', 'zeta_size', 'topping']);
+      const values = await card.locator('dd').allInnerTexts();
+      expect(values.slice(3)).toEqual(['Large', 'Olives, =Basil']);
+      expect(await card.getByText('+2 more fields', { exact: true }).isVisible()).toBe(true);
+      expect(
+        await messageCard(page, 'Plain Paul')
+          .getByText(/more field/)
+          .count(),
+      ).toBe(0);
+      await e2e.shot(page, 'custom-fields-card');
+
+      // The message: every field in the order sent, the repeated one as a list.
+      await card.click();
+      const drawer = page.getByRole('dialog', { name: 'Message from Carla Custom' });
+      await drawer.getByText('Other fields').waitFor();
+      const drawerTerms = await drawer.locator('dt').allInnerTexts();
+      expect(drawerTerms.slice(-4)).toEqual(order);
+      const toppings = drawer.getByRole('list', { name: 'topping' });
+      expect(await toppings.getByRole('listitem').allInnerTexts()).toEqual(['Olives', '=Basil']);
+      await e2e.shot(page, 'custom-fields-drawer');
+      await page.getByRole('button', { name: 'Close message' }).click();
+      await drawer.waitFor({ state: 'detached' });
+
+      // The search finds the message by a custom field's value, and by an item of the list.
+      const search = page.getByLabel('Search messages', { exact: true });
+      await search.fill('blue door');
+      await messageCard(page, 'Plain Paul').waitFor({ state: 'detached' });
+      await card.waitFor();
+      expect(await listedNames(page)).toEqual(['Carla Custom']);
+      await search.fill('olives');
+      await card.waitFor();
+      expect(await listedNames(page)).toEqual(['Carla Custom']);
+      await search.fill('');
+      await messageCard(page, 'Plain Paul').waitFor();
+
+      // The CSV: one column per custom field in the order sent, the list's items joined by "; ",
+      // each neutralised.
+      const rows = parseCsv((await exportCsv(page)).bytes.toString('utf8'));
+      const header = rows[0]!;
+      expect(header).toEqual(['Date', 'Form', 'Name', 'Email', 'Message', ...order]);
+      const carla = rows.find((row) => row[2] === 'Carla Custom')!;
+      expect(carla.slice(5)).toEqual([
+        'Large',
+        "Olives; '=Basil",
+        'Ring twice at the blue door',
+        'x',
+      ]);
+      const paul = rows.find((row) => row[2] === 'Plain Paul')!;
+      expect(paul.slice(5)).toEqual(['', '', '', '']);
+
+      // At 390 px the card wraps the form's id and its fields instead of scrolling sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await card.waitFor();
+      const formIdLine = card.getByText(/^Form ID:/);
+      expect(await formIdLine.innerText()).toBe(`Form ID: ${formId}`);
+      expect(await card.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+      expect(
+        await formIdLine.evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          const cardBox = el.closest('article')!.getBoundingClientRect();
+          return box.right <= cardBox.right && el.scrollWidth <= el.clientWidth;
+        }),
+      ).toBe(true);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      ).toBeLessThanOrEqual(0);
+      await e2e.shot(page, 'custom-fields-card-390');
     },
   );
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_BOM, csvField, extraColumns, messagesToCsv, neutralizeFormula } from './csv';
+import {
+  CSV_BOM,
+  csvField,
+  extraColumns,
+  fieldCell,
+  messagesToCsv,
+  neutralizeFormula,
+} from './csv';
 import { FORM_BETA, makeMessage } from './testing/fixtures';
 
 /** The file's lines without the BOM and the final line break. */
@@ -71,6 +78,14 @@ describe('extraColumns', () => {
     ];
     expect(extraColumns(messages)).toEqual(['company', 'phone', 'budget']);
   });
+
+  it("takes each message's fields in the order sent, not the order data has them", () => {
+    const messages = [
+      makeMessage({ data: { a: '1', zeta: '2' }, field_order: ['zeta', 'a'] }),
+      makeMessage({ data: { b: '3', a: '4', mid: '5' }, field_order: ['mid', 'a', 'b'] }),
+    ];
+    expect(extraColumns(messages)).toEqual(['zeta', 'a', 'mid', 'b']);
+  });
 });
 
 describe('messagesToCsv', () => {
@@ -102,18 +117,27 @@ describe('messagesToCsv', () => {
     expect(lines(csv)[1]).toBe('"2026-01-01T00:00:00.000Z","Contact","","","hi"');
   });
 
-  it('adds a column per extra field and JSON for nested values', () => {
+  it('adds a column per custom field, joins a list with "; " and writes JSON for other values', () => {
     const csv = messagesToCsv([
       makeMessage({ created_at: '2026-01-01T00:00:00Z', data: { company: 'ACME' } }),
       makeMessage({
         created_at: '2026-01-02T00:00:00Z',
-        data: { tags: ['a', 'b'], company: 'Initech', size: 12 },
+        data: { tags: ['a', 'b'], company: 'Initech', size: 12, nested: { x: [1] } },
+        field_order: ['tags', 'company', 'size', 'nested'],
       }),
     ]);
     const [header, first, second] = lines(csv);
-    expect(header).toBe('"Date","Form","Name","Email","Message","company","tags","size"');
-    expect(first.endsWith(',"Hello there","ACME","",""')).toBe(true);
-    expect(second.endsWith(',"Hello there","Initech","[""a"",""b""]","12"')).toBe(true);
+    expect(header).toBe('"Date","Form","Name","Email","Message","company","tags","size","nested"');
+    expect(first.endsWith(',"Hello there","ACME","","",""')).toBe(true);
+    expect(second.endsWith(',"Hello there","Initech","a; b","12","{""x"":[1]}"')).toBe(true);
+  });
+
+  it('neutralises each item of a list, quotes and all', () => {
+    expect(fieldCell(['fine', '=1+1', '"@x"', 'a,b'])).toBe(`fine; '=1+1; "'@x"; a,b`);
+    const csv = messagesToCsv([
+      makeMessage({ created_at: '2026-01-01T00:00:00Z', data: { pick: ['-2', 'say "hi"'] } }),
+    ]);
+    expect(lines(csv)[1].endsWith(`,"'-2; say ""hi"""`)).toBe(true);
   });
 
   it('neutralises formulas in every cell, headers included', () => {

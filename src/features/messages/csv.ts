@@ -1,8 +1,9 @@
 // The inbox as a CSV file: one row per message with its date, form, sender and message, plus one
-// column per extra field any of the messages carries. RFC 4180 (CRLF, every field quoted, quotes
-// doubled), UTF-8 with a byte-order mark so spreadsheet apps read accents right, and cells a
-// spreadsheet would run as a formula neutralised.
-import { fieldText } from './message-fields';
+// column per custom field any of the messages carries (in the order first seen, each message's
+// fields in the order sent; a field sent more than once has its items joined by "; "). RFC 4180
+// (CRLF, every field quoted, quotes doubled), UTF-8 with a byte-order mark so spreadsheet apps read
+// accents right, and cells a spreadsheet would run as a formula neutralised.
+import { fieldNames, fieldValue, type CustomFieldSource } from './message-fields';
 import type { Message } from './types';
 
 export const CSV_BOM = '\uFEFF';
@@ -36,11 +37,24 @@ export function csvLine(values: readonly string[]): string {
   return values.map(csvField).join(',');
 }
 
-/** The extra field names of the messages, in order of first appearance. */
-export function extraColumns(messages: readonly Pick<Message, 'data'>[]): string[] {
+/** The custom field names of the messages, each message's in the order sent, first seen first. */
+export function extraColumns(messages: readonly CustomFieldSource[]): string[] {
   const seen = new Set<string>();
-  for (const message of messages) for (const key of Object.keys(message.data)) seen.add(key);
+  for (const message of messages) for (const name of fieldNames(message)) seen.add(name);
   return [...seen];
+}
+
+/** What joins the items of a field sent more than once in its one cell. */
+export const LIST_SEPARATOR = '; ';
+
+/**
+ * A custom field's cell: a text as it is (JSON for anything else); a list's items joined by
+ * LIST_SEPARATOR, each one neutralised on its own, since the space after the `;` would hide a
+ * formula at an item's start from the check of the whole cell.
+ */
+export function fieldCell(value: unknown): string {
+  const shown = fieldValue(value);
+  return Array.isArray(shown) ? shown.map(neutralizeFormula).join(LIST_SEPARATOR) : shown;
 }
 
 export interface CsvOptions {
@@ -64,7 +78,9 @@ export function messagesToCsv(messages: readonly Message[], options: CsvOptions 
         message.name ?? '',
         message.email ?? '',
         message.message ?? '',
-        ...extras.map((key) => (key in message.data ? fieldText(message.data[key]) : '')),
+        ...extras.map((key) =>
+          Object.hasOwn(message.data, key) ? fieldCell(message.data[key]) : '',
+        ),
       ]),
     );
   }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  customFields,
   deliveryState,
-  extraFields,
+  fieldNames,
+  fieldsPreview,
+  fieldSummary,
   isDeliveryInFlight,
   messageColumns,
   replyHref,
@@ -42,10 +45,13 @@ describe('toMessage', () => {
     expect(toMessage({ ...raw, delivery: null }).delivery).toBeNull();
   });
 
-  it('keeps the form name and the extra data', () => {
-    const message = toMessage({ ...raw, delivery: [] });
+  it('keeps the form name, the extra data and its order', () => {
+    const message = toMessage({ ...raw, delivery: [], field_order: ['company'] });
     expect(message.form).toEqual({ name: 'Contact' });
     expect(message.data).toEqual({ company: 'ACME' });
+    expect(message.field_order).toEqual(['company']);
+    expect(toMessage(raw).field_order).toBeNull();
+    expect(toMessage({ ...raw, field_order: [1] }).field_order).toBeNull();
   });
 
   it('refuses rows without the columns the inbox needs', () => {
@@ -78,6 +84,12 @@ describe('messageColumns', () => {
     expect(picked).not.toHaveProperty('user_id');
     expect(picked).not.toHaveProperty('search_text');
     expect(picked).toHaveProperty('name', 'Ada');
+  });
+
+  it("keeps a live row's field order", () => {
+    expect(messageColumns({ ...raw, field_order: ['company'] })).toHaveProperty('field_order', [
+      'company',
+    ]);
   });
 });
 
@@ -115,18 +127,60 @@ describe('replyHref', () => {
   });
 });
 
-describe('extraFields', () => {
-  it('renders strings as they are and other values as JSON', () => {
+describe('customFields', () => {
+  it('keeps strings, lists as lists, and writes other values as JSON', () => {
     const message = makeMessage({
       data: { company: 'ACME', size: 12, tags: ['a', 'b'], nested: { x: null }, agree: true },
     });
-    expect(extraFields(message)).toEqual([
-      { key: 'company', value: 'ACME' },
-      { key: 'size', value: '12' },
-      { key: 'tags', value: '["a","b"]' },
-      { key: 'nested', value: '{"x":null}' },
-      { key: 'agree', value: 'true' },
+    expect(customFields(message)).toEqual([
+      { name: 'company', value: 'ACME' },
+      { name: 'size', value: '12' },
+      { name: 'tags', value: ['a', 'b'] },
+      { name: 'nested', value: '{"x":null}' },
+      { name: 'agree', value: 'true' },
     ]);
+  });
+
+  it('follows the order sent, skipping names data lacks, then any names it missed', () => {
+    const message = makeMessage({
+      data: { a: '1', bb: '2', ccc: ['3', '4'], extra: '5' },
+      field_order: ['ccc', 'gone', 'a', 'ccc', 'bb'],
+    });
+    expect(fieldNames(message)).toEqual(['ccc', 'a', 'bb', 'extra']);
+    expect(customFields(message).map((f) => f.name)).toEqual(['ccc', 'a', 'bb', 'extra']);
+  });
+
+  it("keeps data's own order for a message stored before the order was kept", () => {
+    expect(fieldNames(makeMessage({ data: { b: '1', a: '2' }, field_order: null }))).toEqual([
+      'b',
+      'a',
+    ]);
+  });
+});
+
+describe('fieldsPreview', () => {
+  it('shows the first fields in the order sent and counts the rest', () => {
+    const message = makeMessage({
+      data: { a: '1', b: '2', c: '3', d: '4' },
+      field_order: ['d', 'c', 'b', 'a'],
+    });
+    expect(fieldsPreview(message)).toEqual({
+      shown: [
+        { name: 'd', value: '4' },
+        { name: 'c', value: '3' },
+      ],
+      more: 2,
+    });
+    expect(fieldsPreview(makeMessage({ data: { a: '1' } }))).toEqual({
+      shown: [{ name: 'a', value: '1' }],
+      more: 0,
+    });
+    expect(fieldsPreview(makeMessage())).toEqual({ shown: [], more: 0 });
+  });
+
+  it('puts a list on one line and shows bidi controls as tokens', () => {
+    expect(fieldSummary(['Olives', 'Basil'])).toBe('Olives, Basil');
+    expect(fieldSummary('a\u202Eb')).toBe('a[U+202E]b');
   });
 });
 

@@ -1,7 +1,7 @@
 // How a message reads: rows from the REST API checked and normalised into `Message`, and the
 // texts the spec fixes for a card ('Anonymous' for a missing name, a dash for a missing e-mail;
-// bidirectional controls shown as `[U+202E]` tokens, never obeyed), the visitor's extra fields as
-// text, and where the notification e-mail stands.
+// bidirectional controls shown as `[U+202E]` tokens, never obeyed), the visitor's custom fields in
+// the order sent (a repeated name as a list), and where the notification e-mail stands.
 import { visibleText } from '../../lib/visible-text';
 import { isTimestamp, isUuid } from './message-query';
 import type { Delivery, Message, NotificationSkipped } from './types';
@@ -51,6 +51,11 @@ export function toDelivery(value: unknown): Delivery | null {
   };
 }
 
+/** A stored field order, checked: a list of names, else null (none kept, or malformed). */
+function toFieldOrder(value: unknown): string[] | null {
+  return Array.isArray(value) && value.every((name) => typeof name === 'string') ? value : null;
+}
+
 /**
  * A row of the REST API (or a Realtime payload) as a `Message`. Throws when the columns the
  * inbox relies on are missing or malformed, so a changed schema fails loudly, not as blank cards.
@@ -67,6 +72,7 @@ export function toMessage(raw: unknown): Message {
     email: optionalText(raw.email, 'email'),
     message: optionalText(raw.message, 'message'),
     data: isObject(raw.data) ? raw.data : {},
+    field_order: toFieldOrder(raw.field_order),
     is_spam: raw.is_spam === true,
     read_at: optionalText(raw.read_at, 'read time'),
     created_at: raw.created_at,
@@ -85,6 +91,7 @@ export function messageColumns(raw: Record<string, unknown>): Partial<Message> {
     'email',
     'message',
     'data',
+    'field_order',
     'is_spam',
     'read_at',
     'created_at',
@@ -123,9 +130,51 @@ export function fieldText(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
-/** Every extra field the visitor sent, in the order they were stored, as text. */
-export function extraFields(message: Pick<Message, 'data'>): { key: string; value: string }[] {
-  return Object.entries(message.data).map(([key, value]) => ({ key, value: fieldText(value) }));
+/** A custom field as the inbox shows it: a text, or a list for a name sent more than once. */
+export interface CustomField {
+  name: string;
+  value: string | string[];
+}
+
+/** The message's fields the inbox reads field_order and data from. */
+export type CustomFieldSource = Pick<Message, 'data'> & Partial<Pick<Message, 'field_order'>>;
+
+/**
+ * The names of a message's custom fields in the order the visitor sent them: those of
+ * `field_order` that `data` holds (each once), then any others in the order `data` has them (all
+ * of them for a message stored before the order was kept).
+ */
+export function fieldNames(message: CustomFieldSource): string[] {
+  const names = new Set<string>();
+  for (const name of message.field_order ?? []) {
+    if (Object.hasOwn(message.data, name)) names.add(name);
+  }
+  for (const name of Object.keys(message.data)) names.add(name);
+  return [...names];
+}
+
+/** A stored value for display: a list stays a list (of texts), anything else becomes a text. */
+export function fieldValue(value: unknown): string | string[] {
+  return Array.isArray(value) ? value.map(fieldText) : fieldText(value);
+}
+
+/** Every custom field the visitor sent, in the order sent. */
+export function customFields(message: CustomFieldSource): CustomField[] {
+  return fieldNames(message).map((name) => ({ name, value: fieldValue(message.data[name]) }));
+}
+
+/** A custom field's value on one line (a list's items joined by ", "), bidi controls visible. */
+export function fieldSummary(value: string | string[]): string {
+  return visibleText(Array.isArray(value) ? value.join(', ') : value);
+}
+
+/** What a card shows of the custom fields: the first `count` in the order sent, and how many more. */
+export function fieldsPreview(
+  message: CustomFieldSource,
+  count = 2,
+): { shown: CustomField[]; more: number } {
+  const fields = customFields(message);
+  return { shown: fields.slice(0, count), more: Math.max(0, fields.length - count) };
 }
 
 export type DeliveryState =

@@ -116,7 +116,32 @@ describe('matchesFilter', () => {
 
 describe('searchTextOf', () => {
   it('joins the fields like the database trigger', () => {
-    expect(searchTextOf({ name: 'Ada', email: null, message: 'Hi' })).toBe('ada  hi');
+    expect(searchTextOf({ name: 'Ada', email: null, message: 'Hi' })).toBe('ada  hi ');
+  });
+
+  it("includes the custom fields' values, a list's items each, bounded like the trigger", () => {
+    expect(
+      searchTextOf({
+        name: 'Ada',
+        message: 'Hi',
+        data: { company: 'ACME Corp', topping: ['Olives', 'Basil'] },
+      }),
+    ).toBe('ada  hi acme corp olives basil');
+    const long = searchTextOf({ data: { a: 'x'.repeat(900), b: 'y'.repeat(900) } });
+    expect(long).toBe(`   ${'x'.repeat(500)} ${'y'.repeat(500)}`);
+    const many = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`f${i}`, 'z'.repeat(500)]),
+    );
+    expect(searchTextOf({ data: many }).length).toBe(3 + 4000);
+  });
+
+  it('finds a live message by a custom value', () => {
+    expect(
+      matchesFilter(
+        { is_spam: false, form_id: FORM_CONTACT.id, data: { company: 'Initech' } },
+        { formId: null, view: 'inbox', q: 'initech' },
+      ),
+    ).toBe(true);
   });
 });
 

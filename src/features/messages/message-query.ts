@@ -17,7 +17,8 @@ export const MAX_SEARCH_LENGTH = 200;
  * is unique, but PostgREST may still answer the embed as an array (see toMessage).
  */
 export const MESSAGE_COLUMNS =
-  'id, form_id, name, email, message, data, is_spam, read_at, created_at, notification_skipped, ' +
+  'id, form_id, name, email, message, data, field_order, is_spam, read_at, created_at, ' +
+  'notification_skipped, ' +
   'form:forms(name), delivery:email_deliveries(status, attempts, last_error, next_attempt_at, sent_at)';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -72,16 +73,40 @@ export function searchPattern(term: string): string {
   return `%${escaped}%`;
 }
 
-/** What the server searches in, as the entries trigger computes it. */
+/** How much of the custom fields the search reads (as the entries trigger bounds them). */
+export const SEARCHED_FIELDS = { perValue: 500, total: 4000 } as const;
+
+/** The custom fields' values as the search reads them: each cut, then all of them cut. */
+function searchedValues(data: unknown): string {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return '';
+  const values = Object.values(data as Record<string, unknown>).flatMap((value) =>
+    Array.isArray(value) ? value : [value],
+  );
+  return values
+    .map((value) =>
+      (typeof value === 'string' ? value : (JSON.stringify(value) ?? '')).slice(
+        0,
+        SEARCHED_FIELDS.perValue,
+      ),
+    )
+    .join(' ')
+    .slice(0, SEARCHED_FIELDS.total);
+}
+
+/**
+ * What the server searches in: the `search_text` the entries trigger keeps (name, e-mail,
+ * message and the custom fields' values), or the same computed from the row when it has none.
+ */
 export function searchTextOf(row: {
   name?: unknown;
   email?: unknown;
   message?: unknown;
+  data?: unknown;
   search_text?: unknown;
 }): string {
   if (typeof row.search_text === 'string') return row.search_text;
   const part = (value: unknown) => (typeof value === 'string' ? value : '');
-  return `${part(row.name)} ${part(row.email)} ${part(row.message)}`.toLowerCase();
+  return `${part(row.name)} ${part(row.email)} ${part(row.message)} ${searchedValues(row.data)}`.toLowerCase();
 }
 
 /** Whether a row (a message or a Realtime payload) belongs in the list of `filter`. */
@@ -92,6 +117,7 @@ export function matchesFilter(
     name?: unknown;
     email?: unknown;
     message?: unknown;
+    data?: unknown;
     search_text?: unknown;
   },
   filter: MessageFilter,

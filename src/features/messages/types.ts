@@ -19,8 +19,13 @@ export interface Message {
   name: string | null;
   email: string | null;
   message: string | null;
-  /** Every other field the visitor sent, by name. */
+  /**
+   * Every other field the visitor sent (custom fields), by name: a string, or a list of strings
+   * for a name sent more than once.
+   */
   data: Record<string, unknown>;
+  /** The keys of `data` in the order they were sent; null for messages stored before it was kept. */
+  field_order: string[] | null;
   is_spam: boolean;
   read_at: string | null;
   created_at: string;

@@ -8,10 +8,14 @@ export interface Submission {
   message?: string;
   /** Fills the honeypot: stored, but as spam. */
   spam?: boolean;
-  [field: string]: string | boolean | undefined;
+  /** A list is sent as the same name repeated, once per item (as checkboxes are). */
+  [field: string]: string | string[] | boolean | undefined;
 }
 
-/** Posts one submission as a page on `origin` would (JSON answer); returns the stored entry id. */
+/**
+ * Posts one submission as a page on `origin` would (JSON answer), its fields in the order given;
+ * returns the stored entry id.
+ */
 export async function submitToForm(
   formId: string,
   origin: string,
@@ -20,7 +24,8 @@ export async function submitToForm(
   const { spam, ...fields } = submission;
   const body = new URLSearchParams();
   for (const [key, value] of Object.entries(fields)) {
-    if (typeof value === 'string') body.set(key, value);
+    if (typeof value === 'string') body.append(key, value);
+    else if (Array.isArray(value)) for (const item of value) body.append(key, item);
   }
   if (spam) body.set('_gotcha', 'I am a bot');
   const res = await fetch(`${inject('stack').apiUrl}/functions/v1/forms/${formId}`, {

@@ -103,7 +103,11 @@ export function Endpoint() {
         The endpoint accepts <C>application/x-www-form-urlencoded</C> (a normal HTML form),{' '}
         <C>multipart/form-data</C> (text fields; file uploads are refused for now) and{' '}
         <C>application/json</C>. The fields <C>name</C>, <C>email</C> and <C>message</C> are stored
-        in their own columns; every other field is kept too and shown with the entry.
+        in their own columns; every other field is kept too, in the order it was sent: the inbox
+        shows the first ones on each message&rsquo;s card and all of them in the message, its search
+        finds their values, and the CSV export gives each one a column. A name sent more than once
+        (checkboxes, a multiple select) is kept as a list, shown as one and written in its one CSV
+        cell with its items joined by <C>; </C>.
       </P>
     </DocSection>
   );

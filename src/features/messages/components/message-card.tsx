@@ -1,7 +1,8 @@
-// One message in the list, as the spec's card shows it: the form's name and id, From (or
-// 'Anonymous'), Email (or a dash), Message and the date, plus read state, the e-mail's delivery,
-// a selection box and the actions. The card opens the message on click or Enter.
-import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
+// One message in the list, as the spec's card shows it: the form's name and id ("Form ID", wrapping
+// at any point on a narrow screen), From (or 'Anonymous'), Email (or a dash), Message and the date,
+// then the first custom fields in the order sent and how many more there are, plus read state, the
+// e-mail's delivery, a selection box and the actions. The card opens the message on click or Enter.
+import { Fragment, useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import {
   Badge,
   Box,
@@ -22,12 +23,15 @@ import {
 } from 'lucide-react';
 import type { MessageAction } from '../api/update-messages';
 import { formatMessageDate } from '../format-date';
-import { senderEmail, senderName } from '../message-fields';
+import { fieldSummary, fieldsPreview, senderEmail, senderName } from '../message-fields';
+import { visibleText } from '../../../lib/visible-text';
 import type { Message } from '../types';
 import { DeliveryStatus } from './delivery-status';
 
 /** How long a message that just arrived stays highlighted before the highlight fades. */
 const HIGHLIGHT_MS = 4000;
+/** How many custom fields a card shows before "+N more fields". */
+export const CARD_FIELDS = 2;
 
 export interface MessageCardProps {
   message: Message;
@@ -53,6 +57,7 @@ export function MessageCard({
 }: MessageCardProps) {
   const name = senderName(message);
   const unread = message.read_at === null;
+  const fields = fieldsPreview(message, CARD_FIELDS);
   const [highlighted, setHighlighted] = useState(message.arrivedLive === true);
   useEffect(() => {
     if (!highlighted) return;
@@ -127,8 +132,11 @@ export function MessageCard({
               <time dateTime={message.created_at}>{formatMessageDate(message.created_at)}</time>
             </Text>
           </Flex>
-          <Text textStyle="xs" color="fg.muted" fontFamily="mono" wordBreak="break-all">
-            ID: {message.form_id}
+          <Text textStyle="xs" color="fg.muted" minW="0">
+            Form ID:{' '}
+            <Text as="span" fontFamily="mono" overflowWrap="anywhere">
+              {message.form_id}
+            </Text>
           </Text>
 
           <Box as="dl" display="grid" gridTemplateColumns="auto 1fr" columnGap="3" rowGap="1">
@@ -157,7 +165,22 @@ export function MessageCard({
             >
               {message.message?.trim() ? message.message : '—'}
             </Text>
+            {fields.shown.map((field) => (
+              <Fragment key={field.name}>
+                <Text as="dt" textStyle="sm" color="fg.muted" maxW="10rem" truncate>
+                  {visibleText(field.name)}
+                </Text>
+                <Text as="dd" textStyle="sm" minW="0" truncate>
+                  {fieldSummary(field.value) || '—'}
+                </Text>
+              </Fragment>
+            ))}
           </Box>
+          {fields.more > 0 && (
+            <Text textStyle="xs" color="fg.muted">
+              +{fields.more} more {fields.more === 1 ? 'field' : 'fields'}
+            </Text>
+          )}
 
           <Flex gap="2" align="center" justify="space-between" wrap="wrap" pt="1">
             <DeliveryStatus message={message} />

@@ -1,7 +1,8 @@
 // The open message (URL `message=<id>`), in a drawer: every field the visitor sent — name, e-mail
-// (a mailto link), message, and each extra field — as plain text, never HTML (names, the e-mail
-// and field names with bidirectional controls shown as tokens); the form, the time, the e-mail's
-// delivery; and the actions. Opening an unread message marks it read.
+// (a mailto link), message, and each custom field in the order sent (a field sent more than once as
+// a list) — as plain text, never HTML (names, the e-mail and field names with bidirectional
+// controls shown as tokens); the form and its id, the time, the e-mail's delivery; and the
+// actions. Opening an unread message marks it read.
 import { useEffect, useRef } from 'react';
 import {
   Alert,
@@ -31,7 +32,7 @@ import { visibleText } from '../../../lib/visible-text';
 import { useMessage } from '../api/get-message';
 import type { MessageAction } from '../api/update-messages';
 import { formatMessageDate } from '../format-date';
-import { extraFields, replyHref, senderEmail, senderName } from '../message-fields';
+import { customFields, replyHref, senderEmail, senderName } from '../message-fields';
 import type { Message } from '../types';
 import { DeliveryStatus } from './delivery-status';
 
@@ -142,7 +143,7 @@ export function MessageDetail({
 
 function MessageFields({ message, formName }: { message: Message; formName: string }) {
   const reply = replyHref(message);
-  const extras = extraFields(message);
+  const extras = customFields(message);
   return (
     <Stack gap="6">
       <Flex gap="2" wrap="wrap">
@@ -171,8 +172,11 @@ function MessageFields({ message, formName }: { message: Message; formName: stri
           <DataList.ItemValue>
             <Stack gap="0" minW="0">
               <Text wordBreak="break-word">{formName}</Text>
-              <Text textStyle="xs" color="fg.muted" fontFamily="mono" wordBreak="break-all">
-                ID: {message.form_id}
+              <Text textStyle="xs" color="fg.muted">
+                Form ID:{' '}
+                <Text as="span" fontFamily="mono" overflowWrap="anywhere">
+                  {message.form_id}
+                </Text>
               </Text>
             </Stack>
           </DataList.ItemValue>
@@ -219,11 +223,19 @@ function MessageFields({ message, formName }: { message: Message; formName: stri
           </Text>
         ) : (
           <DataList.Root orientation="horizontal" size="sm">
-            {extras.map(({ key, value }) => (
-              <DataList.Item key={key}>
-                <DataList.ItemLabel wordBreak="break-word">{visibleText(key)}</DataList.ItemLabel>
+            {extras.map(({ name, value }) => (
+              <DataList.Item key={name}>
+                <DataList.ItemLabel wordBreak="break-word">{visibleText(name)}</DataList.ItemLabel>
                 <DataList.ItemValue whiteSpace="pre-wrap" wordBreak="break-word">
-                  {value || '—'}
+                  {Array.isArray(value) ? (
+                    <Box as="ul" ps="4" listStyleType="disc" aria-label={visibleText(name)}>
+                      {value.map((item, i) => (
+                        <li key={i}>{item || '—'}</li>
+                      ))}
+                    </Box>
+                  ) : (
+                    value || '—'
+                  )}
                 </DataList.ItemValue>
               </DataList.Item>
             ))}

@@ -26,7 +26,9 @@ const ada = makeMessage({
   email: 'ada@example.com',
   message: 'Can I get a quote?',
   created_at: '2026-11-20T10:00:00+00:00',
-  data: { company: 'ACME', tags: ['a', 'b'] },
+  // Sent as tags, company, budget; jsonb hands the keys back in an order of its own.
+  data: { budget: '5k', company: 'ACME', tags: ['olives', 'basil'] },
+  field_order: ['tags', 'company', 'budget'],
   delivery: {
     status: 'sent',
     attempts: 1,
@@ -72,19 +74,32 @@ describe('MessagesPanel', () => {
     renderPanel();
     const first = await card('Ada Lovelace');
     expect(within(first).getByText('Contact')).toBeInTheDocument();
-    expect(within(first).getByText(`ID: ${FORM_CONTACT.id}`)).toBeInTheDocument();
+    // The id is labelled as the form's, and may wrap anywhere on a narrow screen.
+    const formId = within(first).getByText(FORM_CONTACT.id);
+    expect(formId.parentElement).toHaveTextContent(`Form ID: ${FORM_CONTACT.id}`);
+    expect(formId).toHaveStyle({ overflowWrap: 'anywhere' });
     expect(within(first).getByText('From')).toBeInTheDocument();
     expect(within(first).getByText('ada@example.com')).toBeInTheDocument();
     expect(within(first).getByText('Can I get a quote?')).toBeInTheDocument();
     expect(within(first).getByText(/^Nov 20, 2026, \d{1,2}:\d{2} [AP]M$/)).toBeInTheDocument();
     expect(within(first).getByText('Unread.')).toBeInTheDocument();
     expect(within(first).getByText(/^E-mailed /)).toBeInTheDocument();
+    // The first two custom fields in the order sent (a list on one line), and how many more.
+    const terms = within(first)
+      .getAllByRole('term')
+      .map((term) => term.textContent);
+    expect(terms).toEqual(['From', 'Email', 'Message', 'tags', 'company']);
+    expect(within(first).getByText('olives, basil')).toBeInTheDocument();
+    expect(within(first).getByText('ACME')).toBeInTheDocument();
+    expect(within(first).queryByText('budget')).toBeNull();
+    expect(within(first).getByText('+1 more field')).toBeInTheDocument();
 
     const second = await card('Anonymous');
     expect(within(second).getByText('Anonymous')).toBeInTheDocument();
     expect(within(second).getByText('—')).toBeInTheDocument();
     expect(within(second).getByText('Beta signup')).toBeInTheDocument();
     expect(within(second).queryByText('Unread.')).not.toBeInTheDocument();
+    expect(within(second).queryByText(/more field/)).not.toBeInTheDocument();
 
     // The inbox leaves spam out, and asked the server for non-spam rows only.
     expect(screen.queryByRole('article', { name: 'Message from Spammer' })).not.toBeInTheDocument();
@@ -170,15 +185,42 @@ describe('MessagesPanel', () => {
     expect(searched?.filters).toContainEqual(['search_text', 'ilike', '%zebra\\%%']);
   });
 
+  it("finds a message by a custom field's value, a list's item included", async () => {
+    renderPanel();
+    await card('Ada Lovelace');
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search messages' }), 'basil');
+    await waitFor(
+      () => expect(screen.queryByRole('article', { name: 'Message from Anonymous' })).toBeNull(),
+      SLOW,
+    );
+    expect(await card('Ada Lovelace')).toBeInTheDocument();
+    expect(fakeInbox.requests('entries', 'select').at(-1)?.filters).toContainEqual([
+      'search_text',
+      'ilike',
+      '%basil%',
+    ]);
+  });
+
   it('opens a message with every field, and marks it read', async () => {
     renderPanel();
     // From the keyboard: the card takes focus and opens with Enter.
     (await card('Ada Lovelace')).focus();
     await userEvent.keyboard('{Enter}');
     const drawer = await screen.findByRole('dialog', { name: 'Message from Ada Lovelace' }, SLOW);
-    expect(within(drawer).getByText('company')).toBeInTheDocument();
+    // Every custom field in the order sent; a repeated one as a list.
+    const names = [...drawer.querySelectorAll('dt')].map((term) => term.textContent);
+    expect(names.slice(-3)).toEqual(['tags', 'company', 'budget']);
+    const tags = within(drawer).getByRole('list', { name: 'tags' });
+    expect(
+      within(tags)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['olives', 'basil']);
     expect(within(drawer).getByText('ACME')).toBeInTheDocument();
-    expect(within(drawer).getByText('["a","b"]')).toBeInTheDocument();
+    expect(within(drawer).getByText('5k')).toBeInTheDocument();
+    expect(within(drawer).getByText(FORM_CONTACT.id).parentElement).toHaveTextContent(
+      `Form ID: ${FORM_CONTACT.id}`,
+    );
     expect(within(drawer).getByRole('link', { name: 'ada@example.com' })).toHaveAttribute(
       'href',
       expect.stringMatching(/^mailto:ada@example\.com\?/),

@@ -64,7 +64,7 @@ export function SearchBox({ value, onSearch }: SearchBoxProps) {
       <Input
         type="search"
         aria-label="Search messages"
-        placeholder="Search name, e-mail or message"
+        placeholder="Search name, e-mail, message or fields"
         value={text}
         maxLength={MAX_SEARCH_LENGTH}
         // The clear button above replaces the browser's own, which not every browser shows.

@@ -17,6 +17,7 @@ export function makeMessage(overrides: Partial<Message> = {}): Message {
     email: 'ada@example.com',
     message: 'Hello there',
     data: {},
+    field_order: null,
     is_spam: false,
     read_at: null,
     created_at: '2026-11-20T10:00:00+00:00',
