@@ -139,6 +139,8 @@ async function main() {
                now(), '{"provider":"email","providers":["email"]}', '{}', now(), now())`,
       [ownerId, ownerEmail],
     );
+    // Far more posts than any plan's month: the owner has no quota.
+    await stack.pool.query(`select public.set_account_plan($1, 'unlimited')`, [ownerId]);
     const {
       rows: [form],
     } = await stack.pool.query<{ id: string; notify_email: boolean; target_verified: boolean }>(

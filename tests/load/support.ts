@@ -12,6 +12,7 @@ import { expect } from 'vitest';
 import { SUPABASE_DIR } from '../../local-stack/config.ts';
 import { freePorts, startStack, type RunningStack } from '../../local-stack/stack.ts';
 import { listMail } from '../support/mail.ts';
+import { startNewAccountsUnlimited } from '../support/plans.ts';
 import {
   functionUrl,
   ORIGIN,
@@ -81,12 +82,14 @@ export async function startLoadStack(label: string): Promise<LoadStack> {
       if (process.env.STACK_LOG) console.log(`[${service}] ${message}`);
     },
   });
+  // Thousands of posts per owner: no plan quota (tests/support/plans.ts), as the limits above.
+  await startNewAccountsUnlimited(stack.settings.dbUrl);
   // Boot the function's worker before the clock starts (no form: 404, nothing stored).
   await rawRequest(functionUrl(stack.settings.apiUrl, 'warm-up'), { body: '{}' });
   console.log(
     `[load] ${label}: ${SIZE.submissions} submissions from ${SIZE.clients} clients over ` +
       `${OWNERS} owners; rate limits and notification caps LIFTED by the test-only ` +
-      `FORMS_RATE_LIMITS=off (never set it in production)`,
+      `FORMS_RATE_LIMITS=off (never set it in production), owners on the unlimited plan`,
   );
   return {
     stack,

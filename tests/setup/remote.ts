@@ -6,6 +6,7 @@
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { readRemoteTarget } from '../../scripts/verify-env.ts';
+import { TEST_PLAN } from '../support/plans.ts';
 
 /** Matches every address the suites create, and nothing a real user can own. */
 export const TEST_ADDRESS_PATTERN = '@([a-z0-9-]+\\.)*example\\.test$';
@@ -45,6 +46,7 @@ export async function provideRemoteTarget(
   });
   // Rows left by an earlier run that was cut short go first, so every run starts clean.
   await removeRemoteTestRows(remote.dbUrl);
+  await installRemoteTestPlan(remote.dbUrl);
   return remote.dbUrl;
 }
 
@@ -64,6 +66,58 @@ export async function removeRemoteTestRows(dbUrl: string): Promise<void> {
     }
     console.log(
       `verify: test rows at example.test removed: ${removed.length ? removed.join(', ') : 'none'}`,
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+const REMOTE_TRIGGER = `
+create or replace function public.verify_test_accounts_unlimited()
+returns trigger language plpgsql security definer set search_path = '' as $fn$
+begin
+  if exists (select 1 from auth.users u
+              where u.id = new.user_id and u.email ~* '${TEST_ADDRESS_PATTERN}') then
+    new.plan_id := '${TEST_PLAN}';
+  end if;
+  return new;
+end;
+$fn$;
+revoke execute on function public.verify_test_accounts_unlimited() from public, anon, authenticated, service_role;
+drop trigger if exists verify_test_accounts_unlimited on public.account_plans;
+create trigger verify_test_accounts_unlimited
+  before insert on public.account_plans
+  for each row execute function public.verify_test_accounts_unlimited();
+`;
+
+/**
+ * The suites' accounts (example.test addresses only) start on TEST_PLAN for the run, whatever the
+ * deployment's default plan: the suites create many forms and posts per account, which a Free
+ * account would refuse. A deployment without plans is left as it is.
+ */
+export async function installRemoteTestPlan(dbUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ present: boolean }>(
+      "select to_regclass('public.account_plans') is not null as present",
+    );
+    if (!rows[0]!.present) return;
+    await client.query(REMOTE_TRIGGER);
+    console.log(`verify: accounts at example.test start on the ${TEST_PLAN} plan during the run`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Removes what installRemoteTestPlan installed. */
+export async function removeRemoteTestPlan(dbUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `drop trigger if exists verify_test_accounts_unlimited on public.account_plans;
+       drop function if exists public.verify_test_accounts_unlimited();`,
     );
   } finally {
     await client.end();

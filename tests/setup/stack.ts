@@ -14,7 +14,8 @@ import { freePorts, startStack, type RunningStack } from '../../local-stack/stac
 import type { StackSettings } from '../../local-stack/config.ts';
 import { LOCAL_FORMS_PROXY_SECRET } from '../../local-stack/forms-proxy.ts';
 import { isRemoteTarget } from '../../scripts/verify-env.ts';
-import { provideRemoteTarget, removeRemoteTestRows } from './remote.ts';
+import { startNewAccountsUnlimited } from '../support/plans.ts';
+import { provideRemoteTarget, removeRemoteTestPlan, removeRemoteTestRows } from './remote.ts';
 
 /** What the suites may rely on beyond `stack`: the local stack, or a deployment under verification. */
 export interface TargetInfo {
@@ -69,6 +70,9 @@ export async function setup(project: TestProject) {
       if (process.env.STACK_LOG) console.log(`[${service}] ${message}`);
     },
   });
+  // The suites make many forms and posts per account; the quota tests choose their own plans
+  // (tests/support/plans.ts).
+  await startNewAccountsUnlimited(stack.settings.dbUrl);
   siteRoot = await mkdtemp(path.join(tmpdir(), 'tinyback-test-site-'));
   project.provide('siteDir', path.join(siteRoot, 'dist'));
   const s = stack.settings;
@@ -91,7 +95,10 @@ export async function setup(project: TestProject) {
 }
 
 export async function teardown() {
-  if (remoteDbUrl) await removeRemoteTestRows(remoteDbUrl);
+  if (remoteDbUrl) {
+    await removeRemoteTestRows(remoteDbUrl);
+    await removeRemoteTestPlan(remoteDbUrl);
+  }
   await stack?.stop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
   if (siteRoot) await rm(siteRoot, { recursive: true, force: true });
