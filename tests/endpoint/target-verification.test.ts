@@ -115,9 +115,12 @@ async function deliverNow(): Promise<void> {
   expect(res.status).toBe(200);
 }
 
-/** What the /confirm-address page does with a token: the RPC, as a signed-out visitor. */
-async function confirm(token: string): Promise<{ status: string; email?: string }> {
-  const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/confirm_target_email`, {
+/** A public RPC as the /confirm-address page calls it: as a signed-out visitor, through REST. */
+async function visitorRpc(
+  name: string,
+  token: string,
+): Promise<{ status: string; email?: string }> {
+  const res = await fetch(`${stack.apiUrl}/rest/v1/rpc/${name}`, {
     method: 'POST',
     headers: {
       apikey: stack.anonKey,
@@ -129,6 +132,9 @@ async function confirm(token: string): Promise<{ status: string; email?: string 
   expect(res.status).toBe(200);
   return (await res.json()) as { status: string; email?: string };
 }
+
+/** What the /confirm-address page's button does with a token. */
+const confirm = (token: string) => visitorRpc('confirm_target_email', token);
 
 const isConfirmation = (m: CaughtMail) => /^Confirm this address/.test(m.subject);
 
@@ -167,7 +173,11 @@ async function entriesOf(formId: string) {
 }
 
 /** "Resend confirmation" as the signed-in `userId`, committed (as PostgREST would run it). */
-async function resendAs(userId: string, formId: string): Promise<{ status: string }> {
+const resendAs = (userId: string, formId: string) =>
+  ownerRpc<{ status: string }>(userId, 'resend_target_confirmation', formId);
+
+/** An owner's RPC on one form as the signed-in `userId`, committed (as PostgREST would run it). */
+async function ownerRpc<T>(userId: string, name: string, formId: string): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('begin');
@@ -175,11 +185,9 @@ async function resendAs(userId: string, formId: string): Promise<{ status: strin
     await client.query("select set_config('request.jwt.claims', $1, true)", [
       JSON.stringify({ sub: userId, role: 'authenticated' }),
     ]);
-    const { rows } = await client.query('select public.resend_target_confirmation($1) as r', [
-      formId,
-    ]);
+    const { rows } = await client.query(`select public.${name}($1) as r`, [formId]);
     await client.query('commit');
-    return rows[0]!.r as { status: string };
+    return rows[0]!.r as T;
   } catch (err) {
     await client.query('rollback').catch(() => undefined);
     throw err;
@@ -227,7 +235,12 @@ describe('an unverified target address', () => {
     );
     expect(plain[0]!.n).toBe(0);
 
-    expect(await confirm(token)).toEqual({ status: 'confirmed', email: form.target });
+    // The answer names the address and the form, as the page thanks the recipient for them.
+    expect(await confirm(token)).toEqual({
+      status: 'confirmed',
+      email: form.target,
+      form: 'Sales <b>&</b> "quotes"',
+    });
     expect(await verifiedFlag(form.formId)).toBe(true);
 
     const second = await post(form.formId, { name: 'Ada', message: 'after confirming' });
@@ -439,6 +452,183 @@ describe('confirmation e-mails', () => {
       );
       expect(`${mail.text}${mail.html}`).not.toMatch(/evil\.example/);
     }
+  });
+});
+
+describe('confirmation mails at once, and the messages received meanwhile', () => {
+  /** The dashboard's "send now" after creating a form: no key, as supabase-js invokes it. */
+  const kickMail = async () => {
+    const res = await fetch(`${stack.apiUrl}/functions/v1/forms/_mail`, {
+      method: 'POST',
+      headers: {
+        apikey: stack.anonKey,
+        authorization: `Bearer ${stack.anonKey}`,
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
+    expect(res.status).toBe(202);
+  };
+  const confirmationsTo = async (address: string) =>
+    (await listMail(stack.mailWebUrl)).filter((m) => isTo(m, address) && isConfirmation(m));
+
+  interface Held {
+    status: string;
+    queued?: number;
+    remaining?: number;
+    email?: string;
+  }
+  const sendHeld = (form: Owned) =>
+    ownerRpc<Held>(form.userId, 'send_held_notifications', form.formId);
+  async function heldOf(formId: string): Promise<number> {
+    const { rows } = await pool.query<{ n: number }>(
+      'select count(*)::int as n from private.held_notifications where form_id = $1',
+      [formId],
+    );
+    return rows[0]!.n;
+  }
+
+  it('leave within seconds when the dashboard asks, with no key, and asking again sends no more', async (ctx) => {
+    needsSiteUrl(ctx);
+    needsMail(ctx);
+    const form = await formOf(undefined, 'Quick link');
+    const started = Date.now();
+    await kickMail();
+    const mail = await confirmationMailTo(form.target);
+    // The scheduled run comes once a minute: this one was the dashboard's.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(mail.text).toContain('Quick link');
+
+    // Idempotent: the same request is never composed twice, and a stranger's calls add nothing.
+    await kickMail();
+    await kickMail();
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(await confirmationsTo(form.target)).toHaveLength(1);
+
+    // The page's first look names the address and the form, and changes nothing.
+    const token = tokenOf(mail);
+    expect(await visitorRpc('target_confirmation_details', token)).toEqual({
+      status: 'pending',
+      email: form.target,
+      form: 'Quick link',
+    });
+    expect(await verifiedFlag(form.formId)).toBe(false);
+    expect(await visitorRpc('target_confirmation_details', 'f'.repeat(64))).toEqual({
+      status: 'invalid',
+    });
+    expect(await confirm(token)).toMatchObject({ status: 'confirmed' });
+    expect(await visitorRpc('target_confirmation_details', token)).toEqual({ status: 'used' });
+  });
+
+  it('are kept while the address waits, and sent once it is confirmed, on the owner’s request, once', async (ctx) => {
+    needsSiteUrl(ctx);
+    needsMail(ctx);
+    const form = await formOf(undefined, 'Held');
+    await post(form.formId, {
+      name: 'Ada',
+      message: 'first, while waiting',
+      _subject: 'Quote please',
+    });
+    await post(form.formId, {
+      name: 'Bob',
+      email: 'bob@example.org',
+      message: 'second, while waiting',
+    });
+    const spam = await post(form.formId, { message: 'third, later marked spam' });
+    expect((await entriesOf(form.formId)).map((e) => e.notification_skipped)).toEqual([
+      'unverified',
+      'unverified',
+      'unverified',
+    ]);
+    await until(
+      'the notifications kept',
+      () => heldOf(form.formId),
+      (n) => n === 3,
+    );
+    await pool.query('update public.entries set is_spam = true where id = $1', [
+      JSON.parse(spam.body).id,
+    ]);
+
+    // Never to an address nobody confirmed; never by another account.
+    expect(await sendHeld(form)).toEqual({ status: 'unverified' });
+    const stranger = await createAuthUser(pool, 'Stranger');
+    expect(await ownerRpc(stranger.id, 'send_held_notifications', form.formId)).toEqual({
+      status: 'not_found',
+    });
+    expect(await notificationsTo(form.target)).toEqual([]);
+
+    await kickMail();
+    expect(await confirm(tokenOf(await confirmationMailTo(form.target)))).toMatchObject({
+      status: 'confirmed',
+    });
+    expect(await sendHeld(form)).toEqual({
+      status: 'queued',
+      queued: 2,
+      remaining: 0,
+      email: form.target,
+    });
+    await kickMail();
+    const mails = await until(
+      'the two kept notifications',
+      () => notificationsTo(form.target),
+      (m) => m.length >= 2,
+    );
+    // As they would have been sent: the visitor's subject and words, oldest first.
+    expect(mails.map((m) => m.subject).sort()).toEqual(['New submission: Held', 'Quote please']);
+    expect(mails.map((m) => m.text).join('\n')).toContain('first, while waiting');
+    expect(mails.map((m) => m.text).join('\n')).toContain('second, while waiting');
+    expect(mails.map((m) => m.text).join('\n')).not.toContain('later marked spam');
+    expect((await entriesOf(form.formId)).map((e) => e.notification_skipped)).toEqual([
+      null,
+      null,
+      'unverified',
+    ]);
+    // Once.
+    expect(await sendHeld(form)).toEqual({ status: 'none' });
+    await kickMail();
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await notificationsTo(form.target)).toHaveLength(2);
+  });
+
+  it('go within the account’s notification caps; the rest waits for the next try', async (ctx) => {
+    needsSiteUrl(ctx);
+    needsMail(ctx);
+    const form = await formOf(undefined, 'Capped held');
+    for (let i = 1; i <= 3; i++) await post(form.formId, { message: `kept ${i}` });
+    await until(
+      'the notifications kept',
+      () => heldOf(form.formId),
+      (n) => n === 3,
+    );
+    await kickMail();
+    expect(await confirm(tokenOf(await confirmationMailTo(form.target)))).toMatchObject({
+      status: 'confirmed',
+    });
+    // The account has sent all but one of its hourly notifications.
+    await pool.query(
+      'select public.count_notification_send($1, now()) from generate_series(1, $2)',
+      [form.userId, LIMITS.notificationsPerHour - 1],
+    );
+    expect(await sendHeld(form)).toEqual({
+      status: 'queued',
+      queued: 1,
+      remaining: 2,
+      email: form.target,
+    });
+    expect(await sendHeld(form)).toEqual({ status: 'limited', remaining: 2 });
+    expect(await heldOf(form.formId)).toBe(2);
+  });
+
+  it('go with their message', async () => {
+    const form = await formOf(undefined, 'Deleted meanwhile');
+    const res = await post(form.formId, { message: 'to be deleted' });
+    await until(
+      'the notification kept',
+      () => heldOf(form.formId),
+      (n) => n === 1,
+    );
+    await pool.query('delete from public.entries where id = $1', [JSON.parse(res.body).id]);
+    expect(await heldOf(form.formId)).toBe(0);
   });
 });
 

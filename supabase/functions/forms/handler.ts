@@ -62,6 +62,8 @@ export type AcceptResult =
       autoresponseId?: string | null;
       /** A repeated idempotency key: nothing stored or queued; entryId is the first post's. */
       repeated?: boolean;
+      /** Why no notification was queued (`unverified`, `off`, a cap), or null when one was. */
+      notificationSkipped?: string | null;
     }
   | { status: 'rate_limited'; retryAfter: number }
   /** Nothing stored: the owner's plan allows no more submissions this month (until retryAfter). */
@@ -117,6 +119,11 @@ export interface FormsDeps {
   sendNow(deliveryId: string): Promise<void>;
   /** Tries the webhooks the entry's insert queued (a trigger) now; must never throw. */
   sendWebhooksNow?(entryId: string): Promise<void>;
+  /**
+   * Keeps the notification of an entry stored without e-mailing because the form's target is not
+   * confirmed yet, for its owner to send once it is; must never throw.
+   */
+  holdNotification?(entryId: string, notification: Notification): Promise<void>;
   /** Lets work finish after the response (EdgeRuntime.waitUntil) or awaits it briefly. */
   background(work: Promise<void>): Promise<void>;
   /** Processes due deliveries (the `_deliver` route). */
@@ -232,6 +239,8 @@ async function handleSubmission(
   let result: AcceptResult;
   // The provider whose token this post passed (checked once, again only if the form changes it).
   let captchaPassed: CaptchaProvider | null = null;
+  // The notification composed for the form the post was stored against.
+  let composed: Notification | null = null;
   // Counted against the client's allowance before a CAPTCHA check, so not again when stored.
   let clientCounted = false;
   try {
@@ -300,6 +309,7 @@ async function handleSubmission(
             subject: submission.subject,
             replyTo: submission.replyTo,
           });
+      composed = notification;
       result = await deps.accept({
         entryId,
         formId: form.id,
@@ -333,6 +343,9 @@ async function handleSubmission(
   if (result.status === 'rate_limited') return refuse(ERRORS.rateLimited(result.retryAfter));
   if (result.status === 'quota_exceeded') return refuse(ERRORS.quotaExceeded(result.retryAfter));
   if (result.status === 'form_not_found') return refuse(ERRORS.formNotFound());
+  // Stored but not e-mailed while the target waits for its confirmation: kept for the owner.
+  if (result.notificationSkipped === 'unverified' && composed && deps.holdNotification)
+    await deps.background(deps.holdNotification(result.entryId, composed));
 
   // Started first so that it runs alongside the e-mail rather than after it; skipped when storage
   // says the entry queued none (one call and transaction less per post on forms without webhooks)

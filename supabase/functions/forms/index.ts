@@ -6,6 +6,7 @@ import { captchaVerifyUrlFromEnv, createCaptchaCheck } from './captcha.ts';
 import { createDeliverStep } from './confirmations.ts';
 import { addReports, runWebhookDeliveries, type WebhookWorkerDeps } from './webhook-delivery.ts';
 import { webhookKickRoute } from './webhook-kick.ts';
+import { mailKickRoute } from './mail-kick.ts';
 import { sendWebhook } from './webhook-sender.ts';
 import { allowLocalFromEnv, createWebhookStore } from './webhook-store.ts';
 import { createSendSoon, runDeliveries } from './delivery.ts';
@@ -18,6 +19,7 @@ import {
   composeTargetConfirmations,
   createDeliveryStore,
   createFormStore,
+  holdNotification,
   loadCaptchaSecret,
 } from './supabase-store.ts';
 
@@ -88,6 +90,18 @@ const sendSoon = createSendSoon(
   (message) => console.error(`forms: ${message}`),
 );
 
+// The `_mail` route's runs (the dashboard's "send now" for confirmation links): the e-mail half
+// of the scheduled run, coalesced per worker.
+const mailSoon = createSendSoon(
+  createDeliverStep({
+    siteUrl,
+    compose: (linkPrefix) => composeTargetConfirmations(supabase, linkPrefix),
+    deliver: () => runDeliveries(deliveries, mailer, from),
+    log: (message) => console.error(`forms: ${message}`),
+  }),
+  (message) => console.error(`forms: ${message}`),
+);
+
 const deps: FormsDeps = {
   loadForm: forms.loadForm,
   accept: forms.accept,
@@ -103,6 +117,11 @@ const deps: FormsDeps = {
   // lease runs out) and the scheduled run retries it.
   sendNow: () => sendSoon(),
   sendWebhooksNow: (entryId) => webhooksNow({ entryId }),
+  // Never fails the post: without the copy, that one message cannot be sent later.
+  holdNotification: (entryId, notification) =>
+    holdNotification(supabase, entryId, notification).catch((err) =>
+      console.error(`forms: keeping a notification failed: ${(err as Error).message}`),
+    ),
   async background(work) {
     if (edgeRuntime?.waitUntil) {
       edgeRuntime.waitUntil(work);
@@ -135,5 +154,10 @@ const deps: FormsDeps = {
   log: (message) => console.error(`forms: ${message}`),
 };
 
-// `_webhook` (the dashboard's "send now") is answered beside the handler's routes.
-Deno.serve((req) => webhookKickRoute(req, (id) => webhooksNow({ id })) ?? handleRequest(req, deps));
+// `_webhook` and `_mail` (the dashboard's "send now") are answered beside the handler's routes.
+Deno.serve(
+  (req) =>
+    webhookKickRoute(req, (id) => webhooksNow({ id })) ??
+    mailKickRoute(req, () => void deps.background(mailSoon())) ??
+    handleRequest(req, deps),
+);

@@ -5,6 +5,7 @@ import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { CONFIRMATIONS, DELIVERY } from '../_shared/limits.ts';
 import type { ClaimedJob, DeliveryStore } from './delivery.ts';
 import type { AcceptInput, AcceptResult, BeginCaptchaResult, FormRecord } from './handler.ts';
+import type { Notification } from './notification.ts';
 import type { SubmissionLimits } from './settings.ts';
 
 /** Exactly the columns accept_post compares, in the shape it builds them. */
@@ -68,6 +69,7 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
         repeated?: boolean;
         retry_after?: number;
         form?: FormRecord;
+        notification_skipped?: string | null;
       };
       if (result.status === 'accepted' && result.entry_id) {
         return {
@@ -79,6 +81,8 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
             typeof result.webhooks_queued === 'boolean' ? result.webhooks_queued : undefined,
           autoresponseId: result.autoresponse_id ?? null,
           repeated: result.repeated === true,
+          notificationSkipped:
+            typeof result.notification_skipped === 'string' ? result.notification_skipped : null,
         };
       }
       if (result.status === 'rate_limited')
@@ -177,4 +181,21 @@ export function createDeliveryStore(client: SupabaseClient): DeliveryStore {
       if (error) throw new Error(`finish_email_deliveries: ${error.message}`);
     },
   };
+}
+
+/**
+ * Keeps the notification of an entry stored while its form's target was unconfirmed
+ * (hold_notification(), 20261204100000_held_notifications_confirm_details.sql), for the owner to
+ * send once it is confirmed.
+ */
+export async function holdNotification(
+  client: SupabaseClient,
+  entryId: string,
+  n: Notification,
+): Promise<void> {
+  const { error } = await client.rpc('hold_notification', {
+    p_entry_id: entryId,
+    p_notification: { subject: n.subject, reply_to: n.replyTo, text: n.text, html: n.html },
+  });
+  if (error) throw new Error(`hold_notification: ${error.message}`);
 }
