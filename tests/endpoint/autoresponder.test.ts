@@ -141,6 +141,12 @@ describe('autoresponder', () => {
     await deliver();
 
     const mail = await waitForMail(stack.mailWebUrl, (m) => isTo(m, address));
+    // From: "<form name> via tinyback" (the form's name as a label, without angle brackets)
+    // before MAIL_FROM's own address, the one the owner's notification comes from.
+    const notice = await waitForMail(stack.mailWebUrl, (m) => isTo(m, form.targetEmail));
+    expect(mail.from).toEqual([
+      { address: notice.from[0]!.address, name: 'Support desk via tinyback' },
+    ]);
     // The header value lost its line break and the address in it: no second header, no extra
     // recipient.
     expect(mail.subject).toBe('Re: your message to Support <desk>, <b>Ada</b> & "co" Bcc:');
@@ -175,6 +181,64 @@ describe('autoresponder', () => {
       [form.formId, address],
     );
     expect(rows[0]!.n).toBe(2);
+  });
+
+  it('sends as the name the owner chose, encoded for the header, never one a visitor sends', async (ctx) => {
+    needsMail(ctx);
+    const chosen = await replyForm('Hi {{name}}');
+    const name = 'Zoë "Ops" — Café, Inc.';
+    await pool.query(`update public.form_autoresponders set from_name = $2 where form_id = $1`, [
+      chosen.formId,
+      name,
+    ]);
+    const address = visitor();
+    const res = await postFields(stack.apiUrl, chosen.formId, {
+      name: 'Ada',
+      email: address,
+      message: 'Hi',
+      from_name: 'Your bank',
+      _from: 'Your bank <security@bank.example>',
+    });
+    expect(res.status).toBe(200);
+    await deliver();
+    const mail = await waitForMail(stack.mailWebUrl, (m) => isTo(m, address));
+    const notice = await waitForMail(stack.mailWebUrl, (m) => isTo(m, chosen.targetEmail));
+    expect(mail.from).toEqual([{ address: notice.from[0]!.address, name }]);
+    // On the wire: one From header, the name as RFC 2047 encoded words, the address as it was.
+    const source = await (await fetch(`${stack.mailWebUrl}/email/${mail.id}/source`)).text();
+    const header = /^From: (.*(?:\r?\n[ \t].*)*)/im.exec(source)![1]!.replace(/\r?\n[ \t]/g, ' ');
+    expect(header).toMatch(/^=\?UTF-8\?[BQ]\?.+\?= <[^<>@\s]+@[^<>\s]+>$/i);
+    expect(header.endsWith(`<${notice.from[0]!.address}>`)).toBe(true);
+    expect(source.match(/^From:/gim)).toHaveLength(1);
+    expect(`${mail.text}${mail.html}`).not.toContain('bank');
+    const { rows } = await pool.query<{ from_name: string }>(
+      `select from_name from public.email_deliveries where kind = 'autoresponse' and recipient = $1`,
+      [address],
+    );
+    expect(rows).toEqual([{ from_name: name }]);
+  });
+
+  it('refuses a sender name that could pose as an address or break a header', async () => {
+    const f = await replyForm();
+    for (const bad of [
+      'help@bank.example',
+      'Bank <x>',
+      'two\nlines',
+      'rtl\u202Eevil',
+      ' ',
+      'x'.repeat(61),
+    ]) {
+      const result = await pool
+        .query(`update public.form_autoresponders set from_name = $2 where form_id = $1`, [
+          f.formId,
+          bad,
+        ])
+        .then(
+          () => 'stored',
+          (err: { code?: string }) => err.code,
+        );
+      expect(result, JSON.stringify(bad)).toBe('23514');
+    }
   });
 
   it('never replies to spam', async () => {

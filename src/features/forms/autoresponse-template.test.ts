@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { AUTORESPONDER } from '../../../supabase/functions/_shared/limits';
 import {
   autoresponseValues,
+  defaultFromName,
   fieldsIn,
+  FROM_NAME_FORBIDDEN,
+  FROM_NAME_MAX,
   fillTemplate,
   mailLabel,
   MAX_MERGE_FIELDS,
@@ -120,5 +123,18 @@ describe('the merge fields a template uses', () => {
       'message',
       'company',
     ]);
+  });
+});
+
+describe('defaultFromName (private.autoresponse_from_name)', () => {
+  it('is the form’s name as a label, without angle brackets, then “via tinyback”', () => {
+    // The same name the endpoint test reads from a real reply (tests/endpoint/autoresponder.test.ts).
+    expect(defaultFromName('Support <desk>')).toBe('Support desk via tinyback');
+    expect(defaultFromName('Orders @ shop.example.com')).toBe('Orders via tinyback');
+    expect(defaultFromName('<>')).toBe('tinyback');
+    const long = defaultFromName('x'.repeat(80));
+    expect(long).toBe(`${'x'.repeat(47)} via tinyback`);
+    expect(long.length).toBe(FROM_NAME_MAX);
+    expect(FROM_NAME_FORBIDDEN.test(defaultFromName('a\u202Eb <c@d>'))).toBe(false);
   });
 });

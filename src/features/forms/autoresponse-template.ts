@@ -131,3 +131,21 @@ export function unsentFieldsIn(template: string): string[] {
   const sent: readonly string[] = MERGE_FIELDS;
   return fieldsIn(template).filter((field) => !sent.includes(field));
 }
+
+/** A sender name's longest length (form_autoresponders_from_name). */
+export const FROM_NAME_MAX = 60;
+
+// What a sender name never holds (form_autoresponders_from_name): control and bidirectional
+// characters, `@` and angle brackets, ordinary and full-width.
+export const FROM_NAME_FORBIDDEN =
+  // eslint-disable-next-line no-control-regex
+  /[\u0001-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069@＠<>＜＞]/;
+
+/**
+ * The replies' sender name when the owner chose none (private.autoresponse_from_name): the form's
+ * name as a mail label of at most 47 characters, angle brackets dropped, then " via tinyback".
+ */
+export function defaultFromName(formName: string): string {
+  const label = btrim(mailLabel(formName, 47).replace(/( *[<>＜＞]+ *)+/g, ' '));
+  return label ? `${label} via tinyback` : 'tinyback';
+}

@@ -43,6 +43,17 @@ function gate() {
 }
 
 describe('delivery worker', () => {
+  it('hands the mailer the row’s sender name beside MAIL_FROM', async () => {
+    const { store } = fakeStore([{ ...job('a'), from_name: 'Contact via tinyback' }, job('b')]);
+    const sentMail: OutgoingMail[] = [];
+    const mailer: Mailer = { send: async (mail) => void sentMail.push(mail) };
+    await runDeliveries(store, mailer, 'tinyback <forms@x.test>');
+    expect(sentMail.map((m) => [m.from, m.fromName])).toEqual([
+      ['tinyback <forms@x.test>', 'Contact via tinyback'],
+      ['tinyback <forms@x.test>', null],
+    ]);
+  });
+
   it('sends each claimed job and records the outcome', async () => {
     const { store, finished } = fakeStore([job('a'), job('b', 3), job('c', DELIVERY.maxAttempts)]);
     const sentMail: OutgoingMail[] = [];

@@ -17,6 +17,8 @@ export interface ClaimedJob {
   reply_to: string | null;
   text_body: string;
   html_body: string;
+  /** The sender's display name (an autoresponse's); null or absent: MAIL_FROM as it is. */
+  from_name?: string | null;
 }
 
 export type Outcome =
@@ -43,6 +45,7 @@ async function deliverOne(job: ClaimedJob, mailer: Mailer, from: string): Promis
       mailer.send({
         id: job.id,
         from,
+        fromName: job.from_name ?? null,
         to: job.recipient,
         subject: job.subject,
         replyTo: job.reply_to,

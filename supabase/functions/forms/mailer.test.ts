@@ -1,6 +1,14 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { createResendMailer, DEFAULT_FROM, mailConfigFromEnv } from './mailer.ts';
+import {
+  createResendMailer,
+  DEFAULT_FROM,
+  encodeDisplayName,
+  fromHeader,
+  mailConfigFromEnv,
+  senderAddress,
+  usableFromName,
+} from './mailer.ts';
 
 const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
 const mail = {
@@ -77,5 +85,67 @@ describe('Resend provider', () => {
     await expect(createResendMailer({ apiKey: 'k' }, fetchStub).send(mail)).rejects.toThrow(
       /422.*invalid from/,
     );
+  });
+});
+
+describe('sender name', () => {
+  it('keeps MAIL_FROM’s address whatever the name', () => {
+    expect(senderAddress('tinyback <forms@x.test>')).toBe('forms@x.test');
+    expect(senderAddress('forms@x.test')).toBe('forms@x.test');
+    expect(senderAddress('"a <b>" <forms@x.test>')).toBe('forms@x.test');
+    expect(fromHeader({ from: 'tinyback <forms@x.test>', fromName: 'Contact via tinyback' })).toBe(
+      '"Contact via tinyback" <forms@x.test>',
+    );
+    expect(fromHeader({ from: 'forms@x.test', fromName: null })).toBe('forms@x.test');
+    expect(fromHeader({ from: 'tinyback <forms@x.test>' })).toBe('tinyback <forms@x.test>');
+  });
+
+  it('quotes ASCII names and encodes others as RFC 2047 words of at most 75 characters', () => {
+    expect(encodeDisplayName('Shop "Rex", Inc. \\ more')).toBe('"Shop \\"Rex\\", Inc. \\\\ more"');
+    const encoded = encodeDisplayName(
+      'Café Zoë — Kontakt über tinyback 日本語のフォームからの返信です',
+    );
+    for (const word of encoded.split(' ')) {
+      expect(word).toMatch(/^=\?UTF-8\?B\?[A-Za-z0-9+/=]+\?=$/);
+      expect(word.length).toBeLessThanOrEqual(75);
+    }
+    const decoded = encoded
+      .split(' ')
+      .map((word) => Buffer.from(word.slice(10, -2), 'base64').toString('utf8'))
+      .join('');
+    expect(decoded).toBe('Café Zoë — Kontakt über tinyback 日本語のフォームからの返信です');
+  });
+
+  it('ignores a name that could pose as an address or break the header', () => {
+    for (const bad of [
+      'a@b.co',
+      'Bank <x>',
+      'line\r\nBcc: x',
+      '\u202Eevil',
+      '',
+      ' ',
+      'x'.repeat(61),
+    ]) {
+      expect(usableFromName(bad), JSON.stringify(bad)).toBeNull();
+      expect(fromHeader({ from: 'tinyback <forms@x.test>', fromName: bad })).toBe(
+        'tinyback <forms@x.test>',
+      );
+    }
+    expect(usableFromName('x'.repeat(60))).toBe('x'.repeat(60));
+  });
+
+  it('sends the name to Resend before MAIL_FROM’s address', async () => {
+    const bodies: unknown[] = [];
+    const fetchStub = (async (_url: string, init: RequestInit) => {
+      bodies.push(JSON.parse(init.body as string));
+      return new Response('{}', { status: 200 });
+    }) as unknown as typeof fetch;
+    await createResendMailer({ apiKey: 'k' }, fetchStub).send({
+      ...mail,
+      fromName: 'Süd via tinyback',
+    });
+    expect(bodies[0]).toMatchObject({
+      from: '=?UTF-8?B?U8O8ZCB2aWEgdGlueWJhY2s=?= <forms@x.test>',
+    });
   });
 });

@@ -6,7 +6,13 @@ import { headerSafe } from './text.ts';
 export interface OutgoingMail {
   /** Stable id of the delivery job: used as idempotency key and Message-ID. */
   id: string;
+  /** MAIL_FROM: `name <address>` or a bare address. */
   from: string;
+  /**
+   * A display name that replaces MAIL_FROM's (an autoresponse's sender name); MAIL_FROM's address
+   * is kept whatever the name. Null or unusable: MAIL_FROM as it is.
+   */
+  fromName?: string | null;
   to: string;
   subject: string;
   replyTo: string | null;
@@ -34,6 +40,56 @@ export type MailConfig =
   | { provider: 'resend'; from: string; apiKey: string };
 
 export const DEFAULT_FROM = 'tinyback <forms@tinyback.local>';
+
+/** The address of a `name <address>` (or a bare address) sender. */
+export function senderAddress(from: string): string {
+  const angled = /<([^<>]*)>\s*$/.exec(from);
+  return (angled ? angled[1] : from).trim();
+}
+
+// What a sender name never holds (email_deliveries_from_name in the database says the same):
+// control and bidirectional-override characters, `@` and angle brackets.
+const UNSAFE_NAME =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069@＠<>＜＞]/;
+
+/** The display name if it may stand before the address (1–60 characters, nothing unsafe). */
+export function usableFromName(name: string | null | undefined): string | null {
+  if (!name) return null;
+  const chars = Array.from(name);
+  if (chars.length > 60 || !name.trim() || UNSAFE_NAME.test(name)) return null;
+  return name;
+}
+
+/**
+ * A display name as a header phrase: a quoted string when it is printable ASCII (quotes and
+ * backslashes escaped), else RFC 2047 encoded words (UTF-8, base64), each at most 75 characters
+ * and never splitting a character.
+ */
+export function encodeDisplayName(name: string): string {
+  if (/^[\x20-\x7e]*$/.test(name)) return `"${name.replace(/[\\"]/g, '\\$&')}"`;
+  const encoder = new TextEncoder();
+  const words: string[] = [];
+  let chunk = '';
+  const flush = () => {
+    if (!chunk) return;
+    words.push(`=?UTF-8?B?${btoa(String.fromCharCode(...encoder.encode(chunk)))}?=`);
+    chunk = '';
+  };
+  for (const char of Array.from(name)) {
+    // 45 bytes are 60 base64 characters: with `=?UTF-8?B?` and `?=`, 72 in all.
+    if (encoder.encode(chunk + char).length > 45) flush();
+    chunk += char;
+  }
+  flush();
+  return words.join(' ');
+}
+
+/** The From header of a mail: MAIL_FROM, or its address after the mail's own display name. */
+export function fromHeader(mail: Pick<OutgoingMail, 'from' | 'fromName'>): string {
+  const name = usableFromName(mail.fromName);
+  return name ? `${encodeDisplayName(name)} <${senderAddress(mail.from)}>` : mail.from;
+}
 
 /** Reads MAIL_PROVIDER and its settings; throws a readable error when the setup is incomplete. */
 export function mailConfigFromEnv(env: (name: string) => string | undefined): MailConfig {
@@ -79,7 +135,7 @@ export function createResendMailer(
           'Idempotency-Key': `delivery-${mail.id}`,
         },
         body: JSON.stringify({
-          from: mail.from,
+          from: fromHeader(mail),
           to: [mail.to],
           subject: mail.subject,
           text: mail.text,

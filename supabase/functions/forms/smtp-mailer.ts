@@ -3,7 +3,7 @@
 import { connect, type Socket } from 'node:net';
 import nodemailer from 'npm:nodemailer@6.10.1';
 import { DELIVERY } from '../_shared/limits.ts';
-import type { Mailer } from './mailer.ts';
+import { senderAddress, usableFromName, type Mailer } from './mailer.ts';
 
 /** Connections the pool keeps open at most, and so the sends that run at once. */
 const CONNECTIONS = 3;
@@ -76,8 +76,10 @@ export function createSmtpMailer(config: {
   return {
     parallel: CONNECTIONS,
     async send(mail) {
+      const fromName = usableFromName(mail.fromName);
       await transport.sendMail({
-        from: mail.from,
+        // nodemailer quotes or encodes (RFC 2047) the name; the address stays MAIL_FROM's.
+        from: fromName ? { name: fromName, address: senderAddress(mail.from) } : mail.from,
         to: mail.to,
         subject: mail.subject,
         text: mail.text,

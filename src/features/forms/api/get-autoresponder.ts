@@ -9,10 +9,12 @@ export interface Autoresponder {
   enabled: boolean;
   subject: string;
   body: string;
+  /** The replies' sender name; null: "<form name> via tinyback". */
+  from_name: string | null;
   updated_at: string;
 }
 
-export const AUTORESPONDER_COLUMNS = 'form_id, enabled, subject, body, updated_at';
+export const AUTORESPONDER_COLUMNS = 'form_id, enabled, subject, body, from_name, updated_at';
 
 export const autoresponderKeys = {
   detail: (formId: string) => ['autoresponder', formId] as const,

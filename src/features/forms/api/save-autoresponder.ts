@@ -4,7 +4,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
-import { AUTORESPONSE_LIMITS, MAX_MERGE_FIELDS, mergeFieldCount } from '../autoresponse-template';
+import {
+  AUTORESPONSE_LIMITS,
+  FROM_NAME_FORBIDDEN,
+  FROM_NAME_MAX,
+  MAX_MERGE_FIELDS,
+  mergeFieldCount,
+} from '../autoresponse-template';
 import { AUTORESPONDER_COLUMNS, autoresponderKeys, type Autoresponder } from './get-autoresponder';
 
 /** At most 10 merge fields, as the database's check (form_autoresponders_merge_fields) allows. */
@@ -25,6 +31,17 @@ export const autoresponderSchema = yup.object({
     // eslint-disable-next-line no-control-regex
     .matches(/^[^\u0000-\u001f\u007f]*$/, 'The subject must be a single line.')
     .test(fewMergeFields('subject')),
+  // Empty: the default, "<form name> via tinyback".
+  fromName: yup
+    .string()
+    .trim()
+    .max(FROM_NAME_MAX, `At most ${FROM_NAME_MAX} characters.`)
+    .test(
+      'from-name',
+      'Use a name without @, angle brackets or control characters.',
+      (value) => !FROM_NAME_FORBIDDEN.test(value ?? ''),
+    )
+    .default(''),
   body: yup
     .string()
     .max(AUTORESPONSE_LIMITS.body, `At most ${AUTORESPONSE_LIMITS.body} characters.`)
@@ -42,12 +59,15 @@ export const saveAutoresponderSchema = autoresponderSchema.shape({
 export type SaveAutoresponderInput = yup.InferType<typeof saveAutoresponderSchema>;
 
 export async function saveAutoresponder(input: SaveAutoresponderInput): Promise<Autoresponder> {
-  const { formId, enabled, subject, body } = saveAutoresponderSchema.validateSync(input, {
+  const { formId, enabled, subject, body, fromName } = saveAutoresponderSchema.validateSync(input, {
     stripUnknown: true,
   });
   const { data, error } = await supabase
     .from('form_autoresponders')
-    .upsert({ form_id: formId, enabled, subject, body: body ?? '' }, { onConflict: 'form_id' })
+    .upsert(
+      { form_id: formId, enabled, subject, body: body ?? '', from_name: fromName || null },
+      { onConflict: 'form_id' },
+    )
     .select(AUTORESPONDER_COLUMNS)
     .single();
   if (error) throw error;

@@ -172,7 +172,36 @@ describe('autoresponder settings', () => {
       enabled: true,
       subject: 'Thanks for your message',
       body: 'Thanks, {{name}}!',
+      from_name: null,
     });
+  });
+
+  it('sends as “<form> via tinyback” unless the owner names the sender, which it checks', async () => {
+    const user = userEvent.setup();
+    renderSection();
+    const form = within(await screen.findByRole('form', { name: 'Autoresponder' }, SLOW));
+    const sender = form.getByRole('textbox', { name: 'Sender name' });
+    expect(sender).toHaveValue('');
+    expect(sender).toHaveAttribute('placeholder', 'Support desk via tinyback');
+    expect(form.getByTestId('preview-from')).toHaveTextContent('Support desk via tinyback');
+
+    await user.type(sender, 'Help <help@shop.example>');
+    await user.click(form.getByRole('button', { name: 'Save reply' }));
+    expect(
+      await form.findByText('Use a name without @, angle brackets or control characters.'),
+    ).toBeVisible();
+    expect(backend.calls.upsert).not.toHaveBeenCalled();
+
+    await user.clear(sender);
+    await user.type(sender, '  Shop Team  ');
+    expect(form.getByTestId('preview-from')).toHaveTextContent('Shop Team');
+    await user.click(form.getByRole('button', { name: 'Save reply' }));
+    await vi.waitFor(() =>
+      expect(backend.calls.upsert).toHaveBeenCalledWith(
+        'form_autoresponders',
+        expect.objectContaining({ from_name: 'Shop Team' }),
+      ),
+    );
   });
 
   it('says why a save failed, inline and in a toast', async () => {

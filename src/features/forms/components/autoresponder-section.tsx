@@ -25,7 +25,9 @@ import {
   AUTORESPONSE_LIMITS,
   autoresponseValues,
   DEFAULT_SUBJECT,
+  defaultFromName,
   fillTemplate,
+  FROM_NAME_MAX,
   MAX_MERGE_FIELDS,
   MERGE_FIELD_HINTS,
   MERGE_FIELDS,
@@ -46,6 +48,8 @@ export interface AutoresponderSectionProps {
 
 interface Values {
   enabled: boolean;
+  /** The replies' sender name; empty: "<form name> via tinyback". */
+  fromName: string;
   subject: string;
   body: string;
 }
@@ -60,8 +64,13 @@ const mergeField = (field: string) => `{{${field}}}`;
 
 function valuesOf(saved: Autoresponder | null): Values {
   return saved
-    ? { enabled: saved.enabled, subject: saved.subject, body: saved.body }
-    : { enabled: false, subject: DEFAULT_SUBJECT, body: DEFAULT_BODY };
+    ? {
+        enabled: saved.enabled,
+        fromName: saved.from_name ?? '',
+        subject: saved.subject,
+        body: saved.body,
+      }
+    : { enabled: false, fromName: '', subject: DEFAULT_SUBJECT, body: DEFAULT_BODY };
 }
 
 export function AutoresponderSection({
@@ -158,6 +167,7 @@ function AutoresponderForm({
     });
     return {
       to: values.email,
+      from: formik.values.fromName.trim() || defaultFromName(formName),
       form: values.form,
       subject: renderSubject(formik.values.subject, values),
       body: fillTemplate(formik.values.body, values),
@@ -168,7 +178,7 @@ function AutoresponderForm({
         ]),
       ],
     };
-  }, [formik.values.subject, formik.values.body, formName]);
+  }, [formik.values.subject, formik.values.body, formik.values.fromName, formName]);
 
   return (
     <form onSubmit={formik.handleSubmit} noValidate aria-label="Autoresponder">
@@ -187,6 +197,15 @@ function AutoresponderForm({
           <Switch.Label>Send an automatic reply</Switch.Label>
         </Switch.Root>
 
+        <TextField
+          label="Sender name"
+          maxLength={FROM_NAME_MAX}
+          autoComplete="off"
+          placeholder={defaultFromName(formName)}
+          hint={`Shown as who the reply is from; the sending address does not change. Empty: “${defaultFromName(formName)}”.`}
+          {...formik.getFieldProps('fromName')}
+          error={shown('fromName')}
+        />
         <TextField
           label="Subject"
           maxLength={AUTORESPONSE_LIMITS.subject}
@@ -228,6 +247,12 @@ function AutoresponderForm({
         >
           <Text as="figcaption" fontWeight="semibold" mb="2">
             Preview
+          </Text>
+          <Text overflowWrap="anywhere">
+            <Text as="span" color="fg.muted">
+              From:{' '}
+            </Text>
+            <span data-testid="preview-from">{preview.from}</span>
           </Text>
           <Text>
             <Text as="span" color="fg.muted">
