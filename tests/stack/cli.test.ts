@@ -1,7 +1,7 @@
 // `npm run stack` as a user runs it: prints `ready` once every service answers, keeps data across
 // restarts, wipes it with --reset, and stops everything on Ctrl-C (SIGINT) without orphans.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,8 +9,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePorts } from '../../local-stack/stack.ts';
 import { ANON_KEY, PROJECT_DIR } from '../../local-stack/config.ts';
+import { processesUsing } from '../support/processes.ts';
 
-const TSX = path.join(PROJECT_DIR, 'node_modules', '.bin', 'tsx');
 let dataDir: string;
 let ports: { api: number; db: number; mailWeb: number; smtp: number };
 
@@ -20,7 +20,8 @@ interface RunningCli {
 }
 
 function startCli(args: string[] = []): Promise<RunningCli> {
-  const child = spawn(TSX, ['local-stack/cli.ts', ...args], {
+  // What `npm run stack` runs (package.json), without npm in between.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local-stack/cli.ts', ...args], {
     cwd: PROJECT_DIR,
     env: {
       ...process.env,
@@ -68,22 +69,6 @@ function portIsClosed(port: number): Promise<boolean> {
   });
 }
 
-/** Processes whose command line or environment mentions the stack's data folder. */
-async function processesUsing(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of (await readdir('/proc')).filter((p) => /^\d+$/.test(p))) {
-    if (Number(pid) === process.pid) continue;
-    for (const file of ['cmdline', 'environ']) {
-      const text = await readFile(`/proc/${pid}/${file}`, 'utf8').catch(() => '');
-      if (text.includes(dir)) {
-        found.push(`${pid}: ${text.split('\0').slice(0, 3).join(' ')}`);
-        break;
-      }
-    }
-  }
-  return found;
-}
-
 async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []) {
   const client = new pg.Client(`postgresql://postgres:postgres@127.0.0.1:${ports.db}/postgres`);
   await client.connect();
@@ -104,7 +89,9 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-describe('npm run stack', () => {
+// A first start creates the cluster, migrates and seeds: far over the default 30 s on a busy machine
+// (startCli itself waits up to 90 s for the ready line).
+describe('npm run stack', { timeout: 120_000 }, () => {
   const marker = `persist-${Date.now()}@example.test`;
 
   it('prints ready when every service answers, and Ctrl-C stops everything', async () => {
