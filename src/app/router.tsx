@@ -51,7 +51,7 @@ const BookingComingSoonPage = lazyPage(
   () => import('../features/booking'),
   'BookingComingSoonPage',
 );
-const SettingsPage = lazyPage(() => import('../features/settings'), 'SettingsPage');
+const SettingsPage = lazyPage(() => import('./routes/settings-page'), 'SettingsPage');
 const BookingPreviewPage = lazyPage(() => import('../features/booking'), 'BookingPreviewPage');
 
 export function AppRoutes() {

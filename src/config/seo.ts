@@ -25,7 +25,7 @@ export const PAGE_META = {
     path: paths.pricing,
     title: 'Pricing',
     description:
-      'Starter, Pro and Enterprise plans for the tinyback form backend, billed monthly or annually in euros — or self-host it for free, it is open source.',
+      'Every account starts free with 1 project and 100 submissions a month; Starter, Pro and Enterprise raise the quotas, billed monthly or annually in euros — or self-host it for free, it is open source.',
   },
   tools: {
     path: paths.tools,

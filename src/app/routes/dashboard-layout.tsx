@@ -5,8 +5,13 @@ import { useAuth } from '../../lib/auth';
 import { useLiveSync, type LiveBinding } from '../../lib/live-sync';
 import { formsLiveBindings } from '../../features/forms';
 import { messagesLiveBindings, useUnreadCount } from '../../features/messages';
+import { planLiveBindings } from '../../features/plans';
 
-const LIVE_BINDINGS: readonly LiveBinding[] = [...formsLiveBindings, ...messagesLiveBindings];
+const LIVE_BINDINGS: readonly LiveBinding[] = [
+  ...formsLiveBindings,
+  ...messagesLiveBindings,
+  ...planLiveBindings,
+];
 
 export function DashboardLayout() {
   const { user } = useAuth();

@@ -5,6 +5,7 @@ import { Badge, Container, Tabs } from '@chakra-ui/react';
 import { useDocumentTitle } from '../../components/use-document-title';
 import { FormsPanel, useForms } from '../../features/forms';
 import { MessagesPanel, useUnreadCount } from '../../features/messages';
+import { UsageBanner } from '../../features/plans';
 
 type Tab = 'forms' | 'submissions';
 
@@ -27,6 +28,7 @@ export function FormsPage() {
 
   return (
     <Container maxW="6xl" py={{ base: '6', md: '8' }} px={{ base: '4', md: '6' }}>
+      <UsageBanner />
       <Tabs.Root
         value={tab}
         onValueChange={(details) => selectTab(details.value as Tab)}

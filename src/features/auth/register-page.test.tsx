@@ -87,3 +87,40 @@ describe('RegisterPage after a sign-up that waits for its e-mail', { timeout: 30
     expect(screen.getByRole('status')).toHaveTextContent('A new link is on its way');
   });
 });
+
+describe('RegisterPage with a plan picked on the pricing page', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    mock = resetSupabaseMock();
+  });
+
+  it('says the account starts on Free and keeps the chosen plan with it', async () => {
+    mock.supabase.auth.signUp.mockResolvedValue({
+      data: {
+        session: null,
+        user: { email: 'ada@example.com', identities: [{ provider: 'email' }] },
+      },
+      error: null,
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<RegisterPage />, { route: '/register?plan=starter&billing=annual' });
+    expect(screen.getByText('Starter · €90/year')).toBeInTheDocument();
+    expect(screen.getByTestId('plan-note')).toHaveTextContent(
+      'Every account starts on Free (1 project, 100 submissions a month). We keep Starter with your account',
+    );
+    await user.type(screen.getByLabelText(/Full name/), 'Ada Lovelace');
+    await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
+    await user.type(screen.getByLabelText(/^Password/), 'secret123');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    await screen.findByRole('heading', { level: 1, name: 'Check your inbox' });
+    expect(mock.supabase.auth.signUp.mock.calls[0]![0].options.data).toEqual({
+      name: 'Ada Lovelace',
+      plan: 'starter',
+      billing: 'annual',
+    });
+  });
+
+  it('sends no plan without one', async () => {
+    renderWithProviders(<RegisterPage />, { route: '/register' });
+    expect(screen.queryByTestId('plan-note')).not.toBeInTheDocument();
+  });
+});

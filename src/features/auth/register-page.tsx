@@ -1,12 +1,21 @@
-// The register page; shows the plan and billing cycle chosen on the pricing page, if any, and
-// after signing up, where the confirmation link went.
+// The register page; shows the plan and billing cycle chosen on the pricing page, if any (and
+// that the account starts on Free, keeping the choice), passes them on to the sign-up, and after
+// signing up, where the confirmation link went.
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { Badge, HStack, Link, Text } from '@chakra-ui/react';
 import { PageMeta } from '../../components/page-meta';
 import { PAGE_META } from '../../config/seo';
 import { paths } from '../../config/paths';
-import { billingParam, findPlan, parseBilling, planPrice } from '../../config/plans';
+import {
+  billingParam,
+  findPlan,
+  FREE_PLAN,
+  parseBilling,
+  planPrice,
+  projectsQuotaText,
+  submissionsQuotaText,
+} from '../../config/plans';
 import { AuthCard } from './components/auth-card';
 import { CheckInbox } from './components/check-inbox';
 import { RegisterForm } from './components/register-form';
@@ -71,7 +80,15 @@ export function RegisterPage() {
           </Text>
         }
       >
+        {plan && (
+          <Text fontSize="sm" color="fg.muted" textAlign="center" data-testid="plan-note">
+            Every account starts on Free ({projectsQuotaText(FREE_PLAN.quota).toLowerCase()},{' '}
+            {submissionsQuotaText(FREE_PLAN.quota)}). We keep {plan.title} with your account; plans
+            are switched by hand on request, no card needed now.
+          </Text>
+        )}
         <RegisterForm
+          plan={plan ? { id: plan.id, billing: billingParam(cycle) } : null}
           onSignedUp={() => navigate(paths.dashboard, { replace: true })}
           onConfirmationSent={setSentTo}
         />

@@ -11,9 +11,11 @@ import { WhatsNew } from './components/whats-new';
 export interface DashboardHomeProps {
   /** The recent forms list; it renders nothing when there are none (spec §2). */
   recentForms: ReactNode;
+  /** A notice above the page's content (the plan's usage banner); renders nothing when all is well. */
+  banner?: ReactNode;
 }
 
-export function DashboardHome({ recentForms }: DashboardHomeProps) {
+export function DashboardHome({ recentForms, banner }: DashboardHomeProps) {
   useDocumentTitle('Dashboard');
   const { user } = useAuth();
 
@@ -27,6 +29,7 @@ export function DashboardHome({ recentForms }: DashboardHomeProps) {
           Welcome back, {displayName(user) ?? 'there'}
         </Text>
       </Stack>
+      {banner}
       <Grid
         templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }}
         gap="8"

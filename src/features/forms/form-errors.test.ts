@@ -77,6 +77,17 @@ describe('describeFormError', () => {
     );
   });
 
+  it("shows the plan's project limit as the database words it, on the origin field", () => {
+    const sentence =
+      'Your Free plan includes 1 project (one website each), and https://b.example would be another. Use the website of one of your forms, or move to a bigger plan (Settings → Plan and usage).';
+    expect(
+      describeFormError(
+        pgError('PT403', sentence, 'Projects in use: 1 of 1.', 'plan_project_limit'),
+        'create the form',
+      ),
+    ).toEqual({ message: sentence, field: 'allowed_origin' });
+  });
+
   it('falls back to a plain sentence, never the raw error', () => {
     expect(
       describeFormError(pgError('XX000', 'internal: secret detail'), 'create the form'),

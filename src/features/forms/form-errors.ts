@@ -40,7 +40,13 @@ const CONSTRAINTS: Record<string, Required<FormProblem>> = {
  */
 const READABLE_HINTS: Record<string, string> = {
   form_create_limit: 'You have created too many forms recently. Try again in an hour.',
+  // A new form or origin that would be one website more than the plan's projects (PT403).
+  plan_project_limit:
+    'Your plan does not include another project (website). Use the website of one of your forms, or move to a bigger plan (Settings → Plan and usage).',
 };
+
+/** The field a hint's sentence is about, when it is one field's. */
+const HINT_FIELDS: Record<string, FormField> = { plan_project_limit: 'allowed_origin' };
 
 interface ErrorLike {
   code?: unknown;
@@ -66,7 +72,10 @@ function parts(error: unknown): { code: string; text: string; message: string; h
 /** What went wrong, for a user; `action` is the failed action, e.g. 'create the form'. */
 export function describeFormError(error: unknown, action: string): FormProblem {
   const { code, text, message, hint } = parts(error);
-  if (Object.hasOwn(READABLE_HINTS, hint)) return { message: message || READABLE_HINTS[hint]! };
+  if (Object.hasOwn(READABLE_HINTS, hint)) {
+    const field = Object.hasOwn(HINT_FIELDS, hint) ? HINT_FIELDS[hint] : undefined;
+    return { message: message || READABLE_HINTS[hint]!, ...(field ? { field } : {}) };
+  }
   for (const [name, problem] of Object.entries(CONSTRAINTS)) {
     if (text.includes(name)) return problem;
   }

@@ -61,4 +61,55 @@ describe('PricingPage', { timeout: 30_000 }, () => {
     expect(link).toHaveAttribute('href', SELF_HOSTING_GUIDE_URL);
     expect(SELF_HOSTING_GUIDE_URL).toBe(`${site.repositoryUrl}#deploying`);
   });
+
+  it('starts every account on Free, with its quotas and no card, above the paid plans', () => {
+    renderWithProviders(<PricingPage />);
+    const free = screen.getByRole('region', { name: 'Free' });
+    expect(within(free).getByTestId('price-free')).toHaveTextContent(
+      '€0/ month, no credit card required',
+    );
+    expect(within(free).getByText('1 project')).toBeInTheDocument();
+    expect(within(free).getByText('100 submissions a month')).toBeInTheDocument();
+    expect(within(free).getByRole('link', { name: 'Get Started Free' })).toHaveAttribute(
+      'href',
+      '/register',
+    );
+    const starter = screen.getByRole('article', { name: 'Starter' });
+    expect(free.compareDocumentPosition(starter) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByText(/Every account starts free, no credit card required/)).toBeVisible();
+  });
+
+  it("states each plan's quotas beside the spec's features", () => {
+    renderWithProviders(<PricingPage />);
+    const points = (name: string) =>
+      within(screen.getByRole('article', { name }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent);
+    expect(points('Starter')).toEqual([
+      '1 project',
+      '1,000 submissions a month',
+      'Basic analytics',
+      'Email support',
+    ]);
+    expect(points('Pro').slice(0, 2)).toEqual(['Up to 10 projects', '10,000 submissions a month']);
+    expect(points('Enterprise').slice(0, 2)).toEqual([
+      'Unlimited projects',
+      '100,000 submissions a month',
+    ]);
+  });
+
+  it('says what the units mean, what happens at the quota and how upgrading works today', () => {
+    renderWithProviders(<PricingPage />);
+    const how = screen.getByRole('region', { name: 'How plans work' });
+    expect(how).toHaveTextContent('A project is one website: each distinct allowed origin');
+    expect(how).toHaveTextContent('Spam caught by the honeypot is kept but not counted');
+    expect(how).toHaveTextContent('new posts are refused with a clear answer');
+    expect(how).toHaveTextContent('Payment is not collected in the app yet');
+    expect(how).toHaveTextContent('plans are switched by hand on request');
+    expect(how).toHaveTextContent('storage for file uploads');
+    expect(within(how).getByRole('link', { name: site.contactEmail })).toHaveAttribute(
+      'href',
+      `mailto:${site.contactEmail}`,
+    );
+  });
 });

@@ -1,4 +1,6 @@
-// /settings: the signed-in user's display name, password, API keys and account deletion.
+// /settings: the signed-in user's plan and usage (passed in by the app layer from the plans
+// feature), display name, password, API keys and account deletion.
+import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Container, Heading, Link, Stack, Text } from '@chakra-ui/react';
 import { paths } from '../../config/paths';
@@ -9,7 +11,12 @@ import { DisplayNameForm } from './components/display-name-form';
 import { PasswordForm } from './components/password-form';
 import { SettingsSection } from './components/settings-section';
 
-export function SettingsPage() {
+export interface SettingsPageProps {
+  /** The plan and its usage (the plans feature's section); left out when absent. */
+  plan?: ReactNode;
+}
+
+export function SettingsPage({ plan }: SettingsPageProps = {}) {
   useDocumentTitle('Settings');
   return (
     <Container maxW="3xl" py={{ base: '6', md: '8' }} px={{ base: '4', md: '6' }}>
@@ -18,10 +25,19 @@ export function SettingsPage() {
           Settings
         </Heading>
         <Text fontSize="lg" color="fg.muted">
-          Manage your profile, your password, your API keys and your account.
+          Your plan and usage, your profile, your password, your API keys and your account.
         </Text>
       </Stack>
       <Stack gap="6">
+        {plan && (
+          <SettingsSection
+            id="plan"
+            title="Plan and usage"
+            description="What your plan includes, what your forms have used this month, and how to change plans."
+          >
+            {plan}
+          </SettingsSection>
+        )}
         <SettingsSection
           title="Profile"
           description="Your display name appears in the header, the menu and your dashboard."

@@ -68,6 +68,28 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
     expect(onConfirmationSent).not.toHaveBeenCalled();
   });
 
+  it('carries the plan picked on the pricing page into the sign-up metadata', async () => {
+    mock.supabase.auth.signUp.mockResolvedValue({
+      data: { session: { access_token: 't' }, user: {} },
+      error: null,
+    });
+    renderWithProviders(
+      <RegisterForm
+        plan={{ id: 'pro', billing: 'annual' }}
+        onSignedUp={() => {}}
+        onConfirmationSent={() => {}}
+      />,
+    );
+    await fillAndSubmit();
+    expect(mock.supabase.auth.signUp).toHaveBeenCalledWith(
+      expect.objectContaining({
+        options: expect.objectContaining({
+          data: { name: 'Ada Lovelace', plan: 'pro', billing: 'annual' },
+        }),
+      }),
+    );
+  });
+
   it('reports the address the confirmation link went to when no session started', async () => {
     mock.supabase.auth.signUp.mockResolvedValue({
       data: {

@@ -4,7 +4,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button, Stack } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
-import { signUp } from '../api/sign-up';
+import { signUp, type SignUpInput } from '../api/sign-up';
 import { registerErrorMessage } from '../register-errors';
 import { clearSignupEmail, peekSignupEmail } from '../../../lib/signup-prefill';
 import { PASSWORD_MIN_LENGTH } from '../../../config/site';
@@ -13,7 +13,10 @@ import { FormError } from './auth-card';
 export function RegisterForm({
   onSignedUp,
   onConfirmationSent,
+  plan = null,
 }: {
+  /** The plan and cycle picked on the pricing page, kept with the new account. */
+  plan?: SignUpInput['plan'];
   onSignedUp: () => void;
   /** The account waits for the link mailed to `email`. */
   onConfirmationSent: (email: string) => void;
@@ -32,7 +35,7 @@ export function RegisterForm({
     setSubmitting(true);
     setError(null);
     try {
-      const result = await signUp({ name, email, password });
+      const result = await signUp({ name, email, password, plan });
       if (result.signedIn) onSignedUp();
       else onConfirmationSent(result.email);
     } catch (caught) {

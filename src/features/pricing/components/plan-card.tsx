@@ -1,8 +1,15 @@
-// One plan of the pricing page: price for the chosen cycle, features and a 'Get Started' link.
+// One plan of the pricing page: price for the chosen cycle, its quotas and features, and a 'Get
+// Started' link that carries the plan and cycle to the register form.
 import { Link as RouterLink } from 'react-router-dom';
 import { Badge, Button, Card, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { CheckList } from '../../../components/check-list';
-import { planPrice, planSignupPath, type BillingCycle, type Plan } from '../../../config/plans';
+import {
+  planPoints,
+  planPrice,
+  planSignupPath,
+  type BillingCycle,
+  type Plan,
+} from '../../../config/plans';
 
 export function PlanCard({ plan, cycle }: { plan: Plan; cycle: BillingCycle }) {
   const { amount: price, unit } = planPrice(plan, cycle);
@@ -36,7 +43,7 @@ export function PlanCard({ plan, cycle }: { plan: Plan; cycle: BillingCycle }) {
             / {unit}
           </Text>
         </Flex>
-        <CheckList items={plan.features} />
+        <CheckList items={planPoints(plan)} />
       </Card.Body>
       <Card.Footer>
         <Stack w="full">

@@ -3,11 +3,14 @@ import { useId, type ReactNode } from 'react';
 import { Card, Heading, Text } from '@chakra-ui/react';
 
 export function SettingsSection({
+  id,
   title,
   description,
   danger = false,
   children,
 }: {
+  /** The section's anchor (`/settings#plan`). */
+  id?: string;
   title: string;
   description: ReactNode;
   danger?: boolean;
@@ -17,6 +20,7 @@ export function SettingsSection({
   return (
     <Card.Root
       as="section"
+      id={id}
       aria-labelledby={headingId}
       variant="outline"
       borderColor={danger ? 'red.muted' : undefined}
