@@ -20,6 +20,8 @@ describe('PlanSection', () => {
     expect(projects).toHaveAttribute('aria-valuenow', '1');
     expect(projects).toHaveAttribute('aria-valuemax', '1');
     expect(projects).toHaveAttribute('aria-valuetext', '1 of 1 project');
+    // A project quota in full use is normal: marked only when over it.
+    expect(projects).toHaveAttribute('data-level', 'ok');
     const submissions = screen.getByRole('progressbar', { name: 'Submissions this month' });
     expect(submissions).toHaveAttribute('aria-valuetext', '85 of 100 submissions');
     expect(submissions).toHaveAttribute('data-level', 'warning');

@@ -83,6 +83,7 @@ export function PlanDetails({ usage }: { usage: PlanUsage }) {
           used={usage.projectsUsed}
           limit={usage.limits.projects}
           unit="project"
+          standing
           hint="A project is one website: each distinct allowed origin among your forms. Forms on the same site share one project."
         />
         <UsageBar

@@ -5,6 +5,8 @@ import { Box, Flex, Text } from '@chakra-ui/react';
 import { usageLevel, usagePercent, usageText } from '../plan-usage';
 
 const COLOURS = { ok: 'teal.600', warning: 'orange.500', exhausted: 'red.600' } as const;
+/** Darker for text, so it keeps its contrast on the card. */
+const TEXT_COLOURS = { ok: 'fg.muted', warning: 'orange.700', exhausted: 'red.700' } as const;
 
 export function UsageBar({
   label,
@@ -12,6 +14,7 @@ export function UsageBar({
   limit,
   unit,
   hint,
+  standing = false,
 }: {
   label: string;
   used: number;
@@ -20,10 +23,19 @@ export function UsageBar({
   /** 'project', 'submission': the count's unit, pluralised as needed. */
   unit: string;
   hint?: string;
+  /**
+   * A standing count (projects) rather than a monthly one: reaching the quota is normal use, so
+   * it is marked only when over it, and shown without a percentage.
+   */
+  standing?: boolean;
 }) {
   const labelId = useId();
   const percent = usagePercent(used, limit);
-  const level = usageLevel(used, limit);
+  const level = standing
+    ? limit !== null && used > limit
+      ? 'exhausted'
+      : 'ok'
+    : usageLevel(used, limit);
   const text = usageText(used, limit, unit);
   return (
     <Box>
@@ -31,9 +43,9 @@ export function UsageBar({
         <Text id={labelId} fontWeight="semibold">
           {label}
         </Text>
-        <Text color={level === 'ok' ? 'fg.muted' : COLOURS[level]} fontSize="sm">
+        <Text color={TEXT_COLOURS[level]} fontSize="sm">
           {text}
-          {percent !== null ? ` (${percent} %)` : ''}
+          {percent !== null && !standing ? ` (${percent} %)` : ''}
         </Text>
       </Flex>
       {limit !== null && (
