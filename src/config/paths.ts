@@ -22,6 +22,12 @@ export const paths = {
   newsletterInvalidLink: '/newsletter/invalid-link',
   dashboard: '/dashboard',
   dashboardForms: '/dashboard/forms',
+  /**
+   * One message, its drawer open: the link of the notification e-mail (the forms function's
+   * notification.ts builds the same address).
+   */
+  dashboardMessage: (id: string) =>
+    `/dashboard/forms?tab=messages&message=${encodeURIComponent(id)}`,
   dashboardBooking: '/dashboard/booking',
   dashboardBookingNew: '/dashboard/booking/new',
   dashboardBookingItem: (id: string) => `/dashboard/booking/${id}`,

@@ -335,12 +335,12 @@ export async function waitAllSent(pool: pg.Pool, forms: SeededForm[], timeoutMs:
 
 /**
  * How often the mail catcher caught the notification of each entry (its text names the entry:
- * "Entry <id>, received …").
+ * "Entry <id>. …").
  */
 export async function caughtPerEntry(mailWebUrl: string): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (const mail of await listMail(mailWebUrl)) {
-    const id = /Entry ([0-9a-f-]{36}),/.exec(mail.text ?? '')?.[1];
+    const id = /Entry ([0-9a-f-]{36})[.,]/.exec(mail.text ?? '')?.[1];
     if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;

@@ -6,6 +6,7 @@ import { useLiveSync, type LiveBinding } from '../../lib/live-sync';
 import { formsLiveBindings } from '../../features/forms';
 import { messagesLiveBindings, useUnreadCount } from '../../features/messages';
 import { planLiveBindings } from '../../features/plans';
+import { useRecordTimeZone } from '../../features/settings/api/record-time-zone';
 
 const LIVE_BINDINGS: readonly LiveBinding[] = [
   ...formsLiveBindings,
@@ -16,6 +17,8 @@ const LIVE_BINDINGS: readonly LiveBinding[] = [
 export function DashboardLayout() {
   const { user } = useAuth();
   const liveStatus = useLiveSync(user?.id, LIVE_BINDINGS);
+  // The owner's zone, for the times in notification mails.
+  useRecordTimeZone(user?.id);
   const unreadCount = useUnreadCount();
   return (
     <>

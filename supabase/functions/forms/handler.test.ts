@@ -97,6 +97,25 @@ describe('form endpoint handler', () => {
     expect(sent).toEqual(['d1']);
   });
 
+  it('composes the notification with a link to the message and in the owner’s time zone', async () => {
+    const { deps, accepted } = fakeDeps({
+      loadForm: async (id) => ({
+        id,
+        name: 'Contact',
+        target_email: 'owner@example.com',
+        allowed_origin: ORIGIN,
+        redirect_url: null,
+        time_zone: 'Asia/Tokyo',
+      }),
+    });
+    await handleRequest(form({ name: 'Ada', email: 'ada@example.com', message: 'Hi' }), deps);
+    const text = accepted[0].notification?.text ?? '';
+    expect(text).toContain('Received Thu, 1 Jan 2026, 09:00:00 (Asia/Tokyo, UTC+09:00).');
+    expect(text).toContain(
+      'Open it in your dashboard: http://app.test/dashboard/forms?tab=messages&message=entry-1',
+    );
+  });
+
   it('hands storage the fields in the order they were sent, a repeated name once per value', async () => {
     const { deps, accepted } = fakeDeps();
     const body = new URLSearchParams([

@@ -28,6 +28,11 @@ export interface FormRecord {
   redirect_url: string | null;
   /** The form's CAPTCHA (its token is verified before storing); null or absent: none. */
   captcha_provider?: CaptchaProvider | null;
+  /**
+   * The owner's IANA time zone, for the notification's time (null or absent: UTC). Read beside
+   * the form, not part of what accept_post compares.
+   */
+  time_zone?: string | null;
 }
 
 export interface AcceptInput {
@@ -308,6 +313,8 @@ async function handleSubmission(
             fields: submission.ordered,
             subject: submission.subject,
             replyTo: submission.replyTo,
+            siteUrl: deps.siteUrl,
+            timeZone: form.time_zone ?? null,
           });
       composed = notification;
       result = await deps.accept({

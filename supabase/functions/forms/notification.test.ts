@@ -1,7 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../_shared/html.ts';
-import { composeNotification } from './notification.ts';
+import { localTime } from './local-time.ts';
+import { composeNotification, messageLink } from './notification.ts';
 
 const base = {
   formName: 'Contact',
@@ -102,5 +103,78 @@ describe('notification e-mail', () => {
 
     const untitled = composeNotification({ ...base, formName: 'Pay\u202Eslip', subject: null });
     expect(untitled.subject).toBe('New submission: Pay[U+202E]slip');
+  });
+});
+
+describe('notification: the message in the dashboard, in the owner’s time', () => {
+  it('links to the message’s drawer on the site, in text and as a button with the raw link', () => {
+    const n = composeNotification({ ...base, siteUrl: 'https://forms.example.com/' });
+    const link = `https://forms.example.com/dashboard/forms?tab=messages&message=${base.entryId}`;
+    expect(messageLink('https://forms.example.com', base.entryId)).toBe(link);
+    expect(n.text.split('\n')).toContain(`Open it in your dashboard: ${link}`);
+    const escaped = link.replace(/&/g, '&amp;');
+    expect(n.html).toContain(`<a href="${escaped}"`);
+    expect(n.html).toContain('>Open in your dashboard</a>');
+    expect(n.html).toContain(`Or open this link: ${escaped}`);
+  });
+
+  it('has no link without SITE_URL', () => {
+    const n = composeNotification(base);
+    expect(n.text).not.toContain('dashboard/forms');
+    expect(n.html).not.toContain('<a ');
+  });
+
+  it('states the time in the owner’s zone, naming the zone and its offset', () => {
+    const n = composeNotification({ ...base, timeZone: 'Europe/Berlin' });
+    expect(n.text.split('\n')).toContain(
+      'Received Fri, 2 Jan 2026, 04:04:05 (Europe/Berlin, UTC+01:00).',
+    );
+    expect(n.html).toContain(
+      'Received <strong>Fri, 2 Jan 2026, 04:04:05</strong> (Europe/Berlin, UTC+01:00).',
+    );
+    const ny = composeNotification({ ...base, timeZone: 'America/New_York' });
+    expect(ny.text).toContain('Received Thu, 1 Jan 2026, 22:04:05 (America/New_York, UTC-05:00).');
+  });
+
+  it('falls back to UTC, saying so, without a zone or with one it does not know', () => {
+    for (const timeZone of [null, undefined, 'Mars/Olympus_Mons', 'UTC']) {
+      const n = composeNotification({ ...base, timeZone });
+      expect(n.text).toContain('Received Fri, 2 Jan 2026, 03:04:05 (UTC).');
+    }
+  });
+
+  it('says why the mail came, names the entry, and keeps the HTML part escaped', () => {
+    const n = composeNotification({
+      ...base,
+      formName: 'Pay<b>ments\u202E',
+      siteUrl: 'https://forms.example.com',
+    });
+    expect(n.text).toContain(`Entry ${base.entryId}.`);
+    expect(n.text).toContain('because the form "Pay<b>ments[U+202E]" sends its messages');
+    expect(n.html).toContain('<strong>Pay&lt;b&gt;ments[U+202E]</strong> sends its messages');
+    expect(n.html).not.toContain('<b>');
+    expect(n.html).toContain('<html lang="en">');
+  });
+});
+
+describe('local time', () => {
+  const at = new Date('2026-07-01T12:00:00Z');
+  it('names the zone with its offset on that day (summer time included)', () => {
+    expect(localTime(at, 'Europe/Berlin').text).toBe(
+      'Wed, 1 Jul 2026, 14:00:00 (Europe/Berlin, UTC+02:00)',
+    );
+    expect(localTime(at, 'Asia/Kolkata').zone).toBe('Asia/Kolkata, UTC+05:30');
+    expect(localTime(at, 'Europe/London').zone).toBe('Europe/London, UTC+01:00');
+    expect(localTime(new Date('2026-01-01T12:00:00Z'), 'Europe/London').zone).toBe(
+      'Europe/London, UTC+00:00',
+    );
+  });
+
+  it('uses UTC for no zone and for one this runtime does not know', () => {
+    expect(localTime(at, null)).toMatchObject({ zone: 'UTC', timeZone: 'UTC' });
+    expect(localTime(at, 'Not/AZone')).toMatchObject({
+      text: 'Wed, 1 Jul 2026, 12:00:00 (UTC)',
+      timeZone: 'UTC',
+    });
   });
 });

@@ -1,12 +1,24 @@
 // Composes the notification e-mail for one entry: recipient, subject, Reply-To, and text and HTML
-// bodies listing every field in order. Every header value is stripped of CR/LF so nothing a
-// submitter sends can add a header; every HTML value is escaped; field names are one line and a
-// value's lines are indented, so no field can forge a line of the plain-text part. The subject,
-// the form's name, the field names and the sender's name and address show bidirectional controls
-// as visible tokens (`[U+202E]`) rather than letting them reorder the text around them.
+// bodies listing every field in order, when it arrived in the owner's own time zone (the zone
+// always named; UTC when none is known) and a link that opens the message in the dashboard. Every
+// header value is stripped of CR/LF so nothing a submitter sends can add a header; every HTML
+// value is escaped; field names are one line and a value's lines are indented, so no field can
+// forge a line of the plain-text part. The subject, the form's name, the field names and the
+// sender's name and address show bidirectional controls as visible tokens (`[U+202E]`) rather
+// than letting them reorder the text around them.
 import { cleanFieldName, headerSafe, isEmail } from './text.ts';
+import { localTime } from './local-time.ts';
 import { escapeHtml } from '../_shared/html.ts';
 import { visibleText } from '../_shared/visible-text.ts';
+
+/**
+ * The dashboard's address of one message: the Messages tab with that message's drawer open
+ * (`src/config/paths.ts`, `paths.dashboardMessage`; the site's router reads `message=<id>`).
+ */
+export function messageLink(siteUrl: string, entryId: string): string {
+  const query = new URLSearchParams({ tab: 'messages', message: entryId });
+  return `${siteUrl.replace(/\/+$/, '')}/dashboard/forms?${query.toString()}`;
+}
 
 /** The fields whose values are names or addresses, shown with their bidi controls visible. */
 const SHOWN_VISIBLE = new Set(['name', 'email']);
@@ -31,13 +43,18 @@ export function composeNotification(input: {
   fields: [string, string][];
   subject: string | null;
   replyTo: string | null;
+  /** The site's URL (SITE_URL): the mail links to the message there; null: no link. */
+  siteUrl?: string | null;
+  /** The owner's IANA time zone (profiles.time_zone); null or unknown: UTC. */
+  timeZone?: string | null;
 }): Notification {
   const formName = visibleText(headerSafe(input.formName));
   const subject =
     visibleText(headerSafe(input.subject || defaultSubject(formName))) || defaultSubject(formName);
   const replyTo =
     input.replyTo && isEmail(headerSafe(input.replyTo)) ? headerSafe(input.replyTo) : null;
-  const when = input.receivedAt.toISOString();
+  const when = localTime(input.receivedAt, input.timeZone);
+  const link = input.siteUrl ? messageLink(input.siteUrl, input.entryId) : null;
 
   // Names arrive clean from validateSubmission; cleaning again keeps this module safe on its own.
   const fields = input.fields.map(([name, value]): [string, string] => [
@@ -55,10 +72,12 @@ export function composeNotification(input: {
     ...textFields,
     '',
     '--',
-    `Entry ${input.entryId}, received ${when}.`,
+    `Received ${when.text}.`,
+    ...(link ? [`Open it in your dashboard: ${link}`] : []),
     replyTo
       ? `Reply to this e-mail to answer ${visibleText(replyTo)}.`
       : 'The sender left no e-mail address.',
+    `Entry ${input.entryId}. You receive this because the form "${formName}" sends its messages to this address (you can turn that off in its settings).`,
     '',
   ].join('\n');
 
@@ -66,15 +85,28 @@ export function composeNotification(input: {
     .map(
       ([name, value]) =>
         `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(name)}</th>` +
-        `<td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(value)}</td></tr>`,
+        `<td style="padding:4px 0;white-space:pre-wrap;overflow-wrap:anywhere">${escapeHtml(value)}</td></tr>`,
     )
     .join('');
   const html =
-    '<!doctype html><html><body style="font-family:sans-serif">' +
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${escapeHtml(subject)}</title></head>` +
+    '<body style="margin:0;padding:16px;font-family:sans-serif;line-height:1.5;color:#1a202c;background:#ffffff">' +
+    '<div style="max-width:600px;margin:0 auto">' +
+    '<p style="margin:0 0 16px;font-weight:bold;color:#0f766e">tinyback</p>' +
     `<p>New submission to the form <strong>${escapeHtml(formName)}</strong>.</p>` +
-    `<table cellspacing="0" cellpadding="0">${rows}</table>` +
-    `<p style="color:#666;font-size:12px">Entry ${escapeHtml(input.entryId)}, received ${escapeHtml(when)}.</p>` +
-    '</body></html>';
+    `<table cellspacing="0" cellpadding="0" role="presentation">${rows}</table>` +
+    `<p>Received <strong>${escapeHtml(when.when)}</strong> (${escapeHtml(when.zone)}).</p>` +
+    (link
+      ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;background:#0d9488;` +
+        'color:#ffffff;border-radius:6px;text-decoration:none">Open in your dashboard</a></p>' +
+        `<p style="overflow-wrap:anywhere">Or open this link: ${escapeHtml(link)}</p>`
+      : '') +
+    `<p>${replyTo ? `Reply to this e-mail to answer ${escapeHtml(visibleText(replyTo))}.` : 'The sender left no e-mail address.'}</p>` +
+    `<p style="color:#666;font-size:12px">Entry ${escapeHtml(input.entryId)}. You receive this because the form ` +
+    `<strong>${escapeHtml(formName)}</strong> sends its messages to this address (you can turn that off in its settings).</p>` +
+    '</div></body></html>';
 
   return { to: headerSafe(input.targetEmail), subject, replyTo, text, html };
 }

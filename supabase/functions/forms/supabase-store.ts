@@ -20,17 +20,33 @@ function formRow(form: FormRecord): FormRecord {
   };
 }
 
+/**
+ * The owner's time zone (form_owner_time_zone(), 20261202100000_owner_time_zone.sql), read beside
+ * the form. Never fails the post: a database without the function, or any error, means UTC.
+ */
+async function ownerTimeZone(client: SupabaseClient, formId: string): Promise<string | null> {
+  try {
+    const { data, error } = await client.rpc('form_owner_time_zone', { p_form_id: formId });
+    return !error && typeof data === 'string' ? data : null;
+  } catch {
+    return null;
+  }
+}
+
 /** `limits`: the caps passed to accept_submission (settings.ts; LIMITS unless lifted for tests). */
 export function createFormStore(client: SupabaseClient, limits: SubmissionLimits) {
   return {
     async loadForm(id: string): Promise<FormRecord | null> {
-      const { data, error } = await client
-        .from('forms')
-        .select('id, name, target_email, allowed_origin, redirect_url, captcha_provider')
-        .eq('id', id)
-        .maybeSingle();
+      const [{ data, error }, timeZone] = await Promise.all([
+        client
+          .from('forms')
+          .select('id, name, target_email, allowed_origin, redirect_url, captcha_provider')
+          .eq('id', id)
+          .maybeSingle(),
+        ownerTimeZone(client, id),
+      ]);
       if (error) throw new Error(`forms lookup: ${error.message}`);
-      return data ? formRow(data as FormRecord) : null;
+      return data ? { ...formRow(data as FormRecord), time_zone: timeZone } : null;
     },
 
     // One call per post: accept_post checks that the form is still as the handler saw it (else it
@@ -90,8 +106,12 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
       if (result.status === 'quota_exceeded')
         return { status: 'quota_exceeded', retryAfter: Number(result.retry_after) };
       if (result.status === 'form_not_found') return { status: 'form_not_found' };
+      // The owner (and so the zone) of a form never changes: the seen form's zone carries over.
       if (result.status === 'form_changed' && result.form)
-        return { status: 'form_changed', form: formRow(result.form) };
+        return {
+          status: 'form_changed',
+          form: { ...formRow(result.form), time_zone: input.form.time_zone ?? null },
+        };
       throw new Error(`accept_post: unexpected answer ${JSON.stringify(result)}`);
     },
 

@@ -7,6 +7,7 @@ import {
   currentLocation,
   renderWithProviders,
 } from '../../../components/testing/render';
+import { paths } from '../../../config/paths';
 import { applyMessagesChange } from '../live-bindings';
 import { fakeInbox } from '../testing/fake-supabase';
 import { FORM_BETA, FORM_CONTACT, makeMessage } from '../testing/fixtures';
@@ -265,9 +266,9 @@ describe('MessagesPanel', () => {
     expect(fakeInbox.rows[0]?.name).toBe('Eve\u202Efdp.exe');
   });
 
-  it('reads a deep-linked message by id', async () => {
+  it('reads a deep-linked message by id (the notification e-mail’s link)', async () => {
     fakeInbox.reset([spam]);
-    renderPanel(`/dashboard/forms?tab=messages&message=${spam.id}`);
+    renderPanel(paths.dashboardMessage(spam.id));
     const drawer = await screen.findByRole('dialog', { name: 'Message from Spammer' }, SLOW);
     expect(within(drawer).getByRole('button', { name: 'Not spam' })).toBeInTheDocument();
   });
