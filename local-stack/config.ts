@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
+import { loadAuthMailTemplates, type AuthMailTemplates } from './auth/mail-templates.ts';
 
 export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SUPABASE_DIR = path.join(PROJECT_DIR, 'supabase');
@@ -98,6 +99,13 @@ export interface ProjectConfig {
     doubleConfirmChanges: boolean;
     /** `[auth.email] max_frequency`: the least time between two mails of one kind to an address. */
     maxFrequencyMs: number;
+    /**
+     * `[auth.email] secure_password_change`: a password change on a session older than 24 hours
+     * needs a reauthentication nonce (GoTrue's UpdatePasswordRequireReauthentication).
+     */
+    securePasswordChange: boolean;
+    /** `[auth.email.template.*]`, `[auth.email.notification.*]`: Auth's own mails. */
+    mailTemplates: AuthMailTemplates;
     rateLimit: AuthRateLimits;
   };
   functions: FunctionConfig[];
@@ -125,6 +133,12 @@ export function loadProjectConfig(supabaseDir = SUPABASE_DIR): ProjectConfig {
     maxFrequencyMs = parseGoDuration(String(email.max_frequency ?? '1s'));
   } catch (err) {
     throw new Error(`supabase/config.toml: [auth.email] max_frequency: ${(err as Error).message}`);
+  }
+  let mailTemplates: AuthMailTemplates;
+  try {
+    mailTemplates = loadAuthMailTemplates(email, supabaseDir);
+  } catch (err) {
+    throw new Error(`supabase/config.toml: ${(err as Error).message}`);
   }
   const db = table(toml.db);
   const seed = table(db.seed);
@@ -166,6 +180,8 @@ export function loadProjectConfig(supabaseDir = SUPABASE_DIR): ProjectConfig {
       refreshTokenReuseInterval: Number(auth.refresh_token_reuse_interval ?? 10),
       doubleConfirmChanges: email.double_confirm_changes !== false,
       maxFrequencyMs,
+      securePasswordChange: email.secure_password_change === true,
+      mailTemplates,
       rateLimit: {
         tokenRefresh: budget('token_refresh', DEFAULT_RATE_LIMITS.tokenRefresh),
         signInSignUps: budget('sign_in_sign_ups', DEFAULT_RATE_LIMITS.signInSignUps),

@@ -112,7 +112,7 @@ describe('sendConfirmation', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].to).toBe(UNCONFIRMED);
     const stored = statements[0].params[1];
-    const link = new URL(/(http:\/\/\S+\/verify\?\S+)/.exec(sent[0].text)![1]);
+    const link = new URL(/(http:\/\/\S+\/verify\?\S+)/.exec(sent[0].text ?? '')![1]);
     expect(link.searchParams.get('token')).toBe(stored);
     expect(link.searchParams.get('redirect_to')).toBe('http://127.0.0.1:5173/dashboard');
   });
@@ -221,7 +221,7 @@ describe('POST /resend', () => {
     );
     expect(sent).toEqual({ status: 200, body: '{}' });
     expect(mails.map((m) => [m.to, m.subject])).toEqual([[UNCONFIRMED, 'Confirm Your Signup']]);
-    const link = new URL(/(http:\/\/\S+\/verify\?\S+)/.exec(mails[0].text)![1]);
+    const link = new URL(/(http:\/\/\S+\/verify\?\S+)/.exec(mails[0].text ?? '')![1]);
     expect(link.searchParams.get('redirect_to')).toBe('http://127.0.0.1:5173/dashboard');
   });
 

@@ -5,7 +5,9 @@
 // link to GET /verify?type=signup and the code for POST /verify. Following the link or sending the
 // code confirms the address and starts a session.
 import { randomUUID } from 'node:crypto';
+import { composeAuthMail, verifyLink } from './auth-mails.ts';
 import { AuthError } from './errors.ts';
+import type { AuthMailTemplates } from './mail-templates.ts';
 import { escapeHtml, newOtp, OTP_EXPIRY_SECONDS, tokenHash } from './recovery.ts';
 import type { JsonObject } from './request.ts';
 import { confirmEmail, type Db } from './users.ts';
@@ -74,11 +76,7 @@ export async function consumeConfirmationToken(db: Db, hash: string): Promise<st
 
 /** The link of a confirmation mail: GET /verify with the token hash, type and redirect. */
 export function confirmationLink(externalUrl: string, hash: string, redirectTo: string): string {
-  const link = new URL(`${externalUrl}/verify`);
-  link.searchParams.set('token', hash);
-  link.searchParams.set('type', 'signup');
-  link.searchParams.set('redirect_to', redirectTo);
-  return link.href;
+  return verifyLink(externalUrl, hash, 'signup', redirectTo);
 }
 
 /**
@@ -109,13 +107,29 @@ export async function sendConfirmation(
     redirectTo: string;
     mail: (message: OutgoingMail) => Promise<void>;
     log: (message: string) => void;
+    /** config.toml's `[auth.email.template.confirmation]`, if any, and `[auth] site_url`. */
+    templates?: AuthMailTemplates;
+    siteUrl?: string;
   },
 ): Promise<void> {
   const { user } = options;
   const issued = await issueConfirmation(db, user);
   const link = confirmationLink(options.externalUrl, issued.hash, options.redirectTo);
+  const composed = composeAuthMail(
+    options.templates,
+    'confirmation',
+    {
+      SiteURL: options.siteUrl ?? '',
+      ConfirmationURL: link,
+      Email: user.email,
+      Token: issued.otp,
+      TokenHash: issued.hash,
+      RedirectTo: options.redirectTo,
+    },
+    confirmationMail(link, issued.otp),
+  );
   try {
-    await options.mail({ to: user.email, ...confirmationMail(link, issued.otp) });
+    await options.mail({ to: user.email, ...composed });
   } catch (err) {
     options.log(`confirmation mail to ${user.email} failed: ${(err as Error).message}`);
     throw new AuthError(500, 'unexpected_failure', 'Error sending confirmation email');

@@ -6,7 +6,8 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   html: string;
-  text: string;
+  /** Absent: the mail is the HTML alone (as GoTrue sends a templated mail). */
+  text?: string;
 }
 
 /** The sender GoTrue uses by default for the local stack's mail. */

@@ -1,6 +1,6 @@
 // Sign-up confirmation through @supabase/supabase-js, as GoTrue runs it with this project's
 // settings (`[auth.email] enable_confirmations = true`): the new user waits unconfirmed, without a
-// session, for the "Confirm Your Signup" mail; its link (GET /verify) or code (POST /verify)
+// session, for the sign-up confirmation mail; its link (GET /verify) or code (POST /verify)
 // confirms the address and signs in; password sign-in is refused until then; signing up again
 // re-sends the link (or, for a confirmed address, answers a made-up user and sends nothing); and
 // POST /resend sends it again. Beside it, an Auth service with confirmations off shows the
@@ -115,8 +115,8 @@ describe('signing up with confirmations on', () => {
     });
 
     const { mail, link, code } = await confirmationMailFor(stack.mailWebUrl, address);
-    expect(mail.subject).toBe('Confirm Your Signup');
-    expect(mail.html).toContain('Confirm your mail');
+    expect(mail.subject).toBe('Confirm your signup to tinyback');
+    expect(mail.html).toContain('Confirm my e-mail address');
     const url = new URL(link);
     expect(`${url.origin}${url.pathname}`).toBe(`${stack.apiUrl}/auth/v1/verify`);
     expect(url.searchParams.get('type')).toBe('signup');
@@ -370,7 +370,7 @@ describe('resending the confirmation (POST /resend)', () => {
     expect(error).toBeNull();
     expect(data).toEqual({ user: null, session: null });
     const resent = await confirmationMailFor(stack.mailWebUrl, email, { since: seen });
-    expect(resent.mail.subject).toBe('Confirm Your Signup');
+    expect(resent.mail.subject).toBe('Confirm your signup to tinyback');
     expect(new URL(resent.link).searchParams.get('redirect_to')).toBe(redirectTo);
 
     const old = await client().auth.verifyOtp({ email, token: firstMail.code, type: 'email' });

@@ -14,7 +14,7 @@ import ws from 'ws';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createAuthService } from '../../local-stack/auth/index.ts';
 import { loadProjectConfig, makeSettings, type ProjectConfig } from '../../local-stack/config.ts';
-import { isTo, listMail, waitForMail } from '../support/mail.ts';
+import { isTo, listMail, readableText, waitForMail } from '../support/mail.ts';
 
 const stack = inject('stack');
 const PASSWORD = 'correct-horse-1';
@@ -136,7 +136,7 @@ async function recoveryCode(email: string) {
     stack.mailWebUrl,
     (m) => isTo(m, email) && /reset/i.test(m.subject),
   );
-  return /code: (\d{6})/.exec(mail.text ?? '')![1];
+  return /code: (\d{6})/.exec(readableText(mail))![1];
 }
 
 describe('/recover', () => {
@@ -262,11 +262,11 @@ describe('changing the e-mail address (double_confirm_changes = true) with confi
     const toNew = await waitForMail(stack.mailWebUrl, (m) => isTo(m, next));
     const toOld = await waitForMail(
       stack.mailWebUrl,
-      (m) => isTo(m, email) && /email change/i.test(m.subject),
+      (m) => isTo(m, email) && /new e-mail address/i.test(m.subject),
     );
-    expect(toNew.subject).toBe('Confirm Email Change');
-    expect(toOld.subject).toBe('Confirm Email Change');
-    const link = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(toNew.text ?? '')![1];
+    expect(toNew.subject).toBe('Confirm the new e-mail address of your tinyback account');
+    expect(toOld.subject).toBe('Confirm the new e-mail address of your tinyback account');
+    const link = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(readableText(toNew))![1];
     expect(new URL(link).searchParams.get('type')).toBe('email_change');
 
     // Nothing changes before the link is followed.
@@ -293,7 +293,7 @@ describe('changing the e-mail address (double_confirm_changes = true) with confi
     });
     expect(old.error?.code).toBe('invalid_credentials');
     // The other link is spent with the change.
-    const otherLink = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(toOld.text ?? '')![1];
+    const otherLink = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(readableText(toOld))![1];
     const again = await fetch(otherLink, { redirect: 'manual' });
     expect(new URL(again.headers.get('location')!).hash).toContain('error_code=otp_expired');
   });
@@ -303,7 +303,7 @@ describe('changing the e-mail address (double_confirm_changes = true) with confi
     const next = uniqueEmail('changed-otp');
     expect((await supabase.auth.updateUser({ email: next })).error).toBeNull();
     const mail = await waitForMail(stack.mailWebUrl, (m) => isTo(m, next));
-    const code = /code: (\d{6})/.exec(mail.text ?? '')![1];
+    const code = /code: (\d{6})/.exec(readableText(mail))![1];
     const { data, error } = await client({ apiUrl: service.apiUrl }).auth.verifyOtp({
       email: next,
       token: code,
@@ -338,9 +338,9 @@ describe('changing the e-mail address (double_confirm_changes = true) with confi
     const linkIn = async (to: string) => {
       const mail = await waitForMail(
         stack.mailWebUrl,
-        (m) => isTo(m, to) && /email change/i.test(m.subject),
+        (m) => isTo(m, to) && /new e-mail address/i.test(m.subject),
       );
-      return /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(mail.text ?? '')![1];
+      return /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(readableText(mail))![1];
     };
     const first = await fetch(await linkIn(next), { redirect: 'manual' });
     const firstFragment = new URLSearchParams(

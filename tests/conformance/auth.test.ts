@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createAuthService } from '../../local-stack/auth/index.ts';
 import { makeSettings, type ProjectConfig } from '../../local-stack/config.ts';
 import { confirmationMailFor } from '../support/confirmation.ts';
-import { isTo, waitForMail, type CaughtMail } from '../support/mail.ts';
+import { isTo, readableText, waitForMail, type CaughtMail } from '../support/mail.ts';
 
 const stack = inject('stack');
 const PASSWORD = 'correct-horse-1';
@@ -64,9 +64,9 @@ async function recoveryMailFor(
     (m) => isTo(m, email) && /reset/i.test(m.subject),
     10_000,
   );
-  const link = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(mail.text ?? '')?.[1];
-  const code = /code: (\d{6})/.exec(mail.text ?? '')?.[1];
-  if (!link || !code) throw new Error(`recovery mail without link or code: ${mail.text}`);
+  const link = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(readableText(mail))?.[1];
+  const code = /code: (\d{6})/.exec(readableText(mail))?.[1];
+  if (!link || !code) throw new Error(`recovery mail without link or code: ${readableText(mail)}`);
   return { mail, link, code };
 }
 
@@ -262,12 +262,12 @@ describe('password recovery by e-mail', () => {
     expect(data).toEqual({});
 
     const { mail, link } = await recoveryMailFor(email);
-    expect(mail.subject).toBe('Reset Your Password');
+    expect(mail.subject).toBe('Reset your tinyback password');
     const linkUrl = new URL(link);
     expect(linkUrl.origin).toBe(stack.apiUrl);
     expect(linkUrl.searchParams.get('type')).toBe('recovery');
     expect(linkUrl.searchParams.get('redirect_to')).toBe(redirectTo);
-    expect(mail.html).toContain('Reset Password');
+    expect(mail.html).toContain('Choose a new password');
 
     const followed = await fetch(link, { redirect: 'manual' });
     expect(followed.status).toBe(303);

@@ -1,7 +1,7 @@
 // Signing up as a new user does it with confirmations on: supabase-js `auth.signUp` (no session
-// yet), the "Confirm Your Signup" mail from the mail catcher, and its link, which answers with a
+// yet), the sign-up confirmation mail from the mail catcher, and its link, which answers with a
 // redirect carrying the session in the fragment.
-import { isTo, waitForMail, type CaughtMail } from './mail.ts';
+import { isTo, readableText, waitForMail, type CaughtMail } from './mail.ts';
 
 export interface ConfirmationMail {
   mail: CaughtMail;
@@ -22,9 +22,10 @@ export async function confirmationMailFor(
     (m) => isTo(m, email) && /confirm your signup/i.test(m.subject) && !options.since?.has(m.id),
     options.timeoutMs ?? 10_000,
   );
-  const link = /(https?:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(mail.text ?? '')?.[1];
-  const code = /code: (\d{6})/.exec(mail.text ?? '')?.[1];
-  if (!link || !code) throw new Error(`confirmation mail without link or code: ${mail.text}`);
+  const link = /(https?:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(readableText(mail))?.[1];
+  const code = /code: (\d{6})/.exec(readableText(mail))?.[1];
+  if (!link || !code)
+    throw new Error(`confirmation mail without link or code: ${readableText(mail)}`);
   return { mail, link, code };
 }
 

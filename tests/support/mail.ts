@@ -42,3 +42,68 @@ export async function clearMail(mailWebUrl: string): Promise<void> {
   const res = await fetch(`${mailWebUrl}/email/all`, { method: 'DELETE' });
   if (!res.ok) throw new Error(`mail catcher answered ${res.status} to DELETE /email/all`);
 }
+
+/**
+ * What a reader of the mail sees as text: its plain-text part, or (a mail that is HTML alone, as
+ * Supabase Auth sends its templated mails) its HTML with the tags taken out and the entities
+ * read, so a link or a code is found the same way in either.
+ */
+export function readableText(mail: Pick<CaughtMail, 'text' | 'html'>): string {
+  if (mail.text) return mail.text;
+  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+  return (mail.html ?? '')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+      if (name.startsWith('#x') || name.startsWith('#X'))
+        return String.fromCodePoint(parseInt(name.slice(2), 16));
+      if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)));
+      return entities[name.toLowerCase()] ?? whole;
+    });
+}
+
+/**
+ * The HTML part exactly as it was sent (the catcher's `html` is its own cleaned copy): read from
+ * the message's source, its transfer encoding undone, CRLF line ends read as LF and the line ends
+ * after its last line left out.
+ */
+export async function sentHtmlOf(
+  mailWebUrl: string,
+  mail: Pick<CaughtMail, 'id'>,
+): Promise<string> {
+  const res = await fetch(`${mailWebUrl}/email/${mail.id}/source`);
+  if (!res.ok)
+    throw new Error(`mail catcher answered ${res.status} to GET /email/${mail.id}/source`);
+  const source = (await res.text()).replace(/\r\n/g, '\n');
+  const split = (text: string) => {
+    const at = text.indexOf('\n\n');
+    return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 2)];
+  };
+  let [headers, body] = split(source) as [string, string];
+  const boundary = /content-type:\s*multipart\/[^\n]*boundary="?([^";\n]+)"?/i.exec(headers)?.[1];
+  if (boundary) {
+    const html = body
+      .split(`--${boundary}`)
+      .map((part) => split(part.replace(/^\n/, '')) as [string, string])
+      .find(([partHeaders]) => /content-type:\s*text\/html/i.test(partHeaders));
+    if (!html) throw new Error(`no HTML part in the source of mail ${mail.id}`);
+    [headers, body] = [html[0], html[1].replace(/\n$/, '')];
+  } else if (!/content-type:\s*text\/html/i.test(headers)) {
+    throw new Error(`mail ${mail.id} is not HTML`);
+  }
+  body = body.replace(/\n$/, '');
+  let bytes: Uint8Array;
+  if (/content-transfer-encoding:\s*quoted-printable/i.test(headers)) {
+    const text = body.replace(/=\n/g, '');
+    const out: number[] = [];
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] === '=' && /^[0-9A-F]{2}$/i.test(text.slice(i + 1, i + 3))) {
+        out.push(parseInt(text.slice(i + 1, i + 3), 16));
+        i += 2;
+      } else out.push(...Buffer.from(text[i]!, 'utf8'));
+    }
+    bytes = Uint8Array.from(out);
+  } else if (/content-transfer-encoding:\s*base64/i.test(headers)) {
+    bytes = Buffer.from(body.replace(/\s+/g, ''), 'base64');
+  } else bytes = Buffer.from(body, 'utf8');
+  return Buffer.from(bytes).toString('utf8').trimEnd();
+}

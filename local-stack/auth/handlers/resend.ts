@@ -28,10 +28,8 @@ export const resend: AuthHandler = async (deps, { req, res, url }) => {
   const email = validateEmail(rawEmail);
   if (stringField(body, 'code_challenge'))
     throw notImplemented('A PKCE sign-up confirmation (code_challenge on POST /auth/v1/resend)');
-  const redirectTo = resolveRedirect(
-    url.searchParams.get('redirect_to'),
-    deps.ctx.settings.project.auth,
-  );
+  const auth = deps.ctx.settings.project.auth;
+  const redirectTo = resolveRedirect(url.searchParams.get('redirect_to'), auth);
   // Checked for every address, known or not, so a 429 does not tell which ones have accounts.
   deps.limits.mailRequested('confirmation', email);
 
@@ -45,6 +43,8 @@ export const resend: AuthHandler = async (deps, { req, res, url }) => {
       redirectTo,
       mail: deps.mail,
       log: (message) => deps.ctx.log('auth', message),
+      templates: auth.mailTemplates,
+      siteUrl: auth.siteUrl,
     });
   });
   sendAuthJson(res, 200, {});

@@ -73,6 +73,8 @@ export const signup: AuthHandler = async (deps, { req, res, url }) => {
       redirectTo,
       mail: deps.mail,
       log: (message) => deps.ctx.log('auth', message),
+      templates: auth.mailTemplates,
+      siteUrl: auth.siteUrl,
     });
     return { kind: 'user' as const, user: await loadUserJson(client, userId) };
   });

@@ -1,8 +1,16 @@
 // GET /user and PUT /user: read and update the signed-in user (metadata, password, e-mail). A new
 // e-mail address waits for confirmation by mail, as GoTrue's (see ../email-change.ts).
+import { composeAuthMail, composeNotification, verifyLink } from '../auth-mails.ts';
 import { authenticate, withTransaction } from '../deps.ts';
 import { emailChangeMail, startEmailChange } from '../email-change.ts';
-import { AuthError, forbidden, sendAuthJson, unprocessable } from '../errors.ts';
+import {
+  AuthError,
+  badRequest,
+  forbidden,
+  notImplemented,
+  sendAuthJson,
+  unprocessable,
+} from '../errors.ts';
 import { resolveRedirect } from '../redirect.ts';
 import { objectField, readJsonObject, stringField } from '../request.ts';
 import { endSessions } from '../sessions.ts';
@@ -39,6 +47,17 @@ export const updateUser: AuthHandler = async (deps, { req, res, url }) => {
 
   if (password !== undefined) {
     checkPasswordStrength(password, auth.minimumPasswordLength);
+    // secure_password_change: a session signed in more than 24 hours ago needs a reauthentication
+    // nonce (GoTrue's UpdatePasswordRequireReauthentication).
+    const session = caller.session;
+    if (
+      auth.securePasswordChange &&
+      (!session || Date.now() > session.created_at.getTime() + REAUTHENTICATION_AFTER_MS)
+    ) {
+      if (!stringField(body, 'nonce'))
+        throw badRequest('reauthentication_needed', 'Password update requires reauthentication');
+      throw notImplemented('Reauthentication (a nonce on PUT /auth/v1/user)');
+    }
     if (await passwordMatches(user, password)) {
       throw unprocessable(
         'same_password',
@@ -79,13 +98,24 @@ export const updateUser: AuthHandler = async (deps, { req, res, url }) => {
     const mails = await startEmailChange(client, user, email, auth.doubleConfirmChanges);
     try {
       for (const mail of mails) {
-        const link = new URL(`${deps.externalUrl}/verify`);
-        link.searchParams.set('token', mail.hash);
-        link.searchParams.set('type', 'email_change');
-        link.searchParams.set('redirect_to', redirectTo);
+        const link = verifyLink(deps.externalUrl, mail.hash, 'email_change', redirectTo);
         await deps.mail({
           to: mail.to,
-          ...emailChangeMail(link.href, user.email ?? '', email, mail.otp),
+          ...composeAuthMail(
+            auth.mailTemplates,
+            'email_change',
+            {
+              SiteURL: auth.siteUrl,
+              ConfirmationURL: link,
+              Email: user.email ?? '',
+              NewEmail: email,
+              Token: mail.otp,
+              TokenHash: mail.hash,
+              SendingTo: mail.to,
+              RedirectTo: redirectTo,
+            },
+            emailChangeMail(link, user.email ?? '', email, mail.otp),
+          ),
         });
       }
     } catch (err) {
@@ -94,5 +124,24 @@ export const updateUser: AuthHandler = async (deps, { req, res, url }) => {
       throw new AuthError(500, 'unexpected_failure', 'Error sending email change email');
     }
   });
+  // `[auth.email.notification.password_changed]`: the account hears of the change. A failure is
+  // logged, never answered (as GoTrue).
+  const notice =
+    password !== undefined && user.email
+      ? composeNotification(auth.mailTemplates, 'password_changed', {
+          SiteURL: auth.siteUrl,
+          Email: user.email,
+        })
+      : null;
+  if (notice && user.email) {
+    await deps
+      .mail({ to: user.email, ...notice })
+      .catch((err: Error) =>
+        deps.ctx.log('auth', `password changed notification failed: ${err.message}`),
+      );
+  }
   sendAuthJson(res, 200, await loadUserJson(deps.pool, user.id));
 };
+
+/** How long after signing in a session may change the password without reauthenticating. */
+const REAUTHENTICATION_AFTER_MS = 24 * 3600 * 1000;
