@@ -5,6 +5,7 @@ import { supabase } from '../../../lib/supabase';
 import { formDetailsSchema, type FormDetails } from '../form-schema';
 import { applyFormChange, savedForm } from '../forms-cache';
 import { FORM_COLUMNS, formsKeys, type Form } from './get-forms';
+import { sendMailNow } from './send-mail-now';
 
 export const createFormSchema = formDetailsSchema;
 export type CreateFormInput = FormDetails;
@@ -25,8 +26,12 @@ export function useCreateForm() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: createForm,
-    // Shown at once; Realtime reports the same row, which merges as a no-op.
-    onSuccess: (form) => applyFormChange(client, savedForm(form)),
+    // Shown at once; Realtime reports the same row, which merges as a no-op. An address that is
+    // not the account's own gets its confirmation link now, not at the next scheduled mail run.
+    onSuccess: (form) => {
+      applyFormChange(client, savedForm(form));
+      if (!form.target_verified) void sendMailNow();
+    },
     onSettled: () => client.invalidateQueries({ queryKey: formsKeys.list() }),
   });
 }

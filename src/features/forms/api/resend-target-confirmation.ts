@@ -4,6 +4,7 @@
 import { useMutation } from '@tanstack/react-query';
 import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
+import { sendMailNow } from './send-mail-now';
 
 export const resendTargetConfirmationSchema = yup.object({
   formId: yup.string().uuid().required(),
@@ -48,5 +49,11 @@ export async function resendTargetConfirmation(
 }
 
 export function useResendTargetConfirmation() {
-  return useMutation({ mutationFn: resendTargetConfirmation });
+  return useMutation({
+    mutationFn: resendTargetConfirmation,
+    // Composed and sent now, unless one went to the address within the last minute.
+    onSuccess: (outcome) => {
+      if (outcome.status === 'requested') void sendMailNow();
+    },
+  });
 }

@@ -5,6 +5,7 @@ import { supabase } from '../../../lib/supabase';
 import { formSettingsSchema, type FormSettings } from '../form-schema';
 import { applyFormChange, savedForm } from '../forms-cache';
 import { FORM_COLUMNS, formsKeys, type Form } from './get-forms';
+import { sendMailNow } from './send-mail-now';
 
 export const updateFormSchema = formSettingsSchema;
 export type UpdateFormInput = FormSettings & { id: string };
@@ -25,7 +26,11 @@ export function useUpdateForm() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: updateForm,
-    onSuccess: (form) => applyFormChange(client, savedForm(form)),
+    onSuccess: (form) => {
+      applyFormChange(client, savedForm(form));
+      // A new target that needs confirming gets its link now (nothing is sent for an old one).
+      if (!form.target_verified) void sendMailNow();
+    },
     onSettled: () => client.invalidateQueries({ queryKey: formsKeys.list() }),
   });
 }

@@ -16,25 +16,32 @@ beforeEach(() => {
 
 function open(query = `?token=${TOKEN}`) {
   renderWithProviders(<ConfirmAddressPage />, { route: `/confirm-address${query}` });
-  return screen.getByRole('button', { name: 'Confirm address' });
 }
+const confirmButton = () => screen.findByRole('button', { name: 'Confirm address' }, SLOW);
+const rpcNames = () => backend.calls.rpc.mock.calls.map(([name]) => name);
 
 describe('ConfirmAddressPage', () => {
-  it('confirms nothing until the reader presses the button', async () => {
+  it('names the address and the form, and confirms nothing until the reader presses the button', async () => {
     const user = userEvent.setup();
-    const button = open();
+    open();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Confirm this address');
     expect(document.title).toBe('Confirm address · tinyback.tools');
-    expect(backend.calls.rpc).not.toHaveBeenCalled();
-
-    await user.click(button);
-    const heading = await screen.findByRole('heading', { name: 'Address confirmed' }, SLOW);
-    expect(backend.calls.rpc).toHaveBeenCalledWith('confirm_target_email', { p_token: TOKEN });
-    expect(screen.getByText('sales@elsewhere.example')).toBeVisible();
-    expect(screen.getByRole('link', { name: 'Go to your forms' })).toHaveAttribute(
-      'href',
-      '/dashboard/forms',
+    expect(await screen.findByTestId('confirmation-subject', {}, SLOW)).toHaveTextContent(
+      'The form “Sales leads” of a tinyback user wants the messages it receives e-mailed to sales@elsewhere.example.',
     );
+    // Reading what the link is about is not confirming it.
+    expect(rpcNames()).toEqual(['target_confirmation_details']);
+
+    await user.click(await confirmButton());
+    const heading = await screen.findByRole('heading', { name: 'Thank you for confirming' }, SLOW);
+    expect(backend.calls.rpc).toHaveBeenCalledWith('confirm_target_email', { p_token: TOKEN });
+    // The reader is the recipient: thanked for what they agreed to, not sent to a dashboard.
+    expect(
+      screen.getByText(/receives the messages of the form/, { exact: false }),
+    ).toHaveTextContent(
+      'From now on, sales@elsewhere.example receives the messages of the form “Sales leads”.',
+    );
+    expect(screen.queryByRole('link', { name: /your forms/i })).not.toBeInTheDocument();
     await waitFor(() => expect(heading).toHaveFocus());
   });
 
@@ -45,30 +52,44 @@ describe('ConfirmAddressPage', () => {
   ])('explains when the link is %s, and how to get a new one', async (status, title) => {
     const user = userEvent.setup();
     backend.state.confirmAnswer = { status };
-    await user.click(open());
+    open();
+    await user.click(await confirmButton());
     expect(await screen.findByRole('heading', { name: title }, SLOW)).toHaveFocus();
     expect(screen.getByText(/Resend confirmation/)).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Confirm address' })).not.toBeInTheDocument();
   });
 
+  it('says at once when the link was used already, with no button to press', async () => {
+    backend.state.detailsAnswer = { status: 'used' };
+    open();
+    expect(
+      await screen.findByRole('heading', { name: 'This link was already used' }, SLOW),
+    ).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Confirm address' })).not.toBeInTheDocument();
+    expect(rpcNames()).toEqual(['target_confirmation_details']);
+  });
+
   it('does not send a token that cannot be one', async () => {
-    const user = userEvent.setup();
-    await user.click(open('?token=not-a-token'));
+    open('?token=not-a-token');
     expect(
       await screen.findByRole('heading', { name: 'This link is not valid' }, SLOW),
     ).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Confirm address' })).not.toBeInTheDocument();
     expect(backend.calls.rpc).not.toHaveBeenCalled();
   });
 
-  it('keeps the button for another try when the request fails', async () => {
+  it('keeps the button for another try when the requests fail', async () => {
     const user = userEvent.setup();
     backend.fail('rpc', pgError('PGRST000', 'down'));
-    await user.click(open());
+    open();
+    await user.click(await confirmButton());
     expect(
       await screen.findByText(/could not be confirmed. Check your connection/, {}, SLOW),
     ).toBeVisible();
     backend.succeed('rpc');
     await user.click(screen.getByRole('button', { name: 'Confirm address' }));
-    expect(await screen.findByRole('heading', { name: 'Address confirmed' }, SLOW)).toBeVisible();
+    expect(
+      await screen.findByRole('heading', { name: 'Thank you for confirming' }, SLOW),
+    ).toBeVisible();
   });
 });

@@ -1,7 +1,9 @@
-// The page a target-address confirmation e-mail links to (`/confirm-address?token=…`): it says
-// what confirming means and spends the token only when the reader presses "Confirm address", so a
-// mail scanner that fetches the link confirms nothing. Then it names the outcome: confirmed,
-// already used, expired or not a valid link. Public: the recipient need not have an account.
+// The page a target-address confirmation e-mail links to (`/confirm-address?token=…`): it names the
+// address and the form the link is about (a read that changes nothing), says what confirming means
+// and spends the token only when the reader presses "Confirm address", so a mail scanner that
+// fetches the link confirms nothing. Then it names the outcome: confirmed — thanking the recipient,
+// who is the one reading — already used, expired or not a valid link. Public: the recipient need
+// not have an account.
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { Alert, Button, Container, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
@@ -9,7 +11,11 @@ import { CircleCheckIcon, CircleExclamationPointIcon, MailQuestionMarkIcon } fro
 import { CONFIRMATIONS } from '../../../../supabase/functions/_shared/limits';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { paths } from '../../../config/paths';
-import { useConfirmTargetEmail, type ConfirmOutcome } from '../api/confirm-target-email';
+import {
+  useConfirmationDetails,
+  useConfirmTargetEmail,
+  type ConfirmOutcome,
+} from '../api/confirm-target-email';
 
 type Shown = ConfirmOutcome['status'] | 'ask';
 
@@ -35,9 +41,14 @@ export function ConfirmAddressPage() {
   useDocumentTitle('Confirm address');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
+  const details = useConfirmationDetails(token);
   const confirm = useConfirmTargetEmail();
   const outcome = confirm.data;
-  const shown: Shown = outcome ? outcome.status : 'ask';
+  // A link already used, expired or not valid says so at once, without a button to press.
+  const known = details.data && details.data.status !== 'pending' ? details.data : null;
+  const pending = details.data?.status === 'pending' ? details.data : null;
+  const shown: Shown = outcome ? outcome.status : (known?.status ?? 'ask');
+  const ended = outcome ?? known;
   const heading = useRef<HTMLHeadingElement>(null);
 
   // The outcome replaces the question: take the reader (and a screen reader) to its heading.
@@ -80,16 +91,24 @@ export function ConfirmAddressPage() {
           {shown === 'ask'
             ? 'Confirm this address'
             : shown === 'confirmed'
-              ? 'Address confirmed'
+              ? 'Thank you for confirming'
               : TEXTS[shown].title}
         </Heading>
 
         {shown === 'ask' && (
           <>
-            <Text color="fg.muted">
-              A tinyback user wants the messages their form receives e-mailed to this address.
-              Confirm if you want to receive them; the link works once.
-            </Text>
+            {pending ? (
+              <Text color="fg.muted" wordBreak="break-word" data-testid="confirmation-subject">
+                The form <strong>“{pending.form ?? 'a form'}”</strong> of a tinyback user wants the
+                messages it receives e-mailed to <strong>{pending.email}</strong>. Confirm if you
+                want to receive them at this address; the link works once.
+              </Text>
+            ) : (
+              <Text color="fg.muted">
+                A tinyback user wants the messages their form receives e-mailed to this address.
+                Confirm if you want to receive them; the link works once.
+              </Text>
+            )}
             {confirm.isError && (
               <Alert.Root status="error" textAlign="start">
                 <Alert.Indicator />
@@ -115,17 +134,19 @@ export function ConfirmAddressPage() {
         {outcome?.status === 'confirmed' && (
           <>
             <Text color="fg.muted" wordBreak="break-word">
-              Form notifications will now be e-mailed to <strong>{outcome.email}</strong>.
+              From now on, <strong>{outcome.email}</strong> receives the messages of the form{' '}
+              <strong>“{outcome.form ?? 'a form'}”</strong>.
             </Text>
-            <Button asChild colorPalette="teal">
-              <RouterLink to={paths.dashboardForms}>Go to your forms</RouterLink>
-            </Button>
+            <Text color="fg.muted" textStyle="sm">
+              You can close this page. To stop them later, ask the form’s owner to change the
+              address.
+            </Text>
           </>
         )}
 
-        {outcome && outcome.status !== 'confirmed' && (
+        {ended && ended.status !== 'confirmed' && (
           <>
-            <Text color="fg.muted">{TEXTS[outcome.status].body}</Text>
+            <Text color="fg.muted">{TEXTS[ended.status].body}</Text>
             <Button asChild variant="outline">
               <RouterLink to={paths.home}>Back to the home page</RouterLink>
             </Button>

@@ -1,9 +1,11 @@
 // The embed code of one form in a dialog: opened from a form's card, and right after a form is
-// created (then with a short note that the form is ready).
+// created (then with a short note that the form is ready, and where its messages are e-mailed: or
+// that the target address must first be confirmed through the link just mailed to it).
 import { useState } from 'react';
-import { Button, CloseButton, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, CloseButton, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
 import { visibleText } from '../../../lib/visible-text';
 import type { Form } from '../api/get-forms';
+import { pendingConfirmationText } from '../form-texts';
 import { EmbedCodeBox } from './embed-code-box';
 
 export interface EmbedCodeDialogProps {
@@ -50,6 +52,26 @@ export function EmbedCodeDialog({ form: requested, created, onClose }: EmbedCode
                       </Text>
                       : posts from any other site are refused.
                     </Dialog.Description>
+                    {created && !form.target_verified && (
+                      <Alert.Root status="warning" data-testid="confirmation-pending">
+                        <Alert.Indicator />
+                        <Alert.Content>
+                          <Alert.Title wordBreak="break-all">
+                            {pendingConfirmationText(form.target_email)}
+                          </Alert.Title>
+                          <Alert.Description>
+                            We have e-mailed a confirmation link to that address. Until it is opened
+                            there, messages are stored in your dashboard but not e-mailed; once it
+                            is, you can send them from the form’s card.
+                          </Alert.Description>
+                        </Alert.Content>
+                      </Alert.Root>
+                    )}
+                    {created && form.target_verified && (
+                      <Text fontSize="sm" color="fg.muted" wordBreak="break-all">
+                        New messages are e-mailed to {form.target_email}.
+                      </Text>
+                    )}
                     <EmbedCodeBox form={form} />
                   </Stack>
                 </Dialog.Body>

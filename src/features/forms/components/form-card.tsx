@@ -17,12 +17,15 @@ import { visibleText } from '../../../lib/visible-text';
 import type { Form } from '../api/get-forms';
 import type { FormCounts } from '../api/get-form-counts';
 import { messageCount } from '../form-texts';
+import { HeldMessages } from './held-messages';
 import { TargetConfirmation } from './target-confirmation';
 
 export interface FormCardProps {
   form: Form;
   /** Its message counts; undefined while loading, null when they could not be read. */
   counts: Pick<FormCounts, 'total' | 'unread'> | null | undefined;
+  /** Messages received before its target was confirmed whose notification waits (0: none). */
+  held?: number;
   onOpenMessages: () => void;
   onEmbed: () => void;
   onEdit: () => void;
@@ -32,6 +35,7 @@ export interface FormCardProps {
 export function FormCard({
   form,
   counts,
+  held = 0,
   onOpenMessages,
   onEmbed,
   onEdit,
@@ -57,6 +61,7 @@ export function FormCard({
           )}
         </Stack>
         {!form.target_verified && <TargetConfirmation form={form} />}
+        {form.target_verified && form.notify_email && <HeldMessages form={form} count={held} />}
         {!form.notify_email && (
           <Badge alignSelf="flex-start" colorPalette="orange" variant="subtle">
             E-mail notifications off

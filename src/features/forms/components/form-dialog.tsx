@@ -2,8 +2,9 @@
 // form itself (fields, e-mail notifications, thank-you page; saved by the dialog's Save), then
 // webhooks, autoresponder, spam protection (CAPTCHA) and retention, each saved on its own. Formik +
 // Yup check every field inline; a refusal from the server is shown in the dialog, on the field it
-// concerns when there is one.
-import { useRef, useState } from 'react';
+// concerns when there is one. A new form's target starts as the account's own address, which needs
+// no confirmation.
+import { useEffect, useRef, useState } from 'react';
 import { useFormik } from 'formik';
 import {
   Alert,
@@ -20,6 +21,7 @@ import {
 } from '@chakra-ui/react';
 import { TextField } from '../../../components/text-field';
 import type { Form } from '../api/get-forms';
+import { useAccountEmail } from '../api/get-account-email';
 import { useCreateForm } from '../api/create-form';
 import { useUpdateForm } from '../api/update-form';
 import { describeFormError } from '../form-errors';
@@ -116,6 +118,9 @@ function FormDialogFields({
   const editing = Boolean(form);
   const create = useCreateForm();
   const update = useUpdateForm();
+  const account = useAccountEmail();
+  const accountEmail = editing ? null : (account.data ?? null);
+  const blank: FormDialogValues = { ...EMPTY, target_email: accountEmail ?? '' };
   const [serverError, setServerError] = useState<string | null>(null);
   const [tab, setTab] = useState<EditTab>('form');
   const tabList = useRef<HTMLDivElement>(null);
@@ -130,7 +135,7 @@ function FormDialogFields({
   };
 
   const formik = useFormik<FormDialogValues>({
-    initialValues: valuesOf(form),
+    initialValues: form ? valuesOf(form) : blank,
     validationSchema: editing ? formSettingsSchema : formDetailsSchema,
     onSubmit: async (values, helpers) => {
       setServerError(null);
@@ -140,7 +145,7 @@ function FormDialogFields({
           ? await update.mutateAsync({ id: form.id, ...cleanSettings(values) })
           : await create.mutateAsync(cleanDetails(values));
         // Spec §4: after a successful create the inputs are cleared.
-        helpers.resetForm({ values: editing ? valuesOf(saved) : EMPTY });
+        helpers.resetForm({ values: editing ? valuesOf(saved) : blank });
         onSaved(saved);
       } catch (error) {
         const problem = describeFormError(error, action);
@@ -149,6 +154,16 @@ function FormDialogFields({
       }
     },
   });
+
+  // The account's address, known a moment after opening: filled in once, unless typed over.
+  const prefilled = useRef(false);
+  const { setFieldValue } = formik;
+  const targetUntouched = !formik.touched.target_email && formik.values.target_email === '';
+  useEffect(() => {
+    if (prefilled.current || !accountEmail) return;
+    prefilled.current = true;
+    if (targetUntouched) void setFieldValue('target_email', accountEmail, false);
+  }, [accountEmail, targetUntouched, setFieldValue]);
 
   const errorOf = (name: keyof FormDialogValues) =>
     formik.touched[name] || formik.submitCount > 0
@@ -172,7 +187,11 @@ function FormDialogFields({
           type="email"
           placeholder="you@example.com"
           autoComplete="email"
-          hint="Every new message is sent to this address."
+          hint={
+            editing
+              ? 'Every new message is sent to this address.'
+              : 'Every new message is sent to this address. Your account’s own address needs no confirmation; any other gets a confirmation link first.'
+          }
           {...formik.getFieldProps('target_email')}
           error={errorOf('target_email')}
           required

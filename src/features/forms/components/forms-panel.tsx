@@ -1,5 +1,5 @@
 // The Forms tab: the owner's forms as cards (live), with create, edit, delete and embed code.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Box,
@@ -16,6 +16,8 @@ import {
 import { FileTextIcon, PlusIcon } from 'lucide-react';
 import { notify } from '../../../components/toaster';
 import { useForms, type Form } from '../api/get-forms';
+import { useAccountEmail } from '../api/get-account-email';
+import { useHeldCounts } from '../api/held-notifications';
 import { NO_MESSAGES, useFormCounts } from '../api/get-form-counts';
 import { DeleteFormDialog } from './delete-form-dialog';
 import { EmbedCodeDialog } from './embed-code-dialog';
@@ -38,10 +40,25 @@ export const EMPTY_TEXT = 'No forms created yet. Start by adding a new form.';
 export function FormsPanel({ onOpenMessages }: FormsPanelProps) {
   const forms = useForms();
   const counts = useFormCounts();
+  // Read early: the New Form dialog starts with it.
+  useAccountEmail();
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const close = () => setDialog(null);
 
   const list = forms.data ?? [];
+  // Messages kept while a target waited for its confirmation, read again as targets get confirmed.
+  const verifiedIds = list.filter((f) => f.target_verified).map((f) => f.id);
+  const held = useHeldCounts(verifiedIds.length > 0);
+  const verifiedKey = verifiedIds.join();
+  const refetchHeld = held.refetch;
+  const seenVerified = useRef(verifiedKey);
+  useEffect(() => {
+    if (seenVerified.current === verifiedKey) return;
+    // The first forms read enables the query, which then reads by itself.
+    const first = seenVerified.current === '';
+    seenVerified.current = verifiedKey;
+    if (!first) void refetchHeld();
+  }, [verifiedKey, refetchHeld]);
   // The form as the live list has it now (edited in another tab, say); the copy taken when the
   // dialog opened once it has left the list (deleted, or being deleted).
   const formFor = (kind: 'edit' | 'delete' | 'embed') =>
@@ -132,6 +149,7 @@ export function FormsPanel({ onOpenMessages }: FormsPanelProps) {
               key={form.id}
               form={form}
               counts={countsOf(form.id)}
+              held={form.target_verified ? (held.data?.[form.id] ?? 0) : 0}
               onOpenMessages={() => onOpenMessages(form.id)}
               onEmbed={() => setDialog({ kind: 'embed', form })}
               onEdit={() => setDialog({ kind: 'edit', form })}

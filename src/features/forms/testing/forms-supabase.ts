@@ -1,7 +1,9 @@
 // A test double of src/lib/supabase for the forms feature's component tests: an in-memory forms
-// table, `form_message_counts()`, `resend_target_confirmation()`, `confirm_target_email()` and
-// `set_form_captcha()`, reached through the same supabase-js calls the fetchers make
-// (`from('forms')` select / insert / update / delete, `rpc`). A test file opts in with
+// table, `form_message_counts()`, `resend_target_confirmation()`, `confirm_target_email()`,
+// `target_confirmation_details()`, `held_notification_counts()`, `send_held_notifications()` and
+// `set_form_captcha()`, the signed-in session's address and the forms function's `_mail` route,
+// reached through the same supabase-js calls the fetchers make (`from('forms')` select / insert /
+// update / delete, `rpc`, `auth.getSession`, `functions.invoke`). A test file opts in with
 //   vi.mock('../../../lib/supabase', () => import('../testing/forms-supabase'));
 // and prepares the data with resetFormsBackend() before each test.
 import { vi } from 'vitest';
@@ -59,10 +61,23 @@ function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
     /** What `resend_target_confirmation` answers (the database's JSON). */
     resendAnswer: { status: 'requested' } as Record<string, unknown>,
     /** What `confirm_target_email` answers. */
-    confirmAnswer: { status: 'confirmed', email: 'sales@elsewhere.example' } as Record<
-      string,
-      unknown
-    >,
+    confirmAnswer: {
+      status: 'confirmed',
+      email: 'sales@elsewhere.example',
+      form: 'Sales leads',
+    } as Record<string, unknown>,
+    /** What `target_confirmation_details` answers. */
+    detailsAnswer: {
+      status: 'pending',
+      email: 'sales@elsewhere.example',
+      form: 'Sales leads',
+    } as Record<string, unknown>,
+    /** `held_notification_counts()`: forms with messages received before their confirmation. */
+    held: [] as { form_id: string; held: number }[],
+    /** What `send_held_notifications` answers. */
+    sendHeldAnswer: { status: 'queued', queued: 0, remaining: 0 } as Record<string, unknown>,
+    /** The signed-in account's confirmed address (null: none known). */
+    accountEmail: null as string | null,
   };
   const { settle, controls } = requestControls<Operation>();
   const calls = {
@@ -71,6 +86,11 @@ function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
     delete: vi.fn((_id: unknown) => undefined),
     select: vi.fn(() => undefined),
     rpc: vi.fn((_name: string, _args?: Record<string, unknown>) => undefined),
+    /** supabase.functions.invoke: the "send now" requests to the forms function. */
+    invoke: vi.fn(async (_name: string, _options?: { body?: unknown }) => ({
+      data: { ok: true },
+      error: null,
+    })),
   };
 
   function query(table: string) {
@@ -94,8 +114,10 @@ function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
           user_id: OWNER_ID,
           notify_email: true,
           redirect_url: null,
-          // As the database has it for an address that is not the account's own.
-          target_verified: false,
+          // As the database has it: only the account's own confirmed address needs no link.
+          target_verified:
+            state.accountEmail !== null &&
+            String(payload.target_email ?? '').toLowerCase() === state.accountEmail.toLowerCase(),
           captcha_provider: null,
           captcha_site_key: null,
           ...payload,
@@ -176,6 +198,23 @@ function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
         if (name === 'confirm_target_email') {
           return settle('rpc', () => ({ data: { ...state.confirmAnswer }, error: null }));
         }
+        if (name === 'target_confirmation_details') {
+          return settle('rpc', () => ({ data: { ...state.detailsAnswer }, error: null }));
+        }
+        if (name === 'held_notification_counts') {
+          return settle('rpc', () => ({ data: [...state.held], error: null }));
+        }
+        if (name === 'send_held_notifications') {
+          return settle('rpc', () => {
+            const form = state.forms.find((f) => f.id === args?.p_form_id);
+            if (state.sendHeldAnswer.status === 'queued')
+              state.held = state.held.filter((h) => h.form_id !== args?.p_form_id);
+            return {
+              data: { email: form?.target_email, ...state.sendHeldAnswer },
+              error: null,
+            };
+          });
+        }
         if (name !== 'form_message_counts') throw new Error(`forms double: unexpected rpc ${name}`);
         return settle('rpc', () => ({ data: [...state.counts], error: null }));
       },
@@ -191,11 +230,30 @@ let active: FormsBackend = createBackend({});
 export const supabase = {
   from: (table: string) => active.supabase.from(table),
   rpc: (name: string, args?: Record<string, unknown>) => active.supabase.rpc(name, args),
+  auth: {
+    getSession: async () => {
+      const email = active.state.accountEmail;
+      const user = email
+        ? { id: OWNER_ID, email, email_confirmed_at: '2026-01-01T00:00:00Z' }
+        : null;
+      return { data: { session: user ? { user } : null }, error: null };
+    },
+  },
+  functions: {
+    invoke: (name: string, options?: { body?: unknown }) => active.calls.invoke(name, options),
+  },
 };
 
 export function resetFormsBackend(
-  initial: { forms?: Form[]; counts?: FormCounts[] } = {},
+  initial: {
+    forms?: Form[];
+    counts?: FormCounts[];
+    held?: { form_id: string; held: number }[];
+    accountEmail?: string | null;
+  } = {},
 ): FormsBackend {
   active = createBackend(initial);
+  active.state.held = [...(initial.held ?? [])];
+  active.state.accountEmail = initial.accountEmail ?? null;
   return active;
 }
