@@ -1,10 +1,12 @@
 // Account settings in Chromium: a new display name shows in the header's profile menu at once;
-// a new password is the one that signs in afterwards; and deleting the account signs the user
+// a password change asks for the current password, a new password is the one that signs in
+// afterwards and a notice of the change is mailed; and deleting the account signs the user
 // out, takes their forms' endpoints down (404) and leaves nothing to sign in to.
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { useE2e } from './support/session';
 import { signedInUser, submitLogin, waitForPath } from './support/auth';
+import { waitForMailTo } from './support/mail';
 import { markPage, pageMarker } from './support/messages';
 import { createForm, newClient } from '../support/supabase-users';
 import type { Page } from 'playwright-core';
@@ -47,24 +49,45 @@ describe('settings in Chromium', () => {
     expect(data.user?.user_metadata.name).toBe('Brand New Name');
   });
 
-  it('signs in with the new password after changing it', { timeout: 90_000 }, async () => {
-    const page = await e2e.newPage();
-    const user = await signedInUser(page, 'Password Changer');
-    await openSettings(page);
-    await page.getByLabel('New password', { exact: true }).fill('a-new-secret-42');
-    await page.getByLabel('Confirm new password', { exact: true }).fill('a-new-secret-42');
-    await page.getByRole('button', { name: 'Change password' }).click();
-    await page.getByText('Password changed').first().waitFor();
+  it(
+    'asks for the current password, then signs in with the new one and mails a notice',
+    { timeout: 90_000 },
+    async () => {
+      const page = await e2e.newPage();
+      const user = await signedInUser(page, 'Password Changer');
+      await openSettings(page);
+      // A wrong current password changes nothing.
+      await page.getByLabel('Current password', { exact: true }).fill('not-my-password');
+      await page.getByLabel('New password', { exact: true }).fill('a-new-secret-42');
+      await page.getByLabel('Confirm new password', { exact: true }).fill('a-new-secret-42');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('That is not your current password. Nothing was changed.').waitFor();
+      await e2e.shot(page, 'password-wrong-current');
+      const unchanged = await newClient().auth.signInWithPassword({
+        email: user.email,
+        password: user.password,
+      });
+      expect(unchanged.error).toBeNull();
 
-    const fresh = newClient();
-    const old = await fresh.auth.signInWithPassword({ email: user.email, password: user.password });
-    expect(old.error?.message).toBe('Invalid login credentials');
-    const renewed = await fresh.auth.signInWithPassword({
-      email: user.email,
-      password: 'a-new-secret-42',
-    });
-    expect(renewed.error).toBeNull();
-  });
+      await page.getByLabel('Current password', { exact: true }).fill(user.password);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('Password changed').first().waitFor();
+      const notice = await waitForMailTo(user.email, /password was changed/i);
+      expect(notice.subject).toBe('Your tinyback password was changed');
+
+      const fresh = newClient();
+      const old = await fresh.auth.signInWithPassword({
+        email: user.email,
+        password: user.password,
+      });
+      expect(old.error?.message).toBe('Invalid login credentials');
+      const renewed = await fresh.auth.signInWithPassword({
+        email: user.email,
+        password: 'a-new-secret-42',
+      });
+      expect(renewed.error).toBeNull();
+    },
+  );
 
   it(
     'deletes the account: signed out, its form endpoint gone, no way back in',

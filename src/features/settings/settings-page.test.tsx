@@ -44,6 +44,16 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     double = resetSettingsSupabase();
     double.setSession(fakeSession('ada@example.com', 'Ada'));
     // As supabase-js does: a successful update emits USER_UPDATED with the new user.
+    // The current password is checked by signing in with it: 'old-secret' is right.
+    double.supabase.auth.signInWithPassword.mockImplementation(
+      async ({ password }: { password: string }) =>
+        password === 'old-secret'
+          ? { data: {}, error: null }
+          : {
+              data: { user: null, session: null },
+              error: new AuthApiError('Invalid login credentials', 400, 'invalid_credentials'),
+            },
+    );
     double.supabase.auth.updateUser.mockImplementation(
       async (attributes: { data?: { name?: string } }) => {
         if (attributes.data?.name !== undefined) {
@@ -89,9 +99,10 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     expect(double.supabase.auth.updateUser).not.toHaveBeenCalled();
   });
 
-  it('changes the password once both fields match', async () => {
+  it('changes the password once both fields match, signing in afresh with the current one', async () => {
     const { user } = renderSettings();
     await screen.findByRole('heading', { level: 1, name: 'Settings' }, SLOW);
+    await user.type(screen.getByLabelText('Current password'), 'old-secret');
     const password = screen.getByLabelText('New password');
     const confirm = screen.getByLabelText('Confirm new password');
     await user.type(password, 'n3w-secret');
@@ -103,10 +114,40 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     await user.type(confirm, 'n3w-secret');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     await waitFor(() =>
-      expect(double.supabase.auth.updateUser).toHaveBeenCalledWith({ password: 'n3w-secret' }),
+      expect(double.supabase.auth.updateUser).toHaveBeenCalledWith({
+        password: 'n3w-secret',
+        current_password: 'old-secret',
+      }),
     );
+    expect(double.supabase.auth.signInWithPassword).toHaveBeenCalledWith({
+      email: 'ada@example.com',
+      password: 'old-secret',
+    });
     await waitFor(() => expect(password).toHaveValue(''));
     expect(confirm).toHaveValue('');
+    expect(screen.getByLabelText('Current password')).toHaveValue('');
+  });
+
+  it('asks for the current password and changes nothing when it is wrong', async () => {
+    const { user } = renderSettings();
+    await screen.findByRole('heading', { level: 1, name: 'Settings' }, SLOW);
+    await user.type(screen.getByLabelText('New password'), 'n3w-secret');
+    await user.type(screen.getByLabelText('Confirm new password'), 'n3w-secret');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Enter your current password.')).toBeInTheDocument();
+    expect(double.supabase.auth.signInWithPassword).not.toHaveBeenCalled();
+
+    const current = screen.getByLabelText('Current password');
+    await user.type(current, 'guessed');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(
+      await screen.findByText('That is not your current password. Nothing was changed.'),
+    ).toBeInTheDocument();
+    expect(current).toHaveAttribute('aria-invalid', 'true');
+    expect(current).toHaveValue('');
+    expect(double.supabase.auth.updateUser).not.toHaveBeenCalled();
+    // What was typed as the new password stays, for another try.
+    expect(screen.getByLabelText('New password')).toHaveValue('n3w-secret');
   });
 
   it("asks for at least 6 characters and shows the server's message on failure", async () => {
@@ -120,6 +161,7 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     });
     const { user } = renderSettings();
     await screen.findByRole('heading', { level: 1, name: 'Settings' }, SLOW);
+    await user.type(screen.getByLabelText('Current password'), 'old-secret');
     await user.type(screen.getByLabelText('New password'), '12345');
     await user.type(screen.getByLabelText('Confirm new password'), '12345');
     await user.click(screen.getByRole('button', { name: 'Change password' }));

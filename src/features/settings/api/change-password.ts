@@ -1,5 +1,10 @@
-// Change the signed-in user's password. The server applies its own rules (length, not the same
-// as before) and its message is shown when it refuses.
+// Change the signed-in user's password, asking for the current one first: a fresh sign-in with
+// it proves it (a stolen session alone cannot change the password) and gives the new password a
+// session signed in moments ago, as Auth's secure_password_change asks of a change on a session
+// older than a day. The current password goes along too, for deployments whose Auth checks it
+// itself. Auth then ends every other session and mails the "password changed" notice. The
+// server applies its own rules (length, not the same as before) and its message is shown when
+// it refuses.
 import * as yup from 'yup';
 import { useMutation } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
@@ -7,6 +12,7 @@ import { PASSWORD_MIN_LENGTH } from '../../../config/site';
 
 export const changePasswordSchema = yup.object({
   // Passwords are taken exactly as typed: no trimming.
+  current: yup.string().required('Enter your current password.'),
   password: yup
     .string()
     .required('Enter a new password.')
@@ -19,9 +25,24 @@ export const changePasswordSchema = yup.object({
 
 export type ChangePasswordInput = yup.InferType<typeof changePasswordSchema>;
 
-export async function changePassword(input: ChangePasswordInput): Promise<void> {
-  const { password } = await changePasswordSchema.validate(input);
-  const { error } = await supabase.auth.updateUser({ password });
+/** The current password was not the account's: nothing was changed. */
+export class WrongCurrentPasswordError extends Error {
+  readonly code = 'wrong_current_password';
+  constructor() {
+    super('That is not your current password. Nothing was changed.');
+  }
+}
+
+export async function changePassword(
+  input: ChangePasswordInput & { email: string },
+): Promise<void> {
+  const { current, password } = await changePasswordSchema.validate(input);
+  const checked = await supabase.auth.signInWithPassword({ email: input.email, password: current });
+  if (checked.error) {
+    if (checked.error.code === 'invalid_credentials') throw new WrongCurrentPasswordError();
+    throw checked.error;
+  }
+  const { error } = await supabase.auth.updateUser({ password, current_password: current });
   if (error) throw error;
 }
 

@@ -1,4 +1,4 @@
-// Sets a new password for the signed-in user (new + confirmation).
+// Sets a new password for the signed-in user: the current password, then the new one twice.
 import { useState } from 'react';
 import { useFormik } from 'formik';
 import { Button, HStack, Stack } from '@chakra-ui/react';
@@ -6,7 +6,11 @@ import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
 import { PASSWORD_MIN_LENGTH } from '../../../config/site';
 import { useAuth } from '../../../lib/auth';
-import { changePasswordSchema, useChangePassword } from '../api/change-password';
+import {
+  changePasswordSchema,
+  useChangePassword,
+  WrongCurrentPasswordError,
+} from '../api/change-password';
 import { errorMessage, InlineError } from './settings-section';
 
 export function PasswordForm() {
@@ -15,20 +19,27 @@ export function PasswordForm() {
   const [serverError, setServerError] = useState<string | null>(null);
 
   const formik = useFormik({
-    initialValues: { password: '', confirm: '' },
+    initialValues: { current: '', password: '', confirm: '' },
     validationSchema: changePasswordSchema,
     onSubmit: async (values, helpers) => {
       setServerError(null);
       try {
-        await change.mutateAsync(values);
+        await change.mutateAsync({ ...values, email: user?.email ?? '' });
         helpers.resetForm();
-        notify('success', 'Password changed', 'Use your new password next time you log in.');
+        notify(
+          'success',
+          'Password changed',
+          'Use your new password next time you log in. We e-mailed you a notice of the change.',
+        );
       } catch (caught) {
-        setServerError(errorMessage(caught, 'The password could not be changed.'));
+        if (caught instanceof WrongCurrentPasswordError) {
+          helpers.setFieldError('current', caught.message);
+          helpers.setFieldValue('current', '', false);
+        } else setServerError(errorMessage(caught, 'The password could not be changed.'));
       }
     },
   });
-  const fieldError = (name: 'password' | 'confirm') =>
+  const fieldError = (name: 'current' | 'password' | 'confirm') =>
     formik.touched[name] || formik.submitCount > 0 ? formik.errors[name] : undefined;
 
   return (
@@ -43,6 +54,15 @@ export function PasswordForm() {
         hidden
       />
       <Stack gap="4">
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          {...formik.getFieldProps('current')}
+          error={fieldError('current')}
+          hint="To be sure it is you."
+          required
+        />
         <TextField
           label="New password"
           type="password"
