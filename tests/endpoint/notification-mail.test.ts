@@ -3,7 +3,7 @@
 // own time zone (profiles.time_zone), else in UTC — always naming the zone.
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { superuserPool } from '../support/db.ts';
+import { anon, superuserPool, user, withActor } from '../support/db.ts';
 import { isTo, waitForMail } from '../support/mail.ts';
 import { needsMail } from '../support/target.ts';
 import { postFields, resetRateLimits, runDeliver, seedForm, type SeededForm } from './support.ts';
@@ -86,6 +86,19 @@ describe('the notification e-mail', () => {
     // is read now.
     const { mail } = await notificationOf(form);
     expect(mail.text).toMatch(/\(America\/Sao_Paulo, UTC-03:00\)\.$/m);
+  });
+
+  it('lets only the owner set their zone (RLS and a column grant)', async () => {
+    const [a, b] = [await ownerIn(null), await ownerIn(null)];
+    const set = `update public.profiles set time_zone = 'Europe/Paris' where id = $1`;
+    await withActor(pool, user(a.userId), async (q) => {
+      expect((await q(set, [a.userId])).rowCount).toBe(1);
+      expect((await q(set, [b.userId])).rowCount).toBe(0);
+      expect(
+        (await q(`update public.profiles set role = 'admin' where id = $1`, [a.userId])).code,
+      ).toBe('42501');
+    });
+    expect((await withActor(pool, anon, (q) => q(set, [a.userId]))).code).toBe('42501');
   });
 
   it('stores only zone names Postgres knows, of a strict shape', async () => {

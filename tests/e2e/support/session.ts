@@ -23,6 +23,8 @@ export interface PageOptions {
   permissions?: string[];
   /** Cookies and localStorage to start with, e.g. a signed-in session saved once per file. */
   storageState?: BrowserContextOptions['storageState'];
+  /** The browser's time zone (IANA name); the machine's otherwise. */
+  timezoneId?: string;
 }
 
 export interface E2e {
@@ -105,12 +107,13 @@ export function useE2e(flow: string): E2e {
       if (!browser) throw new Error('the browser is not started yet (use inside tests)');
       return browser;
     },
-    async newPage({ width = 1280, height = 800, permissions, storageState } = {}) {
+    async newPage({ width = 1280, height = 800, permissions, storageState, timezoneId } = {}) {
       const context = await session.browser.newContext({
         viewport: { width, height },
         reducedMotion: 'reduce',
         baseURL: session.url,
         storageState,
+        timezoneId,
       });
       if (permissions?.length) await context.grantPermissions(permissions, { origin: session.url });
       const page = waitForAppOnGoto(await context.newPage(), session.url);
