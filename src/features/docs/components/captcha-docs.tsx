@@ -33,8 +33,10 @@ export function Captcha() {
       <Bullets>
         <Item>
           With CAPTCHA on, the embed code loads the provider&rsquo;s script and puts its widget
-          above the button; copy it again after turning CAPTCHA on or changing the provider. The
-          fetch variant gets a fresh challenge after each send, since a token works once.
+          above the button; copy it again after turning CAPTCHA on or changing the provider (the
+          settings warn before you save): from the moment you save, posts from a page with the old
+          code are refused. Turning CAPTCHA off takes effect at once too. The fetch variant gets a
+          fresh challenge after each send, since a token works once.
         </Item>
         <Item>
           reCAPTCHA v3 (invisible, scored) is not supported: create v2 &ldquo;I&rsquo;m not a

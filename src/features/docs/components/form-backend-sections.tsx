@@ -128,8 +128,17 @@ export function HtmlForm() {
       </P>
       <CodeSample label="HTML form" code={htmlFormExample(env.supabaseUrl)} />
       <P>
-        If a plain form post is refused, the browser shows a short plain-text explanation with the
-        HTTP status (see{' '}
+        If a plain form post is refused, the browser is sent, again with a <C>303 See Other</C>, to
+        our{' '}
+        <Link asChild color="teal.700">
+          <RouterLink to={`${paths.formError}?code=invalid_fields&fields=email`}>
+            refusal page
+          </RouterLink>
+        </Link>
+        , which tells the visitor in plain words what happened (a field to correct, a CAPTCHA to
+        complete, a limit to wait out, or a problem only you can fix) and leads back to the form
+        with what they typed still there. Its address carries the refusal’s code, the seconds to
+        wait and the names of the fields at fault, never what was typed (see{' '}
         <Link href="#limits" color="teal.700">
           limits and error codes
         </Link>
@@ -321,7 +330,9 @@ export function Limits() {
       <P>
         A plain browser post that succeeds gets <C>303 See Other</C> to <C>{SPECIAL_FIELDS.next}</C>{' '}
         or the thank-you page; a JSON client gets <C>200</C> with <C>{'{ "ok": true, "id": … }'}</C>
-        . Refusals:
+        . A refused browser post gets <C>303 See Other</C> to the refusal page (
+        <C>/form-error?code=…</C>, with <C>Retry-After</C> kept); JSON clients, and scripts or{' '}
+        <C>fetch()</C> calls that do not ask for HTML, get the status and code below. Refusals:
       </P>
       <DataTable
         caption="Error statuses and codes"
@@ -350,12 +361,14 @@ export function Notifications() {
       </P>
       <P>
         E-mails go only to a <strong>confirmed</strong> address. Your account’s own e-mail is
-        confirmed already; any other target address gets a confirmation e-mail with a link that
-        works once, for {formatCount(CONFIRMATIONS.linkValidHours)} hours. Until someone opens it
-        and presses <strong>Confirm address</strong>, the form’s card says{' '}
-        <em>Confirmation pending</em> (with <strong>Resend confirmation</strong>), messages are
-        stored and shown in the dashboard, but none is e-mailed. One confirmation covers every form
-        of yours with that address.
+        confirmed already (a new form starts with it); any other target address gets a confirmation
+        e-mail within seconds, with a link that works once, for{' '}
+        {formatCount(CONFIRMATIONS.linkValidHours)} hours. The page it opens names the address and
+        the form. Until someone opens it and presses <strong>Confirm address</strong>, the form’s
+        card says <em>Confirmation pending</em> (with <strong>Resend confirmation</strong>),
+        messages are stored and shown in the dashboard, but none is e-mailed; once it is confirmed,
+        the card offers to send the messages received meanwhile (within the limits below). One
+        confirmation covers every form of yours with that address.
       </P>
       <P>
         Each account is e-mailed at most {formatCount(LIMITS.notificationsPerHour)} notifications

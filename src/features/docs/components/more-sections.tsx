@@ -119,7 +119,8 @@ export function ApiReference() {
               [
                 '303',
                 <>
-                  Redirect to <C>{SPECIAL_FIELDS.next}</C> or the thank-you page (browser posts)
+                  Redirect to <C>{SPECIAL_FIELDS.next}</C> or the thank-you page (browser posts), or
+                  to the refusal page when a browser post is refused
                 </>,
               ],
               [
@@ -180,11 +181,11 @@ export function Troubleshooting() {
     ],
     [
       'No e-mail arrived',
-      `Look in your spam folder, then in the dashboard: the entry is stored either way, and says why it was not e-mailed. A target address other than your account’s own must be confirmed first (“Confirmation pending” on the form’s card), and each account gets at most ${formatCount(LIMITS.notificationsPerHour)} notifications an hour. Failed deliveries are retried for a while (up to ${formatSeconds(DELIVERY.maxDelaySeconds)} between attempts). Entries with a filled honeypot are never e-mailed — make sure your own hidden field stays empty.`,
+      `Look in your spam folder, then in the dashboard: the entry is stored either way, and says why it was not e-mailed. A target address other than your account’s own must be confirmed first (“Confirmation pending” on the form’s card; the messages received meanwhile can be sent from the card once it is), and each account gets at most ${formatCount(LIMITS.notificationsPerHour)} notifications an hour. Failed deliveries are retried for a while (up to ${formatSeconds(DELIVERY.maxDelaySeconds)} between attempts). Entries with a filled honeypot are never e-mailed — make sure your own hidden field stays empty.`,
     ],
     [
       'The browser shows a plain text error',
-      'That is the refusal explained in one sentence; post with JavaScript for inline messages.',
+      'On a self-hosted tinyback the `forms` function’s `SITE_URL` is not set, so it cannot send the visitor to the refusal page: set it. Or post with JavaScript for inline messages.',
     ],
     [
       '`fetch` fails with a CORS error',
