@@ -1,7 +1,7 @@
 // Managing forms in Chromium, as an owner does on the Forms tab: create one (the embed box
-// follows), edit its name and switch its e-mail notifications off, delete it after a
-// confirmation that names it; an invalid origin is refused inline without creating anything; and
-// a new target address is confirmed through the link e-mailed to it.
+// follows), edit its name and switch its e-mail notifications off (saved by the Form tab's own
+// button), delete it after a confirmation that names it; an invalid origin is refused inline
+// without creating anything; and a new target address is confirmed through the link e-mailed to it.
 import { describe, expect, inject, it } from 'vitest';
 import { useE2e } from './support/session';
 import { signedInUser } from './support/auth';
@@ -82,7 +82,13 @@ describe('forms in Chromium', () => {
     await edit.getByText('E-mail notifications', { exact: true }).click();
     expect(await notifications.isChecked()).toBe(false);
     await e2e.shot(page, 'edit-dialog');
-    await edit.getByRole('button', { name: 'Save' }).click();
+    // The Form tab saves with its own button, like every tab; the dialog stays open.
+    await edit.getByRole('button', { name: 'Save form' }).click();
+    await expect.poll(() => edit.getByTestId('unsaved-summary').innerText()).toBe('');
+    await edit
+      .getByRole('button', { name: 'Close', exact: true })
+      .filter({ hasText: 'Close' })
+      .click();
     await edit.waitFor({ state: 'detached' });
 
     const renamed = formCard(page, 'Support requests');

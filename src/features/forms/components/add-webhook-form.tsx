@@ -11,6 +11,7 @@ import { notify } from '../../../components/toaster';
 import { useCreateWebhook, webhookUrlSchema, WEBHOOK_FORMATS } from '../api/create-webhook';
 import type { WebhookFormat } from '../api/get-webhooks';
 import { describeWebhookError, FORMAT_HINTS, FORMAT_LABELS, isUrlRefusal } from '../webhook-texts';
+import { useUnsavedChanges } from './unsaved-changes';
 
 interface Values {
   url: string;
@@ -48,6 +49,8 @@ export function AddWebhookForm({ formId }: { formId: string }) {
       }
     },
   });
+  // A URL typed but not added yet is a change the Edit dialog must not lose silently.
+  useUnsavedChanges(formik.dirty);
   const urlError =
     formik.touched.url || formik.submitCount > 0 ? (formik.errors.url ?? serverError) : undefined;
 

@@ -1,7 +1,7 @@
 // A form's autoresponder, in its settings: on/off, subject and reply with merge fields, and a live
 // preview of what a visitor receives, filled exactly as the database fills it (only {{name}},
-// {{email}} and {{form}}, at most 10 per template). Saved on its own ("Save reply"), not by the
-// dialog's "Save".
+// {{email}} and {{form}}, at most 10 per template). Saved on its own ("Save reply"); unsaved changes
+// are reported to the Edit dialog.
 import { useId, useMemo } from 'react';
 import { useFormik } from 'formik';
 import {
@@ -36,6 +36,7 @@ import {
 } from '../autoresponse-template';
 import { describeSettingError } from '../setting-errors';
 import { SettingLoadError, SettingLoading, SettingSaveRow } from './setting-states';
+import { useUnsavedChanges } from './unsaved-changes';
 
 export interface AutoresponderSectionProps {
   formId: string;
@@ -144,6 +145,7 @@ function AutoresponderForm({
     onSubmit: async (values, helpers) => {
       try {
         await save.mutateAsync({ formId, ...values });
+        helpers.resetForm({ values });
         notify(
           'success',
           values.enabled ? 'Autoresponder on' : 'Autoresponder saved',
@@ -156,6 +158,7 @@ function AutoresponderForm({
       }
     },
   });
+  useUnsavedChanges(formik.dirty);
   const shown = (field: keyof Values) =>
     formik.touched[field] || formik.submitCount > 0 ? formik.errors[field] : undefined;
 

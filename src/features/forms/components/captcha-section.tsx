@@ -22,6 +22,7 @@ import {
   type CaptchaProvider,
 } from '../captcha-texts';
 import { SettingSaveRow } from './setting-states';
+import { useUnsavedChanges } from './unsaved-changes';
 
 export interface CaptchaSectionProps {
   form: Pick<Form, 'id' | 'allowed_origin' | 'captcha_provider' | 'captcha_site_key'>;
@@ -113,6 +114,7 @@ export const CaptchaSection = memo(function CaptchaSection({ form }: CaptchaSect
       }
     },
   });
+  useUnsavedChanges(formik.dirty);
   const errorOf = (name: 'siteKey' | 'secret') =>
     formik.touched[name] || formik.submitCount > 0 ? formik.errors[name] : undefined;
   const provider = formik.values.provider;

@@ -1,13 +1,16 @@
 // The 'Create New Form' dialog, and the same dialog to edit a form with its settings, in tabs: the
-// form itself (fields, e-mail notifications, thank-you page; saved by the dialog's Save), then
-// webhooks, autoresponder, spam protection (CAPTCHA) and retention, each saved on its own. Formik +
-// Yup check every field inline; a refusal from the server is shown in the dialog, on the field it
+// form itself (fields, e-mail notifications, thank-you page), webhooks, autoresponder, spam
+// protection (CAPTCHA) and retention. One save model for every tab: each is saved by its own button
+// in the tab ("Save form", "Save reply", …; a webhook's switches act at once), the dialog stays
+// open, a tab with unsaved changes is marked, and closing with unsaved changes asks first (switching
+// tabs keeps them). Formik + Yup check every field inline; a refusal from the server is shown in the dialog, on the field it
 // concerns when there is one. A new form's target starts as the account's own address, which needs
 // no confirmation.
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useFormik } from 'formik';
 import {
   Alert,
+  Box,
   Button,
   CloseButton,
   Dialog,
@@ -18,7 +21,9 @@ import {
   Switch,
   Tabs,
   Text,
+  VisuallyHidden,
 } from '@chakra-ui/react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { TextField } from '../../../components/text-field';
 import type { Form } from '../api/get-forms';
 import { useAccountEmail } from '../api/get-account-email';
@@ -36,6 +41,7 @@ import { ORIGIN_EXAMPLE } from '../normalize-origin';
 import { AutoresponderSection } from './autoresponder-section';
 import { CaptchaSection } from './captcha-section';
 import { RetentionSection } from './retention-section';
+import { UnsavedChangesScope, unsavedTabs, type UnsavedReport } from './unsaved-changes';
 import { WebhooksSection } from './webhooks-section';
 
 export interface FormDialogProps {
@@ -66,7 +72,7 @@ function valuesOf(form: Form | null | undefined): FormDialogValues {
   };
 }
 
-/** The Edit dialog's tabs; only the first one belongs to the dialog's Save button. */
+/** The Edit dialog's tabs, each saved by its own button. */
 const EDIT_TABS = [
   { value: 'form', label: 'Form' },
   { value: 'webhooks', label: 'Webhooks' },
@@ -75,34 +81,83 @@ const EDIT_TABS = [
   { value: 'retention', label: 'Retention' },
 ] as const;
 type EditTab = (typeof EDIT_TABS)[number]['value'];
+const TAB_ORDER = EDIT_TABS.map((t) => t.value);
+const labelOf = (tab: EditTab) => EDIT_TABS.find((t) => t.value === tab)?.label ?? tab;
 
-export function FormDialog({ open, onClose, form, onSaved }: FormDialogProps) {
+/** "Autoresponder", "Autoresponder and Retention", "Form, Webhooks and Retention". */
+function listOf(labels: readonly string[]): string {
+  return labels.length < 2
+    ? (labels[0] ?? '')
+    : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+}
+
+export function FormDialog({ open, onClose, form: given, onSaved }: FormDialogProps) {
+  // While it closes (its exit animation) the dialog keeps showing what it was opened for: an Edit
+  // dialog must not turn into the create form under the pointer that pressed Close.
+  const [kept, setKept] = useState<Form | null>(given ?? null);
+  if (open && (given ?? null) !== kept) setKept(given ?? null);
+  const form = open ? (given ?? null) : kept;
   const editing = Boolean(form);
+  // The Edit dialog's tabs holding unsaved changes, and whether closing is being asked about.
+  const [unsaved, setUnsaved] = useState<EditTab[]>([]);
+  const [asking, setAsking] = useState(false);
+  // From the dialog's content: the tabs with unsaved changes, or null once it is gone (closed).
+  const unsavedChanged = useCallback((tabs: EditTab[] | null) => {
+    setUnsaved(tabs ?? []);
+    if (!tabs) setAsking(false);
+  }, []);
+  const requestClose = () => {
+    if (editing && unsaved.length > 0) setAsking(true);
+    else onClose();
+  };
+
   return (
-    <Dialog.Root
-      open={open}
-      onOpenChange={(details) => !details.open && onClose()}
-      size="md"
-      scrollBehavior="inside"
-      // The fields start empty (or from the form) at every opening.
-      lazyMount
-      unmountOnExit
-    >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>{editing ? 'Edit Form' : 'Create New Form'}</Dialog.Title>
-            </Dialog.Header>
-            <FormDialogFields form={form} onCancel={onClose} onSaved={onSaved} />
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <>
+      <Dialog.Root
+        open={open}
+        onOpenChange={(details) => !details.open && requestClose()}
+        // Wide enough at 1280 px for every tab of the Edit dialog to show at once.
+        size={editing ? { base: 'md', md: 'xl' } : 'md'}
+        scrollBehavior="inside"
+        // The fields start empty (or from the form) at every opening.
+        lazyMount
+        unmountOnExit
+      >
+        <Portal>
+          <Dialog.Backdrop />
+          <Dialog.Positioner>
+            <Dialog.Content>
+              <Dialog.Header>
+                <Dialog.Title>{editing ? 'Edit Form' : 'Create New Form'}</Dialog.Title>
+              </Dialog.Header>
+              <FormDialogFields
+                form={form}
+                onCancel={requestClose}
+                onSaved={onSaved}
+                onUnsavedChange={unsavedChanged}
+              />
+              <Dialog.CloseTrigger asChild>
+                <CloseButton size="sm" aria-label="Close" />
+              </Dialog.CloseTrigger>
+            </Dialog.Content>
+          </Dialog.Positioner>
+        </Portal>
+      </Dialog.Root>
+      <ConfirmDialog
+        open={asking}
+        title="Discard unsaved changes?"
+        description={`${listOf(unsaved.map(labelOf))} ${unsaved.length === 1 ? 'has' : 'have'} changes that are not saved. Close without saving them, or cancel and save them with the tab’s own Save button.`}
+        confirmLabel="Discard changes"
+        pending={false}
+        error={null}
+        onConfirm={() => {
+          setAsking(false);
+          setUnsaved([]);
+          onClose();
+        }}
+        onClose={() => setAsking(false)}
+      />
+    </>
   );
 }
 
@@ -110,10 +165,13 @@ function FormDialogFields({
   form,
   onCancel,
   onSaved,
+  onUnsavedChange,
 }: {
   form?: Form | null;
   onCancel: () => void;
   onSaved: (form: Form) => void;
+  /** The tabs holding unsaved changes (Edit only) whenever they change; null when unmounted. */
+  onUnsavedChange: (tabs: EditTab[] | null) => void;
 }) {
   const editing = Boolean(form);
   const create = useCreateForm();
@@ -164,6 +222,33 @@ function FormDialogFields({
     prefilled.current = true;
     if (targetUntouched) void setFieldValue('target_email', accountEmail, false);
   }, [accountEmail, targetUntouched, setFieldValue]);
+
+  // What each tab's forms report (useUnsavedChanges); the Form tab is this dialog's own form.
+  const [reports, setReports] = useState<Partial<Record<EditTab, Record<string, boolean>>>>({});
+  const reporters = useMemo(
+    () =>
+      Object.fromEntries(
+        TAB_ORDER.map((tab): [EditTab, UnsavedReport] => [
+          tab,
+          (key, dirty) =>
+            setReports((all) =>
+              Boolean(all[tab]?.[key]) === dirty
+                ? all
+                : { ...all, [tab]: { ...all[tab], [key]: dirty } },
+            ),
+        ]),
+      ) as Record<EditTab, UnsavedReport>,
+    [],
+  );
+  const dirtyTabs = editing
+    ? unsavedTabs(TAB_ORDER, { ...reports, form: { dialog: formik.dirty } })
+    : [];
+  const dirtyKey = dirtyTabs.join();
+  useEffect(() => {
+    onUnsavedChange(dirtyKey ? (dirtyKey.split(',') as EditTab[]) : []);
+  }, [dirtyKey, onUnsavedChange]);
+  // Closed (however): nothing is left unsaved.
+  useEffect(() => () => onUnsavedChange(null), [onUnsavedChange]);
 
   const errorOf = (name: keyof FormDialogValues) =>
     formik.touched[name] || formik.submitCount > 0
@@ -251,6 +336,13 @@ function FormDialogFields({
             </Alert.Content>
           </Alert.Root>
         )}
+        {editing && (
+          <div>
+            <Button type="submit" size="sm" colorPalette="teal" loading={formik.isSubmitting}>
+              Save form
+            </Button>
+          </div>
+        )}
       </Stack>
     </form>
   );
@@ -264,55 +356,88 @@ function FormDialogFields({
             onValueChange={(details) => openTab(details.value as EditTab)}
             variant="line"
             colorPalette="teal"
-            // A section loads its data only when its tab is first opened, and starts afresh each time.
+            // A section loads its data only when its tab is first opened; it stays mounted after, so
+            // switching tabs keeps what was typed.
             lazyMount
-            unmountOnExit
           >
             {/* At 390 px the tabs scroll sideways inside their own strip, never the page. */}
             <Tabs.List ref={tabList} overflowX="auto" overflowY="hidden" scrollbarWidth="thin">
               {EDIT_TABS.map((t) => (
                 <Tabs.Trigger key={t.value} value={t.value} flexShrink={0} whiteSpace="nowrap">
                   {t.label}
+                  {dirtyTabs.includes(t.value) && (
+                    <>
+                      <Box
+                        as="span"
+                        w="2"
+                        h="2"
+                        borderRadius="full"
+                        bg="orange.solid"
+                        aria-hidden="true"
+                        data-testid="unsaved-mark"
+                      />
+                      <VisuallyHidden>(unsaved changes)</VisuallyHidden>
+                    </>
+                  )}
                 </Tabs.Trigger>
               ))}
             </Tabs.List>
             <Tabs.Content value="form" pt="4">
               {fields}
             </Tabs.Content>
-            {/* Each is its own form, saved by its own button, not by "Save". */}
+            {/* Each is its own form, saved by its own button; each reports its unsaved changes. */}
             <Tabs.Content value="webhooks" pt="4">
-              <WebhooksSection formId={form.id} />
+              <UnsavedChangesScope report={reporters.webhooks}>
+                <WebhooksSection formId={form.id} />
+              </UnsavedChangesScope>
             </Tabs.Content>
             <Tabs.Content value="autoresponder" pt="4">
-              <AutoresponderSection
-                formId={form.id}
-                formName={form.name}
-                allowedOrigin={form.allowed_origin}
-                targetVerified={form.target_verified}
-              />
+              <UnsavedChangesScope report={reporters.autoresponder}>
+                <AutoresponderSection
+                  formId={form.id}
+                  formName={form.name}
+                  allowedOrigin={form.allowed_origin}
+                  targetVerified={form.target_verified}
+                />
+              </UnsavedChangesScope>
             </Tabs.Content>
             <Tabs.Content value="captcha" pt="4">
-              <CaptchaSection form={form} />
+              <UnsavedChangesScope report={reporters.captcha}>
+                <CaptchaSection form={form} />
+              </UnsavedChangesScope>
             </Tabs.Content>
             <Tabs.Content value="retention" pt="4">
-              <RetentionSection formId={form.id} />
+              <UnsavedChangesScope report={reporters.retention}>
+                <RetentionSection formId={form.id} />
+              </UnsavedChangesScope>
             </Tabs.Content>
           </Tabs.Root>
         ) : (
           fields
         )}
       </Dialog.Body>
-      <Dialog.Footer>
-        <Button variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        {/* The other tabs save themselves; a Save there would not be theirs. */}
-        {(!editing || tab === 'form') && (
-          <Button type="submit" form={formId} colorPalette="teal" loading={formik.isSubmitting}>
-            {editing ? 'Save' : 'Create'}
+      {editing ? (
+        // Every tab saves with its own button; the footer only closes (asking first when a tab
+        // holds unsaved changes, which it names).
+        <Dialog.Footer key="edit" justifyContent="space-between" gap="3">
+          <Text fontSize="sm" color="fg.muted" role="status" data-testid="unsaved-summary">
+            {dirtyTabs.length > 0 &&
+              `Unsaved changes: ${listOf(dirtyTabs.map(labelOf))}. Each tab saves with its own button.`}
+          </Text>
+          <Button variant="outline" onClick={onCancel} flexShrink={0}>
+            Close
           </Button>
-        )}
-      </Dialog.Footer>
+        </Dialog.Footer>
+      ) : (
+        <Dialog.Footer key="create">
+          <Button variant="outline" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} colorPalette="teal" loading={formik.isSubmitting}>
+            Create
+          </Button>
+        </Dialog.Footer>
+      )}
     </>
   );
 }

@@ -19,6 +19,11 @@ function renderPanel() {
 }
 
 const card = (name: string) => screen.findByRole('article', { name }, SLOW);
+/** The Edit dialog's footer button (the corner's × is named 'Close' too). */
+const footerClose = (dialog: ReturnType<typeof within>) =>
+  dialog
+    .getAllByRole('button', { name: 'Close' })
+    .find((button: HTMLElement) => button.textContent === 'Close')!;
 
 async function openCreateDialog(user: ReturnType<typeof userEvent.setup>) {
   await user.click(await screen.findByRole('button', { name: '+ New Form' }, SLOW));
@@ -222,58 +227,120 @@ describe('FormsPanel', () => {
     expect(dialog.getByLabelText(/Form name/)).toHaveValue('Contact');
   });
 
-  it('edits a form with its settings', async () => {
-    const contact = makeForm({ name: 'Contact', allowed_origin: 'https://example.com' });
+  // Long: many steps through a whole dialog in jsdom.
+  it(
+    'edits a form with its settings, each tab saved by its own button',
+    { timeout: 90_000 },
+    async () => {
+      const contact = makeForm({ name: 'Contact', allowed_origin: 'https://example.com' });
+      backend = resetFormsBackend({ forms: [contact] });
+      const user = userEvent.setup();
+      renderPanel();
+      await user.click(within(await card('Contact')).getByRole('button', { name: 'Edit' }));
+
+      const dialog = within(await screen.findByRole('dialog', { name: 'Edit Form' }, SLOW));
+      const tabs = dialog.getAllByRole('tab').map((tab) => tab.textContent);
+      expect(tabs).toEqual(['Form', 'Webhooks', 'Autoresponder', 'Spam protection', 'Retention']);
+      expect(dialog.getByRole('tab', { name: 'Form' })).toHaveAttribute('aria-selected', 'true');
+      // The settings tabs are not rendered (nor their data requested) until opened.
+      expect(dialog.queryByText(/Each new message is also posted/)).not.toBeInTheDocument();
+      // No dialog-wide Save: the Form tab has its own, like every other tab.
+      expect(dialog.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+      expect(dialog.getByRole('button', { name: 'Save form' })).toBeInTheDocument();
+      expect(dialog.getByTestId('unsaved-summary')).toHaveTextContent('');
+      expect(dialog.getByLabelText(/Form name/)).toHaveValue('Contact');
+      await user.clear(dialog.getByLabelText(/Form name/));
+      await user.type(dialog.getByLabelText(/Form name/), 'Support');
+
+      // The tab with the unsaved edit is marked, named as such, and the footer says so.
+      const formTab = dialog.getByRole('tab', { name: /^Form/ });
+      expect(formTab).toHaveAccessibleName('Form(unsaved changes)');
+      expect(dialog.getByTestId('unsaved-summary')).toHaveTextContent(
+        'Unsaved changes: Form. Each tab saves with its own button.',
+      );
+
+      // Another tab: its own content and save; the Form tab keeps its edit meanwhile.
+      const webhooksTab = dialog.getByRole('tab', { name: 'Webhooks' });
+      await user.click(webhooksTab);
+      expect(webhooksTab).toHaveAttribute('aria-selected', 'true');
+      expect(await dialog.findByText(/Each new message is also posted/)).toBeInTheDocument();
+      expect(dialog.getByLabelText(/Form name/)).not.toBeVisible();
+      expect(dialog.queryByRole('button', { name: 'Save form' })).not.toBeInTheDocument();
+      await user.click(formTab);
+      expect(dialog.getByLabelText(/Form name/)).toHaveValue('Support');
+
+      // Closing with an unsaved change asks first; cancelling keeps the dialog and the edit.
+      await user.click(footerClose(dialog));
+      const ask = await screen.findByRole(
+        'alertdialog',
+        { name: 'Discard unsaved changes?' },
+        SLOW,
+      );
+      expect(ask).toHaveTextContent('Form has changes that are not saved.');
+      await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument(), SLOW);
+      expect(dialog.getByLabelText(/Form name/)).toHaveValue('Support');
+
+      const notifications = dialog.getByRole('checkbox', { name: 'E-mail notifications' });
+      expect(notifications).toBeChecked();
+      await user.click(notifications);
+      await user.type(dialog.getByLabelText(/Thank-you page/), 'example.com/thanks');
+      await user.click(dialog.getByRole('button', { name: 'Save form' }));
+      expect(
+        await dialog.findByText(/Enter a full http:\/\/ or https:\/\/ address/),
+      ).toBeInTheDocument();
+
+      await user.clear(dialog.getByLabelText(/Thank-you page/));
+      await user.type(dialog.getByLabelText(/Thank-you page/), ' https://example.com/thanks ');
+      await user.click(dialog.getByRole('button', { name: 'Save form' }));
+
+      await waitFor(() => expect(backend.calls.update).toHaveBeenCalledTimes(1), SLOW);
+      expect(backend.calls.update).toHaveBeenCalledWith(contact.id, {
+        name: 'Support',
+        target_email: contact.target_email,
+        allowed_origin: 'https://example.com',
+        notify_email: false,
+        redirect_url: 'https://example.com/thanks',
+      });
+      // Saved: the dialog stays open, as after any tab's Save, with nothing left unsaved; Close
+      // closes it without asking.
+      expect(screen.getByRole('dialog', { name: 'Edit Form' })).toBeInTheDocument();
+      await waitFor(() => expect(dialog.getByRole('tab', { name: 'Form' })).toBeInTheDocument());
+      expect(dialog.getByTestId('unsaved-summary')).toHaveTextContent('');
+      await user.click(footerClose(dialog));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), SLOW);
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+      // Closing never turned the dialog into the create form under the pointer (nor created one).
+      expect(backend.calls.insert).not.toHaveBeenCalled();
+      const updated = within(await card('Support'));
+      expect(updated.getByText('E-mail notifications off')).toBeInTheDocument();
+      expect(updated.getByText('Thank-you page: https://example.com/thanks')).toBeInTheDocument();
+    },
+  );
+
+  it('asks before closing over unsaved changes in a settings tab, and discards them on yes', async () => {
+    const contact = makeForm({ name: 'Contact' });
     backend = resetFormsBackend({ forms: [contact] });
     const user = userEvent.setup();
     renderPanel();
     await user.click(within(await card('Contact')).getByRole('button', { name: 'Edit' }));
-
     const dialog = within(await screen.findByRole('dialog', { name: 'Edit Form' }, SLOW));
-    const tabs = dialog.getAllByRole('tab').map((tab) => tab.textContent);
-    expect(tabs).toEqual(['Form', 'Webhooks', 'Autoresponder', 'Spam protection', 'Retention']);
-    expect(dialog.getByRole('tab', { name: 'Form' })).toHaveAttribute('aria-selected', 'true');
-    // The settings tabs are not rendered (nor their data requested) until opened.
-    expect(dialog.queryByText(/Each new message is also posted/)).not.toBeInTheDocument();
-    expect(dialog.getByLabelText(/Form name/)).toHaveValue('Contact');
-    await user.clear(dialog.getByLabelText(/Form name/));
-    await user.type(dialog.getByLabelText(/Form name/), 'Support');
-
-    // Only the Form tab has the dialog's Save button (arrow keys are checked in the browser).
-    const webhooksTab = dialog.getByRole('tab', { name: 'Webhooks' });
-    await user.click(webhooksTab);
-    expect(webhooksTab).toHaveAttribute('aria-selected', 'true');
-    expect(await dialog.findByText(/Each new message is also posted/)).toBeInTheDocument();
-    expect(dialog.queryByLabelText(/Form name/)).not.toBeInTheDocument();
-    expect(dialog.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
-    await user.click(dialog.getByRole('tab', { name: 'Form' }));
-    // Back on the Form tab, the edit so far is still there.
-    expect(await dialog.findByLabelText(/Form name/)).toHaveValue('Support');
-
-    const notifications = dialog.getByRole('checkbox', { name: 'E-mail notifications' });
-    expect(notifications).toBeChecked();
-    await user.click(notifications);
-    await user.type(dialog.getByLabelText(/Thank-you page/), 'example.com/thanks');
-    await user.click(dialog.getByRole('button', { name: 'Save' }));
-    expect(
-      await dialog.findByText(/Enter a full http:\/\/ or https:\/\/ address/),
-    ).toBeInTheDocument();
-
-    await user.clear(dialog.getByLabelText(/Thank-you page/));
-    await user.type(dialog.getByLabelText(/Thank-you page/), ' https://example.com/thanks ');
-    await user.click(dialog.getByRole('button', { name: 'Save' }));
-
-    await waitFor(() => expect(backend.calls.update).toHaveBeenCalledTimes(1), SLOW);
-    expect(backend.calls.update).toHaveBeenCalledWith(contact.id, {
-      name: 'Support',
-      target_email: contact.target_email,
-      allowed_origin: 'https://example.com',
-      notify_email: false,
-      redirect_url: 'https://example.com/thanks',
-    });
-    const updated = within(await card('Support'));
-    expect(updated.getByText('E-mail notifications off')).toBeInTheDocument();
-    expect(updated.getByText('Thank-you page: https://example.com/thanks')).toBeInTheDocument();
+    await user.click(dialog.getByRole('tab', { name: 'Webhooks' }));
+    await user.type(
+      await dialog.findByRole('textbox', { name: /Webhook URL/ }, SLOW),
+      'https://example.com/hook',
+    );
+    expect(dialog.getByRole('tab', { name: /^Webhooks/ })).toHaveAccessibleName(
+      'Webhooks(unsaved changes)',
+    );
+    // Escape asks too, naming the tab.
+    await user.keyboard('{Escape}');
+    const ask = await screen.findByRole('alertdialog', { name: 'Discard unsaved changes?' }, SLOW);
+    expect(ask).toHaveTextContent('Webhooks has changes that are not saved.');
+    expect(backend.calls.insert).not.toHaveBeenCalled();
+    await user.click(within(ask).getByRole('button', { name: 'Discard changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), SLOW);
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
   it('asks before deleting, naming the form and how many messages go with it', async () => {

@@ -92,7 +92,9 @@ export function FormsPanel({ onOpenMessages }: FormsPanelProps) {
       setDialog({ kind: 'embed', form, created: true });
     } else {
       notify('success', 'Changes saved', `"${visibleText(form.name)}" was updated.${confirmation}`);
-      close();
+      // The Edit dialog stays open, as after every tab's own Save (its Close button closes it),
+      // now comparing the next save with this one.
+      setDialog({ kind: 'edit', form });
     }
   }
 

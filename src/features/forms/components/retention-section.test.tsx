@@ -106,4 +106,120 @@ describe('retention settings', () => {
     await user.click(form.getByRole('button', { name: 'Save retention' }));
     expect(await form.findByRole('alert')).toHaveTextContent(/This form no longer exists/);
   });
+
+  it('shows the number of days right under its choice, not below the list', async () => {
+    const user = userEvent.setup();
+    renderSection();
+    const form = within(await screen.findByRole('form', { name: 'Retention' }, SLOW));
+    await user.click(form.getByRole('radio', { name: /Delete messages after a number of days/ }));
+    const days = form.getByRole('spinbutton', { name: /Days to keep/ });
+    const forward = form.getByRole('radio', { name: /Forward only/ });
+    expect(days.compareDocumentPosition(forward) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('asks before a number of days that deletes stored messages, saying how many', async () => {
+    const user = userEvent.setup();
+    const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+    backend = resetSettingsBackend({
+      entries: [
+        { form_id: SETTINGS_FORM_ID, created_at: daysAgo(45) },
+        { form_id: SETTINGS_FORM_ID, created_at: daysAgo(31) },
+        { form_id: SETTINGS_FORM_ID, created_at: daysAgo(2) },
+        // Another form's old message is not counted.
+        { form_id: '00000000-0000-4000-9000-00000000cccc', created_at: daysAgo(90) },
+      ],
+    });
+    renderSection();
+    const form = within(await screen.findByRole('form', { name: 'Retention' }, SLOW));
+    await user.click(form.getByRole('radio', { name: /Delete messages after a number of days/ }));
+    const days = form.getByRole('spinbutton', { name: /Days to keep/ });
+    await user.clear(days);
+    await user.type(days, '30');
+    await user.click(form.getByRole('button', { name: 'Save retention' }));
+
+    const ask = await screen.findByRole('alertdialog', { name: 'Delete 2 messages?' }, SLOW);
+    expect(ask).toHaveTextContent(
+      'The 2 messages of this form older than 30 days will be deleted within a minute of saving.',
+    );
+    expect(backend.calls.count).toHaveBeenCalledWith({
+      formId: SETTINGS_FORM_ID,
+      before: expect.any(String),
+    });
+    const before = Date.parse(backend.calls.count.mock.calls[0]![0].before as string);
+    expect(Math.abs(before - Date.parse(daysAgo(30)))).toBeLessThan(60_000);
+    // Cancel: nothing saved, the choice still there to change.
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(backend.calls.upsert).not.toHaveBeenCalled();
+    expect(days).toHaveValue(30);
+
+    await user.click(form.getByRole('button', { name: 'Save retention' }));
+    const again = await screen.findByRole('alertdialog', { name: 'Delete 2 messages?' }, SLOW);
+    await user.click(within(again).getByRole('button', { name: 'Save and delete' }));
+    await vi.waitFor(() =>
+      expect(backend.calls.upsert).toHaveBeenCalledWith('form_retention', {
+        form_id: SETTINGS_FORM_ID,
+        mode: 'days',
+        days: 30,
+      }),
+    );
+    await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(notify).toHaveBeenCalledWith(
+      'success',
+      'Retention saved',
+      'Messages are deleted after 30 days.',
+    );
+  });
+
+  it('asks before "forward only" when messages are stored, counting every one of them', async () => {
+    const user = userEvent.setup();
+    const now = new Date().toISOString();
+    backend = resetSettingsBackend({
+      entries: [{ form_id: SETTINGS_FORM_ID, created_at: now }],
+    });
+    renderSection();
+    const form = within(await screen.findByRole('form', { name: 'Retention' }, SLOW));
+    await user.click(form.getByRole('radio', { name: /Forward only/ }));
+    await user.click(form.getByRole('button', { name: 'Save retention' }));
+    const ask = await screen.findByRole('alertdialog', { name: 'Delete 1 message?' }, SLOW);
+    expect(ask).toHaveTextContent('The 1 message of this form stored now will be deleted once');
+    expect(backend.calls.count).toHaveBeenCalledWith({ formId: SETTINGS_FORM_ID });
+    await user.click(within(ask).getByRole('button', { name: 'Save and delete' }));
+    await vi.waitFor(() =>
+      expect(backend.calls.upsert).toHaveBeenCalledWith('form_retention', {
+        form_id: SETTINGS_FORM_ID,
+        mode: 'forward_only',
+        days: null,
+      }),
+    );
+  });
+
+  it('asks without a number when the messages cannot be counted', async () => {
+    const user = userEvent.setup();
+    backend.fail('count', pgError('500', 'boom'));
+    renderSection();
+    const form = within(await screen.findByRole('form', { name: 'Retention' }, SLOW));
+    await user.click(form.getByRole('radio', { name: /Forward only/ }));
+    await user.click(form.getByRole('button', { name: 'Save retention' }));
+    const ask = await screen.findByRole(
+      'alertdialog',
+      { name: 'Delete messages of this form?' },
+      SLOW,
+    );
+    expect(ask).toHaveTextContent('we could not count them just now');
+    expect(backend.calls.upsert).not.toHaveBeenCalled();
+  });
+
+  it('saves without asking when the rule deletes nothing stored', async () => {
+    const user = userEvent.setup();
+    backend = resetSettingsBackend({
+      entries: [{ form_id: SETTINGS_FORM_ID, created_at: new Date().toISOString() }],
+    });
+    renderSection();
+    const form = within(await screen.findByRole('form', { name: 'Retention' }, SLOW));
+    await user.click(form.getByRole('radio', { name: /Delete messages after a number of days/ }));
+    await user.click(form.getByRole('button', { name: 'Save retention' }));
+    await vi.waitFor(() => expect(backend.calls.upsert).toHaveBeenCalled());
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
 });

@@ -1,28 +1,72 @@
 // A test double of src/lib/supabase for the autoresponder and retention settings' component tests:
 // in-memory `form_autoresponders` and `form_retention` tables, keyed by form, reached through the
-// supabase-js calls the fetchers make (select + eq + maybeSingle, upsert, delete). A test file opts
-// in with
+// supabase-js calls the fetchers make (select + eq + maybeSingle, upsert, delete), and the form's
+// `entries` (their dates only) for the head count retention asks with (select with
+// { count, head } + eq + lt on created_at). A test file opts in with
 //   vi.mock('../../../lib/supabase', () => import('../testing/settings-supabase'));
 // and prepares the data with resetSettingsBackend() before each test.
 import { vi } from 'vitest';
 import { requestControls, type Result } from './forms-supabase';
 
 type Table = 'form_autoresponders' | 'form_retention';
-type Op = 'select' | 'upsert' | 'delete';
+type Op = 'select' | 'upsert' | 'delete' | 'count';
 type Row = Record<string, unknown>;
+/** A stored message, as far as the retention count reads it. */
+export interface EntryRow {
+  form_id: string;
+  created_at: string;
+}
 
 export const SETTINGS_FORM_ID = '00000000-0000-4000-9000-00000000bbbb';
 
-function createBackend(initial: Partial<Record<Table, Row[]>>) {
+type Initial = Partial<Record<Table, Row[]>> & { entries?: EntryRow[] };
+
+function createBackend(initial: Initial) {
   const tables: Record<Table, Row[]> = {
     form_autoresponders: [...(initial.form_autoresponders ?? [])],
     form_retention: [...(initial.form_retention ?? [])],
   };
+  const entries = [...(initial.entries ?? [])];
   const { settle, controls } = requestControls<Op>();
   const calls = {
     upsert: vi.fn((_table: Table, _row: Row) => undefined),
     delete: vi.fn((_table: Table, _formId: unknown) => undefined),
+    count: vi.fn((_filters: { formId: unknown; before?: unknown }) => undefined),
   };
+
+  /** `from('entries').select('id', { count: 'exact', head: true }).eq('form_id', …).lt(…)`. */
+  function entriesCount() {
+    let formId: unknown;
+    let before: string | undefined;
+    const builder = {
+      select: (_columns: string, options?: { count?: string; head?: boolean }) => {
+        if (options?.count !== 'exact' || !options.head)
+          throw new Error('settings double: entries are only counted, with a head request');
+        return builder;
+      },
+      eq: (column: string, value: unknown) => {
+        if (column !== 'form_id') throw new Error(`settings double: unexpected eq ${column}`);
+        formId = value;
+        return builder;
+      },
+      lt: (column: string, value: string) => {
+        if (column !== 'created_at') throw new Error(`settings double: unexpected lt ${column}`);
+        before = value;
+        return builder;
+      },
+      then: <T>(ok: (result: Result) => T, fail?: (reason: unknown) => T) =>
+        settle('count', () => {
+          calls.count(before === undefined ? { formId } : { formId, before });
+          const count = entries.filter(
+            (e) =>
+              e.form_id === formId &&
+              (before === undefined || Date.parse(e.created_at) < Date.parse(before)),
+          ).length;
+          return { data: null, error: null, count } as Result;
+        }).then(ok, fail),
+    };
+    return builder;
+  }
   let clock = 0;
 
   function query(table: Table) {
@@ -65,9 +109,11 @@ function createBackend(initial: Partial<Record<Table, Row[]>>) {
 
   return {
     tables,
+    entries,
     calls,
     ...controls,
     from: (table: string) => {
+      if (table === 'entries') return entriesCount();
       if (!(table in tables)) throw new Error(`settings double: unexpected table ${table}`);
       return query(table as Table);
     },
@@ -83,7 +129,7 @@ export const supabase = {
   from: (table: string) => active.from(table),
 };
 
-export function resetSettingsBackend(initial: Partial<Record<Table, Row[]>> = {}) {
+export function resetSettingsBackend(initial: Initial = {}) {
   active = createBackend(initial);
   return active;
 }
