@@ -25,7 +25,7 @@ export const PAGE_META = {
     path: paths.pricing,
     title: 'Pricing',
     description:
-      'Every account starts free with 1 project and 100 submissions a month; Starter, Pro and Enterprise raise the quotas, billed monthly or annually in euros — or self-host it for free, it is open source.',
+      'Start free: 1 project, 100 submissions a month. Starter, Pro and Enterprise raise the quotas, in euros monthly or annually — or self-host tinyback for free.',
   },
   tools: {
     path: paths.tools,
