@@ -28,6 +28,18 @@ describe('DashboardHome', { timeout: 30_000 }, () => {
     expect(document.title).toBe('Dashboard · tinyback.tools');
   });
 
+  it('shows the banner passed in (the plan usage) between the welcome and the tools', async () => {
+    mock.setSession(fakeSession('ada@example.com', 'Ada'));
+    renderWithAuth(<DashboardHome recentForms={null} banner={<p role="alert">85 of 100</p>} />);
+    const banner = await screen.findByRole('alert', {}, SLOW);
+    const welcome = screen.getByText('Welcome back, Ada');
+    const toolsRegion = screen.getByRole('region', { name: 'Your tools' });
+    expect(welcome.compareDocumentPosition(banner) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(
+      banner.compareDocumentPosition(toolsRegion) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+  });
+
   it("says 'there' when the user has no display name", async () => {
     mock.setSession(fakeSession('ada@example.com'));
     renderWithAuth(<DashboardHome recentForms={null} />);
