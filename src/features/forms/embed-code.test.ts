@@ -210,6 +210,44 @@ describe('the idempotency key', () => {
   });
 });
 
+describe('the fetch variant over the monthly quota', () => {
+  it("shows the endpoint's sentence instead of asking to wait weeks, and still waits on a rate limit", async () => {
+    const code = embedFetch({ supabaseUrl: SUPABASE_URL, form });
+    document.body.innerHTML = code;
+    const quota =
+      "This form has received all the messages its owner's plan allows this month, so yours was not stored.";
+    const answers = [
+      {
+        status: 429,
+        retryAfter: '1209600',
+        body: { ok: false, code: 'quota_exceeded', error: quota },
+      },
+      {
+        status: 429,
+        retryAfter: '30',
+        body: { ok: false, code: 'rate_limited', error: 'Too many.' },
+      },
+    ];
+    const fetch = vi.fn(async () => {
+      const answer = answers.shift()!;
+      return {
+        ok: false,
+        status: answer.status,
+        headers: new Headers({ 'Retry-After': answer.retryAfter }),
+        json: async () => answer.body,
+      };
+    });
+    runInline(code, { window: { crypto: { randomUUID: () => 'key-1' } }, fetch });
+    const el = document.querySelector('form')!;
+    const status = document.querySelector('[role="status"]')!;
+    for (const expected of [quota, 'Please try again in 30 seconds.']) {
+      status.textContent = '';
+      el.dispatchEvent(new Event('submit', { cancelable: true }));
+      await vi.waitFor(() => expect(status.textContent).toBe(expected));
+    }
+  });
+});
+
 describe('embedFetch', () => {
   const code = embedFetch({ supabaseUrl: SUPABASE_URL, form });
   const doc = parse(code);
