@@ -51,6 +51,15 @@ const browserPost = (form: SeededForm, body: string, headers: Record<string, str
     body,
   });
 
+/** accept_post()'s signature, whatever its arguments are today (to break storage on purpose). */
+async function acceptPostSignature(): Promise<string> {
+  const { rows } = await pool.query<{ signature: string }>(
+    `select p.oid::regprocedure::text as signature from pg_proc p
+      where p.proname = 'accept_post' and p.pronamespace = 'public'::regnamespace`,
+  );
+  return rows[0]!.signature;
+}
+
 async function entryRow(id: string) {
   const { rows } = await pool.query('select * from public.entries where id = $1', [id]);
   return rows[0];
@@ -491,12 +500,7 @@ describe('refused submissions store nothing', () => {
       localOnly(ctx, 'it breaks storage on purpose (revokes a grant of the database for a moment)');
       const SITE_URL = needsSiteUrl(ctx);
       const f = await seedForm(pool);
-      // Whatever its arguments are today.
-      const { rows } = await pool.query<{ signature: string }>(
-        `select p.oid::regprocedure::text as signature from pg_proc p
-          where p.proname = 'accept_post' and p.pronamespace = 'public'::regnamespace`,
-      );
-      const signature = rows[0]!.signature;
+      const signature = await acceptPostSignature();
       await pool.query(`revoke execute on function ${signature} from service_role`);
       try {
         const res = await browserPost(f, 'message=hi', navigating);
@@ -518,8 +522,7 @@ describe('refused submissions store nothing', () => {
   it('answers 503 with Retry-After when storage fails, and stores nothing', async (ctx) => {
     localOnly(ctx, 'it breaks storage on purpose (revokes a grant of the database for a moment)');
     const f = await seedForm(pool);
-    const signature =
-      'public.accept_post(jsonb, uuid, uuid, text, text, text, text, jsonb, boolean, jsonb, integer, integer, integer, integer, integer, text, boolean)';
+    const signature = await acceptPostSignature();
     await pool.query(`revoke execute on function ${signature} from service_role`);
     try {
       const res = await form(f, 'message=x');
