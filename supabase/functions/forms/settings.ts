@@ -18,15 +18,17 @@ function isLocal(url: string | undefined): boolean {
 
 /**
  * SITE_URL, or null when unset or unusable: then a browser post without `_next` or a form
- * thank-you page gets a neutral thank-you answer, never a redirect to a development address.
+ * thank-you page gets a neutral thank-you answer (and a refused one its refusal as plain text),
+ * never a redirect to a development address.
  */
 export function siteUrlFromEnv(env: Env, warn: Warn): string | null {
   const raw = env('SITE_URL')?.trim();
   if (!raw) {
     warn(
       'SITE_URL is not set: browser posts without _next (or a thank-you page in the form settings) ' +
-        'get a plain "Thank you" answer instead of your site\'s /thanks page. Set SITE_URL to your ' +
-        "site's address, e.g. https://forms.example.com.",
+        'get a plain "Thank you" answer instead of your site\'s /thanks page, and refused ones a ' +
+        "line of plain text instead of its /form-error page. Set SITE_URL to your site's address, " +
+        'e.g. https://forms.example.com.',
     );
     return null;
   }
