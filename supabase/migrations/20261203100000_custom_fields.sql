@@ -174,9 +174,10 @@ begin
       union all
       select e.value #>> '{}', 0 where jsonb_typeof(e.value) <> 'array'
     ) v;
+  -- concat_ws leaves out a missing part (no custom fields: no trailing space).
   new.search_text := lower(
-    coalesce(new.name, '') || ' ' || coalesce(new.email, '') || ' ' || coalesce(new.message, '')
-    || ' ' || coalesce(v_fields, '')
+    concat_ws(' ', coalesce(new.name, ''), coalesce(new.email, ''), coalesce(new.message, ''),
+              v_fields)
   );
   return new;
 end;

@@ -31,8 +31,9 @@ describe('DashboardHome', { timeout: 30_000 }, () => {
   it('shows the banner passed in (the plan usage) between the welcome and the tools', async () => {
     mock.setSession(fakeSession('ada@example.com', 'Ada'));
     renderWithAuth(<DashboardHome recentForms={null} banner={<p role="alert">85 of 100</p>} />);
-    const banner = await screen.findByRole('alert', {}, SLOW);
-    const welcome = screen.getByText('Welcome back, Ada');
+    // The welcome waits for the session; the banner shows at once.
+    const welcome = await screen.findByText('Welcome back, Ada', {}, SLOW);
+    const banner = screen.getByRole('alert');
     const toolsRegion = screen.getByRole('region', { name: 'Your tools' });
     expect(welcome.compareDocumentPosition(banner) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(
