@@ -234,6 +234,8 @@ describe('public site in Chromium', () => {
       const email = `reader-${Date.now()}@example.com`;
       const page = await openPage(1280, 800);
       await page.goto(site.url + '/pricing', { waitUntil: 'networkidle' });
+      // The form loads as the footer nears the screen, as it does for a reader scrolling down.
+      await page.locator('footer').scrollIntoViewIfNeeded();
       const form = page.locator('form[aria-labelledby="footer-newsletter-title"]');
       await form.getByLabel('Email address').fill(email.toUpperCase());
       await form.getByRole('button', { name: 'Subscribe' }).click();
