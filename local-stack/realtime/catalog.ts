@@ -1,6 +1,6 @@
 // What Realtime needs to know about published tables: columns with their types, primary key,
 // whether RLS is on, the publication's members and which columns a role may SELECT.
-import type pg from 'pg';
+import pg from 'pg';
 
 export const PUBLICATION = 'supabase_realtime';
 
@@ -23,8 +23,6 @@ export interface TableInfo {
   columns: ColumnInfo[];
   primaryKey: string[];
 }
-
-export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 const TABLE_SQL = `
 select c.oid::int as oid, n.nspname as schema, c.relname as name, c.relrowsecurity as rls,
@@ -74,7 +72,7 @@ export class Catalog {
           oid: r.oid,
           schema: r.schema,
           name: r.name,
-          qualified: `${quoteIdent(r.schema)}.${quoteIdent(r.name)}`,
+          qualified: `${pg.escapeIdentifier(r.schema)}.${pg.escapeIdentifier(r.name)}`,
           rlsEnabled: r.rls,
           columns: r.columns,
           primaryKey: r.pk,

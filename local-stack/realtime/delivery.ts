@@ -7,7 +7,6 @@
 import type pg from 'pg';
 import type { Claims } from '../jwt.ts';
 import type { Catalog, ColumnInfo, TableInfo } from './catalog.ts';
-import { quoteIdent } from './catalog.ts';
 import {
   matchWithoutDatabase,
   OPERATOR_SQL,
@@ -331,7 +330,7 @@ export class Delivery {
           const value = record[k];
           return value === null || value === undefined
             ? 'false'
-            : `${quoteIdent(k)} = ${client.escapeLiteral(value)}::${col.typeSql}`;
+            : `${client.escapeIdentifier(k)} = ${client.escapeLiteral(value)}::${col.typeSql}`;
         })
         .join(' and ');
       for (const claims of claimsList) {

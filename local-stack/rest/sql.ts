@@ -1,9 +1,13 @@
 // SQL text helpers: identifier quoting and a collector that turns values into `$n` parameters,
 // so request values never become part of the statement text.
+import pg from 'pg';
 import { RestError } from './errors.ts';
 import type { TypeName } from './query-grammar.ts';
 
-/** Quotes an identifier the way Postgres' `quote_ident` does (always, to keep case and symbols). */
+/**
+ * Quotes an identifier with node-postgres' `escapeIdentifier` (always, to keep case and symbols),
+ * the one quoter of the local stack.
+ */
 export function ident(name: string): string {
   // The parser refuses such names first; a NUL in the statement text would break the connection.
   if (name.includes('\u0000')) {
@@ -14,7 +18,7 @@ export function ident(name: string): string {
       'a name must not contain a NUL byte',
     );
   }
-  return `"${name.replace(/"/g, '""')}"`;
+  return pg.escapeIdentifier(name);
 }
 
 /** `"public"."t"` */
