@@ -5,7 +5,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RestError } from './errors.ts';
-import { hostileText, queryArb, statementProblems, type FuzzSchema } from './query-fuzz.ts';
+import {
+  hostileText,
+  queryArb,
+  statementProblems,
+  type FuzzSchema,
+} from '../../tests/support/rest-query-fuzz.ts';
 import { parseQueryParams, parseSelect } from './query-grammar.ts';
 import { buildReadStatement, newBuildContext, SchemaMiss } from './read-query.ts';
 import type { SchemaSnapshot, TableInfo } from './schema-cache.ts';

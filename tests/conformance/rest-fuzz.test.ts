@@ -1,5 +1,5 @@
 // Fuzzes /rest/v1 through the gateway with real Postgres behind it: random `select`, filter,
-// logic-tree and `order` strings (local-stack/rest/query-fuzz.ts) sent as anon, as reads and as
+// logic-tree and `order` strings (tests/support/rest-query-fuzz.ts) sent as anon, as reads and as
 // writes that roll back. None answers a 5xx, none reaches Postgres as broken SQL (a syntax error
 // would mean request text became part of the statement), no row of pg_roles, auth.users or an
 // RLS-hidden table ever comes back, and nothing changes. `FUZZ_RUNS` (÷ 20) sets the request count.
@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { queryArb, type FuzzSchema } from '../../local-stack/rest/query-fuzz.ts';
+import { queryArb, type FuzzSchema } from '../support/rest-query-fuzz.ts';
 
 const stack = inject('stack');
 const RUNS = process.env.FUZZ_RUNS ? Math.ceil(Number(process.env.FUZZ_RUNS) / 20) : 150;

@@ -1,7 +1,7 @@
-// Test support for the REST fuzz tests (query-grammar.fuzz.test.ts beside the grammar, and
-// tests/conformance/rest-fuzz.test.ts through real Postgres): fast-check arbitraries of PostgREST
-// query strings — well-formed, nearly well-formed and hostile — and a checker that a planned
-// statement is a single statement whose names are all quoted and whose values are all `$n`.
+// Test support for the REST fuzz tests (local-stack/rest/query-grammar.fuzz.test.ts beside the
+// grammar, and tests/conformance/rest-fuzz.test.ts through real Postgres): fast-check arbitraries
+// of PostgREST query strings — well-formed, nearly well-formed and hostile — and a checker that a
+// planned statement is a single statement whose names are all quoted and whose values are all `$n`.
 import fc from 'fast-check';
 
 /** Characters and tokens that mean something to the grammar, to URLs or to SQL. */
