@@ -1,5 +1,6 @@
 // The opaque paging cursor of the entries list: the (created_at, id) of the last entry a page
 // returned, base64url-encoded so clients pass it back unchanged and never build one themselves.
+import { isUuid } from '../_shared/uuid.ts';
 import { isoInstant } from './timestamp.ts';
 
 export interface Cursor {
@@ -8,7 +9,6 @@ export interface Cursor {
   id: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** An ISO 8601 timestamp with a zone, as Postgres writes timestamptz in JSON. */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}(:?\d{2})?)$/;
 /** Longer than any cursor this module writes; longer input is refused before decoding. */
@@ -35,6 +35,6 @@ export function decodeCursor(text: string): Cursor | null {
   if (version !== 'v1' || rest.length > 0 || !createdAt || !id) return null;
   // Only a moment Postgres holds and the API serves (timestamp.ts), so a forged or damaged
   // cursor is the client's mistake (400) rather than a failure in the database (503).
-  if (!TIMESTAMP.test(createdAt) || isoInstant(createdAt) === null || !UUID.test(id)) return null;
+  if (!TIMESTAMP.test(createdAt) || isoInstant(createdAt) === null || !isUuid(id)) return null;
   return { createdAt, id: id.toLowerCase() };
 }

@@ -3,15 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { API_KEYS } from '../_shared/limits.ts';
 import { hashKey } from './bearer.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import {
-  handleRequest,
-  routeOf,
-  type ApiEntry,
-  type AuthResult,
-  type FormsApiDeps,
-  type KeyScope,
-  type ListEntriesInput,
-} from './handler.ts';
+import { handleRequest, routeOf, type FormsApiDeps } from './handler.ts';
+import type { ApiEntry, AuthResult, KeyScope, ListEntriesInput } from './model.ts';
 
 const FN = 'https://project.test/functions/v1/forms-api';
 const FORM = '11111111-2222-4333-8444-555555555555';

@@ -6,72 +6,18 @@
 //   GET    /forms-api/forms/{formId}/entries?since&cursor&limit   one page of a form's entries
 //   DELETE /forms-api/forms/{formId}/entries/{entryId}       read-write keys only
 import { sameText } from '../_shared/constant-time.ts';
+import { isUuid } from '../_shared/uuid.ts';
 import { bearerKey, hashKey } from './bearer.ts';
-import { encodeCursor, type Cursor } from './cursor.ts';
+import { encodeCursor } from './cursor.ts';
 import { API_ERRORS, type ApiError } from './errors.ts';
 import { parseEntriesQuery } from './query.ts';
+import type { ApiStore, KeyIdentity } from './model.ts';
 import { errorResponse, jsonResponse, preflightResponse } from './responses.ts';
 
-export type KeyScope = 'read_only' | 'read_write';
-
-export interface KeyIdentity {
-  keyId: string;
-  userId: string;
-  scope: KeyScope;
-  /** The hash the database holds, compared again here in constant time. */
-  keyHash: string;
-}
-
-export type AuthResult =
-  | { status: 'ok'; identity: KeyIdentity }
-  | { status: 'unauthorized' }
-  | { status: 'rate_limited'; retryAfter: number };
-
-export interface ApiForm {
-  id: string;
-  name: string;
-  target_email: string;
-  allowed_origin: string;
-  created_at: string;
-}
-
-export interface ApiEntry {
-  id: string;
-  form_id: string;
-  name: string | null;
-  email: string | null;
-  message: string | null;
-  data: Record<string, unknown>;
-  is_spam: boolean;
-  read_at: string | null;
-  created_at: string;
-}
-
-export interface ListEntriesInput {
-  userId: string;
-  formId: string;
-  since: string | null;
-  after: Cursor | null;
-  /** Rows wanted; the store returns up to limit + 1 so the handler can tell if more follow. */
-  limit: number;
-}
-
-export interface FormsApiDeps {
-  /** Finds the live key with this hash and counts the request; unknown and revoked alike. */
-  authenticate(keyHash: string): Promise<AuthResult>;
-  listForms(userId: string): Promise<ApiForm[]>;
-  listEntries(
-    input: ListEntriesInput,
-  ): Promise<{ status: 'ok'; entries: ApiEntry[] } | { status: 'form_not_found' }>;
-  deleteEntry(
-    userId: string,
-    formId: string,
-    entryId: string,
-  ): Promise<'deleted' | 'form_not_found' | 'entry_not_found'>;
+export interface FormsApiDeps extends ApiStore {
   log(message: string): void;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Compared against when no key was found, so an unknown key costs what a known one does. */
 const NO_HASH = '0'.repeat(64);
 
@@ -138,11 +84,11 @@ export async function handleRequest(req: Request, deps: FormsApiDeps): Promise<R
     if (route.kind === 'entry' && identity.scope !== 'read_write')
       return errorResponse(API_ERRORS.insufficientScope());
     // Not a form id: no form of anyone's, so the same 404 as another owner's form.
-    if (!UUID.test(route.formId)) return errorResponse(API_ERRORS.formNotFound());
+    if (!isUuid(route.formId)) return errorResponse(API_ERRORS.formNotFound());
     const formId = route.formId.toLowerCase();
 
     if (route.kind === 'entry') {
-      if (!UUID.test(route.entryId)) return errorResponse(API_ERRORS.entryNotFound());
+      if (!isUuid(route.entryId)) return errorResponse(API_ERRORS.entryNotFound());
       const outcome = await deps.deleteEntry(identity.userId, formId, route.entryId.toLowerCase());
       if (outcome === 'form_not_found') return errorResponse(API_ERRORS.formNotFound());
       if (outcome === 'entry_not_found') return errorResponse(API_ERRORS.entryNotFound());

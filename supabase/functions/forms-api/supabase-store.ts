@@ -5,13 +5,11 @@ import { API_KEYS } from '../_shared/limits.ts';
 import type {
   ApiEntry,
   ApiForm,
+  ApiStore,
   AuthResult,
-  FormsApiDeps,
   KeyScope,
   ListEntriesInput,
-} from './handler.ts';
-
-type Store = Omit<FormsApiDeps, 'log'>;
+} from './model.ts';
 
 async function call<T>(client: SupabaseClient, fn: string, args: Record<string, unknown>) {
   const { data, error } = await client.rpc(fn, args);
@@ -19,7 +17,7 @@ async function call<T>(client: SupabaseClient, fn: string, args: Record<string, 
   return data as T;
 }
 
-export function createApiStore(client: SupabaseClient): Store {
+export function createApiStore(client: SupabaseClient): ApiStore {
   return {
     async authenticate(keyHash: string): Promise<AuthResult> {
       const result = await call<{

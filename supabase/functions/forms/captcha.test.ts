@@ -11,13 +11,8 @@ import {
   createCaptchaCheck,
   verifyCaptcha,
 } from './captcha.ts';
-import {
-  handleRequest,
-  type AcceptInput,
-  type AcceptResult,
-  type FormRecord,
-  type FormsDeps,
-} from './handler.ts';
+import { handleRequest, type FormsDeps } from './handler.ts';
+import type { AcceptInput, AcceptResult, FormRecord } from './model.ts';
 
 type Reply = (res: http.ServerResponse) => void;
 let reply: Reply;

@@ -3,7 +3,7 @@
 // for the whole batch in one call. createSendSoon() runs it right after posts, one batch at a time.
 import { DELIVERY } from '../_shared/limits.ts';
 import { retryDelaySeconds } from './backoff.ts';
-import type { DeliveryReport } from './handler.ts';
+import type { DeliveryReport } from '../_shared/outbox/report.ts';
 import type { Mailer } from './mailer.ts';
 
 export interface ClaimedJob {

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { cachedForms, type FormSource } from './form-cache.ts';
-import type { AcceptInput, AcceptResult, FormRecord } from './handler.ts';
+import type { AcceptInput, AcceptResult, FormRecord } from './model.ts';
 
 const form = (id: string, name = 'Contact'): FormRecord => ({
   id,

@@ -2,7 +2,7 @@
 // database call (accept_post) instead of a lookup first. Never trusted for storing: accept_post
 // compares the form the handler used with the row and answers `form_changed` if an edit came in
 // between, and a refusal based on a remembered form is checked against a fresh read first.
-import type { AcceptInput, AcceptResult, FormRecord } from './handler.ts';
+import type { AcceptInput, AcceptResult, FormRecord } from './model.ts';
 
 export interface FormCacheOptions {
   /** How long a form is remembered without being confirmed by a post. */

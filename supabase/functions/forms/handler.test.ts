@@ -2,13 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../_shared/limits.ts';
 import { MIN_PROXY_SECRET_LENGTH, PROXY_SECRET_HEADER } from '../_shared/client-ip.ts';
-import {
-  handleRequest,
-  routeOf,
-  type AcceptInput,
-  type AcceptResult,
-  type FormsDeps,
-} from './handler.ts';
+import { handleRequest, routeOf, type FormsDeps } from './handler.ts';
+import type { AcceptInput, AcceptResult } from './model.ts';
 
 const FORM_ID = '0b5c6a1e-3f7d-4c2a-9e8b-1d2c3b4a5f60';
 const ORIGIN = 'https://site.test';

@@ -2,7 +2,8 @@
 // A message stored while its form's target address waits for confirmation: the handler keeps the
 // notification it composed, so the owner can send it once the address is confirmed.
 import { describe, expect, it } from 'vitest';
-import { handleRequest, type AcceptResult, type FormsDeps } from './handler.ts';
+import { handleRequest, type FormsDeps } from './handler.ts';
+import type { AcceptResult } from './model.ts';
 import type { Notification } from './notification.ts';
 
 const FORM_ID = '0b5c6a1e-3f7d-4c2a-9e8b-1d2c3b4a5f60';

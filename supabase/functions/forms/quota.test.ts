@@ -2,7 +2,8 @@
 // A post over the form owner's monthly quota: storage refuses it (nothing stored), and the
 // endpoint answers 429 `quota_exceeded` with a sentence for the visitor and when to try again.
 import { describe, expect, it } from 'vitest';
-import { handleRequest, type AcceptResult, type FormsDeps } from './handler.ts';
+import { handleRequest, type FormsDeps } from './handler.ts';
+import type { AcceptResult } from './model.ts';
 import { ERRORS } from './errors.ts';
 
 const FORM_ID = '0b5c6a1e-3f7d-4c2a-9e8b-1d2c3b4a5f60';

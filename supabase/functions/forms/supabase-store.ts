@@ -4,7 +4,7 @@
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { CONFIRMATIONS, DELIVERY } from '../_shared/limits.ts';
 import type { ClaimedJob, DeliveryStore } from './delivery.ts';
-import type { AcceptInput, AcceptResult, BeginCaptchaResult, FormRecord } from './handler.ts';
+import type { AcceptInput, AcceptResult, BeginCaptchaResult, FormRecord } from './model.ts';
 import type { Notification } from './notification.ts';
 import type { SubmissionLimits } from './settings.ts';
 

@@ -1,7 +1,7 @@
 // The webhook outbox worker, run by `_deliver` beside the e-mails and once right after a post:
 // claims due deliveries under a lease, builds and signs each body, sends it (webhook-sender.ts)
 // and records the attempt: sent, retry with backoff, or failed once the retry window is over.
-import type { DeliveryReport } from './handler.ts';
+import type { DeliveryReport } from '../_shared/outbox/report.ts';
 import type { SendResult } from './webhook-sender.ts';
 import {
   DELIVERY_HEADER,
@@ -116,14 +116,4 @@ export async function runWebhookDeliveries(
     else report.retrying++;
   }
   return report;
-}
-
-/** Adds the webhook run's counts to the e-mail run's (the `_deliver` answer sums both). */
-export function addReports(a: DeliveryReport, b: DeliveryReport): DeliveryReport {
-  return {
-    claimed: a.claimed + b.claimed,
-    sent: a.sent + b.sent,
-    retrying: a.retrying + b.retrying,
-    failed: a.failed + b.failed,
-  };
 }

@@ -4,11 +4,11 @@
 // queued by its owner through an RPC) is claimed, which the scheduled run would send anyway — a
 // stranger can make nothing go out that was not already on its way.
 import { readLimited } from '../_shared/read-limited.ts';
+import { isUuid } from '../_shared/uuid.ts';
 import { routeOf } from './handler.ts';
 
 export const KICK_ROUTE = '_webhook';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Called from the site with supabase-js (its own headers) and no cookies.
 const CORS = {
   'access-control-allow-origin': '*',
@@ -36,7 +36,7 @@ export function webhookKickRoute(
     } catch {
       id = undefined;
     }
-    if (typeof id !== 'string' || !UUID.test(id))
+    if (typeof id !== 'string' || !isUuid(id))
       return answer(400, { error: 'invalid_body', message: 'Send {"id": "<delivery id>"}.' });
     await sendFresh(id.toLowerCase());
     return answer(200, { ok: true });

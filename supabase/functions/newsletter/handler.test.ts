@@ -1,13 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { NEWSLETTER } from '../_shared/limits.ts';
-import {
-  handleRequest,
-  routeOf,
-  type NewsletterDeps,
-  type SignupInput,
-  type SignupResult,
-} from './handler.ts';
+import { handleRequest, routeOf, type NewsletterDeps } from './handler.ts';
+import type { SignupInput, SignupResult } from './model.ts';
 
 const FN = 'https://project.test/functions/v1/newsletter';
 const TOKEN_A = 'A'.repeat(43);

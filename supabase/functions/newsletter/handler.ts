@@ -12,21 +12,10 @@
 // plain text. Storage, hashing, tokens and the delivery trigger are injected, so this module runs
 // unchanged under Deno and in unit tests.
 import { NEWSLETTER } from '../_shared/limits.ts';
-import { composeConfirmation, linkFor, type ConfirmationMail } from './mail.ts';
+import { composeConfirmation, linkFor } from './mail.ts';
+import type { SignupInput, SignupResult } from './model.ts';
 import { parseSignup } from './request-body.ts';
 import { readLimited } from '../_shared/read-limited.ts';
-
-export interface SignupInput {
-  email: string;
-  ipHash: string;
-  confirmToken: string;
-  unsubscribeToken: string;
-  mail: ConfirmationMail;
-}
-
-export type SignupResult =
-  | { status: 'accepted'; deliveryId: string | null }
-  | { status: 'rate_limited'; retryAfter: number };
 
 export interface NewsletterDeps {
   /** Throttles, records the address and queues its confirmation e-mail in one transaction. */

@@ -2,7 +2,7 @@
 // request, each its own transaction (see migration 20261124130000_newsletter_double_opt_in.sql).
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { NEWSLETTER } from '../_shared/limits.ts';
-import type { SignupInput, SignupResult } from './handler.ts';
+import type { SignupInput, SignupResult } from './model.ts';
 
 const HOUR = 60 * 60;
 
