@@ -14,7 +14,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { WEBHOOK_FACTS, WEBHOOK_VERIFY_NODE } from '../../src/features/docs/webhook-examples.ts';
 import { ACCOUNT_CAPS } from '../../supabase/functions/_shared/limits.ts';
-import { WEBHOOKS } from '../../supabase/functions/forms/webhooks.ts';
+import { WEBHOOKS } from '../../supabase/functions/_shared/outbox/webhooks.ts';
 import { superuserPool } from '../support/db.ts';
 import { isTo, waitForMail } from '../support/mail.ts';
 import { remote } from '../support/target.ts';

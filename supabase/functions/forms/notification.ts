@@ -6,7 +6,8 @@
 // forge a line of the plain-text part. The subject, the form's name, the field names and the
 // sender's name and address show bidirectional controls as visible tokens (`[U+202E]`) rather
 // than letting them reorder the text around them.
-import { cleanFieldName, headerSafe, isEmail } from './text.ts';
+import { headerSafe } from '../_shared/header-safe.ts';
+import { cleanFieldName, isEmail } from './text.ts';
 import { localTime } from './local-time.ts';
 import { escapeHtml } from '../_shared/html.ts';
 import { visibleText } from '../_shared/visible-text.ts';

@@ -1,9 +1,7 @@
 // Storage for the endpoint through supabase-js with the service role: works unchanged on hosted
 // Supabase, self-hosted Supabase and the local stack. One RPC per step, each its own transaction:
-// one per accepted post (accept_post), one claim and one finish per batch of e-mails.
+// one per accepted post (accept_post). The outbox's storage is _shared/outbox/store.ts.
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
-import { CONFIRMATIONS, DELIVERY } from '../_shared/limits.ts';
-import type { ClaimedJob, DeliveryStore } from './delivery.ts';
 import type { AcceptInput, AcceptResult, BeginCaptchaResult, FormRecord } from './model.ts';
 import type { Notification } from './notification.ts';
 import type { SubmissionLimits } from './settings.ts';
@@ -153,54 +151,6 @@ export async function loadCaptchaSecret(
     .maybeSingle();
   if (error) throw new Error(`form_captcha_secrets lookup: ${error.message}`);
   return (data as { secret: string } | null)?.secret ?? null;
-}
-
-/**
- * Composes the confirmation e-mails of target addresses waiting for one (token, hash and queued
- * mail in one transaction, within the caps of CONFIRMATIONS); `linkPrefix` + token is the link.
- * Returns how many it queued.
- */
-export async function composeTargetConfirmations(
-  client: SupabaseClient,
-  linkPrefix: string,
-): Promise<number> {
-  const { data, error } = await client.rpc('compose_target_confirmations', {
-    p_link_prefix: linkPrefix,
-    p_ttl_seconds: CONFIRMATIONS.linkValidHours * 3600,
-    p_min_interval_seconds: CONFIRMATIONS.resendIntervalSeconds,
-    p_per_account_per_day: CONFIRMATIONS.perAccountPerDay,
-    p_per_recipient_per_day: CONFIRMATIONS.perRecipientPerDay,
-    p_limit: CONFIRMATIONS.batchSize,
-  });
-  if (error) throw new Error(`compose_target_confirmations: ${error.message}`);
-  return Number(data ?? 0);
-}
-
-export function createDeliveryStore(client: SupabaseClient): DeliveryStore {
-  return {
-    async claim({ id, limit, leaseSeconds }) {
-      const { data, error } = await client.rpc('claim_email_deliveries', {
-        p_id: id ?? null,
-        p_limit: limit,
-        p_lease_seconds: leaseSeconds,
-        p_max_attempts: DELIVERY.maxAttempts,
-      });
-      if (error) throw new Error(`claim_email_deliveries: ${error.message}`);
-      return (data ?? []) as ClaimedJob[];
-    },
-    async finish(results) {
-      const { error } = await client.rpc('finish_email_deliveries', {
-        p_results: results.map(([job, outcome]) => ({
-          id: job.id,
-          lease: job.lease,
-          sent: outcome.sent,
-          error: outcome.sent ? null : outcome.error,
-          retry_in_seconds: outcome.sent ? null : outcome.retryInSeconds,
-        })),
-      });
-      if (error) throw new Error(`finish_email_deliveries: ${error.message}`);
-    },
-  };
 }
 
 /**

@@ -1,11 +1,11 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { headerSafe } from '../_shared/header-safe.ts';
 import {
   charLength,
   cleanFieldName,
   cleanValue,
   decodeUtf8,
-  headerSafe,
   InvalidUtf8Error,
   isEmail,
 } from './text.ts';

@@ -1,5 +1,6 @@
 // Text hygiene shared by the submission parser and the e-mail composer: strict UTF-8 decoding,
 // control-character removal and the e-mail address check.
+import { CONTROL_CHARS } from '../_shared/header-safe.ts';
 
 /** Raised when bytes are not valid UTF-8; the endpoint answers 400 rather than guessing. */
 export class InvalidUtf8Error extends Error {
@@ -19,10 +20,6 @@ export function decodeUtf8(bytes: Uint8Array): string {
   }
 }
 
-// C0 controls except \t (09) and \n (0A), DEL, and C1 controls. \r is removed after CRLF → LF so
-// that line breaks survive while a lone CR (a header-injection favourite) does not.
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 // Lone surrogates can only come from JSON escapes; Postgres rejects them, so drop them here.
 const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -61,12 +58,4 @@ const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{
 
 export function isEmail(value: string): boolean {
   return EMAIL.test(value) && !value.includes('..');
-}
-
-/** Removes CR, LF and other controls from a value about to become a mail header. */
-export function headerSafe(value: string): string {
-  return value
-    .replace(/[\r\n]+/g, ' ')
-    .replace(CONTROL_CHARS, '')
-    .trim();
 }

@@ -2,13 +2,15 @@
 // client hashing, public URLs) into the request handler. Everything else lives in pure modules.
 //
 // Mail goes through the shared outbox (email_deliveries): a sign-up queues its confirmation
-// e-mail in the same transaction, and the `forms` function's `_deliver` route sends it. Right
-// after queueing, this function calls that route once without waiting for it, so the mail leaves
-// within seconds instead of at the next scheduled run; if the call fails, the scheduled run
-// (pg_cron on Supabase, the local stack's timer) sends it.
+// e-mail in the same transaction, and right after queueing this function's own outbox worker
+// (_shared/outbox/, the one the `forms` function runs) sends it without delaying the answer, so
+// the mail leaves within seconds instead of at the next scheduled run; if that send fails, the
+// scheduled run (the `forms` function's `_deliver`: pg_cron on Supabase, the local stack's timer)
+// retries it.
 import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { clientSaltFromEnv, hashClientKey } from '../_shared/client-hash.ts';
 import { clientIp, rateLimitKey } from '../_shared/client-ip.ts';
+import { createOutbox } from '../_shared/outbox/worker.ts';
 import { handleRequest, type NewsletterDeps } from './handler.ts';
 import { createNewsletterStore } from './supabase-store.ts';
 import { newToken } from './tokens.ts';
@@ -33,29 +35,21 @@ const siteUrl = env('SITE_URL') || null;
 if (!siteUrl)
   console.warn('newsletter: SITE_URL is not set; confirm/unsubscribe links answer in plain text.');
 
+const outbox = createOutbox({
+  client: supabase,
+  env,
+  siteUrl,
+  log: (message) => console.error(`newsletter: ${message}`),
+  warn: (message) => console.warn(`newsletter: ${message}`),
+});
+
 // On Supabase's Edge Runtime, waitUntil keeps the worker alive for work after the answer.
 const edgeRuntime = (globalThis as { EdgeRuntime?: { waitUntil?(p: Promise<unknown>): void } })
   .EdgeRuntime;
-const DELIVER_TIMEOUT_MS = 60_000;
 
+/** Sends the queued e-mail after the answer; never throws (failures are logged, jobs stay queued). */
 function deliverSoon() {
-  const work = fetch(`${supabaseUrl}/functions/v1/forms/_deliver`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${serviceKey}`,
-      apikey: serviceKey,
-      'content-type': 'application/json',
-    },
-    body: '{}',
-    signal: AbortSignal.timeout(DELIVER_TIMEOUT_MS),
-  })
-    .then(async (res) => {
-      await res.body?.cancel();
-      if (!res.ok) console.error(`newsletter: delivery run answered ${res.status}`);
-    })
-    .catch((err: unknown) => {
-      console.error(`newsletter: delivery run failed: ${(err as Error).message}`);
-    });
+  const work = outbox.mailSoon();
   edgeRuntime?.waitUntil?.(work);
 }
 

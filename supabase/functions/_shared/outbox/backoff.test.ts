@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { DELIVERY } from '../_shared/limits.ts';
+import { DELIVERY } from '../limits.ts';
 import { retryDelaySeconds } from './backoff.ts';
 
 describe('delivery backoff', () => {

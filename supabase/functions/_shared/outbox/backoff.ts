@@ -1,6 +1,6 @@
 // When a failed e-mail delivery is tried again: exponential backoff capped at DELIVERY's limits,
 // and the point at which the job is given up.
-import { DELIVERY } from '../_shared/limits.ts';
+import { DELIVERY } from '../limits.ts';
 
 /**
  * Seconds to wait before the next try after `attempts` failed attempts (1 = the first failure),

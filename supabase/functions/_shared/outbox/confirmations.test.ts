@@ -5,7 +5,7 @@ import {
   confirmationLinkPrefix,
   createDeliverStep,
 } from './confirmations.ts';
-import type { DeliveryReport } from '../_shared/outbox/report.ts';
+import type { DeliveryReport } from './report.ts';
 
 const REPORT: DeliveryReport = { claimed: 1, sent: 1, retrying: 0, failed: 0 };
 

@@ -3,7 +3,7 @@
 // hash and queued job in one transaction), so they go out in the same run. Their link opens the
 // site's confirm page, whose button spends the token: a mail scanner that merely fetches the link
 // confirms nothing, and the site (not this function) renders the page.
-import type { DeliveryReport } from '../_shared/outbox/report.ts';
+import type { DeliveryReport } from './report.ts';
 
 /** The site page that confirms an address (the site's router serves it under the same path). */
 export const CONFIRM_ADDRESS_PATH = '/confirm-address';

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { DELIVERY } from '../_shared/limits.ts';
+import { DELIVERY } from '../limits.ts';
 import {
   createSendSoon,
   FINISH_RETRIES_MS,
@@ -8,7 +8,7 @@ import {
   type ClaimedJob,
   type DeliveryStore,
   type Outcome,
-} from './delivery.ts';
+} from './mail-delivery.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
 
 const job = (id: string, attempts = 1): ClaimedJob => ({

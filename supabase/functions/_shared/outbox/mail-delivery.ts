@@ -1,9 +1,9 @@
 // The e-mail outbox worker: claims due jobs under a lease (so racing workers never take the same
 // job), sends each through the configured provider, and records sent, retry-with-backoff or failed
 // for the whole batch in one call. createSendSoon() runs it right after posts, one batch at a time.
-import { DELIVERY } from '../_shared/limits.ts';
+import { DELIVERY } from '../limits.ts';
 import { retryDelaySeconds } from './backoff.ts';
-import type { DeliveryReport } from '../_shared/outbox/report.ts';
+import type { DeliveryReport } from './report.ts';
 import type { Mailer } from './mailer.ts';
 
 export interface ClaimedJob {

@@ -1,7 +1,7 @@
 // The one interface every mail provider implements, the provider choice from the environment,
 // and the Resend HTTP provider (hosted Supabase blocks outgoing SMTP on ports 25 and 587).
-import { DELIVERY } from '../_shared/limits.ts';
-import { headerSafe } from './text.ts';
+import { DELIVERY } from '../limits.ts';
+import { headerSafe } from '../header-safe.ts';
 
 export interface OutgoingMail {
   /** Stable id of the delivery job: used as idempotency key and Message-ID. */

@@ -2,7 +2,7 @@
 // Deno-only: imported by index.ts, never by the unit-tested modules.
 import { connect, type Socket } from 'node:net';
 import nodemailer from 'npm:nodemailer@6.10.1';
-import { DELIVERY } from '../_shared/limits.ts';
+import { DELIVERY } from '../limits.ts';
 import { senderAddress, usableFromName, type Mailer } from './mailer.ts';
 
 /** Connections the pool keeps open at most, and so the sends that run at once. */

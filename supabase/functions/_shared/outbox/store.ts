@@ -1,5 +1,9 @@
-// The webhook outbox's storage through supabase-js with the service role (the client comes from
-// index.ts): one RPC to claim due deliveries under a lease, one to record each attempt.
+// The outbox's storage through supabase-js with the service role (each function's index.ts passes
+// its client): e-mail jobs are claimed and finished a batch per call, webhook deliveries claimed
+// under a lease and recorded one attempt per call, and waiting target-address confirmations
+// composed in one call. Each RPC is its own transaction.
+import { CONFIRMATIONS, DELIVERY } from '../limits.ts';
+import type { ClaimedJob, DeliveryStore } from './mail-delivery.ts';
 import type { ClaimedWebhook, WebhookStore } from './webhook-delivery.ts';
 
 /** The one supabase-js method used here (index.ts passes its service-role client). */
@@ -8,6 +12,54 @@ export interface RpcClient {
     name: string,
     args: Record<string, unknown>,
   ): PromiseLike<{ data: unknown; error: { message: string } | null }>;
+}
+
+/**
+ * Composes the confirmation e-mails of target addresses waiting for one (token, hash and queued
+ * mail in one transaction, within the caps of CONFIRMATIONS); `linkPrefix` + token is the link.
+ * Returns how many it queued.
+ */
+export async function composeTargetConfirmations(
+  client: RpcClient,
+  linkPrefix: string,
+): Promise<number> {
+  const { data, error } = await client.rpc('compose_target_confirmations', {
+    p_link_prefix: linkPrefix,
+    p_ttl_seconds: CONFIRMATIONS.linkValidHours * 3600,
+    p_min_interval_seconds: CONFIRMATIONS.resendIntervalSeconds,
+    p_per_account_per_day: CONFIRMATIONS.perAccountPerDay,
+    p_per_recipient_per_day: CONFIRMATIONS.perRecipientPerDay,
+    p_limit: CONFIRMATIONS.batchSize,
+  });
+  if (error) throw new Error(`compose_target_confirmations: ${error.message}`);
+  return Number(data ?? 0);
+}
+
+export function createMailStore(client: RpcClient): DeliveryStore {
+  return {
+    async claim({ id, limit, leaseSeconds }) {
+      const { data, error } = await client.rpc('claim_email_deliveries', {
+        p_id: id ?? null,
+        p_limit: limit,
+        p_lease_seconds: leaseSeconds,
+        p_max_attempts: DELIVERY.maxAttempts,
+      });
+      if (error) throw new Error(`claim_email_deliveries: ${error.message}`);
+      return (data ?? []) as ClaimedJob[];
+    },
+    async finish(results) {
+      const { error } = await client.rpc('finish_email_deliveries', {
+        p_results: results.map(([job, outcome]) => ({
+          id: job.id,
+          lease: job.lease,
+          sent: outcome.sent,
+          error: outcome.sent ? null : outcome.error,
+          retry_in_seconds: outcome.sent ? null : outcome.retryInSeconds,
+        })),
+      });
+      if (error) throw new Error(`finish_email_deliveries: ${error.message}`);
+    },
+  };
 }
 
 export function createWebhookStore(client: RpcClient): WebhookStore {

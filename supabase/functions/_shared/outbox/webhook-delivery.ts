@@ -1,7 +1,7 @@
 // The webhook outbox worker, run by `_deliver` beside the e-mails and once right after a post:
 // claims due deliveries under a lease, builds and signs each body, sends it (webhook-sender.ts)
 // and records the attempt: sent, retry with backoff, or failed once the retry window is over.
-import type { DeliveryReport } from '../_shared/outbox/report.ts';
+import type { DeliveryReport } from './report.ts';
 import type { SendResult } from './webhook-sender.ts';
 import {
   DELIVERY_HEADER,
