@@ -6,6 +6,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import '@fontsource-variable/inter/wght.css';
 // Arial sized as Inter, shown until Inter arrives, so the swap shifts no text.
 import './app/inter-fallback.css';
+import { loadChunk } from './lib/chunk-load';
 import {
   APP_SHELL_ATTRIBUTE,
   HEAD_END_COMMENT,
@@ -46,7 +47,11 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 // phone needs a few times as long as this machine for each): the app's code, then the design
 // system (Chakra's set-up of tokens, conditions and utilities), then the first page's chunk.
 async function start() {
-  const { App, appSystem, createBrowserStyleCache, preloadPage } = await import('./app/start-up');
+  const { App, appSystem, createBrowserStyleCache, preloadPage } = await loadChunk(
+    () => import('./app/start-up'),
+    'App',
+    { reloadIfGone: true },
+  );
   await nextTask();
   appSystem();
   await nextTask();

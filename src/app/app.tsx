@@ -6,7 +6,9 @@
 import { useEffect, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import { CacheProvider, type EmotionCache } from '@emotion/react';
+import { ErrorBoundary, PageErrorFallback } from '../components/error-boundary';
 import { APP_READY_ATTRIBUTE } from '../config/prerender';
+import { loadFallbacks } from '../lib/chunk-load';
 import { AppProvider } from './provider';
 import { AppRoutes } from './router';
 
@@ -17,20 +19,34 @@ export interface AppProps {
   Router?: ComponentType<{ children: ReactNode }>;
 }
 
-/** Marks the document once the app has hydrated or rendered it, i.e. answers clicks and typing. */
+/**
+ * Marks the document once the app has hydrated or rendered it, i.e. answers clicks and typing;
+ * then, once the first page's own requests are done, fetches what answers a failure (the error
+ * fallbacks and, with them, the chunk recovery), so it is at hand should the network later fail.
+ */
 function MarkReady() {
-  useEffect(() => document.documentElement.setAttribute(APP_READY_ATTRIBUTE, ''), []);
+  useEffect(() => {
+    document.documentElement.setAttribute(APP_READY_ATTRIBUTE, '');
+    setTimeout(() => loadFallbacks().catch(() => undefined), FALLBACKS_AFTER_MS);
+  }, []);
   return null;
 }
+
+/** When the fallbacks' chunk is fetched after start-up: after the first page's own requests. */
+const FALLBACKS_AFTER_MS = 3000;
 
 export function App({ styleCache, Router = BrowserRouter }: AppProps) {
   return (
     <>
       <CacheProvider value={styleCache}>
         <AppProvider>
-          <Router>
-            <AppRoutes />
-          </Router>
+          {/* The last line of defence: what no page's own boundary caught (the header, a
+              layout) shows the error panel instead of an empty page. */}
+          <ErrorBoundary fallback={(failure) => <PageErrorFallback {...failure} />}>
+            <Router>
+              <AppRoutes />
+            </Router>
+          </ErrorBoundary>
         </AppProvider>
       </CacheProvider>
       <MarkReady />

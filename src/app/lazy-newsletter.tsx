@@ -7,7 +7,10 @@ import { Suspense, useEffect, useRef, useState, type ComponentProps, type RefObj
 import { Box } from '@chakra-ui/react';
 import { lazyPage } from './lazy-page';
 
-const LazyNewsletterForm = lazyPage(() => import('../features/newsletter'), 'NewsletterForm');
+// A piece of the page: should its chunk be gone, the page is not reloaded under the visitor.
+const LazyNewsletterForm = lazyPage(() => import('../features/newsletter'), 'NewsletterForm', {
+  reloadIfGone: false,
+});
 
 /** The form's resting height: its title line, the gap and the e-mail field's row. */
 const FORM_HEIGHT = '72px';
@@ -53,7 +56,11 @@ export function NewsletterForm(props: ComponentProps<typeof LazyNewsletterForm>)
   const [show, setShow] = useState(false);
   const [load] = useState(() => () => {
     // Render only once the chunk is here: the held space is swapped for the form in one step.
-    void LazyNewsletterForm.preload().finally(() => setShow(true));
+    // Should it fail to load (after its retries), the space stays empty and the page works on.
+    LazyNewsletterForm.preload().then(
+      () => setShow(true),
+      () => undefined,
+    );
   });
   useLoadWhenNearOrUsed(slot, load);
   const placeholder = <Box ref={slot} minH={FORM_HEIGHT} />;

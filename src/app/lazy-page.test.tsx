@@ -1,9 +1,10 @@
 // A lazy page suspends until its chunk arrives, unless the chunk was preloaded: then it renders in
 // the first pass, so the first page of a visit never shows the loading fallback (src/main.tsx).
-// It arrives with the recipes of the components only lazy pages render (theme.ts).
+// It arrives with the recipes of the components only lazy pages render (theme.ts). A page that
+// fails shows the error panel in its place, and 'Try again' loads it again.
 import { Suspense } from 'react';
 import { ChakraProvider, Switch } from '@chakra-ui/react';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lazyPage } from './lazy-page';
 import { appSystem } from './theme';
@@ -69,6 +70,30 @@ describe('lazyPage', () => {
     const Page = lazyPage(load, 'Page');
     await expect(Page.preload()).rejects.toThrow('offline');
     await Page.preload();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it("shows the error panel in a failed page's place, and 'Try again' loads the page again", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const load = vi
+      .fn<() => Promise<ReturnType<typeof pageModule>>>()
+      .mockRejectedValueOnce(new Error('the page broke while loading'))
+      .mockResolvedValue(pageModule());
+    const Page = lazyPage(load, 'Page');
+    render(
+      <ChakraProvider value={appSystem()}>
+        <Suspense fallback={<p>Loading page</p>}>
+          <Page name="Ada" />
+        </Suspense>
+      </ChakraProvider>,
+    );
+    const heading = await screen.findByRole('heading', {
+      name: 'Something went wrong on this page',
+    });
+    // The focus moves once the panel's effects have run.
+    await waitFor(() => expect(heading).toHaveFocus());
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Hello Ada' })).toBeInTheDocument();
     expect(load).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,6 +1,7 @@
 // The toast renderer loads when the first toast is raised, and that toast still shows
-// (toaster-loader.tsx); a page that raises none never downloads it.
-import { act, cleanup, render, screen } from '@testing-library/react';
+// (toaster-loader.tsx); a page that raises none never downloads it. A renderer that cannot be
+// loaded never takes the page down: the toast is told in words instead.
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -51,5 +52,19 @@ describe('the lazily loaded toaster', () => {
     act(() => notify('error', 'Could not delete the form'));
     expect(await screen.findByText('Could not delete the form')).toBeInTheDocument();
     expect(loaded.count).toBe(1);
+  });
+
+  it('tells the toast in words when the renderer cannot be loaded, and the page stays', async () => {
+    vi.doMock('./toaster-view', () => {
+      throw new TypeError('Failed to fetch dynamically imported module');
+    });
+    const notify = await renderApp();
+    act(() => notify('error', 'Could not mark the message as read', 'Check your connection.'));
+    const status = await screen.findByRole('status');
+    await waitFor(() => expect(status).toHaveTextContent('Could not mark the message as read'));
+    expect(status).toHaveTextContent('Check your connection.');
+    expect(screen.getByText('Page')).toBeInTheDocument();
+    act(() => notify('success', 'Form saved'));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Form saved'));
   });
 });

@@ -10,12 +10,7 @@ export type NotifyType = 'success' | 'error' | 'info';
 
 /** Shows a short message; errors stay longer, as they usually need reading. */
 export function notify(type: NotifyType, title: string, description?: string) {
-  toaster.create({
-    type,
-    title,
-    description,
-    duration: type === 'error' ? 8000 : 4000,
-    closable: true,
-  });
-  signalToast();
+  const duration = type === 'error' ? 8000 : 4000;
+  toaster.create({ type, title, description, duration, closable: true });
+  signalToast({ type, title, description, duration });
 }

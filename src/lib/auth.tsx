@@ -15,6 +15,7 @@ import {
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { Center, Spinner } from '@chakra-ui/react';
 import type { Session, SupabaseClient, User } from '@supabase/supabase-js';
+import { loadChunk } from './chunk-load';
 import { onClientLoaded } from './supabase-ready';
 import { AUTH_TOKEN_KEY, sessionStore } from './session-storage';
 import { paths } from '../config/paths';
@@ -68,7 +69,9 @@ export function mayBeSignedIn(): boolean {
   );
 }
 
-const loadClient = () => import('./supabase').then((module) => module.supabase);
+// The client's chunk, retried if it fails.
+const loadClient = () =>
+  loadChunk(() => import('./supabase'), 'supabase').then((module) => module.supabase);
 
 // Subscribes to nothing: `useSyncExternalStore` below only tells hydration from the rest.
 const subscribeToNothing = () => () => {};
@@ -107,7 +110,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       });
       unsubscribe = () => data.subscription.unsubscribe();
     };
-    const load = () => void loadClient().then(listen);
+    // A client that cannot be loaded (even after its retries) leaves no session to wait for: the
+    // guards stop waiting, and the page that needs the client shows its error and a way out.
+    const load = () => void loadClient().then(listen, () => setChecking(false));
     // Whichever page loads the client first, the listener starts then.
     const stopWaiting = onClientLoaded(listen);
     if (mayBeSignedIn()) load();

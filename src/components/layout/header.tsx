@@ -1,19 +1,24 @@
 // The fixed top bar: wordmark, main navigation, a mobile menu below the `lg` breakpoint and,
 // for a signed-in user, the profile menu; a visitor gets Login and Sign up instead (never a link
 // to the page they are on). At most one of the two menus is open at a time.
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
 import { Link as RouterLink, NavLink, useLocation } from 'react-router-dom';
 import { Box, Button, Container, Flex, HStack, IconButton, Link, Stack } from '@chakra-ui/react';
 import { MenuIcon, XIcon } from 'lucide-react';
 import { Wordmark } from './wordmark';
-import { useSignOut } from './use-sign-out';
 import { NAV_LINKS } from '../../config/site';
 import { paths } from '../../config/paths';
 import { displayName, useAuth } from '../../lib/auth';
+import { loadChunk } from '../../lib/chunk-load';
+import type { ProfileMenuProps } from './profile-menu';
 
-// Loaded only for a signed-in user (see profile-menu.tsx).
-const ProfileMenu = lazy(() =>
-  import('./profile-menu').then((module) => ({ default: module.ProfileMenu })),
+// Loaded only for a signed-in user (see profile-menu.tsx); should it fail to load, the header
+// goes on without it (the dashboard's sidebar has the same links and 'Log out').
+const ProfileMenu = lazy<ComponentType<ProfileMenuProps>>(() =>
+  loadChunk(() => import('./profile-menu'), 'ProfileMenu').then(
+    (module) => ({ default: module.ProfileMenu }),
+    () => ({ default: () => null }),
+  ),
 );
 
 export const HEADER_HEIGHT = '64px';
@@ -38,7 +43,6 @@ export function visitorLinks(pathname: string) {
 
 export function Header() {
   const { user } = useAuth();
-  const signOut = useSignOut();
   const location = useLocation();
   const [mobileOpen, setMobileOpen] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
@@ -75,11 +79,6 @@ export function Header() {
     if (open) setMobileOpen(false);
   }
 
-  async function handleSignOut() {
-    setProfileOpen(false);
-    await signOut();
-  }
-
   const name = displayName(user) ?? 'Unknown User';
   const entryLinks = visitorLinks(location.pathname);
 
@@ -112,7 +111,6 @@ export function Header() {
                   name={name}
                   profileOpen={profileOpen}
                   changeProfile={changeProfile}
-                  handleSignOut={handleSignOut}
                 />
               </Suspense>
             ) : (

@@ -1,30 +1,41 @@
 // The signed-in user's profile menu in the header: name and e-mail, Dashboard, Settings and Sign
 // out. Its own module, loaded only once someone is signed in (header.tsx): the menu's positioning
-// and focus machinery (and the menu's and avatar's styles) are not part of a visitor's first page
-// load.
+// and focus machinery (the menu's and avatar's styles, and signing out) are not part of a
+// visitor's first page load.
 import { Link as RouterLink } from 'react-router-dom';
 import { Avatar, Box, IconButton, Menu, Portal, Text } from '@chakra-ui/react';
 import type { User } from '@supabase/supabase-js';
 import { LayoutDashboardIcon, LogOutIcon, SettingsIcon } from 'lucide-react';
 import { paths } from '../../config/paths';
+import { ErrorBoundary } from '../error-boundary';
 import { useLaterRecipes } from '../theme/use-later-recipes';
+import { useSignOut } from './use-sign-out';
 
 export interface ProfileMenuProps {
   user: User;
   name: string;
   profileOpen: boolean;
   changeProfile: (open: boolean) => void;
-  handleSignOut: () => Promise<void>;
 }
 
-export function ProfileMenu({
-  user,
-  name,
-  profileOpen,
-  changeProfile,
-  handleSignOut,
-}: ProfileMenuProps) {
+/** The menu; should its styles fail to load, the header goes on without it (never a throw). */
+export function ProfileMenu(props: ProfileMenuProps) {
+  return (
+    <ErrorBoundary fallback={() => null}>
+      <ProfileMenuContent {...props} />
+    </ErrorBoundary>
+  );
+}
+
+function ProfileMenuContent({ user, name, profileOpen, changeProfile }: ProfileMenuProps) {
   useLaterRecipes();
+  // Here rather than in the header: signing out is only needed once someone is signed in, so its
+  // code loads with this menu, not with every first page.
+  const signOut = useSignOut();
+  async function handleSignOut() {
+    changeProfile(false);
+    await signOut();
+  }
   return (
     <Menu.Root
       open={profileOpen}

@@ -3,15 +3,19 @@
 // after start-up, the profile menu and the toasts (`useLaterRecipes`).
 import { use } from 'react';
 import { useChakraContext, type SystemContext } from '@chakra-ui/react';
+import { loadChunk } from '../../lib/chunk-load';
 import { addRecipes } from './add-recipes';
 
 const loading = new WeakMap<SystemContext, Promise<void>>();
 
-/** Adds the later recipes to `system` (once; a chunk that failed to load is tried again). */
+/**
+ * Adds the later recipes to `system` (once; a chunk that fails is retried, and tried again on the
+ * next call).
+ */
 export function loadLaterRecipes(system: SystemContext): Promise<void> {
   let promise = loading.get(system);
   if (!promise) {
-    promise = import('./later-recipes').then(
+    promise = loadChunk(() => import('./later-recipes'), 'laterRecipes').then(
       (module) => addRecipes(system, module.laterRecipes),
       (error: unknown) => {
         loading.delete(system);
