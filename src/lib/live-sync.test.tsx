@@ -9,9 +9,36 @@ import { useLiveSync, type LiveBinding } from './live-sync';
 
 vi.mock('./supabase', () => import('../components/testing/mocked-supabase'));
 
+// The connection monitor, driven by the tests: online unless a test says otherwise.
+const connectionState = vi.hoisted(() => ({
+  online: true,
+  listeners: new Set<() => void>(),
+  report: vi.fn(),
+  check: vi.fn(async () => true),
+}));
+vi.mock('./connection', () => ({
+  connection: {
+    isOnline: () => connectionState.online,
+    subscribe: (listener: () => void) => {
+      connectionState.listeners.add(listener);
+      return () => connectionState.listeners.delete(listener);
+    },
+    report: connectionState.report,
+    check: connectionState.check,
+  },
+}));
+
+function setOnline(online: boolean) {
+  connectionState.online = online;
+  connectionState.listeners.forEach((listener) => listener());
+}
+
 let mock: SupabaseMock;
 beforeEach(() => {
   mock = resetSupabaseMock();
+  connectionState.online = true;
+  connectionState.report.mockClear();
+  connectionState.check.mockClear();
 });
 
 function setup(userId: string | undefined, bindings: LiveBinding[]) {
@@ -101,5 +128,50 @@ describe('useLiveSync', () => {
     mock = resetSupabaseMock();
     setup(undefined, [{ table: 'forms', apply: () => {}, queryKey: ['forms'] }]);
     expect(mock.supabase.channel).not.toHaveBeenCalled();
+  });
+
+  it('says offline while the connection is down, whatever the channel says, and live once back', async () => {
+    const { hook } = setup('u1', [{ table: 'forms', apply: () => {}, queryKey: ['forms'] }]);
+    await waitFor(() => expect(hook.result.current).toBe('live'));
+    // A join means the API answers.
+    expect(connectionState.report).toHaveBeenCalledWith(true);
+    act(() => setOnline(false));
+    expect(hook.result.current).toBe('offline');
+    act(() => setOnline(true));
+    expect(hook.result.current).toBe('live');
+  });
+
+  it('asks whether the API is reachable when the channel drops', async () => {
+    const { hook } = setup('u1', [{ table: 'forms', apply: () => {}, queryKey: ['forms'] }]);
+    await waitFor(() => expect(hook.result.current).toBe('live'));
+    const report = mock.channel.subscribe.mock.calls[0][0] as (status: string) => void;
+    act(() => report('TIMED_OUT'));
+    expect(hook.result.current).toBe('reconnecting');
+    expect(connectionState.check).toHaveBeenCalledTimes(1);
+  });
+
+  it('refetches the bound queries and every failed one when the first join follows a failure', async () => {
+    mock.channel.subscribe.mockImplementation(() => mock.channel);
+    const { client, hook } = setup('u1', [
+      { table: 'forms', apply: () => {}, queryKey: ['forms'] },
+    ]);
+    const failed = vi.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(['inbox']);
+    const query = client.getQueryCache().build(client, { queryKey: ['messages'], queryFn: failed });
+    await query.fetch().catch(() => undefined);
+    expect(query.state.status).toBe('error');
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    const refetch = vi.spyOn(client, 'refetchQueries');
+    await waitFor(() => expect(mock.channel.subscribe).toHaveBeenCalled());
+    const report = mock.channel.subscribe.mock.calls[0][0] as (status: string) => void;
+    // The API was down when the page loaded: the channel could not join at first.
+    act(() => report('CHANNEL_ERROR'));
+    expect(hook.result.current).toBe('reconnecting');
+    act(() => report('SUBSCRIBED'));
+    expect(hook.result.current).toBe('live');
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['forms'] });
+    const filters = refetch.mock.calls
+      .map(([call]) => call as { predicate?: (query: unknown) => boolean } | undefined)
+      .find((call) => typeof call?.predicate === 'function');
+    expect(filters?.predicate?.(query)).toBe(true);
   });
 });

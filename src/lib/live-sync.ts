@@ -1,13 +1,17 @@
 // The dashboard's one realtime subscription: every change to the signed-in owner's rows of the
-// bound tables is merged into the query cache as it happens, and the bound queries are refetched
-// after a (re)connect, when changes may have been missed.
+// bound tables is merged into the query cache as it happens, and the bound queries (and any query
+// that failed meanwhile) are refetched after a (re)connect, when changes may have been missed.
+// Its status is what the live indicator shows, told truthfully: 'offline' while the browser is
+// offline or the API cannot be reached (connection.ts), 'reconnecting' while the channel is down
+// and being retried, 'live' only while it is joined.
 //
 // Each binding subscribes with a filter on the owner (`user_id=eq.<uid>`): Realtime then checks
 // only this owner's changes against RLS, instead of every change for every subscriber (measured:
 // unfiltered subscriptions collapse at 60 changes/s with 100 owners).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
+import { connection } from './connection';
 import { supabase } from './supabase';
 import type { RowChange } from './merge-change';
 
@@ -20,8 +24,14 @@ export interface LiveBinding {
   queryKey: QueryKey;
 }
 
-/** `connecting` until the first join, `live` while joined, `reconnecting` after a drop. */
-export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
+/**
+ * `connecting` until the first join, `live` while joined, `reconnecting` while the channel is
+ * down and being retried, `offline` while the browser is offline or the API unreachable.
+ */
+export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'offline';
+
+/** The channel's own state: what `LiveStatus` says when the connection itself is fine. */
+type ChannelStatus = Exclude<LiveStatus, 'offline'>;
 
 export function toRowChange(
   payload: RealtimePostgresChangesPayload<Record<string, unknown>>,
@@ -43,7 +53,12 @@ export function useLiveSync(
   bindings: readonly LiveBinding[],
 ): LiveStatus {
   const client = useQueryClient();
-  const [status, setStatus] = useState<LiveStatus>('connecting');
+  const [status, setStatus] = useState<ChannelStatus>('connecting');
+  const reachable = useSyncExternalStore(
+    connection.subscribe,
+    () => connection.isOnline(),
+    () => true,
+  );
   const bindingsRef = useRef(bindings);
   useEffect(() => {
     bindingsRef.current = bindings;
@@ -53,6 +68,9 @@ export function useLiveSync(
   useEffect(() => {
     if (!userId || !tables) return;
     let joinedBefore = false;
+    // Whether the channel failed since its last join: changes may have been missed meanwhile.
+    let troubleSinceJoin = false;
+    let removed = false;
     let channel = supabase.channel(`live:${userId}`);
     for (const table of tables.split(',')) {
       channel = channel.on(
@@ -67,24 +85,38 @@ export function useLiveSync(
       );
     }
     channel.subscribe((state) => {
+      if (removed) return;
       if (state === 'SUBSCRIBED') {
-        // Changes made while the socket was down were never sent: read the bound queries again.
-        if (joinedBefore) {
+        // Joined: the API answers.
+        connection.report(true);
+        // Changes made while the socket was down were never sent: read the bound queries again,
+        // and whatever failed while the API was away.
+        if (joinedBefore || troubleSinceJoin) {
           for (const binding of bindingsRef.current) {
             void client.invalidateQueries({ queryKey: binding.queryKey });
           }
+          void client.refetchQueries({
+            type: 'active',
+            predicate: (query) => query.state.status === 'error',
+          });
         }
         joinedBefore = true;
+        troubleSinceJoin = false;
         setStatus('live');
       } else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT' || state === 'CLOSED') {
-        setStatus(joinedBefore ? 'reconnecting' : 'connecting');
+        // The client retries by itself (socket reconnect, channel rejoin).
+        troubleSinceJoin = true;
+        setStatus('reconnecting');
+        // Is it the API that is gone, or only the socket? The indicator says which.
+        void connection.check();
       }
     });
     return () => {
+      removed = true;
       void supabase.removeChannel(channel);
       setStatus('connecting');
     };
   }, [client, userId, tables]);
 
-  return status;
+  return reachable ? status : 'offline';
 }

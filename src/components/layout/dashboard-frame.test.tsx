@@ -140,6 +140,7 @@ describe('DashboardFrame sidebar', { timeout: 30_000 }, () => {
     ['live', 'Live'],
     ['reconnecting', 'Reconnecting…'],
     ['connecting', 'Connecting…'],
+    ['offline', 'Offline'],
   ] as const)('shows the %s connection as a status', async (liveStatus, text) => {
     renderFrame('/dashboard', { liveStatus });
     await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW);

@@ -32,6 +32,10 @@ export function useCreateForm() {
       applyFormChange(client, savedForm(form));
       if (!form.target_verified) void sendMailNow();
     },
-    onSettled: () => client.invalidateQueries({ queryKey: formsKeys.list() }),
+    // Not awaited: the dialog shows the outcome at once, and the list's refetch (which may itself
+    // wait out the request timeout when the server is gone) follows in the background.
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: formsKeys.list() });
+    },
   });
 }
