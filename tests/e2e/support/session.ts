@@ -25,6 +25,8 @@ export interface PageOptions {
   storageState?: BrowserContextOptions['storageState'];
   /** The browser's time zone (IANA name); the machine's otherwise. */
   timezoneId?: string;
+  /** A proxy for the page's requests, e.g. an API switch (support/api-switch.ts). */
+  proxy?: BrowserContextOptions['proxy'];
 }
 
 export interface E2e {
@@ -107,13 +109,21 @@ export function useE2e(flow: string): E2e {
       if (!browser) throw new Error('the browser is not started yet (use inside tests)');
       return browser;
     },
-    async newPage({ width = 1280, height = 800, permissions, storageState, timezoneId } = {}) {
+    async newPage({
+      width = 1280,
+      height = 800,
+      permissions,
+      storageState,
+      timezoneId,
+      proxy,
+    } = {}) {
       const context = await session.browser.newContext({
         viewport: { width, height },
         reducedMotion: 'reduce',
         baseURL: session.url,
         storageState,
         timezoneId,
+        proxy,
       });
       if (permissions?.length) await context.grantPermissions(permissions, { origin: session.url });
       const page = waitForAppOnGoto(await context.newPage(), session.url);
