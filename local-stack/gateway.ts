@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { HttpService, UpgradeService } from './context.ts';
 import { actAsFormsProxy } from './forms-proxy.ts';
 import { sendJson } from './http.ts';
+import { Router } from './router.ts';
 import { mapApiKey, PUBLISHABLE_KEY, SECRET_KEY } from './config.ts';
 
 export interface GatewayServices {
@@ -99,65 +100,87 @@ function mapApiKeys(req: IncomingMessage, anonKey: string, serviceRoleKey: strin
   }
 }
 
+/** What the gateway does with a path, by the prefix it starts with. */
+type Mount =
+  | { kind: 'forms' }
+  | { kind: 'service'; prefix: string; service: HttpService; protectedApi: boolean }
+  | { kind: 'unserved'; prefix: string; name: string }
+  | { kind: 'health' };
+
+/** Routes `prefix` and every path below it (`prefix/…`) to `mount`. */
+function mountAt(router: Router<Mount>, prefix: string, mount: Mount) {
+  router.on([prefix, `${prefix}/*`], { all: mount });
+}
+
 export function createGateway(
   services: GatewayServices,
   keys: { anonKey: string; serviceRoleKey: string },
   log: (message: string) => void,
 ): http.Server {
-  // [prefix, service, CORS and key-auth as on Supabase's Kong]
+  const router = new Router<Mount>();
+  // The site owner's rewrite, set up as the README says a production host must be.
+  mountAt(router, '/api/forms', { kind: 'forms' });
+  // CORS and key-auth as on Supabase's Kong for Auth and REST; Edge Functions check verify_jwt.
   const mounts: [string, HttpService, boolean][] = [
     ['/auth/v1', services.auth, true],
     ['/rest/v1', services.rest, true],
     ['/functions/v1', services.functions, false],
   ];
+  for (const [prefix, service, protectedApi] of mounts) {
+    mountAt(router, prefix, { kind: 'service', prefix, service, protectedApi });
+  }
+  for (const [prefix, name] of UNSERVED)
+    mountAt(router, prefix, { kind: 'unserved', prefix, name });
+  router.on(['/', '/health'], { all: { kind: 'health' } });
 
   async function route(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://gateway');
-    if (url.pathname.startsWith('/api/forms/') || url.pathname === '/api/forms') {
-      // The site owner's rewrite, set up as the README says a production host must be.
+    const match = router.match(req.method ?? 'GET', url.pathname);
+    const mount = match.kind === 'found' ? match.handler : undefined;
+    if (mount?.kind === 'forms') {
       actAsFormsProxy(req);
       const rest = url.pathname.slice('/api'.length); // -> /forms/{id}
       return services.functions.handle(req, res, rest, url);
     }
-    for (const [prefix, service, protectedApi] of mounts) {
-      if (url.pathname === prefix || url.pathname.startsWith(prefix + '/')) {
-        const path = url.pathname.slice(prefix.length) || '/';
-        if (protectedApi) {
-          // Kong's CORS plugin runs first: preflights pass, and refusals carry CORS headers.
-          for (const [k, v] of Object.entries(API_CORS)) res.setHeader(k, v);
-          if (req.method === 'OPTIONS') {
-            res.writeHead(200, { 'Content-Length': 0 });
-            return res.end();
-          }
-          // Kong matches route paths by prefix.
-          const open = prefix === '/auth/v1' && OPEN_AUTH_PATHS.some((p) => path.startsWith(p));
-          const key = open ? ({ ok: true } as const) : checkApiKey(req, url, keys);
-          if (!key.ok) {
-            req.resume();
-            return sendJson(res, 401, key.body, key.headers);
-          }
+    if (mount?.kind === 'service') {
+      const { prefix, service, protectedApi } = mount;
+      const path = url.pathname.slice(prefix.length) || '/';
+      if (protectedApi) {
+        // Kong's CORS plugin runs first: preflights pass, and refusals carry CORS headers.
+        for (const [k, v] of Object.entries(API_CORS)) res.setHeader(k, v);
+        if (req.method === 'OPTIONS') {
+          res.writeHead(200, { 'Content-Length': 0 });
+          return res.end();
         }
-        mapApiKeys(req, keys.anonKey, keys.serviceRoleKey);
-        return service.handle(req, res, path, url);
+        // Kong matches route paths by prefix.
+        const open = prefix === '/auth/v1' && OPEN_AUTH_PATHS.some((p) => path.startsWith(p));
+        const key = open ? ({ ok: true } as const) : checkApiKey(req, url, keys);
+        if (!key.ok) {
+          req.resume();
+          return sendJson(res, 401, key.body, key.headers);
+        }
       }
+      mapApiKeys(req, keys.anonKey, keys.serviceRoleKey);
+      return service.handle(req, res, path, url);
     }
-    const unserved = UNSERVED.find(
-      ([prefix]) => url.pathname === prefix || url.pathname.startsWith(prefix + '/'),
-    );
-    if (unserved) {
+    if (mount?.kind === 'unserved') {
       req.resume();
       for (const [k, v] of Object.entries(API_CORS)) res.setHeader(k, v);
       return sendJson(res, 501, {
         statusCode: '501',
         error: 'not_implemented',
-        message: `${unserved[1]} (${unserved[0]}) is not served by the local stack (see local-stack/README.md)`,
+        message: `${mount.name} (${mount.prefix}) is not served by the local stack (see local-stack/README.md)`,
       });
     }
-    if (url.pathname === '/health' || url.pathname === '/') {
+    if (mount?.kind === 'health') {
       return sendJson(res, 200, { status: 'ok', service: 'tinyback local stack' });
     }
     sendJson(res, 404, { message: 'no Route matched with those values' });
   }
+
+  // WebSocket upgrades: Realtime only (with or without a trailing slash).
+  const upgrades = new Router<'realtime'>({ ignoreTrailingSlash: true });
+  upgrades.on('/realtime/v1/websocket', { all: 'realtime' });
 
   const server = http.createServer((req, res) => {
     route(req, res).catch((err: unknown) => {
@@ -169,7 +192,7 @@ export function createGateway(
 
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://gateway');
-    if (url.pathname === '/realtime/v1/websocket' || url.pathname === '/realtime/v1/websocket/') {
+    if (upgrades.match(req.method ?? 'GET', url.pathname).kind === 'found') {
       const key = checkApiKey(req, url, keys);
       if (!key.ok) return refuseUpgrade(socket, key.body, key.headers);
       services.realtime.handleUpgrade(req, socket, head, url);

@@ -1,4 +1,6 @@
-// The Auth route table: method + path pattern → handler, with GoTrue's 404/405 for the rest.
+// The Auth route table: method + path pattern → handler (on the stack's one router), with
+// GoTrue's 404/405 for the rest.
+import { Router } from '../router.ts';
 import {
   adminCreateUser,
   adminDeleteUser,
@@ -16,48 +18,39 @@ import type { AuthHandler } from './handlers/types.ts';
 import { getUser, updateUser } from './handlers/user.ts';
 import { verifyGet, verifyPost } from './handlers/verify.ts';
 
-interface Route {
-  pattern: RegExp;
-  /** Names of the pattern's capture groups, in order. */
-  keys: string[];
-  methods: Record<string, AuthHandler>;
-}
-
-function route(path: string, methods: Record<string, AuthHandler>): Route {
-  const keys: string[] = [];
-  const source = path.replace(/\{(\w+)\}/g, (_m, key: string) => {
-    keys.push(key);
-    return '([^/]+)';
-  });
-  return { pattern: new RegExp(`^${source}/?$`), keys, methods };
-}
-
-const ROUTES: Route[] = [
-  route('/signup', { POST: signup }),
-  route('/token', { POST: token }),
-  route('/user', { GET: getUser, PUT: updateUser }),
-  route('/logout', { POST: logout }),
-  route('/recover', { POST: recover }),
-  route('/resend', { POST: resend }),
-  route('/verify', { GET: verifyGet, POST: verifyPost }),
-  route('/settings', { GET: settings }),
-  route('/health', { GET: health }),
-  route('/admin/users', { GET: adminListUsers, POST: adminCreateUser }),
-  route('/admin/users/{id}', { GET: adminGetUser, PUT: adminUpdateUser, DELETE: adminDeleteUser }),
+/** Routes (find-my-way patterns); a trailing slash is ignored, as GoTrue's router does. */
+const ROUTES: [string, Record<string, AuthHandler>][] = [
+  ['/signup', { POST: signup }],
+  ['/token', { POST: token }],
+  ['/user', { GET: getUser, PUT: updateUser }],
+  ['/logout', { POST: logout }],
+  ['/recover', { POST: recover }],
+  ['/resend', { POST: resend }],
+  ['/verify', { GET: verifyGet, POST: verifyPost }],
+  ['/settings', { GET: settings }],
+  ['/health', { GET: health }],
+  ['/admin/users', { GET: adminListUsers, POST: adminCreateUser }],
+  ['/admin/users/:id', { GET: adminGetUser, PUT: adminUpdateUser, DELETE: adminDeleteUser }],
 ];
 
 /**
  * GoTrue endpoints the stand-in does not serve (one-time codes, magic links, invites, OAuth, SSO,
- * MFA, identity linking, generated links, audit log): answered 400 `not_implemented`, so a missing
- * feature is never mistaken for a mistyped path.
+ * MFA, identity linking, generated links, audit log), whatever the method: answered 400
+ * `not_implemented`, so a missing feature is never mistaken for a mistyped path.
  */
 const UNSUPPORTED = [
-  /^\/(otp|magiclink|invite|reauthenticate|authorize|callback)\/?$/,
-  /^\/(sso|factors|oauth)(\/.*)?$/,
-  /^\/user\/identities(\/.*)?$/,
-  /^\/admin\/(generate_link|audit|sso|oauth)(\/.*)?$/,
-  /^\/admin\/users\/[^/]+\/factors(\/.*)?$/,
+  ...['otp', 'magiclink', 'invite', 'reauthenticate', 'authorize', 'callback'].map((p) => `/${p}`),
+  ...['sso', 'factors', 'oauth', 'user/identities'].flatMap((p) => [`/${p}`, `/${p}/*`]),
+  ...['generate_link', 'audit', 'sso', 'oauth'].flatMap((p) => [`/admin/${p}`, `/admin/${p}/*`]),
+  '/admin/users/:id/factors',
+  '/admin/users/:id/factors/*',
 ];
+
+type Target = AuthHandler | 'unsupported';
+
+const router = new Router<Target>({ ignoreTrailingSlash: true, headAsGet: true });
+for (const [path, methods] of ROUTES) router.on(path, methods);
+router.on(UNSUPPORTED, { all: 'unsupported' });
 
 export type RouteMatch =
   | { kind: 'handler'; handler: AuthHandler; params: Record<string, string> }
@@ -66,22 +59,17 @@ export type RouteMatch =
   | { kind: 'method_not_allowed'; allowed: string[] };
 
 export function matchRoute(method: string, path: string): RouteMatch {
-  for (const r of ROUTES) {
-    const m = r.pattern.exec(path);
-    if (!m) continue;
-    // HEAD is answered like GET, as Go's router does.
-    const handler = r.methods[method] ?? (method === 'HEAD' ? r.methods.GET : undefined);
-    if (!handler) return { kind: 'method_not_allowed', allowed: Object.keys(r.methods) };
-    const params: Record<string, string> = {};
-    r.keys.forEach((key, i) => {
-      try {
-        params[key] = decodeURIComponent(m[i + 1]);
-      } catch {
-        params[key] = m[i + 1];
-      }
-    });
-    return { kind: 'handler', handler, params };
+  const match = router.match(method, path);
+  if (match.kind !== 'found') return match;
+  if (match.handler === 'unsupported') return { kind: 'unsupported' };
+  const params: Record<string, string> = {};
+  for (const [key, raw] of Object.entries(match.params)) {
+    if (raw === undefined) continue;
+    try {
+      params[key] = decodeURIComponent(raw);
+    } catch {
+      params[key] = raw;
+    }
   }
-  if (UNSUPPORTED.some((pattern) => pattern.test(path))) return { kind: 'unsupported' };
-  return { kind: 'not_found' };
+  return { kind: 'handler', handler: match.handler, params };
 }

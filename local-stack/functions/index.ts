@@ -6,6 +6,7 @@ import path from 'node:path';
 import { PROJECT_DIR } from '../config.ts';
 import type { HttpService, StackContext } from '../context.ts';
 import { sendJson } from '../http.ts';
+import { Router } from '../router.ts';
 import { discoverFunctions, type ServedFunction } from './discovery.ts';
 import { functionEnvironment } from './environment.ts';
 import { BodyLimitError, proxyToWorker, UpstreamError } from './proxy.ts';
@@ -84,6 +85,9 @@ export function workerErrorStatus(err: unknown): [number, Record<string, string>
     return [503, { 'Retry-After': '1' }];
   return [500, {}];
 }
+
+/** `/<name>` and everything below it go to the function `<name>` (the name as sent). */
+const routes = new Router<'function'>().on(['/:name', '/:name/*'], { all: 'function' });
 
 const text = (res: ServerResponse, status: number, body: string) => {
   res.writeHead(status, {
@@ -166,7 +170,8 @@ export function createFunctionsService(
   );
 
   async function handle(req: IncomingMessage, res: ServerResponse, subPath: string, url: URL) {
-    const name = subPath.split('/')[1] ?? '';
+    const match = routes.match(req.method ?? 'GET', subPath);
+    const name = match.kind === 'found' ? (match.params.name ?? '') : '';
     const fn = name ? servedFunction(name) : undefined;
     if (!fn || closed) return text(res, 404, 'Function not found');
 

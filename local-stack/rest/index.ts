@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { HttpService, StackContext } from '../context.ts';
 import { BodyTooLargeError, parseJsonBody, readBody } from '../http.ts';
 import { authenticatorUrl } from '../postgres/authenticator.ts';
+import { Router } from '../router.ts';
 import { logConnectionErrors } from '../postgres/pool-errors.ts';
 import { RestError, toRestError } from './errors.ts';
 import {
@@ -148,12 +149,29 @@ function limitsOf(
   return { offset, limit: limits.length ? Math.min(...limits) : undefined };
 }
 
-function pathSegments(urlPath: string): string[] {
+const invalidPath = () => new RestError(404, 'PGRST125', 'Invalid path specified in request URL');
+
+type Resource = 'root' | 'rpc' | 'table';
+
+/** PostgREST's paths, over the path's non-empty segments, each decoded. */
+const routes = new Router<Resource>()
+  .on('/', { all: 'root' })
+  .on('/rpc/:name', { all: 'rpc' })
+  .on('/:name', { all: 'table' });
+
+/** The resource a path names, and its name; other paths are PGRST125. */
+function resourceOf(method: string, urlPath: string): { resource: Resource; name: string } {
+  let path: string;
   try {
-    return urlPath.split('/').filter(Boolean).map(decodeURIComponent);
+    // Routed with each segment decoded and encoded again, so a decoded `/` stays inside it.
+    const segments = urlPath.split('/').filter(Boolean).map(decodeURIComponent);
+    path = `/${segments.map(encodeURIComponent).join('/')}`;
   } catch {
-    throw new RestError(404, 'PGRST125', 'Invalid path specified in request URL');
+    throw invalidPath();
   }
+  const match = routes.match(method, path);
+  if (match.kind !== 'found') throw invalidPath();
+  return { resource: match.handler, name: decodeURIComponent(match.params.name ?? '') };
 }
 
 /** Connections of the REST pool (PostgREST's `db-pool` default is 10; tests run requests in parallel). */
@@ -564,25 +582,22 @@ export function createRestService(ctx: StackContext): HttpService {
         }
         checkProfile(req);
         identity = await identify(req, ctx.settings.jwtSecret);
-        const segments = pathSegments(urlPath);
+        const { resource, name } = resourceOf(method, urlPath);
 
-        if (segments.length === 0) {
+        if (resource === 'root') {
           if (method !== 'GET' && method !== 'HEAD') {
             throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
           }
           return await root(res, startedAt);
         }
-        if (segments[0] === 'rpc' && segments.length === 2) {
+        if (resource === 'rpc') {
           if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
             throw new RestError(405, 'PGRST101', `Cannot use the ${method} method on RPC`);
           }
           if (method === 'POST') checkJsonContentType(req);
           const body = raw ? parseJson(raw) : undefined;
-          return await rpc(req, res, url, segments[1], identity, startedAt, body);
+          return await rpc(req, res, url, name, identity, startedAt, body);
         }
-        if (segments.length !== 1)
-          throw new RestError(404, 'PGRST125', 'Invalid path specified in request URL');
-        const name = segments[0];
         if (method === 'GET' || method === 'HEAD')
           return await read(req, res, url, name, identity, startedAt);
         if (method === 'POST' || method === 'PATCH' || method === 'DELETE') {
