@@ -33,6 +33,8 @@ export default defineConfig({
             'supabase/functions/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
+          // The Edge Functions route with URLPattern, which Deno has and Node 20 lacks.
+          setupFiles: ['tests/setup/url-pattern.ts'],
           testTimeout: 20_000,
         },
       },

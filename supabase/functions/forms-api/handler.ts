@@ -6,6 +6,7 @@
 //   GET    /forms-api/forms/{formId}/entries?since&cursor&limit   one page of a form's entries
 //   DELETE /forms-api/forms/{formId}/entries/{entryId}       read-write keys only
 import { sameText } from '../_shared/constant-time.ts';
+import { functionRoute, matchRoute } from '../_shared/route.ts';
 import { isUuid } from '../_shared/uuid.ts';
 import { bearerKey, hashKey } from './bearer.ts';
 import { encodeCursor } from './cursor.ts';
@@ -26,17 +27,22 @@ type Route =
   | { kind: 'entries'; formId: string }
   | { kind: 'entry'; formId: string; entryId: string };
 
+const ROUTES = {
+  forms: functionRoute('forms-api', '/forms'),
+  entries: functionRoute('forms-api', '/forms/:formId/entries'),
+  entry: functionRoute('forms-api', '/forms/:formId/entries/:entryId'),
+};
+
 /** The route after the function's own name (which comes first on every platform), or null. */
 export function routeOf(pathname: string): Route | null {
-  const segments = pathname.split('/').filter((s) => s !== '');
-  const at = segments.lastIndexOf('forms-api');
-  if (at < 0) return null;
-  const [first, formId, third, entryId, ...extra] = segments.slice(at + 1);
-  if (first !== 'forms' || extra.length > 0) return null;
-  if (formId === undefined) return { kind: 'forms' };
-  if (third !== 'entries') return null;
-  if (entryId === undefined) return { kind: 'entries', formId };
-  return { kind: 'entry', formId, entryId };
+  // Empty segments never counted (`//forms` is `/forms`).
+  const path = pathname.replace(/\/{2,}/g, '/');
+  if (ROUTES.forms.test({ pathname: path })) return { kind: 'forms' };
+  const entries = matchRoute(ROUTES.entries, path);
+  if (entries) return { kind: 'entries', formId: entries.formId! };
+  const entry = matchRoute(ROUTES.entry, path);
+  if (entry) return { kind: 'entry', formId: entry.formId!, entryId: entry.entryId! };
+  return null;
 }
 
 const ALLOWED: Record<Route['kind'], string> = {

@@ -18,6 +18,7 @@ import {
 } from './responses.ts';
 import { isIdempotencyKey, validateSubmission } from './submission.ts';
 import { readLimited } from '../_shared/read-limited.ts';
+import { functionRoute, matchRoute } from '../_shared/route.ts';
 import { isUuid } from '../_shared/uuid.ts';
 import type { DeliveryReport } from '../_shared/outbox/report.ts';
 import type { AcceptInput, AcceptResult, BeginCaptchaResult, FormRecord } from './model.ts';
@@ -80,10 +81,12 @@ export interface FormsDeps {
   log(message: string): void;
 }
 
+/** `/forms/{route}`: a form's id, or one of the function's own routes (`_deliver`, `_mail`, …). */
+const FORMS_ROUTE = functionRoute('forms', '/:route([^/]*)');
+
 /** The part of the path after `/forms/` (the function's own name comes first on every platform). */
 export function routeOf(pathname: string): string | null {
-  const m = /(?:^|\/)forms\/([^/]*)\/?$/.exec(pathname);
-  return m ? m[1] : null;
+  return matchRoute(FORMS_ROUTE, pathname)?.route ?? null;
 }
 
 export async function handleRequest(req: Request, deps: FormsDeps): Promise<Response> {

@@ -8,9 +8,10 @@
 // stranger calling it can only make due mail leave earlier. Runs are coalesced per worker: a call
 // while one runs adds at most one more round.
 import { readLimited } from '../_shared/read-limited.ts';
-import { routeOf } from './handler.ts';
+import { functionRoute } from '../_shared/route.ts';
 
 export const MAIL_KICK_ROUTE = '_mail';
+const ROUTE = functionRoute('forms', `/${MAIL_KICK_ROUTE}`);
 
 // Called from the site with supabase-js (its own headers) and no cookies.
 const CORS = {
@@ -29,7 +30,7 @@ export function mailKickRoute(
   /** Starts (or joins) a run in the background; must never throw. */
   kick: () => void,
 ): Promise<Response> | null {
-  if (routeOf(new URL(req.url).pathname) !== MAIL_KICK_ROUTE) return null;
+  if (!ROUTE.test({ pathname: new URL(req.url).pathname })) return null;
   return (async () => {
     if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
     if (req.method !== 'POST') return answer(405, { error: 'method_not_allowed' });

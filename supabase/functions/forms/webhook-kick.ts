@@ -4,10 +4,11 @@
 // queued by its owner through an RPC) is claimed, which the scheduled run would send anyway — a
 // stranger can make nothing go out that was not already on its way.
 import { readLimited } from '../_shared/read-limited.ts';
+import { functionRoute } from '../_shared/route.ts';
 import { isUuid } from '../_shared/uuid.ts';
-import { routeOf } from './handler.ts';
 
 export const KICK_ROUTE = '_webhook';
+const ROUTE = functionRoute('forms', `/${KICK_ROUTE}`);
 
 // Called from the site with supabase-js (its own headers) and no cookies.
 const CORS = {
@@ -25,7 +26,7 @@ export function webhookKickRoute(
   req: Request,
   sendFresh: (deliveryId: string) => Promise<void>,
 ): Promise<Response> | null {
-  if (routeOf(new URL(req.url).pathname) !== KICK_ROUTE) return null;
+  if (!ROUTE.test({ pathname: new URL(req.url).pathname })) return null;
   return (async () => {
     if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
     if (req.method !== 'POST') return answer(405, { error: 'method_not_allowed' });

@@ -16,6 +16,7 @@ import { composeConfirmation, linkFor } from './mail.ts';
 import type { SignupInput, SignupResult } from './model.ts';
 import { parseSignup } from './request-body.ts';
 import { readLimited } from '../_shared/read-limited.ts';
+import { functionRoute, matchRoute } from '../_shared/route.ts';
 
 export interface NewsletterDeps {
   /** Throttles, records the address and queues its confirmation e-mail in one transaction. */
@@ -38,10 +39,13 @@ export interface NewsletterDeps {
 /** The tokens tokens.ts makes: 32 random bytes, base64url without padding. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
+/** `/newsletter`, `/newsletter/confirm`, `/newsletter/unsubscribe` (and any other name: 404). */
+const NEWSLETTER_ROUTE = functionRoute('newsletter', '{/:route([^/]*)}?');
+
 /** The part of the path after the function's name: '' (sign-up), 'confirm', 'unsubscribe', … */
 export function routeOf(pathname: string): string | null {
-  const m = /(?:^|\/)newsletter(?:\/([^/]*))?\/?$/.exec(pathname);
-  return m ? (m[1] ?? '') : null;
+  const groups = matchRoute(NEWSLETTER_ROUTE, pathname);
+  return groups ? (groups.route ?? '') : null;
 }
 
 // Any site may call the sign-up: the answer says nothing, no credentials are involved, and the
