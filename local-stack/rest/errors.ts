@@ -31,6 +31,16 @@ export function queryParamError(param: string, value: string, details: string): 
   return new RestError(400, 'PGRST100', `"failed to parse ${param} parameter (${value})"`, details);
 }
 
+/** PGRST116: a single object was asked for (`vnd.pgrst.object+json`) and the result is not one row. */
+export function singularityError(rows: number): RestError {
+  return new RestError(
+    406,
+    'PGRST116',
+    'Cannot coerce the result to a single JSON object',
+    `The result contains ${rows} rows`,
+  );
+}
+
 /** Fields node-postgres puts on errors that come from the server. */
 interface PgServerError {
   code?: string;

@@ -1,7 +1,13 @@
 // Writing PostgREST's responses: JSON bodies that are already JSON text (rendered by Postgres),
 // CSV, and errors with their `Proxy-Status` header.
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RestError } from './errors.ts';
+import type { ResultRow } from './execute.ts';
+import type { ResponseFormat } from './negotiation.ts';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
+const CSV_TYPE = 'text/csv; charset=utf-8';
 
 export function sendText(
   res: ServerResponse,
@@ -21,9 +27,25 @@ export function sendText(
   res.end(head ? undefined : text);
 }
 
+export function sendRows(
+  res: ServerResponse,
+  req: IncomingMessage,
+  status: number,
+  row: ResultRow,
+  format: ResponseFormat,
+  headers: Record<string, string>,
+) {
+  const head = req.method === 'HEAD';
+  if (format.kind === 'csv') {
+    return sendText(res, status, rowsToCsv(row.body ?? '[]'), CSV_TYPE, headers, head);
+  }
+  const type = format.kind === 'object' ? OBJECT_TYPE : JSON_TYPE;
+  sendText(res, status, row.body, type, headers, head);
+}
+
 export function sendError(res: ServerResponse, err: RestError) {
   const text = JSON.stringify(err.body());
-  sendText(res, err.status, text, 'application/json; charset=utf-8', {
+  sendText(res, err.status, text, JSON_TYPE, {
     'Proxy-Status': `PostgREST; error=${err.code}`,
     ...err.headers,
   });
