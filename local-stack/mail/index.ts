@@ -50,7 +50,7 @@ interface MaildevMailServer {
 }
 
 /** maildev's API calls (routes.js) that read or change the stored messages. */
-const READERS = [
+export const READERS = [
   'getEmail',
   'getRawEmail',
   'getEmailHTML',
@@ -87,7 +87,8 @@ let running = false;
 /**
  * Starts maildev's SMTP and web servers directly instead of through its entry point: the entry
  * point installs SIGINT/SIGTERM handlers that call process.exit(), which would cut the stack's own
- * orderly shutdown short and leave PostgreSQL behind.
+ * orderly shutdown short and leave PostgreSQL behind. maildev-internals.test.ts pins this private
+ * use: it fails on any maildev upgrade until each point it checks is looked at again.
  */
 export async function startMailCatcher(opts: {
   host: string;
