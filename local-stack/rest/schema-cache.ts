@@ -1,7 +1,15 @@
 // PostgREST's schema cache for the exposed schema `public`: tables and views with their columns,
 // primary keys and foreign-key relationships, functions with their parameters, and the per-role
-// settings applied to each request. Reloaded on `NOTIFY pgrst, 'reload schema'` and on a miss.
+// settings applied to each request, read with the stack's catalog reader (postgres/catalog.ts).
+// Reloaded on `NOTIFY pgrst, 'reload schema'` and on a miss.
 import pg from 'pg';
+import {
+  readConstraints,
+  readFunctions,
+  readRelations,
+  readRoleSettings,
+  type CatalogParam,
+} from '../postgres/catalog.ts';
 
 export const EXPOSED_SCHEMA = 'public';
 
@@ -27,11 +35,7 @@ export interface TableInfo {
   uniqueKeys: string[][];
 }
 
-export interface FunctionParam {
-  name: string;
-  type: string;
-  mode: 'i' | 'o' | 'b' | 'v' | 't';
-}
+export type FunctionParam = CatalogParam;
 
 export interface FunctionInfo {
   name: string;
@@ -52,84 +56,15 @@ export interface SchemaSnapshot {
   roleSettings: Map<string, [string, string][]>;
 }
 
-const TABLES_SQL = `
-  select c.relname as name, c.relkind as kind
-  from pg_catalog.pg_class c
-  where c.relnamespace = $1::regnamespace and c.relkind in ('r', 'v', 'm', 'f', 'p')`;
-
-const COLUMNS_SQL = `
-  select c.relname as table, a.attname as name, pg_catalog.format_type(a.atttypid, a.atttypmod) as type
-  from pg_catalog.pg_attribute a
-  join pg_catalog.pg_class c on c.oid = a.attrelid
-  where c.relnamespace = $1::regnamespace and c.relkind in ('r', 'v', 'm', 'f', 'p')
-    and a.attnum > 0 and not a.attisdropped
-  order by c.relname, a.attnum`;
-
-const CONSTRAINTS_SQL = `
-  select con.conname as name, con.contype as type, c.relname as table,
-    array(select a.attname from unnest(con.conkey) with ordinality k(n, i)
-          join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.n order by k.i)::text[] as columns,
-    fc.relname as foreign_table,
-    fc.relnamespace = $1::regnamespace as foreign_exposed,
-    array(select a.attname from unnest(con.confkey) with ordinality k(n, i)
-          join pg_catalog.pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.n order by k.i)::text[] as foreign_columns
-  from pg_catalog.pg_constraint con
-  join pg_catalog.pg_class c on c.oid = con.conrelid
-  left join pg_catalog.pg_class fc on fc.oid = con.confrelid
-  where c.relnamespace = $1::regnamespace and con.contype in ('p', 'u', 'f')
-  order by con.conname`;
-
-const FUNCTIONS_SQL = `
-  select p.proname as name, p.pronargdefaults as default_count, p.proretset as returns_set,
-    pg_catalog.format_type(p.prorettype, null) as return_type,
-    t.typrelid as return_relid,
-    coalesce((
-      select json_agg(json_build_object('name', coalesce(x.n, ''), 'type', pg_catalog.format_type(x.ty, null),
-                                        'mode', coalesce(x.m::text, 'i')) order by x.i)
-      from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]), p.proargnames, p.proargmodes)
-        with ordinality as x(ty, n, m, i)
-      where x.ty is not null
-    ), '[]') as params,
-    case when t.typrelid <> 0 then array(
-      select a.attname from pg_catalog.pg_attribute a
-      where a.attrelid = t.typrelid and a.attnum > 0 and not a.attisdropped order by a.attnum)::text[]
-    end as relation_columns
-  from pg_catalog.pg_proc p
-  join pg_catalog.pg_type t on t.oid = p.prorettype
-  where p.pronamespace = $1::regnamespace and p.prokind = 'f'
-    and p.prorettype not in ('trigger'::regtype, 'event_trigger'::regtype)`;
-
-const ROLE_SETTINGS_SQL = `
-  select r.rolname as role, s.setconfig as config
-  from pg_catalog.pg_db_role_setting s
-  join pg_catalog.pg_roles r on r.oid = s.setrole
-  where s.setdatabase in (0, (select oid from pg_catalog.pg_database where datname = current_database()))
-  order by s.setdatabase`;
+/** PostgREST's kinds of relation: tables (plain, partitioned, foreign), views, materialized views. */
+const RELATION_KINDS = ['r', 'v', 'm', 'f', 'p'];
 
 async function introspect(pool: pg.Pool): Promise<SchemaSnapshot> {
-  const schema = [EXPOSED_SCHEMA];
-  const [tables, columns, constraints, functions, roles] = await Promise.all([
-    pool.query<{ name: string; kind: string }>(TABLES_SQL, schema),
-    pool.query<{ table: string; name: string; type: string }>(COLUMNS_SQL, schema),
-    pool.query<{
-      name: string;
-      type: string;
-      table: string;
-      columns: string[];
-      foreign_table: string | null;
-      foreign_exposed: boolean | null;
-      foreign_columns: string[];
-    }>(CONSTRAINTS_SQL, schema),
-    pool.query<{
-      name: string;
-      default_count: number;
-      returns_set: boolean;
-      return_type: string;
-      return_relid: number;
-      params: FunctionParam[];
-      relation_columns: string[] | null;
-    }>(FUNCTIONS_SQL, schema),
-    pool.query<{ role: string; config: string[] }>(ROLE_SETTINGS_SQL),
+  const [relations, constraints, functions, roles] = await Promise.all([
+    readRelations(pool, EXPOSED_SCHEMA, RELATION_KINDS),
+    readConstraints(pool, EXPOSED_SCHEMA),
+    readFunctions(pool, EXPOSED_SCHEMA),
+    readRoleSettings(pool),
   ]);
 
   const snapshot: SchemaSnapshot = {
@@ -138,19 +73,16 @@ async function introspect(pool: pg.Pool): Promise<SchemaSnapshot> {
     functions: new Map(),
     roleSettings: new Map(),
   };
-  for (const t of tables.rows) {
+  for (const t of relations) {
     snapshot.tables.set(t.name, {
       name: t.name,
       kind: t.kind === 'v' || t.kind === 'm' ? 'view' : 'table',
-      columns: new Map(),
+      columns: new Map(t.columns.map((c) => [c.name, { name: c.name, type: c.typeSql }])),
       primaryKey: [],
       uniqueKeys: [],
     });
   }
-  for (const c of columns.rows) {
-    snapshot.tables.get(c.table)?.columns.set(c.name, { name: c.name, type: c.type });
-  }
-  for (const c of constraints.rows) {
+  for (const c of constraints) {
     const table = snapshot.tables.get(c.table);
     if (!table) continue;
     if (c.type === 'p') table.primaryKey = c.columns;
@@ -165,7 +97,7 @@ async function introspect(pool: pg.Pool): Promise<SchemaSnapshot> {
       });
     }
   }
-  for (const f of functions.rows) {
+  for (const f of functions) {
     const outColumns = f.params.filter((p) => p.mode === 'o' || p.mode === 'b' || p.mode === 't');
     const info: FunctionInfo = {
       name: f.name,
@@ -183,7 +115,7 @@ async function introspect(pool: pg.Pool): Promise<SchemaSnapshot> {
     list.push(info);
     snapshot.functions.set(f.name, list);
   }
-  for (const r of roles.rows) {
+  for (const r of roles) {
     const pairs = snapshot.roleSettings.get(r.role) ?? [];
     for (const entry of r.config ?? []) {
       const eq = entry.indexOf('=');
