@@ -38,7 +38,8 @@ describe('db:diff', () => {
        grant execute on function public.handle_new_user() to anon;
        grant select (name) on table public.profiles to anon;
        grant usage on schema private to authenticated;
-       comment on table public.forms is 'Drifted.';`,
+       comment on table public.forms is 'Drifted.';
+       alter table public.entries replica identity default;`,
     );
     const sql = await cluster.diff(MIGRATIONS_DIR, drifted);
     expect(sql).toContain('alter table "public"."profiles" add column "nickname" text;');
@@ -48,5 +49,6 @@ describe('db:diff', () => {
     expect(sql).toContain('grant select (name) on table public.profiles to anon;');
     expect(sql).toContain('grant usage on schema private to authenticated;');
     expect(sql).toContain("comment on table public.forms is 'Drifted.';");
+    expect(sql).toContain('alter table public.entries replica identity default;');
   }, 120_000);
 });

@@ -5,7 +5,7 @@
 // another, both on top of the stand-in's bootstrap (local-stack/postgres/bootstrap.sql); then
 // @pgkit/migra diffs them, and catalog queries of our own add what migra does not see:
 // publication membership, a function's own settings (`set search_path`), function EXECUTE,
-// column and schema grants, default privileges and comments.
+// column and schema grants, default privileges, replica identity, forced RLS and comments.
 //
 //   npm run db:diff              print the statements (nothing when the two agree)
 //   npm run db:diff -- --check   the same, and exit 1 when there are any (CI, `npm run check`)
@@ -58,20 +58,27 @@ export async function startScratchCluster(): Promise<ScratchCluster> {
   admin.on('error', () => undefined);
   const bootstrapSql = await readFile(BOOTSTRAP, 'utf8');
   let n = 0;
+  let bootstrapping: Promise<unknown> = Promise.resolve();
 
   /** A new database with the bootstrap, then each file's SQL in order (each in a transaction). */
   async function build(files: string[]): Promise<string> {
     const name = `scratch_${++n}`;
     await admin.query(`create database ${name}`);
     const pool = new pg.Pool({ connectionString: url(name), max: 1 });
+    pool.on('error', () => undefined);
     try {
       // The bootstrap sets the path on the database named `postgres`; this one needs it instead.
-      await pool.query(
-        bootstrapSql.replace(
-          /alter database postgres set search_path[^;]*;/,
-          `alter database ${name} set search_path to ${SEARCH_PATH};`,
+      // It also creates the cluster's roles, so two bootstraps never run at once.
+      const bootstrapped = bootstrapping.then(() =>
+        pool.query(
+          bootstrapSql.replace(
+            /alter database postgres set search_path[^;]*;/,
+            `alter database ${name} set search_path to ${SEARCH_PATH};`,
+          ),
         ),
       );
+      bootstrapping = bootstrapped.catch(() => undefined);
+      await bootstrapped;
       for (const file of files) {
         const sql = await readFile(file, 'utf8');
         try {
@@ -89,10 +96,14 @@ export async function startScratchCluster(): Promise<ScratchCluster> {
 
   return {
     async diff(migrationsDir, schemasDir) {
-      const [from, to] = await Promise.all([
+      // Both at once, but each to its end before a failure stops the cluster under the other.
+      const built = await Promise.allSettled([
         build(await sqlFiles(migrationsDir)),
         build(await sqlFiles(schemasDir)),
       ]);
+      const failed = built.find((b) => b.status === 'rejected');
+      if (failed) throw failed.reason;
+      const [from, to] = built.map((b) => (b as PromiseFulfilledResult<string>).value);
       const t0 = Date.now();
       const [a, b] = [createClient(from), createClient(to)];
       try {
@@ -195,6 +206,21 @@ const FACT_QUERIES: string[] = [
      cross join lateral (select case a.grantee when 0 then 'public' else quote_ident(a.grantee::regrole::text) end as g) gg
      cross join lateral (select case d.defaclobjtype when 'r' then 'tables' when 'S' then 'sequences'
                                   when 'f' then 'functions' when 'T' then 'types' else 'schemas' end as what) o`,
+  // Replica identity (Realtime's old records) and forced row level security.
+  `select format('replica %I.%I', n.nspname, c.relname) as key, format('%I.%I', n.nspname, c.relname) as object,
+          format('alter table %I.%I replica identity %s;', n.nspname, c.relname,
+                 case c.relreplident when 'f' then 'full' when 'n' then 'nothing'
+                   else 'using index ' || quote_ident((select ic.relname from pg_index i join pg_class ic on ic.oid = i.indexrelid
+                                                        where i.indrelid = c.oid and i.indisreplident)) end) as add,
+          format('alter table %I.%I replica identity default;', n.nspname, c.relname) as remove
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where ${OWN} and c.relkind in ('r', 'p') and c.relreplident <> 'd'
+   union all
+   select format('force rls %I.%I', n.nspname, c.relname), format('%I.%I', n.nspname, c.relname),
+          format('alter table %I.%I force row level security;', n.nspname, c.relname),
+          format('alter table %I.%I no force row level security;', n.nspname, c.relname)
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where ${OWN} and c.relkind in ('r', 'p') and c.relforcerowsecurity`,
   // Comments on schemas, tables, views, columns and functions.
   `select format('comment schema %I', n.nspname) as key, format('schema %I', n.nspname) as object,
           format('comment on schema %I is %L;', n.nspname, d.description) as add,
