@@ -325,32 +325,6 @@ export type Database = {
           },
         ];
       };
-      form_post_counts: {
-        Row: {
-          form_id: string;
-          hits: number[];
-          units: number[];
-        };
-        Insert: {
-          form_id: string;
-          hits?: number[];
-          units?: number[];
-        };
-        Update: {
-          form_id?: string;
-          hits?: number[];
-          units?: number[];
-        };
-        Relationships: [
-          {
-            foreignKeyName: 'form_post_counts_form_id_fkey';
-            columns: ['form_id'];
-            isOneToOne: true;
-            referencedRelation: 'forms';
-            referencedColumns: ['id'];
-          },
-        ];
-      };
       form_retention: {
         Row: {
           created_at: string;
@@ -431,27 +405,6 @@ export type Database = {
         };
         Relationships: [];
       };
-      newsletter_rate_limits: {
-        Row: {
-          hits: number;
-          ip_hash: string;
-          window_kind: string;
-          window_start: string;
-        };
-        Insert: {
-          hits?: number;
-          ip_hash: string;
-          window_kind: string;
-          window_start: string;
-        };
-        Update: {
-          hits?: number;
-          ip_hash?: string;
-          window_kind?: string;
-          window_start?: string;
-        };
-        Relationships: [];
-      };
       newsletter_subscribers: {
         Row: {
           confirmed_at: string | null;
@@ -479,77 +432,6 @@ export type Database = {
           last_confirmation_at?: string | null;
           status?: string;
           unsubscribed_at?: string | null;
-        };
-        Relationships: [];
-      };
-      newsletter_tokens: {
-        Row: {
-          created_at: string;
-          expires_at: string | null;
-          purpose: string;
-          subscriber_id: string;
-          token_hash: string;
-        };
-        Insert: {
-          created_at?: string;
-          expires_at?: string | null;
-          purpose: string;
-          subscriber_id: string;
-          token_hash: string;
-        };
-        Update: {
-          created_at?: string;
-          expires_at?: string | null;
-          purpose?: string;
-          subscriber_id?: string;
-          token_hash?: string;
-        };
-        Relationships: [
-          {
-            foreignKeyName: 'newsletter_tokens_subscriber_id_fkey';
-            columns: ['subscriber_id'];
-            isOneToOne: false;
-            referencedRelation: 'newsletter_subscribers';
-            referencedColumns: ['id'];
-          },
-        ];
-      };
-      notification_counts: {
-        Row: {
-          hour_hits: number[];
-          hour_units: number[];
-          minute_hits: number[];
-          minute_units: number[];
-          user_id: string;
-        };
-        Insert: {
-          hour_hits?: number[];
-          hour_units?: number[];
-          minute_hits?: number[];
-          minute_units?: number[];
-          user_id: string;
-        };
-        Update: {
-          hour_hits?: number[];
-          hour_units?: number[];
-          minute_hits?: number[];
-          minute_units?: number[];
-          user_id?: string;
-        };
-        Relationships: [];
-      };
-      notification_sends: {
-        Row: {
-          sent_at: string;
-          user_id: string;
-        };
-        Insert: {
-          sent_at?: string;
-          user_id: string;
-        };
-        Update: {
-          sent_at?: string;
-          user_id?: string;
         };
         Relationships: [];
       };
@@ -636,85 +518,6 @@ export type Database = {
         };
         Relationships: [];
       };
-      submission_rate_limits: {
-        Row: {
-          form_id: string;
-          hits: number;
-          ip_hash: string;
-          window_kind: string;
-          window_start: string;
-        };
-        Insert: {
-          form_id: string;
-          hits?: number;
-          ip_hash: string;
-          window_kind: string;
-          window_start: string;
-        };
-        Update: {
-          form_id?: string;
-          hits?: number;
-          ip_hash?: string;
-          window_kind?: string;
-          window_start?: string;
-        };
-        Relationships: [
-          {
-            foreignKeyName: 'submission_rate_limits_form_id_fkey';
-            columns: ['form_id'];
-            isOneToOne: false;
-            referencedRelation: 'forms';
-            referencedColumns: ['id'];
-          },
-        ];
-      };
-      target_email_confirmations: {
-        Row: {
-          email: string;
-          expires_at: string | null;
-          form_id: string | null;
-          id: string;
-          queued_at: string | null;
-          requested_at: string;
-          skipped: string | null;
-          token_hash: string | null;
-          used_at: string | null;
-          user_id: string;
-        };
-        Insert: {
-          email: string;
-          expires_at?: string | null;
-          form_id?: string | null;
-          id?: string;
-          queued_at?: string | null;
-          requested_at?: string;
-          skipped?: string | null;
-          token_hash?: string | null;
-          used_at?: string | null;
-          user_id: string;
-        };
-        Update: {
-          email?: string;
-          expires_at?: string | null;
-          form_id?: string | null;
-          id?: string;
-          queued_at?: string | null;
-          requested_at?: string;
-          skipped?: string | null;
-          token_hash?: string | null;
-          used_at?: string | null;
-          user_id?: string;
-        };
-        Relationships: [
-          {
-            foreignKeyName: 'target_email_confirmations_form_id_fkey';
-            columns: ['form_id'];
-            isOneToOne: false;
-            referencedRelation: 'forms';
-            referencedColumns: ['id'];
-          },
-        ];
-      };
       used_form_ids: {
         Row: {
           first_used_at: string;
@@ -730,24 +533,6 @@ export type Database = {
           first_used_at?: string;
           id?: string;
           user_id?: string | null;
-        };
-        Relationships: [];
-      };
-      verified_target_emails: {
-        Row: {
-          email: string;
-          user_id: string;
-          verified_at: string;
-        };
-        Insert: {
-          email: string;
-          user_id: string;
-          verified_at?: string;
-        };
-        Update: {
-          email?: string;
-          user_id?: string;
-          verified_at?: string;
         };
         Relationships: [];
       };

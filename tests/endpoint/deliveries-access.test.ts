@@ -75,9 +75,9 @@ describe('email_deliveries access', () => {
     );
     expect(del.code).toBe('42501');
     expect(
-      (await asUser(pool, form.userId, 'select * from public.submission_rate_limits')).code,
+      (await asUser(pool, form.userId, 'select * from private.submission_rate_limits')).code,
     ).toBe('42501');
-    expect((await asAnon(pool, 'select * from public.submission_rate_limits')).code).toBe('42501');
+    expect((await asAnon(pool, 'select * from private.submission_rate_limits')).code).toBe('42501');
   });
 
   it('keeps the endpoint functions to the service role', async () => {

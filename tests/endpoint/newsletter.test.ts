@@ -15,7 +15,7 @@ const stack = inject('stack');
 const signupUrl = () => `${stack.apiUrl}/functions/v1/newsletter`;
 let pool: pg.Pool;
 
-const resetLimits = () => pool.query('delete from public.newsletter_rate_limits');
+const resetLimits = () => pool.query('delete from private.newsletter_rate_limits');
 
 beforeAll(async () => {
   pool = superuserPool(stack.dbUrl);
@@ -305,7 +305,7 @@ describe('the confirmation e-mail', () => {
     expect((await signupJson(email)).status).toBe(202);
     const links = linksOf(await confirmationTo(email));
     await pool.query(
-      `update public.newsletter_tokens t set expires_at = now() - interval '1 second'
+      `update private.newsletter_tokens t set expires_at = now() - interval '1 second'
          from public.newsletter_subscribers s
         where s.id = t.subscriber_id and s.email = $1 and t.purpose = 'confirm'`,
       [email],
@@ -321,7 +321,7 @@ describe('the confirmation e-mail', () => {
     const links = linksOf(await confirmationTo(email));
     const tokens = [links.confirm, links.unsubscribe].map(tokenOf);
     const { rows } = await pool.query<{ token_hash: string }>(
-      `select t.token_hash from public.newsletter_tokens t
+      `select t.token_hash from private.newsletter_tokens t
          join public.newsletter_subscribers s on s.id = t.subscriber_id where s.email = $1`,
       [email],
     );

@@ -609,7 +609,7 @@ describe('spam defence', () => {
 
     // The minute passes (moved back in the database rather than waited for).
     await pool.query(
-      `update public.submission_rate_limits set window_start = window_start - interval '1 minute'
+      `update private.submission_rate_limits set window_start = window_start - interval '1 minute'
         where form_id = $1 and window_kind = 'minute'`,
       [form.formId],
     );
@@ -617,11 +617,11 @@ describe('spam defence', () => {
 
     // The daily allowance is separate: once used up, the wait is until the day's end.
     await pool.query(
-      `update public.submission_rate_limits set hits = $2 where form_id = $1 and window_kind = 'day'`,
+      `update private.submission_rate_limits set hits = $2 where form_id = $1 and window_kind = 'day'`,
       [form.formId, LIMITS.ratePerDay],
     );
     await pool.query(
-      `update public.submission_rate_limits set hits = 0 where form_id = $1 and window_kind = 'minute'`,
+      `update private.submission_rate_limits set hits = 0 where form_id = $1 and window_kind = 'minute'`,
       [form.formId],
     );
     const daily = await send(form, 7);
@@ -638,7 +638,7 @@ describe('spam defence', () => {
     });
     expect(res.status).toBe(303);
     const { rows } = await pool.query<{ ip_hash: string }>(
-      'select ip_hash from public.submission_rate_limits',
+      'select ip_hash from private.submission_rate_limits',
     );
     for (const { ip_hash } of rows) {
       expect(ip_hash).toMatch(/^[0-9a-f]{64}$/);

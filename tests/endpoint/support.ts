@@ -142,7 +142,7 @@ export async function totalEntries(pool: pg.Pool): Promise<number> {
 
 /** Forgets every client's counters, so one test's posts never rate-limit the next test's. */
 export async function resetRateLimits(pool: pg.Pool): Promise<void> {
-  await pool.query('delete from public.submission_rate_limits');
+  await pool.query('delete from private.submission_rate_limits');
 }
 
 /**

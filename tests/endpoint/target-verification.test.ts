@@ -223,13 +223,13 @@ describe('an unverified target address', () => {
     // Only the hash of the token is stored.
     const token = tokenOf(mail);
     const { rows: stored } = await pool.query(
-      `select count(*)::int as n from public.target_email_confirmations
+      `select count(*)::int as n from private.target_email_confirmations
         where token_hash = sha256(convert_to($1, 'UTF8'))`,
       [token],
     );
     expect(stored[0]!.n).toBe(1);
     const { rows: plain } = await pool.query(
-      `select count(*)::int as n from public.target_email_confirmations c
+      `select count(*)::int as n from private.target_email_confirmations c
         where position($1 in c::text) > 0`,
       [token],
     );
@@ -268,14 +268,14 @@ describe('an unverified target address', () => {
     await deliverNow();
     const token = tokenOf(await confirmationMailTo(form.target));
     await pool.query(
-      `update public.target_email_confirmations set expires_at = now() - interval '1 second'
+      `update private.target_email_confirmations set expires_at = now() - interval '1 second'
         where token_hash = sha256(convert_to($1, 'UTF8'))`,
       [token],
     );
     expect(await confirm(token)).toEqual({ status: 'expired' });
     expect(await verifiedFlag(form.formId)).toBe(false);
     const { rows } = await pool.query(
-      'select count(*)::int as n from public.verified_target_emails where user_id = $1',
+      'select count(*)::int as n from private.verified_target_emails where user_id = $1',
       [form.userId],
     );
     expect(rows[0]!.n).toBe(0);
@@ -333,7 +333,7 @@ describe('an unverified target address', () => {
     const mail = await waitForMail(stack.mailWebUrl, (m) => isTo(m, ownEmail), 20_000);
     expect(mail.text).toContain('straight to my inbox');
     const { rows } = await pool.query(
-      'select count(*)::int as n from public.target_email_confirmations where user_id = $1',
+      'select count(*)::int as n from private.target_email_confirmations where user_id = $1',
       [owner.id],
     );
     expect(rows[0]!.n).toBe(0);
@@ -381,7 +381,7 @@ describe('confirmation e-mails', () => {
 
     // Once the interval has passed (moved back in the database rather than waited for), it goes.
     await pool.query(
-      `update public.target_email_confirmations
+      `update private.target_email_confirmations
           set queued_at = queued_at - make_interval(secs => $2)
         where user_id = $1 and queued_at is not null`,
       [form.userId, CONFIRMATIONS.resendIntervalSeconds + 1],
@@ -404,7 +404,7 @@ describe('confirmation e-mails', () => {
     const { rows } = await pool.query<{ queued: number; skipped: number }>(
       `select count(*) filter (where queued_at is not null)::int as queued,
               count(*) filter (where skipped = 'limit')::int as skipped
-         from public.target_email_confirmations where user_id = $1`,
+         from private.target_email_confirmations where user_id = $1`,
       [owner.id],
     );
     expect(rows[0]).toEqual({ queued: CONFIRMATIONS.perAccountPerDay, skipped: 1 });
@@ -416,7 +416,7 @@ describe('confirmation e-mails', () => {
     const { rows: toVictim } = await pool.query<{ queued: number; skipped: number }>(
       `select count(*) filter (where queued_at is not null)::int as queued,
               count(*) filter (where skipped = 'limit')::int as skipped
-         from public.target_email_confirmations where email = $1`,
+         from private.target_email_confirmations where email = $1`,
       [victim],
     );
     expect(toVictim[0]).toEqual({ queued: CONFIRMATIONS.perRecipientPerDay, skipped: 1 });
@@ -684,7 +684,7 @@ describe('per-account notification caps', () => {
     const form = await verifiedForm();
     // An hour's worth of notifications already queued for this account.
     await pool.query(
-      `insert into public.notification_sends (user_id, sent_at)
+      `insert into private.notification_sends (user_id, sent_at)
          select $1, now() - interval '30 minutes' from generate_series(1, $2)`,
       [form.userId, LIMITS.notificationsPerHour],
     );
@@ -736,7 +736,7 @@ describe('the per-form cap per minute', () => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect((await storedFor(pool, form.formId)).entries).toBe(LIMITS.formRatePerMinute);
       const { rows } = await pool.query<{ clients: number }>(
-        `select count(distinct ip_hash)::int as clients from public.submission_rate_limits
+        `select count(distinct ip_hash)::int as clients from private.submission_rate_limits
           where form_id = $1`,
         [form.formId],
       );

@@ -507,7 +507,7 @@ describe('newsletter_subscribers', () => {
     }
     const { rows } = await pool.query<{ grantee: string; privilege_type: string }>(
       `select grantee, privilege_type from information_schema.role_table_grants
-        where table_schema = 'public'
+        where table_schema in ('public', 'private')
           and table_name in ('newsletter_subscribers', 'newsletter_tokens', 'newsletter_rate_limits')
           and grantee in ('anon', 'authenticated')`,
     );
@@ -524,11 +524,11 @@ describe('newsletter_subscribers', () => {
         actor,
         async (q) => {
           for (const table of [
-            'newsletter_subscribers',
-            'newsletter_tokens',
-            'newsletter_rate_limits',
+            'public.newsletter_subscribers',
+            'private.newsletter_tokens',
+            'private.newsletter_rate_limits',
           ])
-            expect((await q(`select * from public.${table}`)).code, table).toBe(DENIED);
+            expect((await q(`select * from ${table}`)).code, table).toBe(DENIED);
           expect(
             (await q(`update public.newsletter_subscribers set status = 'confirmed'`)).code,
           ).toBe(DENIED);

@@ -43,7 +43,7 @@ afterAll(async () => {
 const requestsOf = async (userId: string) =>
   (
     await pool.query<{ n: number }>(
-      'select count(*)::int as n from public.target_email_confirmations where user_id = $1',
+      'select count(*)::int as n from private.target_email_confirmations where user_id = $1',
       [userId],
     )
   ).rows[0]!.n;
@@ -106,15 +106,15 @@ describe('the confirmation data', () => {
       'verified_target_emails',
       'notification_sends',
     ]) {
-      expect((await asUser(pool, alice.id, `select * from public.${table}`)).code, table).toBe(
+      expect((await asUser(pool, alice.id, `select * from private.${table}`)).code, table).toBe(
         DENIED,
       );
-      expect((await asAnon(pool, `select * from public.${table}`)).code, table).toBe(DENIED);
+      expect((await asAnon(pool, `select * from private.${table}`)).code, table).toBe(DENIED);
     }
     const forge = await asUser(
       pool,
       alice.id,
-      'insert into public.verified_target_emails (user_id, email) values ($1, $2)',
+      'insert into private.verified_target_emails (user_id, email) values ($1, $2)',
       [alice.id, 'victim@elsewhere.example.test'],
     );
     expect(forge.code).toBe(DENIED);

@@ -1,0 +1,182 @@
+// Upgrading a deployment to the private-internals layout (20261210100000_private_internals.sql):
+// a database built by the previous migrations, holding forms, entries, e-mail deliveries, webhooks
+// and their deliveries and attempts, API keys, newsletter subscribers and tokens, rate-limit
+// counters and target confirmations, gets the new migration as `supabase db push` would give it
+// (here: the local stack starting on that data directory), keeps every row of every table, and
+// its form endpoint accepts a post.
+import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, expect, it } from 'vitest';
+import { SUPABASE_DIR } from '../../local-stack/config.ts';
+import { applyMigrations, bootstrap } from '../../local-stack/postgres/migrate.ts';
+import { startPostgres } from '../../local-stack/postgres/server.ts';
+import { freePorts, startStack, type RunningStack } from '../../local-stack/stack.ts';
+import { createEntry } from '../support/db.ts';
+import { postFields, seedForm, until } from './support.ts';
+
+const PRIVATE_INTERNALS = '20261210100000';
+
+let dataDir: string | undefined;
+let stack: RunningStack | undefined;
+
+afterAll(async () => {
+  await stack?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Rows per table of `public` and `private`, keyed by table name alone (the schema changes). */
+async function rowCounts(pool: pg.Pool): Promise<Record<string, number>> {
+  const { rows } = await pool.query<{ schema: string; name: string }>(
+    `select n.nspname as schema, c.relname as name from pg_class c
+       join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname in ('public', 'private') and c.relkind = 'r' order by c.relname`,
+  );
+  const counts: Record<string, number> = {};
+  for (const { schema, name } of rows) {
+    const q = await pool.query<{ n: number }>(
+      `select count(*)::int as n from ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(name)}`,
+    );
+    counts[name] = q.rows[0]!.n;
+  }
+  return counts;
+}
+
+/** Rows in every kind of table the upgrade touches, written as the previous layout stores them. */
+async function fillPreviousLayout(pool: pg.Pool) {
+  const form = await seedForm(pool, 'Before the upgrade');
+  const { formId, userId } = form;
+  await pool.query(
+    `insert into public.webhooks (form_id, user_id, url, secret)
+     values ($1, $2, 'https://hooks.example.test/in', 'whsec_upgrade')`,
+    [formId, userId],
+  );
+  for (const message of ['first', 'second', 'third']) await createEntry(pool, formId, { message });
+  const { rows: deliveries } = await pool.query<{ id: string; webhook_id: string }>(
+    'select id, webhook_id from public.webhook_deliveries where user_id = $1',
+    [userId],
+  );
+  expect(deliveries.length).toBeGreaterThan(0);
+  await pool.query(
+    `insert into public.webhook_attempts (delivery_id, webhook_id, user_id, ok, status_code)
+     values ($1, $2, $3, true, 200)`,
+    [deliveries[0]!.id, deliveries[0]!.webhook_id, userId],
+  );
+  await pool.query(
+    `insert into public.email_deliveries (kind, recipient, subject, text_body, html_body)
+     values ('quota_warning', $1, 'Quota', 'text', '<p>html</p>')`,
+    [form.targetEmail],
+  );
+  await pool.query(
+    `insert into public.api_keys (user_id, name, scope, prefix, key_hash)
+     values ($1, 'Upgrade key', 'read_only', 'tb_upgr', $2)`,
+    [userId, 'a'.repeat(64)],
+  );
+  const newsletter = await pool.query<{ r: { status: string } }>(
+    `select public.request_newsletter_subscription(
+       $1, 'upgrade-ip-hash', $2, $3,
+       '{"subject":"Confirm","text":"Confirm","html":"<p>Confirm</p>"}'::jsonb,
+       5, 20, 60, 86400, 604800) as r`,
+    [`reader-${randomUUID().slice(0, 8)}@example.test`, randomUUID(), randomUUID()],
+  );
+  expect(newsletter.rows[0]!.r.status).toBe('accepted');
+  await pool.query(
+    `insert into public.submission_rate_limits (form_id, ip_hash, window_kind, window_start, hits)
+     values ($1, 'upgrade-ip-hash', 'minute', date_trunc('minute', now()), 1)`,
+    [formId],
+  );
+  await pool.query('insert into public.form_post_counts (form_id) values ($1)', [formId]);
+  await pool.query('insert into public.notification_counts (user_id) values ($1)', [userId]);
+  await pool.query('insert into public.notification_sends (user_id) values ($1)', [userId]);
+  await pool.query(
+    `insert into public.target_email_confirmations (user_id, email) values ($1, 'new@target.example.test')`,
+    [userId],
+  );
+  await pool.query(
+    `insert into public.verified_target_emails (user_id, email) values ($1, 'old@target.example.test')`,
+    [userId],
+  );
+  return form;
+}
+
+it('keeps every row and a working endpoint when a database moves to the private layout', async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-upgrade-'));
+  const [api, db, mailWeb, smtp] = await freePorts(4);
+
+  // The database as the previous migrations left it.
+  const previous = path.join(dataDir, 'previous-supabase');
+  await mkdir(path.join(previous, 'migrations'), { recursive: true });
+  for (const file of await readdir(path.join(SUPABASE_DIR, 'migrations'))) {
+    if (file.endsWith('.sql') && file < PRIVATE_INTERNALS) {
+      await copyFile(
+        path.join(SUPABASE_DIR, 'migrations', file),
+        path.join(previous, 'migrations', file),
+      );
+    }
+  }
+  const server = await startPostgres({ dataDir, port: db, reset: true });
+  const oldPool = new pg.Pool({
+    connectionString: `postgres://postgres:postgres@127.0.0.1:${db}/postgres`,
+  });
+  // The postmaster stops while the pool's connections close; their 57P01 is expected then.
+  oldPool.on('error', () => undefined);
+  let before: Record<string, number>;
+  let formId: string;
+  try {
+    await bootstrap(oldPool);
+    await applyMigrations(oldPool, previous);
+    ({ formId } = await fillPreviousLayout(oldPool));
+    before = await rowCounts(oldPool);
+  } finally {
+    await oldPool.end();
+    await server.stop();
+  }
+  expect(before.submission_rate_limits).toBeGreaterThan(0);
+  expect(before.newsletter_tokens).toBeGreaterThan(0);
+
+  // The same data directory, started with every migration (the new one runs here).
+  stack = await startStack({ dataDir, ports: { api, db, mailWeb, smtp }, seed: false });
+  const { rows: moved } = await stack.pool.query<{ name: string }>(
+    `select c.relname as name from pg_class c
+      where c.relnamespace = 'private'::regnamespace and c.relkind = 'r' order by 1`,
+  );
+  expect(moved.map((r) => r.name)).toEqual(
+    expect.arrayContaining([
+      'submission_rate_limits',
+      'newsletter_rate_limits',
+      'notification_counts',
+      'notification_sends',
+      'newsletter_tokens',
+      'target_email_confirmations',
+      'verified_target_emails',
+      'form_post_counts',
+    ]),
+  );
+  expect(await rowCounts(stack.pool)).toEqual(before);
+
+  // The endpoint works on the upgraded database: the post is stored and counted privately.
+  const res = await postFields(stack.settings.apiUrl, formId, {
+    name: 'After',
+    email: 'after@example.test',
+    message: 'Posted after the upgrade',
+  });
+  expect(res.status).toBe(200);
+  await until(
+    'the entry',
+    async () =>
+      (
+        await stack!.pool.query<{ n: number }>(
+          'select count(*)::int as n from public.entries where form_id = $1',
+          [formId],
+        )
+      ).rows[0]!.n,
+    (n) => n === before.entries! + 1,
+  );
+  const counters = await stack.pool.query<{ n: number }>(
+    'select count(*)::int as n from private.submission_rate_limits where form_id = $1',
+    [formId],
+  );
+  expect(counters.rows[0]!.n).toBeGreaterThan(1);
+}, 240_000);
