@@ -3,6 +3,7 @@
 // it through supabase-ready.ts (see src/lib/auth.tsx).
 import { createClient } from '@supabase/supabase-js';
 import { env } from '../config/env';
+import type { Database } from './database';
 import { connection } from './connection';
 import { fetchWithTimeout } from './fetch-with-timeout';
 import { sessionStore } from './session-storage';
@@ -11,7 +12,7 @@ import { announceClient } from './supabase-ready';
 /** After a dropped realtime socket: try again soon, then every 5 s (the default goes to 10 s). */
 const REALTIME_RECONNECT_MS = [1000, 2000, 5000];
 
-export const supabase = createClient(env.supabaseUrl, env.supabaseAnonKey, {
+export const supabase = createClient<Database>(env.supabaseUrl, env.supabaseAnonKey, {
   auth: {
     persistSession: true,
     autoRefreshToken: true,

@@ -1,4 +1,5 @@
 // The blog's data shapes and its fixed list of categories.
+import type { Tables } from '../../lib/database';
 
 export const BLOG_CATEGORIES = ['updates', 'guides', 'tips'] as const;
 export type BlogCategory = (typeof BLOG_CATEGORIES)[number];
@@ -10,20 +11,13 @@ export const CATEGORY_LABELS: Record<BlogCategory, string> = {
 };
 
 /** One published row of `public.blog_posts` as the list reads it: everything but the body. */
-export interface BlogPostSummary {
-  id: number;
-  title: string;
-  category: BlogCategory;
-  excerpt: string;
-  image_url: string | null;
-  created_at: string;
-}
+export type BlogPostSummary = Pick<
+  Tables<'blog_posts'>,
+  'id' | 'title' | 'category' | 'excerpt' | 'image_url' | 'created_at'
+>;
 
-/** One published post as its own page reads it. */
-export interface BlogPost extends BlogPostSummary {
-  /** GitHub-flavoured markdown. */
-  content: string;
-}
+/** One published post as its own page reads it; `content` is GitHub-flavoured markdown. */
+export type BlogPost = BlogPostSummary & Pick<Tables<'blog_posts'>, 'content'>;
 
 export function isBlogCategory(value: unknown): value is BlogCategory {
   return typeof value === 'string' && (BLOG_CATEGORIES as readonly string[]).includes(value);

@@ -2,8 +2,14 @@
 // the owner gets the keys, the widget's script and element, and the database's refusals in words.
 // The endpoint's side (token fields, siteverify) is supabase/functions/forms/captcha.ts.
 
-export const CAPTCHA_PROVIDERS = ['turnstile', 'hcaptcha', 'recaptcha'] as const;
-export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
+import type { CaptchaProvider } from '../../lib/database';
+
+export type { CaptchaProvider };
+export const CAPTCHA_PROVIDERS = [
+  'turnstile',
+  'hcaptcha',
+  'recaptcha',
+] as const satisfies readonly CaptchaProvider[];
 
 export interface CaptchaWidget {
   label: string;

@@ -1,46 +1,47 @@
 // The inbox's data as the dashboard uses it: one message (an `entries` row with its form's name and
 // its notification e-mail's delivery), and the filter that defines one list of messages.
 
+import type { Tables } from '../../lib/database';
+
 /** Where a message's notification e-mail stands (`email_deliveries`, at most one per entry). */
-export interface Delivery {
-  status: 'pending' | 'sending' | 'sent' | 'failed';
-  attempts: number;
-  last_error: string | null;
-  next_attempt_at: string;
-  sent_at: string | null;
-}
+export type Delivery = Pick<
+  Tables<'email_deliveries'>,
+  'status' | 'attempts' | 'last_error' | 'next_attempt_at' | 'sent_at'
+>;
 
 /** Why the endpoint queued no notification e-mail for a message (`entries.notification_skipped`). */
-export type NotificationSkipped = 'off' | 'unverified' | 'hourly_limit' | 'daily_limit';
+export type { NotificationSkipped } from '../../lib/database';
 
-export interface Message {
-  id: string;
-  form_id: string;
-  name: string | null;
-  email: string | null;
-  message: string | null;
+/**
+ * An `entries` row as the inbox shows it. `field_order`: the keys of `data` in the order they were
+ * sent (null for messages stored before it was kept). `notification_skipped`: why no e-mail was
+ * queued, as the endpoint recorded it (null when one was, for spam, and for older messages).
+ */
+export type Message = Pick<
+  Tables<'entries'>,
+  | 'id'
+  | 'form_id'
+  | 'name'
+  | 'email'
+  | 'message'
+  | 'field_order'
+  | 'is_spam'
+  | 'read_at'
+  | 'created_at'
+  | 'notification_skipped'
+> & {
   /**
    * Every other field the visitor sent (custom fields), by name: a string, or a list of strings
    * for a name sent more than once.
    */
   data: Record<string, unknown>;
-  /** The keys of `data` in the order they were sent; null for messages stored before it was kept. */
-  field_order: string[] | null;
-  is_spam: boolean;
-  read_at: string | null;
-  created_at: string;
   /** The form, when the reader may see it (always, for the owner). */
-  form: { name: string } | null;
+  form: Pick<Tables<'forms'>, 'name'> | null;
   /** `null` when no e-mail was queued: notifications off for the form, or spam. */
   delivery: Delivery | null;
-  /**
-   * Why no e-mail was queued, as the endpoint recorded it (null when one was, for spam, and for
-   * messages stored before the reason was kept).
-   */
-  notification_skipped: NotificationSkipped | null;
   /** Set on the client when the message arrived through Realtime while the inbox was open. */
   arrivedLive?: boolean;
-}
+};
 
 export type MessageView = 'inbox' | 'spam';
 

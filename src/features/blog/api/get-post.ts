@@ -23,7 +23,7 @@ export async function getPost(id: number): Promise<BlogPost | null> {
     .eq('published', true)
     .maybeSingle();
   if (error) throw new Error(error.message);
-  return (data as BlogPost | null) ?? null;
+  return data;
 }
 
 /** An id that cannot exist is answered as "not found" without asking the server. */

@@ -28,7 +28,7 @@ export async function getPosts(): Promise<BlogPostSummary[]> {
     .order('created_at', { ascending: false })
     .order('id', { ascending: false });
   if (error) throw new Error(error.message);
-  return (data ?? []) as BlogPostSummary[];
+  return data ?? [];
 }
 
 /** The list's one cache entry, shared by the list page and every post page's sidebar. */

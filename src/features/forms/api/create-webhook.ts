@@ -39,7 +39,7 @@ export async function createWebhook(input: CreateWebhookInput): Promise<Webhook>
     .select(WEBHOOK_COLUMNS)
     .single();
   if (error) throw error;
-  return data as Webhook;
+  return data;
 }
 
 export function useCreateWebhook() {

@@ -2,17 +2,14 @@
 // first saves one.
 import { useQuery } from '@tanstack/react-query';
 import * as yup from 'yup';
+import type { Tables } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 
-export interface Autoresponder {
-  form_id: string;
-  enabled: boolean;
-  subject: string;
-  body: string;
-  /** The replies' sender name; null: "<form name> via tinyback". */
-  from_name: string | null;
-  updated_at: string;
-}
+/** `from_name`: the replies' sender name; null: "<form name> via tinyback". */
+export type Autoresponder = Pick<
+  Tables<'form_autoresponders'>,
+  'form_id' | 'enabled' | 'subject' | 'body' | 'from_name' | 'updated_at'
+>;
 
 export const AUTORESPONDER_COLUMNS = 'form_id, enabled, subject, body, from_name, updated_at';
 
@@ -30,7 +27,7 @@ export async function getAutoresponder(input: { formId: string }): Promise<Autor
     .eq('form_id', formId)
     .maybeSingle();
   if (error) throw error;
-  return (data as Autoresponder | null) ?? null;
+  return data;
 }
 
 export function useAutoresponder(formId: string) {

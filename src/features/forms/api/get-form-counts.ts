@@ -1,15 +1,11 @@
 // Message counts per form of the signed-in owner (RPC `form_message_counts()`): non-spam total,
 // unread and spam. Forms without messages have no row; they count as zero.
 import { useQuery } from '@tanstack/react-query';
+import type { Functions } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 import { formsKeys } from './get-forms';
 
-export interface FormCounts {
-  form_id: string;
-  total: number;
-  unread: number;
-  spam: number;
-}
+export type FormCounts = Functions<'form_message_counts'>['Returns'][number];
 
 export type CountsByForm = Record<string, FormCounts>;
 
@@ -18,7 +14,7 @@ export const NO_MESSAGES = { total: 0, unread: 0, spam: 0 } as const;
 export async function getFormCounts(): Promise<FormCounts[]> {
   const { data, error } = await supabase.rpc('form_message_counts');
   if (error) throw error;
-  return (data ?? []) as FormCounts[];
+  return data ?? [];
 }
 
 export function countsByForm(rows: FormCounts[]): CountsByForm {

@@ -2,15 +2,12 @@
 // keeps its messages until they are deleted.
 import { useQuery } from '@tanstack/react-query';
 import * as yup from 'yup';
+import type { Tables } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 
-export type RetentionMode = 'days' | 'forward_only';
+export type { RetentionMode } from '../../../lib/database';
 
-export interface RetentionRule {
-  form_id: string;
-  mode: RetentionMode;
-  days: number | null;
-}
+export type RetentionRule = Pick<Tables<'form_retention'>, 'form_id' | 'mode' | 'days'>;
 
 export const RETENTION_COLUMNS = 'form_id, mode, days';
 
@@ -30,7 +27,7 @@ export async function getRetention(input: { formId: string }): Promise<Retention
     .eq('form_id', formId)
     .maybeSingle();
   if (error) throw error;
-  return (data as RetentionRule | null) ?? null;
+  return data;
 }
 
 export function useRetention(formId: string) {

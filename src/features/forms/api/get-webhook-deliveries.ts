@@ -3,6 +3,7 @@
 // often while a delivery is on its way).
 import { useQuery } from '@tanstack/react-query';
 import * as yup from 'yup';
+import type { Tables } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 import { webhooksKeys } from './get-webhooks';
 
@@ -13,29 +14,26 @@ export const DELIVERIES_POLL_MS = 5_000;
 /** How often an open log is read again otherwise, so new messages' deliveries appear. */
 export const DELIVERIES_IDLE_POLL_MS = 30_000;
 
-export interface WebhookAttempt {
-  id: number;
-  delivery_id: string;
-  attempted_at: string;
-  status_code: number | null;
-  ok: boolean;
-  error: string | null;
-  response_excerpt: string | null;
-  duration_ms: number | null;
-}
+export type WebhookAttempt = Pick<
+  Tables<'webhook_attempts'>,
+  | 'id'
+  | 'delivery_id'
+  | 'attempted_at'
+  | 'status_code'
+  | 'ok'
+  | 'error'
+  | 'response_excerpt'
+  | 'duration_ms'
+>;
 
-export interface WebhookDelivery {
-  id: string;
-  event: 'entry.created' | 'test';
-  status: 'pending' | 'sending' | 'sent' | 'failed';
-  attempts: number;
-  next_attempt_at: string;
-  created_at: string;
-  /** Why the last try failed, or why it was never tried (its webhook was turned off). */
-  last_error: string | null;
-  /** Oldest first. */
-  log: WebhookAttempt[];
-}
+/**
+ * A delivery with its attempts, oldest first. `last_error`: why the last try failed, or why it was
+ * never tried (its webhook was turned off).
+ */
+export type WebhookDelivery = Pick<
+  Tables<'webhook_deliveries'>,
+  'id' | 'event' | 'status' | 'attempts' | 'next_attempt_at' | 'created_at' | 'last_error'
+> & { log: WebhookAttempt[] };
 
 export const getWebhookDeliveriesSchema = yup.object({ webhookId: yup.string().uuid().required() });
 
@@ -51,7 +49,7 @@ export async function getWebhookDeliveries(input: {
     .order('id', { ascending: false })
     .limit(DELIVERIES_SHOWN);
   if (error) throw error;
-  const deliveries = (data ?? []) as Omit<WebhookDelivery, 'log'>[];
+  const deliveries = data ?? [];
   if (deliveries.length === 0) return [];
   const attempts = await supabase
     .from('webhook_attempts')
@@ -62,7 +60,7 @@ export async function getWebhookDeliveries(input: {
     )
     .order('id', { ascending: true });
   if (attempts.error) throw attempts.error;
-  const log = (attempts.data ?? []) as WebhookAttempt[];
+  const log = attempts.data ?? [];
   return deliveries.map((d) => ({ ...d, log: log.filter((a) => a.delivery_id === d.id) }));
 }
 

@@ -3,26 +3,29 @@
 // often in a row was turned off by tinyback: `disabled_reason` says so, `disabled_at` since when.
 import { useQuery } from '@tanstack/react-query';
 import * as yup from 'yup';
+import type { Tables } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 
-export type WebhookFormat = 'json' | 'slack' | 'discord';
+export type { WebhookFormat } from '../../../lib/database';
 
-export interface Webhook {
-  id: string;
-  form_id: string;
-  url: string;
-  format: WebhookFormat;
-  send_spam: boolean;
-  enabled: boolean;
-  secret: string;
-  created_at: string;
-  /** Failed attempts in a row; at 50 tinyback turns the webhook off. */
-  consecutive_failures: number;
-  /** When tinyback turned it off; null unless `disabled_reason` is set. */
-  disabled_at: string | null;
-  /** Why tinyback turned it off ('failing': 50 failed attempts in a row); null if it did not. */
-  disabled_reason: 'failing' | null;
-}
+/**
+ * A webhook as its settings show it. `consecutive_failures`: failed attempts in a row (at 50
+ * tinyback turns it off, `disabled_at` since when).
+ */
+export type Webhook = Pick<
+  Tables<'webhooks'>,
+  | 'id'
+  | 'form_id'
+  | 'url'
+  | 'format'
+  | 'send_spam'
+  | 'enabled'
+  | 'secret'
+  | 'created_at'
+  | 'consecutive_failures'
+  | 'disabled_at'
+  | 'disabled_reason'
+>;
 
 export const WEBHOOK_COLUMNS =
   'id, form_id, url, format, send_spam, enabled, secret, created_at, consecutive_failures, disabled_at, disabled_reason';
@@ -44,7 +47,7 @@ export async function getWebhooks(input: { formId: string }): Promise<Webhook[]>
     .order('created_at', { ascending: true })
     .order('id', { ascending: true });
   if (error) throw error;
-  return (data ?? []) as Webhook[];
+  return data ?? [];
 }
 
 export function useWebhooks(formId: string) {

@@ -71,7 +71,7 @@ export async function saveAutoresponder(input: SaveAutoresponderInput): Promise<
     .select(AUTORESPONDER_COLUMNS)
     .single();
   if (error) throw error;
-  return data as Autoresponder;
+  return data;
 }
 
 export function useSaveAutoresponder() {

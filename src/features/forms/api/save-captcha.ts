@@ -3,13 +3,9 @@
 // the answer is the form's public part (provider and site key), which the embed code uses.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as yup from 'yup';
+import type { Functions } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
-import {
-  CAPTCHA_PROVIDERS,
-  SECRET_PATTERN,
-  SITE_KEY_PATTERN,
-  type CaptchaProvider,
-} from '../captcha-texts';
+import { CAPTCHA_PROVIDERS, SECRET_PATTERN, SITE_KEY_PATTERN } from '../captcha-texts';
 import { formsKeys, type Form } from './get-forms';
 
 export const saveCaptchaSchema = yup.object({
@@ -34,10 +30,7 @@ export const saveCaptchaSchema = yup.object({
 });
 export type SaveCaptchaInput = yup.InferType<typeof saveCaptchaSchema>;
 
-export interface SavedCaptcha {
-  captcha_provider: CaptchaProvider | null;
-  captcha_site_key: string | null;
-}
+export type SavedCaptcha = Functions<'set_form_captcha'>['Returns'];
 
 export async function saveCaptcha(input: SaveCaptchaInput): Promise<SavedCaptcha> {
   const { formId, provider, siteKey, secret } = saveCaptchaSchema.validateSync(input);
@@ -48,7 +41,7 @@ export async function saveCaptcha(input: SaveCaptchaInput): Promise<SavedCaptcha
     p_secret: provider ? secret || null : null,
   });
   if (error) throw error;
-  return data as SavedCaptcha;
+  return data;
 }
 
 export function useSaveCaptcha() {

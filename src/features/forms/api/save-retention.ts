@@ -47,7 +47,7 @@ export async function saveRetention(input: SaveRetentionInput): Promise<Retentio
     .select(RETENTION_COLUMNS)
     .single();
   if (error) throw error;
-  return data as RetentionRule;
+  return data;
 }
 
 export function useSaveRetention() {

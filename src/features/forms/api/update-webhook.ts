@@ -27,7 +27,7 @@ export async function updateWebhook(input: UpdateWebhookInput): Promise<Webhook>
     .select(WEBHOOK_COLUMNS)
     .single();
   if (error) throw error;
-  return data as Webhook;
+  return data;
 }
 
 export function useUpdateWebhook() {

@@ -1,15 +1,11 @@
 // Message counts for the view switch (Inbox / Spam), from the `form_message_counts()` function:
 // one row per form of the caller with non-spam total, unread and spam counts.
 import { useQuery } from '@tanstack/react-query';
+import type { Functions } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 import { messagesKeys } from './query-keys';
 
-export interface FormMessageCounts {
-  form_id: string;
-  total: number;
-  unread: number;
-  spam: number;
-}
+export type FormMessageCounts = Functions<'form_message_counts'>['Returns'][number];
 
 export interface ViewCounts {
   inbox: number;
@@ -22,7 +18,7 @@ export async function getMessageCounts(signal?: AbortSignal): Promise<FormMessag
   if (signal) query = query.abortSignal(signal);
   const { data, error } = await query;
   if (error) throw error;
-  return ((data ?? []) as Record<string, unknown>[]).map((row) => ({
+  return (data ?? []).map((row) => ({
     form_id: String(row.form_id),
     total: Number(row.total) || 0,
     unread: Number(row.unread) || 0,

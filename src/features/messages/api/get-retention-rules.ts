@@ -1,20 +1,17 @@
 // Reads the owner's retention rules (RLS: only their own forms'), so the inbox can say which forms
 // delete their messages. Keyed under ['retention'], the root the form settings refresh on a save.
 import { useQuery } from '@tanstack/react-query';
+import type { Tables } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 
-export interface RetentionRule {
-  form_id: string;
-  mode: 'days' | 'forward_only';
-  days: number | null;
-}
+export type RetentionRule = Pick<Tables<'form_retention'>, 'form_id' | 'mode' | 'days'>;
 
 export const retentionRulesKey = ['retention', 'rules'] as const;
 
 export async function getRetentionRules(): Promise<RetentionRule[]> {
   const { data, error } = await supabase.from('form_retention').select('form_id, mode, days');
   if (error) throw error;
-  return (data ?? []) as RetentionRule[];
+  return data ?? [];
 }
 
 export function useRetentionRules() {

@@ -3,9 +3,10 @@
 // active key and a 21st key created in a day.
 import * as yup from 'yup';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Functions } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 import { API_KEYS } from '../../../../supabase/functions/_shared/limits';
-import { apiKeysKeys, type ApiKey, type ApiKeyScope } from './get-api-keys';
+import { apiKeysKeys, type ApiKeyScope } from './get-api-keys';
 
 export const API_KEY_SCOPES: ApiKeyScope[] = ['read_only', 'read_write'];
 
@@ -24,9 +25,7 @@ export const createApiKeySchema = yup.object({
 export type CreateApiKeyInput = yup.InferType<typeof createApiKeySchema>;
 
 /** The new key: its list entry plus the full key, which is never shown again. */
-export interface CreatedApiKey extends Omit<ApiKey, 'last_used_at'> {
-  key: string;
-}
+export type CreatedApiKey = Functions<'create_api_key'>['Returns'];
 
 export async function createApiKey(input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const { name, scope } = await createApiKeySchema.validate(input);
@@ -34,7 +33,7 @@ export async function createApiKey(input: CreateApiKeyInput): Promise<CreatedApi
   // Keeps the database's code and hint: a refused key (PT409 api_key_limit, PT429 api_key_rate)
   // is shown in the database's own words.
   if (error) throw Object.assign(new Error(error.message), { code: error.code, hint: error.hint });
-  return data as CreatedApiKey;
+  return data;
 }
 
 export function useCreateApiKey() {

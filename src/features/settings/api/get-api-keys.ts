@@ -1,19 +1,16 @@
 // Reads the signed-in owner's active API keys, newest first. Only what the list shows: the table
 // holds each key's hash too, which no browser may read (the database refuses that column).
 import { useQuery } from '@tanstack/react-query';
+import type { Tables } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 
-export type ApiKeyScope = 'read_only' | 'read_write';
+export type { ApiKeyScope } from '../../../lib/database';
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  scope: ApiKeyScope;
-  /** The key's first characters ('tb_live_' and 4 more), to tell keys apart. */
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+/** A key as the list shows it; `prefix`: its first characters ('tb_live_' and 4 more). */
+export type ApiKey = Pick<
+  Tables<'api_keys'>,
+  'id' | 'name' | 'scope' | 'prefix' | 'created_at' | 'last_used_at'
+>;
 
 export const API_KEY_COLUMNS = 'id, name, scope, prefix, created_at, last_used_at';
 
@@ -29,7 +26,7 @@ export async function getApiKeys(): Promise<ApiKey[]> {
     .is('revoked_at', null)
     .order('created_at', { ascending: false });
   if (error) throw new Error(error.message);
-  return (data ?? []) as ApiKey[];
+  return data ?? [];
 }
 
 export function useApiKeys() {

@@ -1,0 +1,129 @@
+// The database's types as the site uses them: the generated `Database` (database.types.ts, written
+// by `npm run db:types` from the migrations) with what the generator cannot read from the catalogue
+// added on top, as Supabase's guide to generated types does with `MergeDeep`:
+// - the values a check constraint allows in a text column, as a union instead of `string`;
+// - insert columns a trigger fills (`user_id` from the form, a webhook's `secret`), as optional;
+// - RPC arguments that may be null, and the shape of a jsonb an RPC answers.
+// Every feature reads its rows through `Tables<'…'>` and its RPCs through `Functions<'…'>` from
+// here: one definition per table, shared by every feature that reads it. A refinement that names
+// a table, column or function the migrations no longer have fails the type check (KnownPaths).
+import type { Database as Generated, Json } from './database.types';
+
+export type { Json };
+
+export type CaptchaProvider = 'turnstile' | 'hcaptcha' | 'recaptcha';
+export type RetentionMode = 'days' | 'forward_only';
+export type WebhookFormat = 'json' | 'slack' | 'discord';
+export type ApiKeyScope = 'read_only' | 'read_write';
+/** Where a queued e-mail or webhook delivery stands. */
+export type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed';
+/** Why the endpoint queued no notification e-mail for a message. */
+export type NotificationSkipped = 'off' | 'unverified' | 'hourly_limit' | 'daily_limit';
+
+/** Filled by a trigger from the form when left out (clients never choose the owner). */
+interface OwnerFromForm {
+  user_id?: string;
+}
+
+type Refinements = {
+  public: {
+    Tables: {
+      api_keys: { Row: { scope: ApiKeyScope } };
+      email_deliveries: { Row: { status: DeliveryStatus } };
+      entries: { Row: { notification_skipped: NotificationSkipped | null } };
+      forms: {
+        Row: {
+          /** The form's CAPTCHA (null: none); set through set_form_captcha(). */
+          captcha_provider: CaptchaProvider | null;
+        };
+      };
+      form_autoresponders: { Insert: OwnerFromForm };
+      form_retention: {
+        Row: { mode: RetentionMode };
+        Insert: OwnerFromForm & { mode: RetentionMode };
+      };
+      webhook_deliveries: {
+        Row: { event: 'entry.created' | 'test'; status: DeliveryStatus };
+      };
+      webhooks: {
+        Row: {
+          format: WebhookFormat;
+          /** Why tinyback turned it off ('failing': 50 failed attempts in a row); null if it did not. */
+          disabled_reason: 'failing' | null;
+        };
+        /** The signing secret is drawn by the database. */
+        Insert: OwnerFromForm & { secret?: string };
+      };
+    };
+    Functions: {
+      create_api_key: {
+        Args: { p_scope: ApiKeyScope };
+        /** The new key's list entry and the full key, shown this once. */
+        Returns: {
+          id: string;
+          name: string;
+          scope: ApiKeyScope;
+          prefix: string;
+          created_at: string;
+          key: string;
+        };
+      };
+      set_form_captcha: {
+        /** null provider: off (the keys are forgotten); null secret: keep the stored one. */
+        Args: {
+          p_provider: CaptchaProvider | null;
+          p_site_key: string | null;
+          p_secret: string | null;
+        };
+        /** The form's public part, which the embed code uses. */
+        Returns: { captcha_provider: CaptchaProvider | null; captcha_site_key: string | null };
+      };
+    };
+  };
+};
+
+/**
+ * `T` with `U`'s members put in: objects down to a row's or an RPC's Args (`depth` levels) are
+ * merged member by member, anything deeper — a column, an argument, an RPC's Returns — replaced.
+ */
+type Merge<T, U, Depth extends unknown[] = []> = Simplify<
+  Omit<T, keyof U> & {
+    [K in keyof U]: K extends keyof T
+      ? K extends 'Returns'
+        ? U[K]
+        : Depth['length'] extends 4
+          ? U[K]
+          : Merge<T[K], U[K], [...Depth, unknown]>
+      : U[K];
+  }
+>;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The paths of `U` that `T` lacks, down to a row's columns and an RPC's arguments. */
+type UnknownPaths<T, U, Path extends string = '', Depth extends unknown[] = []> = {
+  [K in keyof U & string]: K extends keyof T
+    ? K extends 'Returns'
+      ? never
+      : Depth['length'] extends 4
+        ? never
+        : UnknownPaths<T[K], U[K], `${Path}.${K}`, [...Depth, unknown]>
+    : `${Path}.${K}`;
+}[keyof U & string];
+/** Fails the type check with the path a refinement names that the generated types lack. */
+type OnlyKnownPaths<Unknown extends never> = [Unknown] extends [never] ? unknown : never;
+
+export type Database = Merge<
+  Generated,
+  Refinements & OnlyKnownPaths<UnknownPaths<Generated, Refinements>>
+>;
+
+type PublicSchema = Database['public'];
+
+/** A row of a table as the site reads it. */
+export type Tables<Name extends keyof PublicSchema['Tables']> = PublicSchema['Tables'][Name]['Row'];
+/** What an insert into a table takes. */
+export type TablesInsert<Name extends keyof PublicSchema['Tables']> =
+  PublicSchema['Tables'][Name]['Insert'];
+/** An RPC: its `Args` and what it `Returns`. */
+export type Functions<Name extends keyof PublicSchema['Functions']> =
+  PublicSchema['Functions'][Name];
