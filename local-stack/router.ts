@@ -14,8 +14,6 @@ export type RouteMatch<H> =
 export interface RouterOptions {
   /** `/signup/` is `/signup` (GoTrue, PostgREST); off where only the exact path is known. */
   ignoreTrailingSlash?: boolean;
-  /** `//todos` is `/todos` (PostgREST reads the path's non-empty segments). */
-  ignoreDuplicateSlashes?: boolean;
   /** A path without a HEAD handler answers HEAD with its GET handler, as Go's routers do. */
   headAsGet?: boolean;
 }
@@ -33,7 +31,6 @@ export class Router<H> {
   constructor(private options: RouterOptions = {}) {
     this.tree = FindMyWay({
       ignoreTrailingSlash: options.ignoreTrailingSlash ?? false,
-      ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false,
       // Names are never cut short: a long unknown name gets the service's own answer for it.
       maxParamLength: Number.MAX_SAFE_INTEGER,
     });
