@@ -5,10 +5,13 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR, startScratchCluster, type ScratchCluster } from './db-diff.ts';
+import {
+  MIGRATIONS_DIR,
+  SCHEMAS_DIR,
+  startScratchCluster,
+  type ScratchCluster,
+} from './db-diff.ts';
 
-// Until supabase/schemas/ exists, the migrations themselves stand for it.
-const BASELINE = MIGRATIONS_DIR;
 let cluster: ScratchCluster;
 let dir: string;
 
@@ -24,12 +27,12 @@ afterAll(async () => {
 
 describe('db:diff', () => {
   it('finds no drift between the migrations and the declarative schemas', async () => {
-    expect(await cluster.diff(MIGRATIONS_DIR, BASELINE)).toBe('');
+    expect(await cluster.diff(MIGRATIONS_DIR, SCHEMAS_DIR)).toBe('');
   }, 120_000);
 
   it('reports a drifted schema, also where migra alone is blind', async () => {
     const drifted = path.join(dir, 'schemas');
-    await cp(BASELINE, drifted, { recursive: true });
+    await cp(SCHEMAS_DIR, drifted, { recursive: true });
     await writeFile(
       path.join(drifted, '99_drift.sql'),
       `alter table public.profiles add column nickname text;
