@@ -118,6 +118,16 @@ export async function startScratchCluster(): Promise<ScratchCluster> {
       }
     },
     async stop() {
+      // migra's client closes its pool without waiting; a connection the cluster ends under it
+      // would be an unhandled error, so wait (briefly) until only this one is left.
+      for (const until = Date.now() + 5_000; Date.now() < until;) {
+        const { rows } = await admin.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity
+            where backend_type = 'client backend' and pid <> pg_backend_pid()`,
+        );
+        if (rows[0]!.n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await admin.end();
       await server.stop();
       await rm(dataDir, { recursive: true, force: true });

@@ -2,7 +2,8 @@
 --
 -- The `private` schema (internals the Data API does not expose), the extensions the schema uses,
 -- the action ledger every cap on outward traffic counts in, and small helpers several capabilities
--- share (ring counters, address and host keys, mail labels).
+-- share (the fixed-window rate limiter of the endpoint and the newsletter, ring counters, address
+-- and host keys, mail labels).
 --
 -- Part of the declarative schema (supabase/schemas/, loaded in file-name order, as
 -- config.toml's [db.migrations] schema_paths says): the current definition of this capability.
@@ -49,6 +50,53 @@ comment on table private.action_ledger is
 -- ------------------------------------------------------------------------------------------------
 -- Functions
 -- ------------------------------------------------------------------------------------------------
+create or replace function private.take_fixed_window(p_form_id uuid, p_ip_hash text, p_per_minute integer, p_per_day integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_minute timestamptz := date_trunc('minute', now());
+  v_day timestamptz := date_trunc('day', now());
+  v_counters text := case when p_form_id is null then 'private.newsletter_rate_limits'
+                          else 'private.submission_rate_limits' end;
+  v_key text := case when p_form_id is null then 'ip_hash' else 'form_id, ip_hash' end;
+  v_values text := case when p_form_id is null then '$2' else '$1, $2' end;
+  v_match text := case when p_form_id is null then 'ip_hash = $2'
+                       else 'form_id = $1 and ip_hash = $2' end;
+  v_minute_hits integer;
+  v_day_hits integer;
+begin
+  execute format(
+    'insert into %1$s as r (%2$s, window_kind, window_start) values (%3$s, $3, $4)
+       on conflict (%2$s, window_kind) do update
+         set hits = case when r.window_start = excluded.window_start then r.hits else 0 end,
+             window_start = excluded.window_start
+       returning hits', v_counters, v_key, v_values)
+    into v_minute_hits using p_form_id, p_ip_hash, 'minute', v_minute;
+  execute format(
+    'insert into %1$s as r (%2$s, window_kind, window_start) values (%3$s, $3, $4)
+       on conflict (%2$s, window_kind) do update
+         set hits = case when r.window_start = excluded.window_start then r.hits else 0 end,
+             window_start = excluded.window_start
+       returning hits', v_counters, v_key, v_values)
+    into v_day_hits using p_form_id, p_ip_hash, 'day', v_day;
+
+  if v_day_hits >= p_per_day then
+    return greatest(ceil(extract(epoch from (v_day + interval '1 day' - now())))::integer, 1);
+  elsif v_minute_hits >= p_per_minute then
+    return greatest(ceil(extract(epoch from (v_minute + interval '1 minute' - now())))::integer, 1);
+  end if;
+
+  execute format('update %s set hits = hits + 1 where %s', v_counters, v_match)
+    using p_form_id, p_ip_hash;
+  return 0;
+end;
+$function$;
+revoke all on function private.take_fixed_window(p_form_id uuid, p_ip_hash text, p_per_minute integer, p_per_day integer) from public, anon, authenticated, service_role;
+comment on function private.take_fixed_window(p_form_id uuid, p_ip_hash text, p_per_minute integer, p_per_day integer) is
+  'Counts a client in its one-minute and one-day windows (per form, or for the newsletter when p_form_id is null); 0 when counted, else the seconds to wait.';
+
 create or replace function private.address_key(p_address text)
  RETURNS text
  LANGUAGE sql

@@ -58,34 +58,11 @@ create or replace function private.take_client_allowance(p_form_id uuid, p_ip_ha
  SET search_path TO ''
 AS $function$
 declare
-  v_minute timestamptz := date_trunc('minute', now());
-  v_day timestamptz := date_trunc('day', now());
-  v_minute_hits integer;
-  v_day_hits integer;
+  v_retry_after integer := private.take_fixed_window(p_form_id, p_ip_hash, p_per_minute, p_per_day);
 begin
-  insert into private.submission_rate_limits as r (form_id, ip_hash, window_kind, window_start)
-    values (p_form_id, p_ip_hash, 'minute', v_minute)
-    on conflict (form_id, ip_hash, window_kind) do update
-      set hits = case when r.window_start = excluded.window_start then r.hits else 0 end,
-          window_start = excluded.window_start
-    returning hits into v_minute_hits;
-  insert into private.submission_rate_limits as r (form_id, ip_hash, window_kind, window_start)
-    values (p_form_id, p_ip_hash, 'day', v_day)
-    on conflict (form_id, ip_hash, window_kind) do update
-      set hits = case when r.window_start = excluded.window_start then r.hits else 0 end,
-          window_start = excluded.window_start
-    returning hits into v_day_hits;
-
-  if v_day_hits >= p_per_day then
-    return greatest(ceil(extract(epoch from (v_day + interval '1 day' - now())))::integer, 1);
-  elsif v_minute_hits >= p_per_minute then
-    return greatest(ceil(extract(epoch from (v_minute + interval '1 minute' - now())))::integer, 1);
+  if v_retry_after > 0 then
+    return v_retry_after;
   end if;
-
-  update private.submission_rate_limits
-     set hits = hits + 1
-   where form_id = p_form_id and ip_hash = p_ip_hash;
-  -- Forget clients not seen for two days.
   delete from private.submission_rate_limits
    where form_id = p_form_id and window_start < now() - interval '2 days';
   return 0;

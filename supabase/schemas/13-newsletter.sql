@@ -95,39 +95,14 @@ create or replace function public.request_newsletter_subscription(p_email text, 
 AS $function$
 declare
   v_email text := lower(btrim(p_email));
-  v_minute timestamptz := date_trunc('minute', now());
-  v_day timestamptz := date_trunc('day', now());
-  v_minute_hits integer;
-  v_day_hits integer;
   v_retry_after integer := 0;
   v_subscriber public.newsletter_subscribers;
   v_delivery_id uuid;
 begin
-  -- Upserting locks this client's counters, so its concurrent requests queue up here and each
-  -- sees the count the previous one left.
-  insert into private.newsletter_rate_limits as r (ip_hash, window_kind, window_start)
-    values (p_ip_hash, 'minute', v_minute)
-    on conflict (ip_hash, window_kind) do update
-      set hits = case when r.window_start = excluded.window_start then r.hits else 0 end,
-          window_start = excluded.window_start
-    returning hits into v_minute_hits;
-  insert into private.newsletter_rate_limits as r (ip_hash, window_kind, window_start)
-    values (p_ip_hash, 'day', v_day)
-    on conflict (ip_hash, window_kind) do update
-      set hits = case when r.window_start = excluded.window_start then r.hits else 0 end,
-          window_start = excluded.window_start
-    returning hits into v_day_hits;
-
-  if v_day_hits >= p_per_day then
-    v_retry_after := ceil(extract(epoch from (v_day + interval '1 day' - now())));
-  elsif v_minute_hits >= p_per_minute then
-    v_retry_after := ceil(extract(epoch from (v_minute + interval '1 minute' - now())));
-  end if;
+  v_retry_after := private.take_fixed_window(null, p_ip_hash, p_per_minute, p_per_day);
   if v_retry_after > 0 then
-    return jsonb_build_object('status', 'rate_limited', 'retry_after', greatest(v_retry_after, 1));
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', v_retry_after);
   end if;
-
-  update private.newsletter_rate_limits set hits = hits + 1 where ip_hash = p_ip_hash;
 
   -- Housekeeping, a bounded batch each, served by an index: counters of clients not seen for two
   -- days, expired confirm links, outbox copies of confirmation e-mails whose confirm link has
