@@ -3,9 +3,10 @@
 import { useSearchParams } from 'react-router-dom';
 import { Badge, Container, Tabs } from '@chakra-ui/react';
 import { useDocumentTitle } from '../../components/use-document-title';
-import { FormsPanel, useForms } from '../../features/forms';
+import { useForms } from '../../features/forms';
 import { MessagesPanel, useUnreadCount } from '../../features/messages';
 import { UsageBanner } from '../../features/plans';
+import { FormsTab } from './forms-tab';
 
 type Tab = 'forms' | 'submissions';
 
@@ -47,7 +48,7 @@ export function FormsPage() {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="forms" pt="6">
-          <FormsPanel onOpenMessages={openMessages} />
+          <FormsTab onOpenMessages={openMessages} />
         </Tabs.Content>
         <Tabs.Content value="submissions" pt="6">
           <MessagesPanel forms={forms.data ?? []} />

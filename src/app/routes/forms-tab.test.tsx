@@ -1,13 +1,17 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SLOW, renderWithProviders } from '../../../components/testing/render';
-import { env } from '../../../config/env';
-import { makeCounts, makeForm, OWNER_ID } from '../testing/fixtures';
-import { pgError, resetFormsBackend, type FormsBackend } from '../testing/forms-supabase';
-import { FormsPanel } from './forms-panel';
+import { SLOW, renderWithProviders } from '../../components/testing/render';
+import { env } from '../../config/env';
+import { makeCounts, makeForm, OWNER_ID } from '../../features/forms/testing/fixtures';
+import {
+  pgError,
+  resetFormsBackend,
+  type FormsBackend,
+} from '../../features/forms/testing/forms-supabase';
+import { FormsTab } from './forms-tab';
 
-vi.mock('../../../lib/supabase', () => import('../testing/forms-supabase'));
+vi.mock('../../lib/supabase', () => import('../../features/forms/testing/forms-supabase'));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -15,7 +19,7 @@ let backend: FormsBackend;
 const onOpenMessages = vi.fn();
 
 function renderPanel() {
-  return renderWithProviders(<FormsPanel onOpenMessages={onOpenMessages} />);
+  return renderWithProviders(<FormsTab onOpenMessages={onOpenMessages} />);
 }
 
 const card = (name: string) => screen.findByRole('article', { name }, SLOW);

@@ -35,8 +35,12 @@ import {
   unsentFieldsIn,
 } from '../autoresponse-template';
 import { describeSettingError } from '../setting-errors';
-import { SettingLoadError, SettingLoading, SettingSaveRow } from './setting-states';
-import { useUnsavedChanges } from './unsaved-changes';
+import {
+  SettingLoadError,
+  SettingLoading,
+  SettingSaveRow,
+} from '../../../components/setting-states';
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 
 export interface AutoresponderSectionProps {
   formId: string;

@@ -21,8 +21,8 @@ import {
   describeCaptchaError,
   type CaptchaProvider,
 } from '../captcha-texts';
-import { SettingSaveRow } from './setting-states';
-import { useUnsavedChanges } from './unsaved-changes';
+import { SettingSaveRow } from '../../../components/setting-states';
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 
 export interface CaptchaSectionProps {
   form: Pick<Form, 'id' | 'allowed_origin' | 'captcha_provider' | 'captcha_site_key'>;

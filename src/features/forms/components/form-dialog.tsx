@@ -6,7 +6,7 @@
 // tabs keeps them). Formik + Yup check every field inline; a refusal from the server is shown in the dialog, on the field it
 // concerns when there is one. A new form's target starts as the account's own address, which needs
 // no confirmation.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useFormik } from 'formik';
 import {
   Alert,
@@ -25,6 +25,11 @@ import {
 } from '@chakra-ui/react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { TextField } from '../../../components/text-field';
+import {
+  UnsavedChangesScope,
+  unsavedTabs,
+  type UnsavedReport,
+} from '../../../components/unsaved-changes';
 import type { Form } from '../api/get-forms';
 import { useAccountEmail } from '../api/get-account-email';
 import { useCreateForm } from '../api/create-form';
@@ -41,8 +46,6 @@ import { ORIGIN_EXAMPLE } from '../normalize-origin';
 import { AutoresponderSection } from './autoresponder-section';
 import { CaptchaSection } from './captcha-section';
 import { RetentionSection } from './retention-section';
-import { UnsavedChangesScope, unsavedTabs, type UnsavedReport } from './unsaved-changes';
-import { WebhooksSection } from './webhooks-section';
 
 export interface FormDialogProps {
   open: boolean;
@@ -51,6 +54,8 @@ export interface FormDialogProps {
   form?: Form | null;
   /** Called with the stored form after a successful create or save. */
   onSaved: (form: Form) => void;
+  /** The Webhooks tab's content for a form: the webhooks feature's section, passed in by the app. */
+  renderWebhooks?: (formId: string) => ReactNode;
 }
 
 const EMPTY: FormDialogValues = {
@@ -91,7 +96,13 @@ function listOf(labels: readonly string[]): string {
     : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
 
-export function FormDialog({ open, onClose, form: given, onSaved }: FormDialogProps) {
+export function FormDialog({
+  open,
+  onClose,
+  form: given,
+  onSaved,
+  renderWebhooks,
+}: FormDialogProps) {
   // While it closes (its exit animation) the dialog keeps showing what it was opened for: an Edit
   // dialog must not turn into the create form under the pointer that pressed Close.
   const [kept, setKept] = useState<Form | null>(given ?? null);
@@ -135,6 +146,7 @@ export function FormDialog({ open, onClose, form: given, onSaved }: FormDialogPr
                 onCancel={requestClose}
                 onSaved={onSaved}
                 onUnsavedChange={unsavedChanged}
+                renderWebhooks={renderWebhooks}
               />
               <Dialog.CloseTrigger asChild>
                 <CloseButton size="sm" aria-label="Close" />
@@ -166,12 +178,14 @@ function FormDialogFields({
   onCancel,
   onSaved,
   onUnsavedChange,
+  renderWebhooks,
 }: {
   form?: Form | null;
   onCancel: () => void;
   onSaved: (form: Form) => void;
   /** The tabs holding unsaved changes (Edit only) whenever they change; null when unmounted. */
   onUnsavedChange: (tabs: EditTab[] | null) => void;
+  renderWebhooks?: (formId: string) => ReactNode;
 }) {
   const editing = Boolean(form);
   const create = useCreateForm();
@@ -388,7 +402,7 @@ function FormDialogFields({
             {/* Each is its own form, saved by its own button; each reports its unsaved changes. */}
             <Tabs.Content value="webhooks" pt="4">
               <UnsavedChangesScope report={reporters.webhooks}>
-                <WebhooksSection formId={form.id} />
+                {renderWebhooks?.(form.id)}
               </UnsavedChangesScope>
             </Tabs.Content>
             <Tabs.Content value="autoresponder" pt="4">

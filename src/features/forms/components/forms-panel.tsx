@@ -1,5 +1,5 @@
 // The Forms tab: the owner's forms as cards (live), with create, edit, delete and embed code.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -29,6 +29,8 @@ import { confirmationNeededText } from '../form-texts';
 export interface FormsPanelProps {
   /** Opens the Messages tab filtered to one form. */
   onOpenMessages: (formId: string) => void;
+  /** The Edit dialog's Webhooks tab for a form (the webhooks feature's section, from the app). */
+  renderWebhooks?: (formId: string) => ReactNode;
 }
 
 /** Which dialog is open, and for which form. */
@@ -37,7 +39,7 @@ type OpenDialog =
 
 export const EMPTY_TEXT = 'No forms created yet. Start by adding a new form.';
 
-export function FormsPanel({ onOpenMessages }: FormsPanelProps) {
+export function FormsPanel({ onOpenMessages, renderWebhooks }: FormsPanelProps) {
   const forms = useForms();
   const counts = useFormCounts();
   // Read early: the New Form dialog starts with it.
@@ -166,6 +168,7 @@ export function FormsPanel({ onOpenMessages }: FormsPanelProps) {
         form={formFor('edit')}
         onClose={close}
         onSaved={saved}
+        renderWebhooks={renderWebhooks}
       />
       <DeleteFormDialog
         form={deleting}

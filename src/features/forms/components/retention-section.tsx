@@ -18,8 +18,12 @@ import {
   type RetentionChoice,
 } from '../api/save-retention';
 import { describeSettingError } from '../setting-errors';
-import { SettingLoadError, SettingLoading, SettingSaveRow } from './setting-states';
-import { useUnsavedChanges } from './unsaved-changes';
+import {
+  SettingLoadError,
+  SettingLoading,
+  SettingSaveRow,
+} from '../../../components/setting-states';
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 
 export interface RetentionSectionProps {
   formId: string;

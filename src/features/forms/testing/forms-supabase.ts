@@ -9,50 +9,17 @@
 import { vi } from 'vitest';
 import type { Form } from '../api/get-forms';
 import type { FormCounts } from '../api/get-form-counts';
+import {
+  pgError,
+  requestControls,
+  type Result,
+} from '../../../components/testing/request-controls';
 import { OWNER_ID } from './fixtures';
 
 export type Operation = 'select' | 'insert' | 'update' | 'delete' | 'rpc';
 
-/** A PostgREST error as supabase-js returns it. */
-export interface FakeError {
-  code: string;
-  message: string;
-  details: string | null;
-  hint: string | null;
-}
-
-export const pgError = (code: string, message: string, hint: string | null = null): FakeError => ({
-  code,
-  message,
-  details: null,
-  hint,
-});
-
-/** What a supabase-js request resolves to. */
-export type Result = { data: unknown; error: FakeError | null };
-
-/**
- * How a double's tests steer its requests by kind: fail them, or hold them unanswered (loading
- * states). `settle` answers one request of a kind accordingly, or with `run()`.
- */
-export function requestControls<Op extends string>() {
-  const failures = new Map<Op, FakeError>();
-  const held = new Set<Op>();
-  return {
-    settle(op: Op, run: () => Result): Promise<Result> {
-      if (held.has(op)) return new Promise(() => undefined);
-      const failure = failures.get(op);
-      return Promise.resolve(failure ? { data: null, error: failure } : run());
-    },
-    controls: {
-      /** The next requests of this kind fail with `error` until cleared with `succeed`. */
-      fail: (op: Op, error: FakeError) => void failures.set(op, error),
-      succeed: (op: Op) => void failures.delete(op),
-      /** Requests of this kind never answer (loading states). */
-      hold: (op: Op) => void held.add(op),
-    },
-  };
-}
+export { pgError, requestControls } from '../../../components/testing/request-controls';
+export type { FakeError, Result } from '../../../components/testing/request-controls';
 
 function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
   const state = {

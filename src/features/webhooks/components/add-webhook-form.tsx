@@ -11,7 +11,7 @@ import { notify } from '../../../components/toaster';
 import { useCreateWebhook, webhookUrlSchema, WEBHOOK_FORMATS } from '../api/create-webhook';
 import type { WebhookFormat } from '../api/get-webhooks';
 import { describeWebhookError, FORMAT_HINTS, FORMAT_LABELS, isUrlRefusal } from '../webhook-texts';
-import { useUnsavedChanges } from './unsaved-changes';
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
 
 interface Values {
   url: string;

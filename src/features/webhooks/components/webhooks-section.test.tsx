@@ -11,7 +11,7 @@ import {
   resetWebhooksBackend,
   type WebhooksBackend,
 } from '../testing/webhooks-supabase';
-import { pgError } from '../testing/forms-supabase';
+import { pgError } from '../../../components/testing/request-controls';
 import { WebhooksSection } from './webhooks-section';
 
 vi.mock('../../../lib/supabase', () => import('../testing/webhooks-supabase'));

@@ -7,7 +7,7 @@ import { paths } from '../../../config/paths';
 import { useWebhooks } from '../api/get-webhooks';
 import { FAILURES_BEFORE_OFF, WEBHOOKS_PER_FORM } from '../webhook-texts';
 import { AddWebhookForm } from './add-webhook-form';
-import { SettingLoadError, SettingLoading } from './setting-states';
+import { SettingLoadError, SettingLoading } from '../../../components/setting-states';
 import { WebhookItem } from './webhook-item';
 
 export interface WebhooksSectionProps {

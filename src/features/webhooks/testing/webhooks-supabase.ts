@@ -7,7 +7,11 @@
 import { vi } from 'vitest';
 import type { Webhook } from '../api/get-webhooks';
 import type { WebhookAttempt, WebhookDelivery } from '../api/get-webhook-deliveries';
-import { pgError, requestControls, type Result } from './forms-supabase';
+import {
+  pgError,
+  requestControls,
+  type Result,
+} from '../../../components/testing/request-controls';
 
 type Table = 'webhooks' | 'webhook_deliveries' | 'webhook_attempts';
 type Op = 'select' | 'insert' | 'update' | 'delete' | 'rpc';
