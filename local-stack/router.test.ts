@@ -39,6 +39,12 @@ describe('Router', () => {
     expect(router.match('GET', '/us%65r')).toEqual({ kind: 'not_found' });
   });
 
+  it('never matches an empty named parameter', () => {
+    expect(router.match('GET', '/users/')).toEqual({ kind: 'not_found' });
+    expect(router.match('GET', '/users//')).toEqual({ kind: 'not_found' });
+    expect(router.match('GET', '/sso/')).toMatchObject({ handler: 'sso' });
+  });
+
   it('keeps long parameters whole', () => {
     const id = 'x'.repeat(5000);
     expect(router.match('GET', `/users/${id}`)).toMatchObject({ params: { id } });

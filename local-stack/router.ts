@@ -55,7 +55,10 @@ export class Router<H> {
     // find-my-way decodes the path before matching; an escaped `%` decodes back to itself, so
     // the route is found on the path as sent and each parameter comes back as sent.
     const found = this.tree.find(method as FindMyWay.HTTPMethod, path.replace(/%/g, '%25'));
-    if (!found) return { kind: 'not_found' };
+    // A named parameter is never empty (`/users//` names no user), as in Go's and Haskell's routers.
+    if (!found || Object.entries(found.params).some(([k, v]) => k !== '*' && !v)) {
+      return { kind: 'not_found' };
+    }
     const { methods } = found.store as Entry<H>;
     const handler =
       methods[ALL] ??
