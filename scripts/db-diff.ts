@@ -323,6 +323,12 @@ async function main() {
     return 0;
   }
   console.log(sql);
+  if (/^drop table /im.test(sql)) {
+    // migra writes a table moved to another schema as drop + create, which would lose its rows.
+    console.error(
+      'db:diff: the statements drop a table. If it moved to another schema, write `alter table … set schema …` instead, which keeps its rows.',
+    );
+  }
   console.error(
     `db:diff: the migrations and the schemas differ (${took}); the statements above turn the first into the second.` +
       (values.check ? ' Write them into a new migration, or fix the schema.' : ''),
