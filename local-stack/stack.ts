@@ -78,7 +78,7 @@ export interface RunningStack {
  * The longest each step of stop() may take before the next one starts anyway. Postgres bounds
  * its own step (fast shutdown, then immediate, then kill: postgres/server.ts).
  */
-export const STOP_STEP_MS = {
+const STOP_STEP_MS = {
   /** Stop listening, end HTTP connections, close WebSockets (clients get 1 s to answer). */
   gateway: 2_000,
   functions: 3_000,

@@ -59,7 +59,7 @@ const overRequestRateLimit = () =>
   new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached');
 
 /** GoTrue's wording, with its whole seconds left (rounded down, so "after 0 seconds" happens). */
-export function overEmailSendRateLimit(msLeft: number) {
+function overEmailSendRateLimit(msLeft: number) {
   const seconds = Math.max(0, Math.floor(msLeft / 1000));
   return new AuthError(
     429,

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The mails GoTrue composes from `[auth.email.template.<name>]`. */
-export const TEMPLATE_NAMES = [
+const TEMPLATE_NAMES = [
   'invite',
   'confirmation',
   'recovery',
@@ -29,7 +29,7 @@ export const TEMPLATE_NAMES = [
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 /** The notifications GoTrue sends when `[auth.email.notification.<name>] enabled = true`. */
-export const NOTIFICATION_NAMES = [
+const NOTIFICATION_NAMES = [
   'password_changed',
   'email_changed',
   'phone_changed',
@@ -451,7 +451,7 @@ export function compileTemplate(
 // config.toml
 // ------------------------------------------------------------------------------------------------
 
-export interface MailTemplate {
+interface MailTemplate {
   /** The subject (a template too); null: GoTrue's default subject. */
   subject: CompiledTemplate | null;
   /** The HTML body; null: GoTrue's default mail. */

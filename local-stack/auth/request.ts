@@ -6,7 +6,7 @@ import { verifyJwt, type Claims } from '../jwt.ts';
 import { AuthError, badRequest, forbidden } from './errors.ts';
 
 /** GoTrue requests are small; anything larger than this is refused before parsing. */
-export const MAX_BODY_BYTES = 256 * 1024;
+const MAX_BODY_BYTES = 256 * 1024;
 
 export type JsonObject = Record<string, unknown>;
 

@@ -20,7 +20,7 @@ export interface SessionResponse {
   user: JsonObject;
 }
 
-export async function issueAccessToken(
+async function issueAccessToken(
   settings: TokenSettings,
   user: UserRow,
   session: { id: string; aal: string; amr: AmrEntry[] },

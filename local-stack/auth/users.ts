@@ -54,7 +54,7 @@ const USER_COLUMNS = `id, aud, role, email, encrypted_password, email_confirmed_
   confirmation_sent_at, recovery_sent_at, email_change, email_change_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, phone, phone_confirmed_at,
   banned_until, created_at, updated_at, deleted_at, is_anonymous`;
 
-export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST);
+const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST);
 
 /** Compares against bcrypt hashes from us or from pgcrypto's `crypt(…, gen_salt('bf'))` in seeds. */
 export async function passwordMatches(user: UserRow, password: string): Promise<boolean> {

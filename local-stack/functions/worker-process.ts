@@ -14,7 +14,7 @@ const READY_MARKER = '@@tinyback-functions-worker-ready@@';
 export class BootError extends Error {}
 
 /** A worker that dies sooner than this after it was ready counts as crash-looping. */
-export const QUICK_EXIT_MS = 10_000;
+const QUICK_EXIT_MS = 10_000;
 const FIRST_RESTART_DELAY_MS = 250;
 const MAX_RESTART_DELAY_MS = 30_000;
 

@@ -11,7 +11,7 @@ export interface OutgoingMail {
 }
 
 /** The sender GoTrue uses by default for the local stack's mail. */
-export const DEFAULT_SENDER = 'Supabase Auth <admin@email.com>';
+const DEFAULT_SENDER = 'Supabase Auth <admin@email.com>';
 
 export async function sendMail(
   smtp: { host: string; port: number },

@@ -2,10 +2,10 @@
 // with no rights of its own (not a superuser, NOINHERIT) that may only switch to `anon`,
 // `authenticated` and `service_role`. bootstrap.sql creates it with this password.
 
-export const AUTHENTICATOR_ROLE = 'authenticator';
+const AUTHENTICATOR_ROLE = 'authenticator';
 
 /** The Supabase CLI's local database password (development only), also used for this role. */
-export const AUTHENTICATOR_PASSWORD = 'postgres';
+const AUTHENTICATOR_PASSWORD = 'postgres';
 
 /** The stack's database URL with the `authenticator` login in place of the superuser's. */
 export function authenticatorUrl(dbUrl: string): string {

@@ -44,7 +44,7 @@ const HALT_TIMEOUT_MS = 20_000;
  * and for that before the postmaster is killed.
  */
 export const STOP_FAST_MS = 5_000;
-export const STOP_IMMEDIATE_MS = 2_000;
+const STOP_IMMEDIATE_MS = 2_000;
 /** How long abort() waits for the postmaster to be gone after its immediate shutdown. */
 const ABORT_WAIT_MS = 2_000;
 

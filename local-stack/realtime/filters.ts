@@ -1,6 +1,6 @@
 // Parses postgres_changes `filter` strings (`column=op.value`, `col=in.(a,b)`, several conditions
 // joined by commas) into the conditions Supabase Realtime supports.
-export const FILTER_OPERATORS = ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in'] as const;
+const FILTER_OPERATORS = ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
 export interface FilterCondition {

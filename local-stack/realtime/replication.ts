@@ -21,7 +21,7 @@ export interface Change {
 }
 
 /** Slots of this stand-in are named with this prefix so stale ones can be recognised and dropped. */
-export const SLOT_PREFIX = 'tinyback_realtime_';
+const SLOT_PREFIX = 'tinyback_realtime_';
 
 /** How often handled progress is reported to the server (besides answering its keepalives). */
 const STATUS_INTERVAL_MS = 1000;

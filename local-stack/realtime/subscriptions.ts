@@ -8,7 +8,7 @@ import { FilterParseError, parseFilter, type FilterCondition } from './filters.t
 import type { ChangeType } from './replication.ts';
 import type pg from 'pg';
 
-export type BindingEvent = '*' | ChangeType;
+type BindingEvent = '*' | ChangeType;
 
 export interface Binding {
   id: number;

@@ -33,7 +33,7 @@ export function fallbackValue(typname: string, text: string | null): unknown {
   return text;
 }
 
-export function fallbackRecord(table: TableInfo, tuple: RawTuple): JsonRecord {
+function fallbackRecord(table: TableInfo, tuple: RawTuple): JsonRecord {
   const out: JsonRecord = {};
   for (const col of table.columns) {
     if (col.name in tuple) out[col.name] = fallbackValue(col.typname, tuple[col.name]);

@@ -17,7 +17,7 @@ export interface TypeName {
   array: boolean;
 }
 
-export interface ColumnItem {
+interface ColumnItem {
   kind: 'column';
   name: string;
   alias?: string;
@@ -60,11 +60,11 @@ export const OPERATORS = {
   adj: '-|-',
 } as const;
 
-export type SimpleOperator = keyof typeof OPERATORS;
-export type FtsOperator = 'fts' | 'plfts' | 'phfts' | 'wfts';
-export type IsValue = 'null' | 'not_null' | 'true' | 'false' | 'unknown';
+type SimpleOperator = keyof typeof OPERATORS;
+type FtsOperator = 'fts' | 'plfts' | 'phfts' | 'wfts';
+type IsValue = 'null' | 'not_null' | 'true' | 'false' | 'unknown';
 
-export type Condition =
+type Condition =
   | { op: SimpleOperator; quantifier?: 'any' | 'all'; value: string }
   | { op: 'in'; values: string[] }
   | { op: 'is'; value: IsValue }
@@ -123,7 +123,7 @@ export function splitTopLevel(input: string, sep = ','): string[] {
  * Removes whitespace outside double-quoted names in one pass, as postgrest-js does before sending
  * `select` (hand-written URLs may still carry it). Linear in the input, whatever it holds.
  */
-export function stripWhitespace(input: string, param: string): string {
+function stripWhitespace(input: string, param: string): string {
   const out: string[] = [];
   let quoted = false;
   let start = 0;
@@ -165,7 +165,7 @@ function checkNesting(param: string, value: string) {
 }
 
 /** Removes surrounding double quotes and their backslash escapes. */
-export function unquote(value: string): string {
+function unquote(value: string): string {
   if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
     return value.slice(1, -1).replace(/\\(.)/g, '$1');
   }
@@ -214,7 +214,7 @@ const TYPE_KEYWORDS: Record<string, { name: string; length?: number }> = {
 };
 
 /** Validates `::type` and names it as the catalog does. */
-export function parseCast(cast: string, param: string, raw: string): TypeName {
+function parseCast(cast: string, param: string, raw: string): TypeName {
   const m = CAST.exec(cast);
   if (!m) throw queryParamError(param, raw, `invalid cast "${cast}"`);
   const lower = m[1].toLowerCase();
@@ -303,7 +303,7 @@ const FTS = new Set(['fts', 'plfts', 'phfts', 'wfts']);
 const QUANTIFIABLE = new Set(['eq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch']);
 
 /** Parses `[not.]op.value` (the right-hand side of `col=…`, or the tail inside a logic tree). */
-export function parseCondition(
+function parseCondition(
   value: string,
   param: string,
   inLogicTree = false,
@@ -442,7 +442,7 @@ export function parseOrder(value: string, param = 'order'): OrderTerm[] {
 }
 
 /** Parses a non-negative integer parameter such as `limit` or `offset`. */
-export function parseCount(param: string, value: string): number {
+function parseCount(param: string, value: string): number {
   if (!/^-?\d+$/.test(value)) throw queryParamError(param, value, 'expected an integer');
   return Number(value);
 }

@@ -4,7 +4,7 @@ import { BodyTooLargeError, parseJsonBody, readBody } from '../http.ts';
 import { RestError } from './errors.ts';
 
 /** Larger bodies are refused with 413, as the API gateway in front of PostgREST would. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The whole body; over MAX_BODY_BYTES a 413 (after reading it to its end, see readBody). */
 export async function readRequestBody(req: IncomingMessage): Promise<Buffer> {

@@ -58,7 +58,7 @@ function csvCell(value: unknown): string {
 }
 
 /** `text/csv` body from a JSON array of rows: a header line, then one line per row. */
-export function rowsToCsv(jsonArray: string): string {
+function rowsToCsv(jsonArray: string): string {
   const rows = JSON.parse(jsonArray) as Record<string, unknown>[];
   if (!rows.length) return '';
   const columns = Object.keys(rows[0]);

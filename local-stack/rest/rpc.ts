@@ -10,7 +10,7 @@ import {
 } from './schema-cache.ts';
 import { ident, qualified } from './sql.ts';
 
-export type ResultKind = 'rows' | 'row' | 'scalars' | 'scalar' | 'void';
+type ResultKind = 'rows' | 'row' | 'scalars' | 'scalar' | 'void';
 
 export interface FunctionCall {
   fn: FunctionInfo;

@@ -13,7 +13,7 @@ import {
 
 export const EXPOSED_SCHEMA = 'public';
 
-export interface ColumnInfo {
+interface ColumnInfo {
   name: string;
   type: string;
 }

@@ -15,9 +15,9 @@ const LazyNewsletterForm = lazyPage(() => import('../features/newsletter'), 'New
 /** The form's resting height: its title line, the gap and the e-mail field's row. */
 const FORM_HEIGHT = '72px';
 /** How close to the screen the slot may come before the form loads: about a screen ahead. */
-export const NEAR_SCREEN = '1000px';
+const NEAR_SCREEN = '1000px';
 /** The first signs of a visitor acting on the page. */
-export const INTERACTIONS = ['keydown', 'pointerdown', 'touchstart', 'focusin'] as const;
+const INTERACTIONS = ['keydown', 'pointerdown', 'touchstart', 'focusin'] as const;
 
 /** Calls `load` once: when `target` nears the screen, or at the first interaction. */
 function useLoadWhenNearOrUsed(target: RefObject<HTMLElement | null>, load: () => void) {

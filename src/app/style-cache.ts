@@ -8,7 +8,7 @@
 // elements are still adopted (and moved once) by Chakra's <Global>.
 import createCache, { type EmotionCache } from '@emotion/cache';
 
-export const STYLE_CACHE_KEY = 'tb';
+const STYLE_CACHE_KEY = 'tb';
 
 /** The server's cache: collects styles instead of writing them beside each element. */
 export function createServerStyleCache(): EmotionCache {

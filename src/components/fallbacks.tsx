@@ -8,8 +8,11 @@ import { Box, Button, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import { isChunkLoadError } from '../lib/chunk-recovery';
 import { lastToast, subscribeToToasts, type ToastWords } from './toaster-signal';
 
-// src/lib/chunk-load.ts reaches the recovery through this module: one chunk for all that answers
-// a failure.
+/**
+ * src/lib/chunk-load.ts reaches the recovery through this module (a dynamic import): one chunk for
+ * all that answers a failure.
+ * @public
+ */
 export { recover } from '../lib/chunk-recovery';
 
 export interface ErrorPanelProps {

@@ -22,7 +22,7 @@ import {
 import { CodeBlock } from './code-block';
 import { HorizontalScroll } from './horizontal-scroll';
 
-export class MarkdownInputError extends Error {
+class MarkdownInputError extends Error {
   constructor() {
     super('Markdown content must be a string');
     this.name = 'MarkdownInputError';

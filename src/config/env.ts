@@ -3,12 +3,6 @@
 // In development the Supabase settings default to the local stack (`npm run stack`).
 import { parseEnv, type AppEnv, type RawEnv } from './env-rules';
 
-export {
-  EnvError,
-  LOCAL_SUPABASE_ANON_KEY,
-  LOCAL_SUPABASE_URL,
-  parseEnv,
-  type AppEnv,
-} from './env-rules';
+export type { AppEnv } from './env-rules';
 
 export const env: AppEnv = parseEnv(import.meta.env as unknown as RawEnv);

@@ -27,8 +27,6 @@ export const PLAN_QUOTAS = {
   unlimited: { projects: null, submissionsPerMonth: null },
 } as const satisfies Record<string, PlanQuota>;
 
-export type QuotaPlanId = keyof typeof PLAN_QUOTAS;
-
 /** Where every account starts, whatever it chose on the pricing page. */
 export const FREE_PLAN = {
   id: 'free',

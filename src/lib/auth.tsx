@@ -62,7 +62,7 @@ export function hasAuthResultInUrl(location: Pick<Location, 'hash' | 'search'>):
 }
 
 /** Whether the client must load now to tell who the visitor is. */
-export function mayBeSignedIn(): boolean {
+function mayBeSignedIn(): boolean {
   return (
     sessionStore.mayHaveSession() ||
     (typeof window !== 'undefined' && hasAuthResultInUrl(window.location))

@@ -15,7 +15,7 @@
 import type { ChunkLoadOptions } from './chunk-load';
 
 /** Waits before each retry (ms): a couple of tries, a short backoff. */
-export const RETRY_DELAYS_MS = [300, 1000] as const;
+const RETRY_DELAYS_MS = [300, 1000] as const;
 /** At most one automatic reload in this window, so a chunk that stays broken cannot loop. */
 export const RELOAD_GUARD_MS = 60_000;
 export const RELOAD_MARKER_KEY = 'tinyback:chunk-reload';

@@ -5,7 +5,7 @@
 // indicator) learns of it without anyone pressing a button.
 import { env } from '../config/env';
 
-export interface ConnectionState {
+interface ConnectionState {
   /** `navigator.onLine`, kept current by the window's online/offline events. */
   browserOnline: boolean;
   /** False after a request found no server (network failure or timeout), until one answers. */
@@ -27,9 +27,9 @@ export interface ConnectionMonitor {
 }
 
 /** How often an unreachable API is asked whether it is back. */
-export const PROBE_INTERVAL_MS = 5_000;
+const PROBE_INTERVAL_MS = 5_000;
 /** How long a probe waits for an answer. */
-export const PROBE_TIMEOUT_MS = 5_000;
+const PROBE_TIMEOUT_MS = 5_000;
 
 export interface MonitorOptions {
   /** Resolves true when the API answered (any status), false when it could not be reached. */
@@ -131,7 +131,7 @@ export function createConnectionMonitor({
  * key: an answer of any status resolves, and only an unreachable server (or no answer within the
  * timeout) rejects.
  */
-export async function probeApi(apiUrl: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
+async function probeApi(apiUrl: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {

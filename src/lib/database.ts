@@ -7,16 +7,14 @@
 // Every feature reads its rows through `Tables<'…'>` and its RPCs through `Functions<'…'>` from
 // here: one definition per table, shared by every feature that reads it. A refinement that names
 // a table, column or function the migrations no longer have fails the type check (KnownPaths).
-import type { Database as Generated, Json } from './database.types';
-
-export type { Json };
+import type { Database as Generated } from './database.types';
 
 export type CaptchaProvider = 'turnstile' | 'hcaptcha' | 'recaptcha';
-export type RetentionMode = 'days' | 'forward_only';
+type RetentionMode = 'days' | 'forward_only';
 export type WebhookFormat = 'json' | 'slack' | 'discord';
 export type ApiKeyScope = 'read_only' | 'read_write';
 /** Where a queued e-mail or webhook delivery stands. */
-export type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed';
+type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed';
 /** Why the endpoint queued no notification e-mail for a message. */
 export type NotificationSkipped = 'off' | 'unverified' | 'hourly_limit' | 'daily_limit';
 
@@ -121,9 +119,6 @@ type PublicSchema = Database['public'];
 
 /** A row of a table as the site reads it. */
 export type Tables<Name extends keyof PublicSchema['Tables']> = PublicSchema['Tables'][Name]['Row'];
-/** What an insert into a table takes. */
-export type TablesInsert<Name extends keyof PublicSchema['Tables']> =
-  PublicSchema['Tables'][Name]['Insert'];
 /** An RPC: its `Args` and what it `Returns`. */
 export type Functions<Name extends keyof PublicSchema['Functions']> =
   PublicSchema['Functions'][Name];

@@ -5,7 +5,7 @@
 // means the API is reachable; a network failure or a timeout means it may not be.
 
 /** How long a request may wait for the server's answer (its headers). */
-export const REQUEST_TIMEOUT_MS = 12_000;
+const REQUEST_TIMEOUT_MS = 12_000;
 
 /** Part of a timed-out request's message; `isTimeoutError` looks for it. */
 const TIMEOUT_TEXT = 'no answer from the server within';

@@ -33,9 +33,7 @@ export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'offline';
 /** The channel's own state: what `LiveStatus` says when the connection itself is fine. */
 type ChannelStatus = Exclude<LiveStatus, 'offline'>;
 
-export function toRowChange(
-  payload: RealtimePostgresChangesPayload<Record<string, unknown>>,
-): RowChange {
+function toRowChange(payload: RealtimePostgresChangesPayload<Record<string, unknown>>): RowChange {
   return {
     table: payload.table,
     eventType: payload.eventType,

@@ -2,7 +2,7 @@
 // an infinite query. Used by the features' realtime bindings; kept free of React and supabase-js.
 import type { InfiniteData } from '@tanstack/react-query';
 
-export type ChangeEvent = 'INSERT' | 'UPDATE' | 'DELETE';
+type ChangeEvent = 'INSERT' | 'UPDATE' | 'DELETE';
 
 /** One change of a row, as Realtime reports it: `new` for INSERT/UPDATE, `old` (key) for DELETE. */
 export interface RowChange {

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ReceivedHook {
+interface ReceivedHook {
   path: string;
   headers: http.IncomingHttpHeaders;
   /** The body exactly as received, for signature checks. */

@@ -41,7 +41,7 @@ export const SIZE = {
 };
 
 /** Owners (one form each) the posts are spread over, as many visitors' sites would be. */
-export const OWNERS = Math.min(SIZE.clients, 10);
+const OWNERS = Math.min(SIZE.clients, 10);
 
 /** Every this-many-th post fills the honeypot: stored as spam, never e-mailed. */
 const SPAM_EVERY = 10;
@@ -265,7 +265,7 @@ export interface StoredEntry {
 }
 
 /** Every entry of `forms` with whether it has an e-mail job. */
-export async function storedEntries(pool: pg.Pool, forms: SeededForm[]): Promise<StoredEntry[]> {
+async function storedEntries(pool: pg.Pool, forms: SeededForm[]): Promise<StoredEntry[]> {
   const { rows } = await pool.query<StoredEntry>(
     `select e.id, e.message, e.is_spam,
             exists (select 1 from public.email_deliveries d where d.entry_id = e.id) as has_job
@@ -337,7 +337,7 @@ export async function waitAllSent(pool: pg.Pool, forms: SeededForm[], timeoutMs:
  * How often the mail catcher caught the notification of each entry (its text names the entry:
  * "Entry <id>. …").
  */
-export async function caughtPerEntry(mailWebUrl: string): Promise<Map<string, number>> {
+async function caughtPerEntry(mailWebUrl: string): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (const mail of await listMail(mailWebUrl)) {
     const id = /Entry ([0-9a-f-]{36})[.,]/.exec(mail.text ?? '')?.[1];

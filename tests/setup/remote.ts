@@ -95,7 +95,7 @@ create trigger verify_test_accounts_unlimited
  * deployment's default plan: the suites create many forms and posts per account, which a Free
  * account would refuse. A deployment without plans is left as it is.
  */
-export async function installRemoteTestPlan(dbUrl: string): Promise<void> {
+async function installRemoteTestPlan(dbUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
   try {

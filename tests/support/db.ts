@@ -36,7 +36,7 @@ export function superuserPool(dbUrl: string): pg.Pool {
 }
 
 /** The JWT claims PostgREST would expose for this actor, as GoTrue/Supabase issue them. */
-export function claimsOf(actor: Actor): Record<string, unknown> {
+function claimsOf(actor: Actor): Record<string, unknown> {
   if (actor.role === 'authenticated') {
     return {
       sub: actor.userId,

@@ -63,7 +63,7 @@ const quoteName = (s: string) => `"${s.replace(/["\\]/g, (c) => `\\${c}`)}"`;
  * `wellFormed`: what postgrest-js could send (names of the schema, known operators with fitting
  * values), so the request reaches Postgres; `hostile`: anything, mostly refused while parsing.
  */
-export type FuzzMode = 'wellFormed' | 'hostile';
+type FuzzMode = 'wellFormed' | 'hostile';
 
 export interface FuzzSchema {
   columns: readonly string[];
@@ -77,10 +77,7 @@ const relationsOf = (schema: FuzzSchema, mode: FuzzMode) =>
   mode === 'wellFormed' ? schema.embeddable : schema.relations;
 
 /** A name: one of the schema's, sometimes double-quoted; in hostile mode also unknown or free text. */
-export function nameArb(
-  known: readonly string[],
-  mode: FuzzMode = 'hostile',
-): fc.Arbitrary<string> {
+function nameArb(known: readonly string[], mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
   const plain =
     mode === 'wellFormed'
       ? fc.constantFrom(...known)
@@ -131,7 +128,7 @@ const jsonPathArb = (key: fc.Arbitrary<string>) =>
     .map((steps) => steps.map(([arrow, k]) => arrow + k).join(''));
 
 /** `select=` values: trees of columns, aliases, casts, JSON paths, embeds and spreads. */
-export function selectArb(schema: FuzzSchema, mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
+function selectArb(schema: FuzzSchema, mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
   const name = nameArb(schema.columns, mode);
   const alias = fc.option(
     nameArb(['x', 'alias'], mode).map((a) => `${a}:`),
@@ -193,7 +190,7 @@ const plainValue = fc.oneof(
 );
 
 /** The right-hand side of `col=…`: `[not.]op[(modifier)].value`. */
-export function conditionArb(mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
+function conditionArb(mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
   const not = fc.constantFrom('', '', 'not.');
   const wellFormed = fc.oneof(
     fc
@@ -246,7 +243,7 @@ export function conditionArb(mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
 }
 
 /** `or=`/`and=` values: `(cond,cond,…)` with nested trees. */
-export function logicArb(schema: FuzzSchema, mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
+function logicArb(schema: FuzzSchema, mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
   const name = nameArb(schema.columns, mode);
   // Inside a tree, values with `,` or `)` must be double-quoted; plain ones are kept simple.
   const condition = conditionArb(mode).filter(
@@ -271,7 +268,7 @@ export function logicArb(schema: FuzzSchema, mode: FuzzMode = 'hostile'): fc.Arb
 }
 
 /** `order=` values. */
-export function orderArb(schema: FuzzSchema, mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
+function orderArb(schema: FuzzSchema, mode: FuzzMode = 'hostile'): fc.Arbitrary<string> {
   const name = nameArb(schema.columns, mode);
   const term = fc
     .tuple(

@@ -12,7 +12,7 @@ import pg from 'pg';
 import ws from 'ws';
 
 /** What to change, for every way of running Supabase. */
-export const TURN_CONFIRMATIONS_ON =
+const TURN_CONFIRMATIONS_ON =
   'Turn e-mail confirmations on: `[auth.email] enable_confirmations = true` in supabase/config.toml ' +
   '(hosted Supabase: Authentication → Sign In / Providers → Email → "Confirm email"), or ' +
   'GOTRUE_MAILER_AUTOCONFIRM=false in the auth service’s environment on self-hosted Supabase.';

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthDeps } from '../deps.ts';
 
-export interface AuthRequest {
+interface AuthRequest {
   req: IncomingMessage;
   res: ServerResponse;
   url: URL;

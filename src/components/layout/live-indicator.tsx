@@ -5,14 +5,14 @@
 import { Box, HStack, Text } from '@chakra-ui/react';
 import type { LiveStatus } from '../../lib/live-sync';
 
-export const LIVE_STATUS_TEXT: Record<LiveStatus, string> = {
+const LIVE_STATUS_TEXT: Record<LiveStatus, string> = {
   live: 'Live',
   connecting: 'Connecting…',
   reconnecting: 'Reconnecting…',
   offline: 'Offline',
 };
 
-export const LIVE_STATUS_HINT: Record<LiveStatus, string> = {
+const LIVE_STATUS_HINT: Record<LiveStatus, string> = {
   live: 'New forms and messages appear as they arrive.',
   connecting: 'Opening the live connection; new forms and messages will appear as they arrive.',
   reconnecting:

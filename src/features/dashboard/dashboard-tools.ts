@@ -3,7 +3,7 @@ import type { LucideIcon } from 'lucide-react';
 import { CalendarDaysIcon, ChartColumnIcon, InboxIcon, MailIcon } from 'lucide-react';
 import { paths } from '../../config/paths';
 
-export type ToolStatus = 'active' | 'coming';
+type ToolStatus = 'active' | 'coming';
 
 export interface DashboardTool {
   name: string;

@@ -4,7 +4,7 @@ import { API_KEYS } from './api-facts';
 import { FORM_ID_PLACEHOLDER } from './examples';
 
 export const KEY_PLACEHOLDER = `${API_KEYS.prefix}YOUR_KEY`;
-export const ENTRY_ID_PLACEHOLDER = 'ENTRY-ID';
+const ENTRY_ID_PLACEHOLDER = 'ENTRY-ID';
 
 /** The base URL of the read API: {SUPABASE_URL}/functions/v1/forms-api. */
 export function apiBaseUrl(supabaseUrl: string): string {

@@ -45,7 +45,7 @@ const HTML_ESCAPES: Record<string, string> = {
 };
 
 /** Escapes text for an HTML attribute value or a text node. */
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 

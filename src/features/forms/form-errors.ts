@@ -4,7 +4,7 @@
 import type { FormSettings } from './form-schema';
 import { ORIGIN_EXAMPLE } from './normalize-origin';
 
-export type FormField = keyof FormSettings;
+type FormField = keyof FormSettings;
 
 export interface FormProblem {
   /** Shown in the dialog (and in a toast where there is no dialog). */

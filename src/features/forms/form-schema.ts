@@ -5,9 +5,9 @@
 import * as yup from 'yup';
 import { normalizeOrigin, originProblem } from './normalize-origin';
 
-export const NAME_MAX_LENGTH = 200;
-export const EMAIL_MAX_LENGTH = 320;
-export const REDIRECT_URL_MAX_LENGTH = 2000;
+const NAME_MAX_LENGTH = 200;
+const EMAIL_MAX_LENGTH = 320;
+const REDIRECT_URL_MAX_LENGTH = 2000;
 
 /** `forms_target_email_format`: a local part, @, and a domain with at least one dot. */
 const EMAIL_FORMAT =

@@ -2,5 +2,5 @@
 // (for other features, through the app layer) and its realtime bindings.
 export { FormsPanel, type FormsPanelProps } from './components/forms-panel';
 export { RecentForms } from './components/recent-forms';
-export { useForms, type Form } from './api/get-forms';
+export { useForms } from './api/get-forms';
 export { formsLiveBindings } from './live-bindings';

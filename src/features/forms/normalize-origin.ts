@@ -3,7 +3,7 @@
 // `forms_allowed_origin_format` constraint of supabase/migrations/20250711120100_forms.sql, so the
 // dialog refuses exactly what the database would, with a message that says how to fix it.
 
-export const ORIGIN_MAX_LENGTH = 300;
+const ORIGIN_MAX_LENGTH = 300;
 
 /** scheme://host[:port]: a DNS name (one label such as `localhost` included), IPv4 or [IPv6]. */
 const ORIGIN_FORMAT =

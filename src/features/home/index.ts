@@ -1,3 +1,2 @@
-// Public surface of the home feature (the snippet builder is reused for dashboard embed codes).
+// Public surface of the home feature: its page.
 export { HomePage } from './home-page';
-export { buildFormSnippet, formEndpoint, EXAMPLE_FORM_ID } from './snippet';

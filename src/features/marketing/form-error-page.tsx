@@ -14,7 +14,7 @@ import { refusalText, waitText, type RefusalText } from './form-error-texts';
 import { referrerOrigin } from './thanks-page';
 
 /** What the visitor can do now, in one sentence. */
-export function remedyText(text: RefusalText, retry: number | null): string | null {
+function remedyText(text: RefusalText, retry: number | null): string | null {
   switch (text.remedy) {
     case 'fix':
       return text.nothingTyped

@@ -9,7 +9,7 @@ import { EMPTY_SUBMISSION } from '../../../supabase/functions/forms/refusal-page
  * What the visitor can do: correct the form and send it again (`fix`), send it again later
  * (`wait`), or nothing here — the site's owner must act (`owner`).
  */
-export type RefusalRemedy = 'fix' | 'wait' | 'owner';
+type RefusalRemedy = 'fix' | 'wait' | 'owner';
 
 export interface RefusalText {
   title: string;

@@ -33,7 +33,7 @@ export function csvField(value: string): string {
 }
 
 /** One CSV line (without its line break). */
-export function csvLine(values: readonly string[]): string {
+function csvLine(values: readonly string[]): string {
   return values.map(csvField).join(',');
 }
 
@@ -45,7 +45,7 @@ export function extraColumns(messages: readonly CustomFieldSource[]): string[] {
 }
 
 /** What joins the items of a field sent more than once in its one cell. */
-export const LIST_SEPARATOR = '; ';
+const LIST_SEPARATOR = '; ';
 
 /**
  * A custom field's cell: a text as it is (JSON for anything else); a list's items joined by

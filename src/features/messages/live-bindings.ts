@@ -16,7 +16,7 @@ import type { Message } from './types';
  * Inserts arriving within this window are read back in one request: a burst of submissions
  * costs one read per open dashboard, not one per message.
  */
-export const INSERT_BATCH_MS = 50;
+const INSERT_BATCH_MS = 50;
 
 let batch: { ids: Set<string>; read: Promise<Map<string, Message>> } | null = null;
 

@@ -37,7 +37,7 @@ export function applyEntryChange(client: QueryClient, change: RowChange, row?: M
 }
 
 /** The message with this id from any cached list or detail. */
-export function findCachedMessage(client: QueryClient, id: string): Message | undefined {
+function findCachedMessage(client: QueryClient, id: string): Message | undefined {
   const detail = client.getQueryData<Message | null>(messagesKeys.detail(id));
   if (detail) return detail;
   for (const [, data] of client.getQueriesData<MessagePages>({ queryKey: messagesKeys.lists() })) {

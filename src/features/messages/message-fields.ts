@@ -6,8 +6,8 @@ import { visibleText } from '../../lib/visible-text';
 import { isTimestamp, isUuid } from './message-query';
 import type { Delivery, Message, NotificationSkipped } from './types';
 
-export const ANONYMOUS = 'Anonymous';
-export const NO_EMAIL = '—';
+const ANONYMOUS = 'Anonymous';
+const NO_EMAIL = '—';
 
 const DELIVERY_STATUSES: readonly Delivery['status'][] = ['pending', 'sending', 'sent', 'failed'];
 const SKIP_REASONS: readonly NotificationSkipped[] = [
@@ -18,7 +18,7 @@ const SKIP_REASONS: readonly NotificationSkipped[] = [
 ];
 
 /** A stored reason for not e-mailing, checked; null for none or one this version does not know. */
-export function toSkipReason(value: unknown): NotificationSkipped | null {
+function toSkipReason(value: unknown): NotificationSkipped | null {
   return SKIP_REASONS.includes(value as NotificationSkipped)
     ? (value as NotificationSkipped)
     : null;
@@ -124,7 +124,7 @@ export function replyHref(message: Pick<Message, 'email' | 'form'>): string | nu
 }
 
 /** A submitted value as text: strings as they are, anything else as JSON. */
-export function fieldText(value: unknown): string {
+function fieldText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
   return JSON.stringify(value) ?? '';

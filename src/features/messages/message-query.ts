@@ -74,7 +74,7 @@ export function searchPattern(term: string): string {
 }
 
 /** How much of the custom fields the search reads (as the entries trigger bounds them). */
-export const SEARCHED_FIELDS = { perValue: 500, total: 4000 } as const;
+const SEARCHED_FIELDS = { perValue: 500, total: 4000 } as const;
 
 /** The custom fields' values as the search reads them: each cut, then all of them cut. */
 function searchedValues(data: unknown): string {

@@ -3,7 +3,7 @@
 // again. The thresholds match the database's warnings (80 % and 100 %, mailed once a month).
 import { formatNumber, formatQuantity } from '../../config/plans';
 
-export type ChosenBilling = 'monthly' | 'annual';
+type ChosenBilling = 'monthly' | 'annual';
 
 export interface PlanUsage {
   /** The account's plan. */
@@ -33,7 +33,7 @@ export interface PlanUsage {
 }
 
 /** The share of a quota at which the owner is warned (and 1, when it is used up). */
-export const WARNING_RATIO = 0.8;
+const WARNING_RATIO = 0.8;
 
 export type UsageLevel = 'ok' | 'warning' | 'exhausted';
 

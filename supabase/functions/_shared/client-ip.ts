@@ -47,7 +47,7 @@ export function clientIpWithSource(
 }
 
 /** True when the request carries the configured proxy secret (compared in constant time). */
-export function fromOwnProxy(headers: Headers, policy: ClientIpPolicy): boolean {
+function fromOwnProxy(headers: Headers, policy: ClientIpPolicy): boolean {
   const secret = policy.proxySecret ?? '';
   if (secret.length < MIN_PROXY_SECRET_LENGTH) return false;
   const sent = headers.get(PROXY_SECRET_HEADER);

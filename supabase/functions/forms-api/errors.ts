@@ -2,7 +2,7 @@
 // ({ ok: false, error, code, fields }): one status, machine code and sentence per kind of failure.
 import { API_KEYS } from '../_shared/limits.ts';
 
-export type ApiErrorCode =
+type ApiErrorCode =
   | 'unauthorized'
   | 'insufficient_scope'
   | 'form_not_found'

@@ -3,7 +3,7 @@
 // could not already do with the key; the docs still tell owners to keep keys on their servers.
 import type { ApiError } from './errors.ts';
 
-export const CORS_HEADERS: Record<string, string> = {
+const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'Retry-After',
 };

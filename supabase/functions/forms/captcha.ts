@@ -13,7 +13,7 @@ import { ERRORS, type EndpointError } from './errors.ts';
 
 export type CaptchaProvider = 'turnstile' | 'hcaptcha' | 'recaptcha';
 
-export const CAPTCHA_PROVIDERS: Record<CaptchaProvider, { field: string; verifyUrl: string }> = {
+const CAPTCHA_PROVIDERS: Record<CaptchaProvider, { field: string; verifyUrl: string }> = {
   turnstile: {
     field: SPECIAL_FIELDS.captcha[0],
     verifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
@@ -25,11 +25,8 @@ export const CAPTCHA_PROVIDERS: Record<CaptchaProvider, { field: string; verifyU
   },
 };
 
-export const isCaptchaProvider = (value: unknown): value is CaptchaProvider =>
-  typeof value === 'string' && Object.hasOwn(CAPTCHA_PROVIDERS, value);
-
 /** Longest wait for the provider's answer; past it the post is refused as retryable. */
-export const CAPTCHA_TIMEOUT_MS = 5_000;
+const CAPTCHA_TIMEOUT_MS = 5_000;
 /** Tokens are at most ~2 KB; anything much longer is refused without asking the provider. */
 const MAX_TOKEN_LENGTH = 8_192;
 
@@ -214,8 +211,6 @@ export function createCaptchaCheck(deps: {
     return verdict;
   };
 }
-
-export type CaptchaCheck = ReturnType<typeof createCaptchaCheck>;
 
 /** The host name of an origin such as https://example.com:8443, or null. */
 function hostOf(origin: string | null | undefined): string | null {

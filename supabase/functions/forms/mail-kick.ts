@@ -10,7 +10,7 @@
 import { readLimited } from '../_shared/read-limited.ts';
 import { functionRoute } from '../_shared/route.ts';
 
-export const MAIL_KICK_ROUTE = '_mail';
+const MAIL_KICK_ROUTE = '_mail';
 const ROUTE = functionRoute('forms', `/${MAIL_KICK_ROUTE}`);
 
 // Called from the site with supabase-js (its own headers) and no cookies.

@@ -23,7 +23,7 @@ export const MAX_RETRY_SECONDS = 31 * 86_400;
 const FIELD_NAME = /^[\p{L}\p{N}][\p{L}\p{N}_.\-[\]]{0,39}$/u;
 const CODE = /^[a-z][a-z_]{0,39}$/;
 
-export const isShownFieldName = (name: string) => FIELD_NAME.test(name);
+const isShownFieldName = (name: string) => FIELD_NAME.test(name);
 
 /** The page's code for a refusal: the endpoint's code, the empty submission told apart. */
 export function refusalPageCode(err: Pick<EndpointError, 'code' | 'fields'>): string {

@@ -46,7 +46,7 @@ export function preflightResponse(origin: string): Response {
 }
 
 /** What a browser shows after posting when no thank-you page is known (SITE_URL unset). */
-export const THANK_YOU_TEXT = 'Thank you! Your message has been sent.\n';
+const THANK_YOU_TEXT = 'Thank you! Your message has been sent.\n';
 
 export function successResponse(opts: {
   id: string;

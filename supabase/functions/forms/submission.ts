@@ -6,7 +6,7 @@ import { ERRORS, type EndpointError } from './errors.ts';
 import type { RawField } from './request-body.ts';
 import { charLength, cleanFieldName, cleanValue, isEmail } from './text.ts';
 
-export interface Submission {
+interface Submission {
   name: string | null;
   email: string | null;
   message: string | null;

@@ -7,7 +7,7 @@ import { readLimited } from '../_shared/read-limited.ts';
 import { functionRoute } from '../_shared/route.ts';
 import { isUuid } from '../_shared/uuid.ts';
 
-export const KICK_ROUTE = '_webhook';
+const KICK_ROUTE = '_webhook';
 const ROUTE = functionRoute('forms', `/${KICK_ROUTE}`);
 
 // Called from the site with supabase-js (its own headers) and no cookies.

@@ -10,7 +10,7 @@ export interface ConfirmationMail {
 }
 
 /** The site's pages the e-mail's links open (see src/config/paths.ts). */
-export const SITE_PAGES = {
+const SITE_PAGES = {
   confirm: '/newsletter/confirm',
   unsubscribe: '/newsletter/unsubscribe',
 } as const;

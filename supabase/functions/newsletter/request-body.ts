@@ -13,13 +13,13 @@ const EMAIL =
   /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
 
 /** The address as stored (trimmed, lower case), or null when the database would refuse it. */
-export function normaliseEmail(value: string): string | null {
+function normaliseEmail(value: string): string | null {
   const email = value.trim().toLowerCase();
   if (email.length === 0 || email.length > NEWSLETTER.maxEmailLength) return null;
   return EMAIL.test(email) ? email : null;
 }
 
-export function bodyKind(contentType: string | null): 'json' | 'urlencoded' | null {
+function bodyKind(contentType: string | null): 'json' | 'urlencoded' | null {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/json') return 'json';
   if (type === 'application/x-www-form-urlencoded') return 'urlencoded';

@@ -9,7 +9,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContextOptions } from 'playwright-core';
 
-export type ApiMode = 'up' | 'refuse' | 'hang';
+type ApiMode = 'up' | 'refuse' | 'hang';
 
 export interface ApiSwitch {
   /** For `newPage({ proxy })`: every request of the context goes through the switch. */

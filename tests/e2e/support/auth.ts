@@ -6,7 +6,7 @@ import { signUp, TEST_PASSWORD, type TestUser } from '../../support/supabase-use
 import { uniqueEmail } from '../../support/db';
 import { linksIn, waitForMailTo } from './mail';
 
-export { TEST_PASSWORD, type TestUser };
+export type { TestUser };
 
 /** Waits until the page's path is `pathname` (client-side navigations included). */
 export async function waitForPath(page: Page, pathname: string, timeout = 20_000): Promise<void> {
@@ -66,13 +66,6 @@ export async function confirmThroughMail(page: Page, email: string): Promise<voi
   await page.getByText(`We sent a confirmation link to ${email}`).waitFor();
   await page.goto(await confirmationLink(email));
   await waitForPath(page, '/dashboard');
-}
-
-/** Registers through /register, confirms through the mailed link and waits for the dashboard. */
-export async function registerThroughUi(page: Page, account: NewAccount): Promise<void> {
-  await page.goto('/register');
-  await submitRegistration(page, account);
-  await confirmThroughMail(page, account.email);
 }
 
 /**

@@ -3,9 +3,9 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { APP_READY_ATTRIBUTE } from '../../../src/config/prerender';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--headless',
   '--disable-gpu',

@@ -16,7 +16,7 @@ export const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 /** Building the site (first file of a run) and starting Chromium on a busy 2-core machine. */
 export const SESSION_START_TIMEOUT = 300_000;
 
-export interface PageOptions {
+interface PageOptions {
   width?: number;
   height?: number;
   /** e.g. ['clipboard-read', 'clipboard-write'], granted for the site's origin. */

@@ -33,7 +33,7 @@ function alreadyRegistered(): Error {
 }
 
 /** The sign-up metadata: the display name, and the chosen plan when there is one. */
-export function signUpMetadata(name: string, plan: SignUpInput['plan']): Record<string, string> {
+function signUpMetadata(name: string, plan: SignUpInput['plan']): Record<string, string> {
   return plan ? { name: name.trim(), plan: plan.id, billing: plan.billing } : { name: name.trim() };
 }
 

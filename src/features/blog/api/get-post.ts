@@ -4,18 +4,18 @@ import { supabase } from '../../../lib/supabase';
 import type { BlogPost, BlogPostSummary } from '../types';
 import { BLOG_LIST_COLUMNS, blogKeys } from './get-posts';
 
-export const BLOG_POST_COLUMNS = `${BLOG_LIST_COLUMNS}, content`;
+const BLOG_POST_COLUMNS = `${BLOG_LIST_COLUMNS}, content`;
 
 const MAX_INTEGER_ID = 2_147_483_647;
 
 /** The id from the URL as a positive Postgres integer, or null for anything else ("abc", "1.5"). */
-export function parsePostId(raw: string | undefined): number | null {
+function parsePostId(raw: string | undefined): number | null {
   if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return null;
   const id = Number(raw);
   return id <= MAX_INTEGER_ID ? id : null;
 }
 
-export async function getPost(id: number): Promise<BlogPost | null> {
+async function getPost(id: number): Promise<BlogPost | null> {
   const { data, error } = await supabase
     .from('blog_posts')
     .select(BLOG_POST_COLUMNS)

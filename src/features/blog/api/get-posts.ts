@@ -18,7 +18,7 @@ export const blogKeys = {
   post: (id: number | null) => [...blogKeys.all, 'post', id] as const,
 };
 
-export async function getPosts(): Promise<BlogPostSummary[]> {
+async function getPosts(): Promise<BlogPostSummary[]> {
   const { data, error } = await supabase
     .from('blog_posts')
     .select(BLOG_LIST_COLUMNS)
@@ -32,7 +32,7 @@ export async function getPosts(): Promise<BlogPostSummary[]> {
 }
 
 /** The list's one cache entry, shared by the list page and every post page's sidebar. */
-export function postsQuery() {
+function postsQuery() {
   return queryOptions({ queryKey: blogKeys.posts(), queryFn: getPosts });
 }
 

@@ -29,7 +29,7 @@ import {
   type BlogPostSummary,
 } from '../types';
 
-export const RECENT_POST_COUNT = 3;
+const RECENT_POST_COUNT = 3;
 
 export interface BlogFiltersProps {
   /** Highlighted category link; null highlights "All posts", undefined highlights none. */

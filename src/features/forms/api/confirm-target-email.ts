@@ -7,12 +7,12 @@ import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
 
 /** 32 random bytes in hex, as the database makes them. */
-export const TOKEN_FORMAT = /^[0-9a-f]{64}$/;
+const TOKEN_FORMAT = /^[0-9a-f]{64}$/;
 
-export const confirmTargetEmailSchema = yup.object({
+const confirmTargetEmailSchema = yup.object({
   token: yup.string().required().matches(TOKEN_FORMAT),
 });
-export type ConfirmTargetEmailInput = yup.InferType<typeof confirmTargetEmailSchema>;
+type ConfirmTargetEmailInput = yup.InferType<typeof confirmTargetEmailSchema>;
 
 export type ConfirmOutcome =
   | {
@@ -23,7 +23,7 @@ export type ConfirmOutcome =
     }
   | { status: 'invalid' | 'used' | 'expired' };
 
-export function toConfirmOutcome(data: unknown): ConfirmOutcome {
+function toConfirmOutcome(data: unknown): ConfirmOutcome {
   const row = data as { status?: unknown; email?: unknown; form?: unknown } | null;
   if (row?.status === 'confirmed' && typeof row.email === 'string') {
     return {
@@ -38,7 +38,7 @@ export function toConfirmOutcome(data: unknown): ConfirmOutcome {
   throw new Error('Unexpected answer to the confirmation.');
 }
 
-export async function confirmTargetEmail(input: ConfirmTargetEmailInput): Promise<ConfirmOutcome> {
+async function confirmTargetEmail(input: ConfirmTargetEmailInput): Promise<ConfirmOutcome> {
   // A malformed token cannot be one the database made: no request needed to say so.
   if (!confirmTargetEmailSchema.isValidSync(input)) return { status: 'invalid' };
   const { data, error } = await supabase.rpc('confirm_target_email', { p_token: input.token });
@@ -55,7 +55,7 @@ export type ConfirmationDetails =
   | { status: 'pending'; email: string; form: string | null }
   | { status: 'invalid' | 'used' | 'expired' };
 
-export function toConfirmationDetails(data: unknown): ConfirmationDetails {
+function toConfirmationDetails(data: unknown): ConfirmationDetails {
   const row = data as { status?: unknown; email?: unknown; form?: unknown } | null;
   if (row?.status === 'pending' && typeof row.email === 'string') {
     return {
@@ -70,7 +70,7 @@ export function toConfirmationDetails(data: unknown): ConfirmationDetails {
   throw new Error('Unexpected answer about the confirmation link.');
 }
 
-export async function getConfirmationDetails(token: string): Promise<ConfirmationDetails> {
+async function getConfirmationDetails(token: string): Promise<ConfirmationDetails> {
   if (!confirmTargetEmailSchema.isValidSync({ token })) return { status: 'invalid' };
   const { data, error } = await supabase.rpc('target_confirmation_details', { p_token: token });
   if (error) throw error;

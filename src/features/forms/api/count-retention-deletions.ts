@@ -10,7 +10,7 @@ import { RETENTION_DAYS } from './save-retention';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export const countRetentionDeletionsSchema = yup.object({
+const countRetentionDeletionsSchema = yup.object({
   formId: yup.string().uuid().required(),
   choice: yup
     .string()
@@ -26,7 +26,7 @@ export const countRetentionDeletionsSchema = yup.object({
 export type CountRetentionDeletionsInput = yup.InferType<typeof countRetentionDeletionsSchema>;
 
 /** The messages of the form the rule would delete; `now` is when the rule would start. */
-export async function countRetentionDeletions(
+async function countRetentionDeletions(
   input: CountRetentionDeletionsInput,
   now: Date = new Date(),
 ): Promise<number> {

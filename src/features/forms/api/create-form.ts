@@ -7,10 +7,10 @@ import { applyFormChange, savedForm } from '../forms-cache';
 import { FORM_COLUMNS, formsKeys, type Form } from './get-forms';
 import { sendMailNow } from './send-mail-now';
 
-export const createFormSchema = formDetailsSchema;
-export type CreateFormInput = FormDetails;
+const createFormSchema = formDetailsSchema;
+type CreateFormInput = FormDetails;
 
-export async function createForm(input: CreateFormInput): Promise<Form> {
+async function createForm(input: CreateFormInput): Promise<Form> {
   // Checked and cleaned again here: whatever calls this, only valid, trimmed values are sent.
   const values = createFormSchema.validateSync(input, { stripUnknown: true });
   const { data, error } = await supabase

@@ -5,7 +5,7 @@ import { supabase } from '../../../lib/supabase';
 import { applyFormChange, removedForm } from '../forms-cache';
 import { formsKeys, type Form } from './get-forms';
 
-export async function deleteForm(id: string): Promise<void> {
+async function deleteForm(id: string): Promise<void> {
   // A form already gone (deleted in another tab) is the outcome asked for, not an error.
   const { error } = await supabase.from('forms').delete().eq('id', id);
   if (error) throw error;

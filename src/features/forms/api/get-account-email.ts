@@ -4,9 +4,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 
-export const accountEmailKey = ['forms', 'account-email'] as const;
+const accountEmailKey = ['forms', 'account-email'] as const;
 
-export async function getAccountEmail(): Promise<string | null> {
+async function getAccountEmail(): Promise<string | null> {
   const { data } = await supabase.auth.getSession();
   const user = data.session?.user;
   return user?.email && user.email_confirmed_at ? user.email : null;

@@ -17,9 +17,9 @@ export const autoresponderKeys = {
   detail: (formId: string) => ['autoresponder', formId] as const,
 };
 
-export const getAutoresponderSchema = yup.object({ formId: yup.string().uuid().required() });
+const getAutoresponderSchema = yup.object({ formId: yup.string().uuid().required() });
 
-export async function getAutoresponder(input: { formId: string }): Promise<Autoresponder | null> {
+async function getAutoresponder(input: { formId: string }): Promise<Autoresponder | null> {
   const { formId } = getAutoresponderSchema.validateSync(input);
   const { data, error } = await supabase
     .from('form_autoresponders')

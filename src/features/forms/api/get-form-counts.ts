@@ -7,17 +7,17 @@ import { formsKeys } from './get-forms';
 
 export type FormCounts = Functions<'form_message_counts'>['Returns'][number];
 
-export type CountsByForm = Record<string, FormCounts>;
+type CountsByForm = Record<string, FormCounts>;
 
 export const NO_MESSAGES = { total: 0, unread: 0, spam: 0 } as const;
 
-export async function getFormCounts(): Promise<FormCounts[]> {
+async function getFormCounts(): Promise<FormCounts[]> {
   const { data, error } = await supabase.rpc('form_message_counts');
   if (error) throw error;
   return data ?? [];
 }
 
-export function countsByForm(rows: FormCounts[]): CountsByForm {
+function countsByForm(rows: FormCounts[]): CountsByForm {
   return Object.fromEntries(rows.map((row) => [row.form_id, row]));
 }
 

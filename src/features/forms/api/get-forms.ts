@@ -18,7 +18,7 @@ export const formsKeys = {
   counts: () => ['forms', 'counts'] as const,
 };
 
-export async function getForms(): Promise<Form[]> {
+async function getForms(): Promise<Form[]> {
   const { data, error } = await supabase
     .from('forms')
     .select(FORM_COLUMNS)

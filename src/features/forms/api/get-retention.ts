@@ -5,8 +5,6 @@ import * as yup from 'yup';
 import type { Tables } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 
-export type { RetentionMode } from '../../../lib/database';
-
 export type RetentionRule = Pick<Tables<'form_retention'>, 'form_id' | 'mode' | 'days'>;
 
 export const RETENTION_COLUMNS = 'form_id, mode, days';
@@ -17,9 +15,9 @@ export const retentionKeys = {
   detail: (formId: string) => ['retention', 'form', formId] as const,
 };
 
-export const getRetentionSchema = yup.object({ formId: yup.string().uuid().required() });
+const getRetentionSchema = yup.object({ formId: yup.string().uuid().required() });
 
-export async function getRetention(input: { formId: string }): Promise<RetentionRule | null> {
+async function getRetention(input: { formId: string }): Promise<RetentionRule | null> {
   const { formId } = getRetentionSchema.validateSync(input);
   const { data, error } = await supabase
     .from('form_retention')

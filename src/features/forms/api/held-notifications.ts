@@ -8,12 +8,12 @@ import { supabase } from '../../../lib/supabase';
 import { formsKeys } from './get-forms';
 import { sendMailNow } from './send-mail-now';
 
-export const heldKey = () => [...formsKeys.all, 'held'] as const;
+const heldKey = () => [...formsKeys.all, 'held'] as const;
 
 /** Form id → messages whose notification waits for the owner. */
-export type HeldCounts = Record<string, number>;
+type HeldCounts = Record<string, number>;
 
-export async function getHeldCounts(): Promise<HeldCounts> {
+async function getHeldCounts(): Promise<HeldCounts> {
   const { data, error } = await supabase.rpc('held_notification_counts');
   if (error) throw error;
   const counts: HeldCounts = {};
@@ -34,7 +34,7 @@ export type SendHeldOutcome =
   | { status: 'limited'; remaining: number }
   | { status: 'none' | 'unverified' | 'off' | 'not_found' };
 
-export const sendHeldSchema = yup.object({ formId: yup.string().uuid().required() });
+const sendHeldSchema = yup.object({ formId: yup.string().uuid().required() });
 
 export function toSendHeldOutcome(data: unknown): SendHeldOutcome {
   const row = data as Record<string, unknown> | null;
@@ -59,7 +59,7 @@ export function toSendHeldOutcome(data: unknown): SendHeldOutcome {
   throw new Error('Unexpected answer to sending the messages received meanwhile.');
 }
 
-export async function sendHeldNotifications(input: { formId: string }): Promise<SendHeldOutcome> {
+async function sendHeldNotifications(input: { formId: string }): Promise<SendHeldOutcome> {
   const { formId } = sendHeldSchema.validateSync(input);
   const { data, error } = await supabase.rpc('send_held_notifications', { p_form_id: formId });
   if (error) throw error;

@@ -6,10 +6,10 @@ import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
 import { sendMailNow } from './send-mail-now';
 
-export const resendTargetConfirmationSchema = yup.object({
+const resendTargetConfirmationSchema = yup.object({
   formId: yup.string().uuid().required(),
 });
-export type ResendTargetConfirmationInput = yup.InferType<typeof resendTargetConfirmationSchema>;
+type ResendTargetConfirmationInput = yup.InferType<typeof resendTargetConfirmationSchema>;
 
 export type ResendOutcome =
   /** A new e-mail goes out with the next mail run. */
@@ -26,7 +26,7 @@ export type ResendOutcome =
 const STATUSES = new Set(['requested', 'already_requested', 'verified', 'limited', 'not_found']);
 
 /** The RPC's answer, checked: an unknown shape is an error, not a silent success. */
-export function toResendOutcome(data: unknown): ResendOutcome {
+function toResendOutcome(data: unknown): ResendOutcome {
   const row = data as { status?: unknown; email?: unknown } | null;
   if (!row || typeof row.status !== 'string' || !STATUSES.has(row.status)) {
     throw new Error('Unexpected answer to the confirmation request.');
@@ -39,7 +39,7 @@ export function toResendOutcome(data: unknown): ResendOutcome {
   return { status: row.status } as ResendOutcome;
 }
 
-export async function resendTargetConfirmation(
+async function resendTargetConfirmation(
   input: ResendTargetConfirmationInput,
 ): Promise<ResendOutcome> {
   const { formId } = resendTargetConfirmationSchema.validateSync(input);

@@ -53,12 +53,12 @@ export const autoresponderSchema = yup.object({
     }),
 });
 
-export const saveAutoresponderSchema = autoresponderSchema.shape({
+const saveAutoresponderSchema = autoresponderSchema.shape({
   formId: yup.string().uuid().required(),
 });
-export type SaveAutoresponderInput = yup.InferType<typeof saveAutoresponderSchema>;
+type SaveAutoresponderInput = yup.InferType<typeof saveAutoresponderSchema>;
 
-export async function saveAutoresponder(input: SaveAutoresponderInput): Promise<Autoresponder> {
+async function saveAutoresponder(input: SaveAutoresponderInput): Promise<Autoresponder> {
   const { formId, enabled, subject, body, fromName } = saveAutoresponderSchema.validateSync(input, {
     stripUnknown: true,
   });

@@ -8,7 +8,7 @@ import { supabase } from '../../../lib/supabase';
 import { CAPTCHA_PROVIDERS, SECRET_PATTERN, SITE_KEY_PATTERN } from '../captcha-texts';
 import { formsKeys, type Form } from './get-forms';
 
-export const saveCaptchaSchema = yup.object({
+const saveCaptchaSchema = yup.object({
   formId: yup.string().uuid().required(),
   /** null: off (the keys are forgotten). */
   provider: yup.string().oneOf(CAPTCHA_PROVIDERS).nullable().defined(),
@@ -28,11 +28,11 @@ export const saveCaptchaSchema = yup.object({
     excludeEmptyString: true,
   }),
 });
-export type SaveCaptchaInput = yup.InferType<typeof saveCaptchaSchema>;
+type SaveCaptchaInput = yup.InferType<typeof saveCaptchaSchema>;
 
-export type SavedCaptcha = Functions<'set_form_captcha'>['Returns'];
+type SavedCaptcha = Functions<'set_form_captcha'>['Returns'];
 
-export async function saveCaptcha(input: SaveCaptchaInput): Promise<SavedCaptcha> {
+async function saveCaptcha(input: SaveCaptchaInput): Promise<SavedCaptcha> {
   const { formId, provider, siteKey, secret } = saveCaptchaSchema.validateSync(input);
   const { data, error } = await supabase.rpc('set_form_captcha', {
     p_form_id: formId,

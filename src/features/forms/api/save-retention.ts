@@ -6,7 +6,7 @@ import { supabase } from '../../../lib/supabase';
 import { RETENTION_COLUMNS, retentionKeys, type RetentionRule } from './get-retention';
 
 export const RETENTION_DAYS = { min: 1, max: 3650 } as const;
-export const RETENTION_CHOICES = ['keep', 'days', 'forward_only'] as const;
+const RETENTION_CHOICES = ['keep', 'days', 'forward_only'] as const;
 export type RetentionChoice = (typeof RETENTION_CHOICES)[number];
 
 export const retentionSchema = yup.object({
@@ -26,12 +26,12 @@ export const retentionSchema = yup.object({
     }),
 });
 
-export const saveRetentionSchema = retentionSchema.shape({
+const saveRetentionSchema = retentionSchema.shape({
   formId: yup.string().uuid().required(),
 });
-export type SaveRetentionInput = yup.InferType<typeof saveRetentionSchema>;
+type SaveRetentionInput = yup.InferType<typeof saveRetentionSchema>;
 
-export async function saveRetention(input: SaveRetentionInput): Promise<RetentionRule | null> {
+async function saveRetention(input: SaveRetentionInput): Promise<RetentionRule | null> {
   const { formId, choice, days } = saveRetentionSchema.validateSync(input, { stripUnknown: true });
   if (choice === 'keep') {
     const { error } = await supabase.from('form_retention').delete().eq('form_id', formId);

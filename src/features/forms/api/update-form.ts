@@ -7,10 +7,10 @@ import { applyFormChange, savedForm } from '../forms-cache';
 import { FORM_COLUMNS, formsKeys, type Form } from './get-forms';
 import { sendMailNow } from './send-mail-now';
 
-export const updateFormSchema = formSettingsSchema;
-export type UpdateFormInput = FormSettings & { id: string };
+const updateFormSchema = formSettingsSchema;
+type UpdateFormInput = FormSettings & { id: string };
 
-export async function updateForm({ id, ...input }: UpdateFormInput): Promise<Form> {
+async function updateForm({ id, ...input }: UpdateFormInput): Promise<Form> {
   const values = updateFormSchema.validateSync(input, { stripUnknown: true });
   const { data, error } = await supabase
     .from('forms')

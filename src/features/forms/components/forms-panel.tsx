@@ -37,7 +37,7 @@ export interface FormsPanelProps {
 type OpenDialog =
   { kind: 'create' } | { kind: 'edit' | 'delete' | 'embed'; form: Form; created?: boolean } | null;
 
-export const EMPTY_TEXT = 'No forms created yet. Start by adding a new form.';
+const EMPTY_TEXT = 'No forms created yet. Start by adding a new form.';
 
 export function FormsPanel({ onOpenMessages, renderWebhooks }: FormsPanelProps) {
   const forms = useForms();

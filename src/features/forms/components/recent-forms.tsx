@@ -21,7 +21,7 @@ import { visibleText } from '../../../lib/visible-text';
 import { messageCount } from '../form-texts';
 import { formMessagesPath } from '../messages-path';
 
-export const RECENT_FORMS_LIMIT = 5;
+const RECENT_FORMS_LIMIT = 5;
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 

@@ -56,7 +56,7 @@ function valuesOf(rule: RetentionRule | null): Values {
 const messages = (n: number) => `${n} ${n === 1 ? 'message' : 'messages'}`;
 
 /** What saving `values` would delete, for the question asked first; null when it deletes nothing. */
-export function deletionQuestion(
+function deletionQuestion(
   values: Values,
   count: number | null,
 ): { title: string; description: string } | null {
@@ -82,7 +82,7 @@ export function deletionQuestion(
 }
 
 /** The rule in a sentence ("Messages are deleted after 30 days."). */
-export function describeRetention(rule: RetentionRule | null): string {
+function describeRetention(rule: RetentionRule | null): string {
   if (!rule) return 'Messages are kept until you delete them.';
   if (rule.mode === 'forward_only') return 'Messages are deleted once they have been delivered.';
   return `Messages are deleted after ${rule.days} ${rule.days === 1 ? 'day' : 'days'}.`;

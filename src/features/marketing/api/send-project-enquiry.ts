@@ -44,7 +44,7 @@ export class EnquiryError extends Error {
 
 const GENERIC_FAILURE = 'Your message could not be sent. Please try again in a moment.';
 
-export async function sendProjectEnquiry(input: ProjectEnquiry): Promise<string> {
+async function sendProjectEnquiry(input: ProjectEnquiry): Promise<string> {
   const { name, email, message, website } = await projectEnquirySchema.validate(input);
   const body = new URLSearchParams({ name, email, message });
   body.set(SPECIAL_FIELDS.subject, `Custom web project: ${name}`.slice(0, LIMITS.maxSubjectLength));

@@ -11,7 +11,7 @@ import { messagesKeys } from './query-keys';
 /** Ids per request, to keep the URL short. */
 const IDS_PER_REQUEST = 100;
 
-export const deleteMessagesSchema = yup
+const deleteMessagesSchema = yup
   .array(
     yup
       .string()
@@ -21,7 +21,7 @@ export const deleteMessagesSchema = yup
   .min(1)
   .defined();
 
-export async function deleteMessages(ids: string[]): Promise<void> {
+async function deleteMessages(ids: string[]): Promise<void> {
   const valid = deleteMessagesSchema.validateSync(ids);
   for (let start = 0; start < valid.length; start += IDS_PER_REQUEST) {
     const { error } = await supabase

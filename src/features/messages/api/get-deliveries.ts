@@ -17,7 +17,7 @@ const IDS_PER_REQUEST = 100;
 const DELIVERY_COLUMNS = 'entry_id, status, attempts, last_error, next_attempt_at, sent_at';
 
 /** The current delivery of each message; a message without one maps to null. */
-export async function getDeliveries(
+async function getDeliveries(
   entryIds: readonly string[],
   signal?: AbortSignal,
 ): Promise<Map<string, Message['delivery']>> {

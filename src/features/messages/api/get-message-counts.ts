@@ -13,7 +13,7 @@ export interface ViewCounts {
   spam: number;
 }
 
-export async function getMessageCounts(signal?: AbortSignal): Promise<FormMessageCounts[]> {
+async function getMessageCounts(signal?: AbortSignal): Promise<FormMessageCounts[]> {
   let query = supabase.rpc('form_message_counts');
   if (signal) query = query.abortSignal(signal);
   const { data, error } = await query;
@@ -27,7 +27,7 @@ export async function getMessageCounts(signal?: AbortSignal): Promise<FormMessag
 }
 
 /** The counts of one form, or of all forms when `formId` is null. */
-export function viewCounts(rows: readonly FormMessageCounts[], formId: string | null): ViewCounts {
+function viewCounts(rows: readonly FormMessageCounts[], formId: string | null): ViewCounts {
   const counted = formId ? rows.filter((row) => row.form_id === formId) : rows;
   return counted.reduce(
     (sum, row) => ({

@@ -14,7 +14,7 @@ const idSchema = yup
   .defined()
   .test('uuid', 'Unknown message.', (value) => isUuid(value));
 
-export async function getMessage(id: string, signal?: AbortSignal): Promise<Message | null> {
+async function getMessage(id: string, signal?: AbortSignal): Promise<Message | null> {
   // A malformed id names no message; asking the server would only earn a 400.
   if (!idSchema.isValidSync(id)) return null;
   let query = supabase.from('entries').select(MESSAGE_COLUMNS).eq('id', id);

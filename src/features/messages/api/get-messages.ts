@@ -17,7 +17,7 @@ import {
 import type { Cursor, Message, MessageFilter, MessagePage } from '../types';
 import { messagesKeys } from './query-keys';
 
-export const messageFilterSchema: yup.ObjectSchema<MessageFilter> = yup.object({
+const messageFilterSchema: yup.ObjectSchema<MessageFilter> = yup.object({
   formId: yup
     .string()
     .nullable()
@@ -59,14 +59,14 @@ export async function fetchMessages(query: ReturnType<typeof messagesQuery>): Pr
   return ((data ?? []) as unknown[]).map(toMessage);
 }
 
-export interface GetMessagesPageInput {
+interface GetMessagesPageInput {
   filter: MessageFilter;
   cursor: Cursor | null;
   limit?: number;
   signal?: AbortSignal;
 }
 
-export async function getMessagesPage({
+async function getMessagesPage({
   filter,
   cursor,
   limit = PAGE_SIZE,

@@ -6,9 +6,9 @@ import { supabase } from '../../../lib/supabase';
 
 export type RetentionRule = Pick<Tables<'form_retention'>, 'form_id' | 'mode' | 'days'>;
 
-export const retentionRulesKey = ['retention', 'rules'] as const;
+const retentionRulesKey = ['retention', 'rules'] as const;
 
-export async function getRetentionRules(): Promise<RetentionRule[]> {
+async function getRetentionRules(): Promise<RetentionRule[]> {
   const { data, error } = await supabase.from('form_retention').select('form_id, mode, days');
   if (error) throw error;
   return data ?? [];

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 import { messagesKeys } from './query-keys';
 
-export async function getUnreadCount(signal?: AbortSignal): Promise<number> {
+async function getUnreadCount(signal?: AbortSignal): Promise<number> {
   // A HEAD request with an exact count: no rows travel, RLS limits the count to the caller's.
   let query = supabase
     .from('entries')

@@ -25,7 +25,7 @@ export interface UpdateMessagesInput {
   silent?: boolean;
 }
 
-export const updateMessagesSchema = yup.object({
+const updateMessagesSchema = yup.object({
   ids: yup
     .array(
       yup
@@ -39,7 +39,7 @@ export const updateMessagesSchema = yup.object({
 });
 
 /** The columns an action writes; only read_at and is_spam are writable by the owner. */
-export function patchFor(action: MessageAction, now = new Date()): MessagePatch {
+function patchFor(action: MessageAction, now = new Date()): MessagePatch {
   switch (action) {
     case 'read':
       return { read_at: now.toISOString() };
@@ -52,7 +52,7 @@ export function patchFor(action: MessageAction, now = new Date()): MessagePatch 
   }
 }
 
-export async function updateMessages(
+async function updateMessages(
   input: Pick<UpdateMessagesInput, 'ids' | 'action'>,
   patch: MessagePatch = patchFor(input.action),
 ): Promise<void> {
@@ -80,7 +80,7 @@ const FAILED: Record<MessageAction, string> = {
   'not-spam': 'Could not move to the inbox',
 };
 
-export function useUpdateMessages() {
+function useUpdateMessages() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: UpdateMessagesInput & { patch: MessagePatch }) =>

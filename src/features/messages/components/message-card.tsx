@@ -31,7 +31,7 @@ import { DeliveryStatus } from './delivery-status';
 /** How long a message that just arrived stays highlighted before the highlight fades. */
 const HIGHLIGHT_MS = 4000;
 /** How many custom fields a card shows before "+N more fields". */
-export const CARD_FIELDS = 2;
+const CARD_FIELDS = 2;
 
 export interface MessageCardProps {
   message: Message;

@@ -16,9 +16,9 @@ import {
 import { InboxIcon, SearchXIcon, ShieldCheckIcon } from 'lucide-react';
 import type { MessageFilter } from '../types';
 
-export const EMPTY_INBOX = 'No messages received yet.';
-export const EMPTY_SEARCH = 'No messages match your search.';
-export const EMPTY_SPAM = 'No spam here.';
+const EMPTY_INBOX = 'No messages received yet.';
+const EMPTY_SEARCH = 'No messages match your search.';
+const EMPTY_SPAM = 'No spam here.';
 
 export function MessageListSkeleton() {
   return (

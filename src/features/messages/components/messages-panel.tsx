@@ -34,7 +34,7 @@ import { RetentionNotice } from './retention-notice';
 import { SearchBox } from './search-box';
 import { useMessagesParams } from './use-messages-params';
 
-export interface FormOption {
+interface FormOption {
   id: string;
   name: string;
 }

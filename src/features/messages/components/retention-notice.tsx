@@ -10,7 +10,7 @@ export interface RetentionNoticeProps {
   formName: (id: string) => string | undefined;
 }
 
-export function ruleText(rule: RetentionRule): string {
+function ruleText(rule: RetentionRule): string {
   return rule.mode === 'forward_only'
     ? 'forward only: messages are deleted once delivered'
     : `messages are deleted after ${rule.days} ${rule.days === 1 ? 'day' : 'days'}`;

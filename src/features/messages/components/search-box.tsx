@@ -5,7 +5,7 @@ import { CloseButton, Input, InputGroup } from '@chakra-ui/react';
 import { SearchIcon } from 'lucide-react';
 import { MAX_SEARCH_LENGTH } from '../message-query';
 
-export const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_DEBOUNCE_MS = 300;
 
 export interface SearchBoxProps {
   /** The search in the URL. */

@@ -6,9 +6,9 @@ import { useMutation } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 
 /** 32 random bytes, base64url without padding, as the function makes them. */
-export const LINK_TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+const LINK_TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
-export const linkTokenSchema = yup.object({
+const linkTokenSchema = yup.object({
   token: yup.string().required().matches(LINK_TOKEN_FORMAT),
 });
 export type LinkTokenInput = yup.InferType<typeof linkTokenSchema>;
@@ -17,7 +17,7 @@ export type LinkAction = 'confirm' | 'unsubscribe';
 /** `done`: confirmed or unsubscribed; `invalid`: unknown, used or expired (one answer for all). */
 export type LinkOutcome = 'done' | 'invalid';
 
-export async function spendNewsletterLink(
+async function spendNewsletterLink(
   action: LinkAction,
   input: LinkTokenInput,
 ): Promise<LinkOutcome> {

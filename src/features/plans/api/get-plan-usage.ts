@@ -8,7 +8,7 @@ export const planUsageKeys = {
   all: ['plan-usage'] as const,
 };
 
-export async function getPlanUsage(): Promise<PlanUsage> {
+async function getPlanUsage(): Promise<PlanUsage> {
   const { data, error } = await supabase.rpc('plan_usage');
   if (error) throw error;
   return parsePlanUsage(data);

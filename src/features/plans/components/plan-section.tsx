@@ -17,7 +17,7 @@ import { formatResetDate, type PlanUsage } from '../plan-usage';
 import { UsageBar } from './usage-bar';
 
 /** "Pro · €190/year (annual billing)", or the id when the site does not know the plan. */
-export function chosenPlanText(usage: Pick<PlanUsage, 'chosenPlan' | 'chosenBilling'>): string {
+function chosenPlanText(usage: Pick<PlanUsage, 'chosenPlan' | 'chosenBilling'>): string {
   const plan = findPlan(usage.chosenPlan);
   if (!plan) return usage.chosenPlan ?? 'None';
   const cycle = parseBilling(usage.chosenBilling);
@@ -56,7 +56,7 @@ export function PlanSection() {
   return <PlanDetails usage={usage.data} />;
 }
 
-export function PlanDetails({ usage }: { usage: PlanUsage }) {
+function PlanDetails({ usage }: { usage: PlanUsage }) {
   const resets = formatResetDate(usage.resetsAt);
   const chosen = findPlan(usage.chosenPlan);
   const onChosenPlan = chosen !== undefined && chosen.id === usage.plan.id;

@@ -23,7 +23,7 @@ export const changePasswordSchema = yup.object({
     .oneOf([yup.ref('password')], 'The passwords do not match.'),
 });
 
-export type ChangePasswordInput = yup.InferType<typeof changePasswordSchema>;
+type ChangePasswordInput = yup.InferType<typeof changePasswordSchema>;
 
 /** The current password was not the account's: nothing was changed. */
 export class WrongCurrentPasswordError extends Error {
@@ -33,9 +33,7 @@ export class WrongCurrentPasswordError extends Error {
   }
 }
 
-export async function changePassword(
-  input: ChangePasswordInput & { email: string },
-): Promise<void> {
+async function changePassword(input: ChangePasswordInput & { email: string }): Promise<void> {
   const { current, password } = await changePasswordSchema.validate(input);
   const checked = await supabase.auth.signInWithPassword({ email: input.email, password: current });
   if (checked.error) {

@@ -27,7 +27,7 @@ export type CreateApiKeyInput = yup.InferType<typeof createApiKeySchema>;
 /** The new key: its list entry plus the full key, which is never shown again. */
 export type CreatedApiKey = Functions<'create_api_key'>['Returns'];
 
-export async function createApiKey(input: CreateApiKeyInput): Promise<CreatedApiKey> {
+async function createApiKey(input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const { name, scope } = await createApiKeySchema.validate(input);
   const { data, error } = await supabase.rpc('create_api_key', { p_name: name, p_scope: scope });
   // Keeps the database's code and hint: a refused key (PT409 api_key_limit, PT429 api_key_rate)

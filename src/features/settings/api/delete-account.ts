@@ -7,7 +7,7 @@ import { supabase } from '../../../lib/supabase';
  * `delete_own_account()` deletes the auth user; its profile, forms, messages, sessions and refresh
  * tokens go with it (on delete cascade).
  */
-export async function deleteAccount(): Promise<void> {
+async function deleteAccount(): Promise<void> {
   const { error } = await supabase.rpc('delete_own_account');
   if (error) throw new Error(error.message);
 }

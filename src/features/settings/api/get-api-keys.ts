@@ -12,14 +12,14 @@ export type ApiKey = Pick<
   'id' | 'name' | 'scope' | 'prefix' | 'created_at' | 'last_used_at'
 >;
 
-export const API_KEY_COLUMNS = 'id, name, scope, prefix, created_at, last_used_at';
+const API_KEY_COLUMNS = 'id, name, scope, prefix, created_at, last_used_at';
 
 export const apiKeysKeys = {
   all: ['api-keys'] as const,
   list: () => ['api-keys', 'list'] as const,
 };
 
-export async function getApiKeys(): Promise<ApiKey[]> {
+async function getApiKeys(): Promise<ApiKey[]> {
   const { data, error } = await supabase
     .from('api_keys')
     .select(API_KEY_COLUMNS)

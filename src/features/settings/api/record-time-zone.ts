@@ -24,11 +24,11 @@ export function browserTimeZone(): string | null {
   }
 }
 
-export const timeZoneKeys = {
+const timeZoneKeys = {
   stored: (userId: string) => ['profile', 'time-zone', userId] as const,
 };
 
-export async function getStoredTimeZone(userId: string): Promise<string | null> {
+async function getStoredTimeZone(userId: string): Promise<string | null> {
   const { data, error } = await supabase
     .from('profiles')
     .select('time_zone')
@@ -38,7 +38,7 @@ export async function getStoredTimeZone(userId: string): Promise<string | null> 
   return (data as { time_zone: string | null } | null)?.time_zone ?? null;
 }
 
-export async function saveTimeZone(input: { userId: string; timeZone: string }): Promise<void> {
+async function saveTimeZone(input: { userId: string; timeZone: string }): Promise<void> {
   const timeZone = timeZoneSchema.validateSync(input.timeZone);
   const { error } = await supabase
     .from('profiles')

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 import { apiKeysKeys, type ApiKey } from './get-api-keys';
 
-export async function revokeApiKey(id: string): Promise<void> {
+async function revokeApiKey(id: string): Promise<void> {
   // false: already revoked (e.g. in another tab), which is the outcome asked for.
   const { error } = await supabase.rpc('revoke_api_key', { p_id: id });
   if (error) throw new Error(error.message);

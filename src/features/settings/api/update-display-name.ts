@@ -14,10 +14,10 @@ export const displayNameSchema = yup.object({
     .max(DISPLAY_NAME_MAX_LENGTH, `Use at most ${DISPLAY_NAME_MAX_LENGTH} characters.`),
 });
 
-export type DisplayNameInput = yup.InferType<typeof displayNameSchema>;
+type DisplayNameInput = yup.InferType<typeof displayNameSchema>;
 
 /** Resolves with the saved (trimmed) name; rejects with a validation or server error. */
-export async function updateDisplayName(input: DisplayNameInput): Promise<string> {
+async function updateDisplayName(input: DisplayNameInput): Promise<string> {
   // The server stores the metadata as sent, so the name is validated and trimmed here.
   const { name } = await displayNameSchema.validate(input);
   const { error } = await supabase.auth.updateUser({ data: { name } });

@@ -23,15 +23,15 @@ export const webhookUrlSchema = yup
     }
   });
 
-export const createWebhookSchema = yup.object({
+const createWebhookSchema = yup.object({
   formId: yup.string().uuid().required(),
   url: webhookUrlSchema,
   format: yup.string().oneOf(WEBHOOK_FORMATS).required(),
   send_spam: yup.boolean().required(),
 });
-export type CreateWebhookInput = yup.InferType<typeof createWebhookSchema>;
+type CreateWebhookInput = yup.InferType<typeof createWebhookSchema>;
 
-export async function createWebhook(input: CreateWebhookInput): Promise<Webhook> {
+async function createWebhook(input: CreateWebhookInput): Promise<Webhook> {
   const { formId, ...values } = createWebhookSchema.validateSync(input, { stripUnknown: true });
   const { data, error } = await supabase
     .from('webhooks')

@@ -4,13 +4,13 @@ import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
 import { webhooksKeys } from './get-webhooks';
 
-export const deleteWebhookSchema = yup.object({
+const deleteWebhookSchema = yup.object({
   id: yup.string().uuid().required(),
   formId: yup.string().uuid().required(),
 });
-export type DeleteWebhookInput = yup.InferType<typeof deleteWebhookSchema>;
+type DeleteWebhookInput = yup.InferType<typeof deleteWebhookSchema>;
 
-export async function deleteWebhook(input: DeleteWebhookInput): Promise<void> {
+async function deleteWebhook(input: DeleteWebhookInput): Promise<void> {
   const { id } = deleteWebhookSchema.validateSync(input);
   const { data, error } = await supabase.from('webhooks').delete().eq('id', id).select('id');
   if (error) throw error;

@@ -8,11 +8,11 @@ import { supabase } from '../../../lib/supabase';
 import { webhooksKeys } from './get-webhooks';
 
 /** Deliveries shown per webhook, newest first. */
-export const DELIVERIES_SHOWN = 10;
+const DELIVERIES_SHOWN = 10;
 /** How often the log is read again while a delivery is queued or being retried. */
-export const DELIVERIES_POLL_MS = 5_000;
+const DELIVERIES_POLL_MS = 5_000;
 /** How often an open log is read again otherwise, so new messages' deliveries appear. */
-export const DELIVERIES_IDLE_POLL_MS = 30_000;
+const DELIVERIES_IDLE_POLL_MS = 30_000;
 
 export type WebhookAttempt = Pick<
   Tables<'webhook_attempts'>,
@@ -35,11 +35,9 @@ export type WebhookDelivery = Pick<
   'id' | 'event' | 'status' | 'attempts' | 'next_attempt_at' | 'created_at' | 'last_error'
 > & { log: WebhookAttempt[] };
 
-export const getWebhookDeliveriesSchema = yup.object({ webhookId: yup.string().uuid().required() });
+const getWebhookDeliveriesSchema = yup.object({ webhookId: yup.string().uuid().required() });
 
-export async function getWebhookDeliveries(input: {
-  webhookId: string;
-}): Promise<WebhookDelivery[]> {
+async function getWebhookDeliveries(input: { webhookId: string }): Promise<WebhookDelivery[]> {
   const { webhookId } = getWebhookDeliveriesSchema.validateSync(input);
   const { data, error } = await supabase
     .from('webhook_deliveries')

@@ -36,9 +36,9 @@ export const webhooksKeys = {
   deliveries: (webhookId: string) => ['webhooks', 'deliveries', webhookId] as const,
 };
 
-export const getWebhooksSchema = yup.object({ formId: yup.string().uuid().required() });
+const getWebhooksSchema = yup.object({ formId: yup.string().uuid().required() });
 
-export async function getWebhooks(input: { formId: string }): Promise<Webhook[]> {
+async function getWebhooks(input: { formId: string }): Promise<Webhook[]> {
   const { formId } = getWebhooksSchema.validateSync(input);
   const { data, error } = await supabase
     .from('webhooks')

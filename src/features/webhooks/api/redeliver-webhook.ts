@@ -6,13 +6,13 @@ import { supabase } from '../../../lib/supabase';
 import { webhooksKeys } from './get-webhooks';
 import { sendNow } from './send-webhook-now';
 
-export const redeliverWebhookSchema = yup.object({
+const redeliverWebhookSchema = yup.object({
   deliveryId: yup.string().uuid().required(),
   webhookId: yup.string().uuid().required(),
 });
-export type RedeliverWebhookInput = yup.InferType<typeof redeliverWebhookSchema>;
+type RedeliverWebhookInput = yup.InferType<typeof redeliverWebhookSchema>;
 
-export async function redeliverWebhook(input: RedeliverWebhookInput): Promise<void> {
+async function redeliverWebhook(input: RedeliverWebhookInput): Promise<void> {
   const { deliveryId } = redeliverWebhookSchema.validateSync(input);
   const { error } = await supabase.rpc('redeliver_webhook', { p_delivery_id: deliveryId });
   if (error) throw error;

@@ -3,7 +3,7 @@
 import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
 
-export const sendWebhookNowSchema = yup.string().uuid().required();
+const sendWebhookNowSchema = yup.string().uuid().required();
 
 /**
  * Asks the forms function to send a delivery the owner just queued, instead of at its next

@@ -7,10 +7,10 @@ import { supabase } from '../../../lib/supabase';
 import { webhooksKeys } from './get-webhooks';
 import { sendNow } from './send-webhook-now';
 
-export const sendWebhookTestSchema = yup.object({ webhookId: yup.string().uuid().required() });
-export type SendWebhookTestInput = yup.InferType<typeof sendWebhookTestSchema>;
+const sendWebhookTestSchema = yup.object({ webhookId: yup.string().uuid().required() });
+type SendWebhookTestInput = yup.InferType<typeof sendWebhookTestSchema>;
 
-export async function sendWebhookTest(input: SendWebhookTestInput): Promise<string> {
+async function sendWebhookTest(input: SendWebhookTestInput): Promise<string> {
   const { webhookId } = sendWebhookTestSchema.validateSync(input);
   const { data, error } = await supabase.rpc('send_webhook_test', { p_webhook_id: webhookId });
   if (error) throw error;

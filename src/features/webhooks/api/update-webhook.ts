@@ -5,7 +5,7 @@ import { supabase } from '../../../lib/supabase';
 import { WEBHOOK_FORMATS } from './create-webhook';
 import { WEBHOOK_COLUMNS, webhooksKeys, type Webhook } from './get-webhooks';
 
-export const updateWebhookSchema = yup.object({
+const updateWebhookSchema = yup.object({
   id: yup.string().uuid().required(),
   formId: yup.string().uuid().required(),
   changes: yup
@@ -16,9 +16,9 @@ export const updateWebhookSchema = yup.object({
     })
     .required(),
 });
-export type UpdateWebhookInput = yup.InferType<typeof updateWebhookSchema>;
+type UpdateWebhookInput = yup.InferType<typeof updateWebhookSchema>;
 
-export async function updateWebhook(input: UpdateWebhookInput): Promise<Webhook> {
+async function updateWebhook(input: UpdateWebhookInput): Promise<Webhook> {
   const { id, changes } = updateWebhookSchema.validateSync(input, { stripUnknown: true });
   const { data, error } = await supabase
     .from('webhooks')

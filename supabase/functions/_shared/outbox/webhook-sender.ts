@@ -8,7 +8,7 @@ import https from 'node:https';
 import dns from 'node:dns';
 import { isPublicAddress, webhookUrlProblem, WEBHOOKS } from './webhooks.ts';
 
-export interface ResolvedAddress {
+interface ResolvedAddress {
   address: string;
   family: number;
 }

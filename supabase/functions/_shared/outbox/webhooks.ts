@@ -79,7 +79,7 @@ function sampleEntry(now: Date): WebhookEntry {
 }
 
 /** tinyback's own JSON body (the `json` format). */
-export function eventPayload(input: WebhookEventInput) {
+function eventPayload(input: WebhookEventInput) {
   return {
     event: input.event,
     delivery_id: input.deliveryId,
@@ -244,7 +244,7 @@ export function isPublicAddress(ip: string): boolean {
 }
 
 /** Host names that never belong to a public service. */
-export function isLocalHostName(host: string): boolean {
+function isLocalHostName(host: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
   return (
     h === 'localhost' ||
