@@ -34,7 +34,7 @@ const navLinkStyle = {
 } as const;
 
 /** The visitor's two ways in, minus the one for the page they are on (spec: Login; plus Sign up). */
-export function visitorLinks(pathname: string) {
+function visitorLinks(pathname: string) {
   return [
     { label: 'Login', to: paths.login, variant: 'ghost' as const },
     { label: 'Sign up', to: paths.register, variant: 'solid' as const },
