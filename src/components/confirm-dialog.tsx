@@ -1,8 +1,11 @@
 // A centred alert dialog that asks before an action that cannot be undone: a question, what
 // happens, the server's refusal (if any) inline, and Cancel beside the red confirm button. The
-// caller owns the request; the dialog cannot be dismissed while it runs.
+// caller owns the request; the dialog cannot be dismissed while it runs. Closed, it hands the
+// focus back to what opened it, or to the page's content when its action removed that
+// (return-focus.ts).
 import type { ReactNode } from 'react';
 import { Alert, Button, Dialog, Portal } from '@chakra-ui/react';
+import { useReturnFocus } from './return-focus';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -29,10 +32,12 @@ export function ConfirmDialog({
   onConfirm,
   onClose,
 }: ConfirmDialogProps) {
+  const finalFocusEl = useReturnFocus(open);
   return (
     <Dialog.Root
       role="alertdialog"
       open={open}
+      finalFocusEl={finalFocusEl}
       onOpenChange={(details) => !details.open && !pending && onClose()}
       size="sm"
       placement="center"

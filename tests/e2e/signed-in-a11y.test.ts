@@ -4,6 +4,10 @@
 // pages and the settings, at desktop (1280 px) and phone (390 px) width, where the sidebar's
 // drawer is checked open too. Nothing may scroll sideways either. Failures list each violation's
 // rule, impact, element and fix.
+//
+// Keyboard and phone use: focus returns to the control that opened a dialog or drawer once it
+// closes (or, when that control went with the dialog's action, to the page's content), 'Skip to
+// content' skips the dashboard's sidebar, and a phone gets one menu in the dashboard, not three.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { useE2e } from './support/session';
@@ -22,6 +26,49 @@ interface PageCheck {
   ready: (page: Page) => Promise<unknown>;
   states: { name: string; enter?: (page: Page) => Promise<unknown>; only?: number }[];
 }
+
+/** Whether `locator` has the keyboard focus. */
+const hasFocus = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
+
+/** What has the focus, for failure messages: tag, name and text. */
+const focusedElement = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el) return 'nothing';
+    const name = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? '';
+    return `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}> ${name}`;
+  });
+
+/**
+ * Opens a dialog from `opener` with the keyboard, closes it with `close` and expects the focus
+ * back on `opener`.
+ */
+async function roundTrip(
+  page: Page,
+  opener: Locator,
+  dialogName: string | RegExp,
+  close: (dialog: Locator) => Promise<unknown>,
+) {
+  await opener.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page
+    .getByRole('dialog', { name: dialogName })
+    .or(page.getByRole('alertdialog', { name: dialogName }));
+  await dialog.waitFor();
+  await close(dialog);
+  await dialog.waitFor({ state: 'detached' });
+  await expect
+    .poll(() => hasFocus(opener), { message: `focus after "${dialogName}" closed` })
+    .toBe(true);
+}
+
+const pressEscape = (page: Page) => () => page.keyboard.press('Escape');
+/** Activates a button of the dialog from the keyboard. */
+const pressButton = (dialog: Locator, name: string) => async () => {
+  // The last of its name: the Edit dialog's footer 'Close', not the corner's.
+  await dialog.getByRole('button', { name, exact: true }).last().focus();
+  await dialog.page().keyboard.press('Enter');
+};
 
 const h1 = (page: Page, name: string | RegExp) =>
   page.getByRole('heading', { level: 1, name }).first().waitFor();
@@ -54,7 +101,7 @@ const pages: PageCheck[] = [
         name: 'sidebar drawer',
         only: 390,
         enter: async (p) => {
-          await p.getByRole('button', { name: 'Menu', exact: true }).click();
+          await p.getByRole('button', { name: 'Open menu', exact: true }).click();
           await p.getByRole('dialog').getByRole('navigation', { name: 'Dashboard' }).waitFor();
         },
       },
@@ -207,4 +254,150 @@ describe('signed-in pages are accessible in Chromium', () => {
       );
     }
   }
+  it(
+    'returns the focus to the opener after every dialog and drawer',
+    { timeout: 180_000 },
+    async () => {
+      const page = await e2e.newPage({ storageState });
+      await page.goto('/dashboard/forms');
+      await card(page, 'Contact').waitFor();
+      const newForm = page.getByRole('button', { name: '+ New Form' });
+      const contact = card(page, 'Contact');
+
+      await roundTrip(page, newForm, 'Create New Form', pressEscape(page));
+      await roundTrip(page, newForm, 'Create New Form', (d) => pressButton(d, 'Cancel')());
+      await roundTrip(page, contact.getByRole('button', { name: 'Edit' }), 'Edit Form', (d) =>
+        pressButton(d, 'Close')(),
+      );
+      await roundTrip(
+        page,
+        contact.getByRole('button', { name: 'Embed code' }),
+        'Embed "Contact"',
+        pressEscape(page),
+      );
+      await roundTrip(page, contact.getByRole('button', { name: 'Delete' }), /^Delete/, (d) =>
+        pressButton(d, 'Cancel')(),
+      );
+
+      // Created: the New Form dialog gives way to the new form's code; closing that returns to
+      // '+ New Form', where it all started.
+      await newForm.focus();
+      await page.keyboard.press('Enter');
+      const create = page.getByRole('dialog', { name: 'Create New Form' });
+      await create.getByLabel('Form name', { exact: true }).fill('Throwaway');
+      await create.getByLabel('Allowed origin', { exact: true }).fill('https://example.com');
+      await pressButton(create, 'Create')();
+      const ready = page.getByRole('dialog', { name: '"Throwaway" is ready' });
+      await ready.waitFor();
+      await page.keyboard.press('Escape');
+      await ready.waitFor({ state: 'detached' });
+      await expect
+        .poll(() => hasFocus(newForm), { message: "focus after the new form's code closed" })
+        .toBe(true);
+
+      // Deleted: the opener went with the form, so the focus goes to the page's content, not to
+      // the start of the document.
+      const throwaway = card(page, 'Throwaway');
+      await throwaway.getByRole('button', { name: 'Delete' }).focus();
+      await page.keyboard.press('Enter');
+      const confirm = page.getByRole('alertdialog', { name: /^Delete/ });
+      await pressButton(confirm, 'Delete')();
+      await throwaway.waitFor({ state: 'detached' });
+      await confirm.waitFor({ state: 'detached' });
+      await expect
+        .poll(
+          () =>
+            page.evaluate(() => {
+              const content = document.getElementById('dashboard-content');
+              return !!content && content.contains(document.activeElement);
+            }),
+          { message: 'focus after the opener was deleted' },
+        )
+        .toBe(true);
+
+      // The inbox: a message's drawer, closed with Escape and with its close button, and a
+      // card's Delete, cancelled.
+      await page.getByRole('tab', { name: /Messages/ }).click();
+      const ada = card(page, 'Message from Ada Reader');
+      await ada.waitFor();
+      await roundTrip(page, ada, 'Message from Ada Reader', pressEscape(page));
+      await roundTrip(page, ada, 'Message from Ada Reader', (d) =>
+        pressButton(d, 'Close message')(),
+      );
+      await roundTrip(
+        page,
+        ada.getByRole('button', { name: 'Delete' }),
+        'Delete this message?',
+        (d) => pressButton(d, 'Cancel')(),
+      );
+      expect(await focusedElement(page)).toMatch(/Delete/);
+    },
+  );
+
+  it("'Skip to content' skips the dashboard's sidebar", { timeout: 60_000 }, async () => {
+    const page = await e2e.newPage({ storageState });
+    await page.goto('/dashboard/forms');
+    await card(page, 'Contact').waitFor();
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    expect(await hasFocus(skip)).toBe(true);
+    await page.keyboard.press('Enter');
+    // The next stop is the page's own first control, not the sidebar's search.
+    await page.keyboard.press('Tab');
+    expect(await focusedElement(page)).toMatch(/Forms/);
+    expect(
+      await page.evaluate(() =>
+        document.getElementById('dashboard-content')?.contains(document.activeElement),
+      ),
+    ).toBe(true);
+
+    // A public page has no sidebar: the skip lands on its main content as before.
+    await page.goto('/pricing');
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.keyboard.press('Tab');
+    expect(await hasFocus(skip)).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+  });
+
+  it(
+    'gives a phone one menu in the dashboard, with everything in it',
+    { timeout: 60_000 },
+    async () => {
+      const page = await e2e.newPage({ width: 390, height: 844, storageState });
+      await page.goto('/dashboard');
+      await page.getByText(/Welcome back/).waitFor();
+      // Every control that opens a menu, a drawer or a dropdown, as the phone shows them.
+      const menuButtons = page
+        .locator('button[aria-haspopup], button[aria-expanded]')
+        .filter({ visible: true });
+      expect(await menuButtons.count()).toBe(1);
+      const menu = menuButtons.first();
+      expect(await menu.getAttribute('aria-label')).toBe('Open menu');
+
+      await menu.focus();
+      await page.keyboard.press('Enter');
+      const drawer = page.getByRole('dialog', { name: 'Menu' });
+      await drawer.getByRole('navigation', { name: 'Dashboard' }).waitFor();
+      // The site's pages and the account are in it too.
+      const site = drawer.getByRole('navigation', { name: 'Site' });
+      for (const name of ['Tools', 'Pricing', 'Docs', 'Blog'])
+        expect(await site.getByRole('link', { name }).isVisible()).toBe(true);
+      expect(await drawer.getByRole('link', { name: 'Settings' }).isVisible()).toBe(true);
+      expect(await drawer.getByRole('button', { name: 'Log out' }).isVisible()).toBe(true);
+      await e2e.shot(page, 'one-menu-390');
+      await page.keyboard.press('Escape');
+      await drawer.waitFor({ state: 'detached' });
+      await expect.poll(() => hasFocus(menu)).toBe(true);
+
+      // A link in it goes there and closes it.
+      await menu.click();
+      await drawer
+        .getByRole('navigation', { name: 'Site' })
+        .getByRole('link', { name: 'Pricing' })
+        .click();
+      await page.waitForURL(/\/pricing$/);
+      await drawer.waitFor({ state: 'detached' });
+    },
+  );
 });

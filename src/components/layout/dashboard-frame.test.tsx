@@ -8,6 +8,8 @@ import { renderWithAuth } from '../testing/render-with-auth';
 import { fakeSession, type SupabaseMock } from '../testing/supabase-mock';
 import type { LiveStatus } from '../../lib/live-sync';
 import { DashboardFrame } from './dashboard-frame';
+import { Header } from './header';
+import { pageContent } from '../page-content';
 
 vi.mock('../../lib/supabase', () => import('../testing/mocked-supabase'));
 
@@ -18,15 +20,25 @@ function renderFrame(
   { unreadCount = 3, liveStatus = 'live' as LiveStatus } = {},
 ) {
   return renderWithAuth(
-    <Routes>
-      <Route element={<DashboardFrame unreadCount={unreadCount} liveStatus={liveStatus} />}>
-        <Route path="/dashboard" element={<h1>Dashboard</h1>} />
-        <Route path="/dashboard/forms" element={<h1>Forms</h1>} />
-        <Route path="/dashboard/booking" element={<h1>Your Booking Forms</h1>} />
-        <Route path="/settings" element={<h1>Settings</h1>} />
-      </Route>
-      <Route path="/login" element={<h1>Login</h1>} />
-    </Routes>,
+    // As the page layout holds it: the site's <main>, where 'Skip to content' lands.
+    <main id="main" tabIndex={-1}>
+      <Routes>
+        <Route
+          element={
+            <>
+              <Header />
+              <DashboardFrame unreadCount={unreadCount} liveStatus={liveStatus} />
+            </>
+          }
+        >
+          <Route path="/dashboard" element={<h1>Dashboard</h1>} />
+          <Route path="/dashboard/forms" element={<h1>Forms</h1>} />
+          <Route path="/dashboard/booking" element={<h1>Your Booking Forms</h1>} />
+          <Route path="/settings" element={<h1>Settings</h1>} />
+        </Route>
+        <Route path="/login" element={<h1>Login</h1>} />
+      </Routes>
+    </main>,
     { route },
   );
 }
@@ -161,7 +173,7 @@ describe('DashboardFrame drawer (below lg)', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     renderFrame('/dashboard');
     await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW);
-    const menu = screen.getByRole('button', { name: 'Menu' });
+    const menu = await screen.findByRole('button', { name: 'Open menu' });
     expect(menu).toHaveAttribute('aria-expanded', 'false');
     // Not mounted while closed: the page holds one menu only.
     expect(screen.getAllByRole('navigation', { name: 'Dashboard' })).toHaveLength(1);
@@ -169,8 +181,11 @@ describe('DashboardFrame drawer (below lg)', { timeout: 30_000 }, () => {
     await user.click(menu);
     const drawer = await screen.findByRole('dialog', { name: 'Menu' });
     expect(within(drawer).getByRole('navigation', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // The focus is back on the button that opened it.
+    await waitFor(() => expect(menu).toHaveFocus());
 
     await user.click(menu);
     const reopened = await screen.findByRole('dialog', { name: 'Menu' });
@@ -180,5 +195,41 @@ describe('DashboardFrame drawer (below lg)', { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(currentLocation()).toHaveTextContent(/^\/dashboard\/booking$/);
+  });
+  it("is the phone's one menu: the header's menu button opens it, with the site's pages and the account", async () => {
+    const user = userEvent.setup();
+    renderFrame('/dashboard');
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW);
+    // The frame has no menu button of its own, and the header's opens the drawer, not the
+    // site's dropdown.
+    expect(screen.queryByRole('button', { name: 'Menu' })).toBeNull();
+    const menu = await screen.findByRole('button', { name: 'Open menu' });
+    expect(menu).toHaveAttribute('aria-haspopup', 'dialog');
+    await user.click(menu);
+    const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+    expect(document.getElementById('mobile-menu')).toBeNull();
+    const site = within(drawer).getByRole('navigation', { name: 'Site' });
+    expect(
+      within(site)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Tools', 'Pricing', 'Docs', 'Blog', 'Custom Web']);
+    expect(within(drawer).getByRole('link', { name: 'Settings' })).toHaveAttribute(
+      'href',
+      '/settings',
+    );
+    expect(within(drawer).getByRole('button', { name: 'Log out' })).toBeInTheDocument();
+  });
+
+  it("moves 'Skip to content' on from <main> to the page, past the sidebar", async () => {
+    renderFrame('/dashboard/forms');
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Forms' }, SLOW);
+    const content = document.getElementById('dashboard-content')!;
+    expect(content).toContainElement(heading);
+    expect(content).not.toContainElement(sidebarNav());
+    expect(pageContent()).toBe(content);
+    // The skip link's target is <main>.
+    document.getElementById('main')!.focus();
+    expect(content).toHaveFocus();
   });
 });

@@ -37,6 +37,8 @@ export interface DashboardSidebarProps {
   unreadCount?: number;
   /** Shown above the user block (the frame passes its realtime indicator here). */
   status?: ReactNode;
+  /** Shown after the menu (the drawer adds the site's pages here). */
+  more?: ReactNode;
 }
 
 const entryStyle = {
@@ -49,7 +51,7 @@ const entryStyle = {
   fontWeight: 'medium',
 } as const;
 
-export function DashboardSidebar({ unreadCount, status }: DashboardSidebarProps) {
+export function DashboardSidebar({ unreadCount, status, more }: DashboardSidebarProps) {
   const [search, setSearch] = useState('');
   const entries = filterNavEntries(DASHBOARD_NAV, search);
 
@@ -88,6 +90,8 @@ export function DashboardSidebar({ unreadCount, status }: DashboardSidebarProps)
           </Text>
         )}
       </Box>
+
+      {more}
 
       <Box flex="1" />
 

@@ -1,6 +1,8 @@
 // The fixed top bar: wordmark, main navigation, a mobile menu below the `lg` breakpoint and,
 // for a signed-in user, the profile menu; a visitor gets Login and Sign up instead (never a link
-// to the page they are on). At most one of the two menus is open at a time.
+// to the page they are on). At most one of the two menus is open at a time. On a page with a menu
+// of its own (the dashboard, page-menu.ts), the menu button below `lg` opens that one, which also
+// holds the site's pages and the account, and the profile menu leaves the bar there: one menu.
 import { lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
 import { Link as RouterLink, NavLink, useLocation } from 'react-router-dom';
 import { Box, Button, Container, Flex, HStack, IconButton, Link, Stack } from '@chakra-ui/react';
@@ -11,6 +13,7 @@ import { paths } from '../../config/paths';
 import { displayName, useAuth } from '../../lib/auth';
 import { loadChunk } from '../../lib/chunk-load';
 import type { ProfileMenuProps } from './profile-menu';
+import { setPageMenu, usePageMenu } from './page-menu';
 
 // Loaded only for a signed-in user (see profile-menu.tsx); should it fail to load, the header
 // goes on without it (the dashboard's sidebar has the same links and 'Log out').
@@ -43,6 +46,7 @@ function visitorLinks(pathname: string) {
 
 export function Header() {
   const { user } = useAuth();
+  const pageMenu = usePageMenu();
   const location = useLocation();
   const [mobileOpen, setMobileOpen] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
@@ -70,8 +74,9 @@ export function Header() {
   }, [mobileOpen]);
 
   function toggleMobile() {
-    setMobileOpen((open) => !open);
     setProfileOpen(false);
+    if (pageMenu.present) setPageMenu({ present: true, open: true });
+    else setMobileOpen((open) => !open);
   }
 
   function changeProfile(open: boolean) {
@@ -105,14 +110,17 @@ export function Header() {
           </HStack>
           <HStack gap="2">
             {user ? (
-              <Suspense fallback={<Box boxSize="8" />}>
-                <ProfileMenu
-                  user={user}
-                  name={name}
-                  profileOpen={profileOpen}
-                  changeProfile={changeProfile}
-                />
-              </Suspense>
+              // Below `lg` on a page with its own menu, that menu has the account.
+              <Box hideBelow={pageMenu.present ? 'lg' : undefined}>
+                <Suspense fallback={<Box boxSize="8" />}>
+                  <ProfileMenu
+                    user={user}
+                    name={name}
+                    profileOpen={profileOpen}
+                    changeProfile={changeProfile}
+                  />
+                </Suspense>
+              </Box>
             ) : (
               entryLinks.map((link) => (
                 <Button
@@ -134,7 +142,9 @@ export function Header() {
               hideFrom="lg"
               variant="ghost"
               aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
-              aria-expanded={mobileOpen}
+              // On a page with its own menu: a drawer, which hands the focus back here.
+              aria-haspopup={pageMenu.present ? 'dialog' : undefined}
+              aria-expanded={mobileOpen || pageMenu.open}
               aria-controls="mobile-menu"
               onClick={toggleMobile}
             >

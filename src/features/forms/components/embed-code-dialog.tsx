@@ -3,6 +3,7 @@
 // that the target address must first be confirmed through the link just mailed to it).
 import { useState } from 'react';
 import { Alert, Button, CloseButton, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
+import { useReturnFocus } from '../../../components/return-focus';
 import { visibleText } from '../../../lib/visible-text';
 import type { Form } from '../api/get-forms';
 import { pendingConfirmationText } from '../form-texts';
@@ -21,10 +22,15 @@ export function EmbedCodeDialog({ form: requested, created, onClose }: EmbedCode
   const [form, setForm] = useState(requested);
   if (requested && requested !== form) setForm(requested);
 
+  // Closed, the focus goes back to what opened it: after a form was created, to what opened the
+  // New Form dialog, which is gone by now (return-focus.ts).
+  const finalFocusEl = useReturnFocus(requested !== null);
+
   return (
     <Dialog.Root
       open={requested !== null}
       onOpenChange={(details) => !details.open && onClose()}
+      finalFocusEl={finalFocusEl}
       size="lg"
       scrollBehavior="inside"
       lazyMount

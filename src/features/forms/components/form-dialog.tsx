@@ -24,6 +24,7 @@ import {
   VisuallyHidden,
 } from '@chakra-ui/react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { useReturnFocus } from '../../../components/return-focus';
 import { TextField } from '../../../components/text-field';
 import {
   UnsavedChangesScope,
@@ -121,12 +122,15 @@ export function FormDialog({
     if (editing && unsaved.length > 0) setAsking(true);
     else onClose();
   };
+  // Closed, the focus goes back to what opened the dialog (return-focus.ts).
+  const finalFocusEl = useReturnFocus(open);
 
   return (
     <>
       <Dialog.Root
         open={open}
         onOpenChange={(details) => !details.open && requestClose()}
+        finalFocusEl={finalFocusEl}
         // Wide enough at 1280 px for every tab of the Edit dialog to show at once.
         size={editing ? { base: 'md', md: 'xl' } : 'md'}
         scrollBehavior="inside"

@@ -28,6 +28,7 @@ import {
   ShieldExclamationPointIcon,
   TrashIcon,
 } from 'lucide-react';
+import { useReturnFocus } from '../../../components/return-focus';
 import { visibleText } from '../../../lib/visible-text';
 import { useMessage } from '../api/get-message';
 import type { MessageAction } from '../api/update-messages';
@@ -69,9 +70,14 @@ export function MessageDetail({
     if (!messageId) markedRef.current = null;
   }, [messageId]);
 
+  // Closed, the focus goes back to the card (or button) that opened it, or to the page's content
+  // when that is gone (return-focus.ts).
+  const finalFocusEl = useReturnFocus(messageId !== null);
+
   return (
     <Drawer.Root
       open={messageId !== null}
+      finalFocusEl={finalFocusEl}
       onOpenChange={(details) => {
         if (!details.open) onClose();
       }}
