@@ -20,6 +20,12 @@ export interface ConfirmDialogProps {
   error: string | null;
   onConfirm: () => void;
   onClose: () => void;
+  /**
+   * Asked over another dialog that stays open (the Edit dialog). Chakra then hands the focus back
+   * to the opener itself; a `finalFocusEl` on such a nested dialog leaves the outer dialog's layer
+   * catching every click once this one has closed.
+   */
+  overDialog?: boolean;
 }
 
 export function ConfirmDialog({
@@ -31,13 +37,14 @@ export function ConfirmDialog({
   error,
   onConfirm,
   onClose,
+  overDialog = false,
 }: ConfirmDialogProps) {
   const finalFocusEl = useReturnFocus(open);
   return (
     <Dialog.Root
       role="alertdialog"
       open={open}
-      finalFocusEl={finalFocusEl}
+      finalFocusEl={overDialog ? undefined : finalFocusEl}
       onOpenChange={(details) => !details.open && !pending && onClose()}
       size="sm"
       placement="center"

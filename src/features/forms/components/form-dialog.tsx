@@ -160,6 +160,7 @@ export function FormDialog({
         </Portal>
       </Dialog.Root>
       <ConfirmDialog
+        overDialog
         open={asking}
         title="Discard unsaved changes?"
         description={`${listOf(unsaved.map(labelOf))} ${unsaved.length === 1 ? 'has' : 'have'} changes that are not saved. Close without saving them, or cancel and save them with the tab’s own Save button.`}

@@ -193,6 +193,7 @@ function RetentionForm({ formId, initial }: { formId: string; initial: Values })
   return (
     <form onSubmit={formik.handleSubmit} noValidate aria-label="Retention">
       <ConfirmDialog
+        overDialog
         open={asking !== null}
         title={asking?.question.title ?? ''}
         description={asking?.question.description ?? ''}
