@@ -1,6 +1,7 @@
 // Test projects: `unit` (the site's logic and components, jsdom), `node` (Node and Deno code: the
-// local stack, the Edge Function's pure modules, project checks; no servers) and `integration`
-// (real local stack started once per run on free ports in a temporary folder; see tests/setup/).
+// local stack, the Edge Function's pure modules, project checks; no servers), `integration`
+// (real local stack started once per run on free ports in a temporary folder; see tests/setup/)
+// and `browser` (tests/e2e in real Chromium, on a second stack of its own).
 // `load` (tests/load/, load and fault tests, each file on a stack of its own) exists only with
 // LOAD_TESTS=1, which `npm run test:load` sets, so `npm test` never runs it.
 import { configDefaults, defineConfig } from 'vitest/config';
@@ -44,7 +45,22 @@ export default defineConfig({
           name: 'integration',
           environment: 'node',
           include: ['tests/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'tests/load/**'],
+          exclude: [...configDefaults.exclude, 'tests/load/**', 'tests/e2e/**'],
+          globalSetup: ['tests/setup/stack.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // The browser tests, on a stack of their own: they run beside the integration files
+        // (each project one file at a time), and nothing one project's files change in their
+        // stack (plans, rate-limit windows, settings) can reach the other's.
+        extends: true,
+        test: {
+          name: 'browser',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/setup/stack.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,

@@ -42,64 +42,68 @@ declare module 'vitest' {
   }
 }
 
-let stack: RunningStack | undefined;
-let dataDir: string | undefined;
-let siteRoot: string | undefined;
-let remoteDbUrl: string | undefined;
-
-export async function setup(project: TestProject) {
+/**
+ * Starts what `project` runs against and returns how to stop it. Each project that names this
+ * file (integration and browser) gets a stack of its own, so nothing is kept at module level.
+ */
+export async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (isRemoteTarget(process.env)) {
-    remoteDbUrl = await provideRemoteTarget(project, process.env);
-    return;
+    const remoteDbUrl = await provideRemoteTarget(project, process.env);
+    return async () => {
+      await removeRemoteTestRows(remoteDbUrl);
+      await removeRemoteTestPlan(remoteDbUrl);
+    };
   }
-  dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-test-stack-'));
+  let stack: RunningStack | undefined;
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-test-stack-'));
+  const siteRoot = await mkdtemp(path.join(tmpdir(), 'tinyback-test-site-'));
+  const stop = async () => {
+    await stack?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(siteRoot, { recursive: true, force: true });
+  };
   const [api, db, mailWeb, smtp] = await freePorts(4);
-  stack = await startStack({
-    dataDir,
-    ports: { api, db, mailWeb, smtp },
-    // The suites sign up, confirm and sign in hundreds of users from 127.0.0.1, far beyond
-    // config.toml's per-address budgets (30 sign-ups, 150 token grants, 30 verifications per 5
-    // minutes). The tests of the limits run against an Auth service built from config.toml
-    // unchanged (auth-limits.test.ts).
-    authRateLimits: {
-      signInSignUps: 1_000_000,
-      tokenRefresh: 1_000_000,
-      tokenVerifications: 1_000_000,
-    },
-    log: (service, message) => {
-      if (process.env.STACK_LOG) console.log(`[${service}] ${message}`);
-    },
-  });
-  // The suites make many forms and posts per account; the quota tests choose their own plans
-  // (tests/support/plans.ts).
-  await startNewAccountsUnlimited(stack.settings.dbUrl);
-  siteRoot = await mkdtemp(path.join(tmpdir(), 'tinyback-test-site-'));
-  project.provide('siteDir', path.join(siteRoot, 'dist'));
-  const s = stack.settings;
-  project.provide('stack', {
-    apiUrl: s.apiUrl,
-    dbUrl: s.dbUrl,
-    mailWebUrl: s.mailWebUrl,
-    anonKey: s.anonKey,
-    serviceRoleKey: s.serviceRoleKey,
-    jwtSecret: s.jwtSecret,
-    ports: s.ports,
-  });
-  project.provide('target', {
-    kind: 'local',
-    siteUrl: s.project.auth.siteUrl,
-    proxySecret: LOCAL_FORMS_PROXY_SECRET,
-    jwtSecret: s.jwtSecret,
-    mail: true,
-  });
-}
-
-export async function teardown() {
-  if (remoteDbUrl) {
-    await removeRemoteTestRows(remoteDbUrl);
-    await removeRemoteTestPlan(remoteDbUrl);
+  try {
+    stack = await startStack({
+      dataDir,
+      ports: { api, db, mailWeb, smtp },
+      // The suites sign up, confirm and sign in hundreds of users from 127.0.0.1, far beyond
+      // config.toml's per-address budgets (30 sign-ups, 150 token grants, 30 verifications per 5
+      // minutes). The tests of the limits run against an Auth service built from config.toml
+      // unchanged (auth-limits.test.ts).
+      authRateLimits: {
+        signInSignUps: 1_000_000,
+        tokenRefresh: 1_000_000,
+        tokenVerifications: 1_000_000,
+      },
+      log: (service, message) => {
+        if (process.env.STACK_LOG) console.log(`[${service}] ${message}`);
+      },
+    });
+    // The suites make many forms and posts per account; the quota tests choose their own plans
+    // (tests/support/plans.ts).
+    await startNewAccountsUnlimited(stack.settings.dbUrl);
+    project.provide('siteDir', path.join(siteRoot, 'dist'));
+    const s = stack.settings;
+    project.provide('stack', {
+      apiUrl: s.apiUrl,
+      dbUrl: s.dbUrl,
+      mailWebUrl: s.mailWebUrl,
+      anonKey: s.anonKey,
+      serviceRoleKey: s.serviceRoleKey,
+      jwtSecret: s.jwtSecret,
+      ports: s.ports,
+    });
+    project.provide('target', {
+      kind: 'local',
+      siteUrl: s.project.auth.siteUrl,
+      proxySecret: LOCAL_FORMS_PROXY_SECRET,
+      jwtSecret: s.jwtSecret,
+      mail: true,
+    });
+  } catch (err) {
+    await stop();
+    throw err;
   }
-  await stack?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  if (siteRoot) await rm(siteRoot, { recursive: true, force: true });
+  return stop;
 }
