@@ -1,6 +1,5 @@
 // Reads the signed-in owner's forms, newest first.
 import { useQuery } from '@tanstack/react-query';
-import { formsListKey } from '../../../config/query-keys';
 import type { Tables } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 
@@ -15,7 +14,7 @@ export const FORM_COLUMNS =
 
 export const formsKeys = {
   all: ['forms'] as const,
-  list: formsListKey,
+  list: () => ['forms', 'list'] as const,
   counts: () => ['forms', 'counts'] as const,
 };
 
