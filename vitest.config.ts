@@ -12,11 +12,6 @@ export default defineConfig({
   plugins: [react()],
   resolve: { alias: chakraThemeAlias },
   test: {
-    // Vitest's default is one worker fewer than the cores: a single one on a 2-core machine, where
-    // every file then waits for the one before. The integration and browser files mostly wait on
-    // their stacks and on Chromium, so three files at a time: the jsdom files one at a time (they
-    // are the CPU-heavy ones), the integration and browser projects one each, beside them.
-    maxWorkers: 3,
     projects: [
       {
         extends: true,
@@ -25,7 +20,6 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup/unit.ts'],
-          maxWorkers: 1,
           // jsdom + Chakra renders are slow on a loaded 2-core machine; 5 s is too tight there.
           testTimeout: 20_000,
         },
@@ -59,9 +53,8 @@ export default defineConfig({
         },
       },
       {
-        // The browser tests, on a stack of their own: they run beside the integration files
-        // (each project one file at a time), and nothing one project's files change in their
-        // stack (plans, rate-limit windows, settings) can reach the other's.
+        // The browser tests, on a stack of their own (one file at a time): nothing one project's
+        // files change in their stack (plans, rate-limit windows, settings) reaches the other's.
         extends: true,
         test: {
           name: 'browser',
