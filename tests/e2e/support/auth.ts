@@ -66,6 +66,17 @@ export async function confirmThroughMail(page: Page, email: string): Promise<voi
   await page.getByText(`We sent a confirmation link to ${email}`).waitFor();
   await page.goto(await confirmationLink(email));
   await waitForPath(page, '/dashboard');
+  // The link lands on /dashboard#access_token=…: the path matches before supabase-js has read the
+  // fragment and stored the session, and leaving the page then would lose it.
+  await page.waitForFunction(
+    () =>
+      !location.hash.includes('access_token') &&
+      [...Object.keys(localStorage), ...Object.keys(sessionStorage)].some((key) =>
+        /^sb-.+-auth-token$/.test(key),
+      ),
+    undefined,
+    { timeout: 20_000 },
+  );
 }
 
 /**
