@@ -4,7 +4,7 @@
 // set up like the production rewrite the README describes.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type AliasOptions, type Plugin } from 'vite';
+import { defineConfig, loadEnv, type AliasOptions, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { EnvError, parseEnv } from './src/config/env-rules.ts';
 import { LOCAL_FORMS_PROXY_SECRET, PROXY_SECRET_HEADER } from './local-stack/forms-proxy.ts';
@@ -27,16 +27,19 @@ export const chakraThemeAlias: AliasOptions = [
 const functionsUrl = `${process.env.VITE_SUPABASE_URL ?? 'http://127.0.0.1:54321'}/functions/v1`;
 
 /**
- * Applies src/config/env-rules.ts to the values the build inlines: the browser would apply the
- * same rules only when the page loads, after a bad build was already deployed.
+ * The VITE_* settings, checked by src/config/env-rules.ts when a build, the dev server or the tests
+ * start, and handed to the page already checked and normalised as `__SITE_ENV__` (read by
+ * src/config/env.ts): a bad build fails before it is deployed, with the browser's own message, and
+ * the browser carries none of the checks.
  */
-function checkSiteEnv(): Plugin {
+export function siteEnv(): Plugin {
   return {
-    name: 'tinyback:check-site-env',
-    apply: 'build',
-    configResolved(config) {
+    name: 'tinyback:site-env',
+    config(config, { mode, command }) {
+      const envDir = typeof config.envDir === 'string' ? config.envDir : (config.root ?? '.');
+      const raw = { ...loadEnv(mode, envDir, 'VITE_'), MODE: mode, DEV: command === 'serve' };
       try {
-        parseEnv(config.env);
+        return { define: { __SITE_ENV__: JSON.stringify(parseEnv(raw)) } };
       } catch (error) {
         if (!(error instanceof EnvError)) throw error;
         throw new Error(
@@ -48,7 +51,7 @@ function checkSiteEnv(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), checkSiteEnv()],
+  plugins: [react(), siteEnv()],
   resolve: { alias: chakraThemeAlias },
   build: {
     // .vite/manifest.json: which chunks each page loads, read by the bundle budget test

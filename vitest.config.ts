@@ -6,10 +6,10 @@
 // LOAD_TESTS=1, which `npm run test:load` sets, so `npm test` never runs it.
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { chakraThemeAlias } from './vite.config.ts';
+import { chakraThemeAlias, siteEnv } from './vite.config.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), siteEnv()],
   resolve: { alias: chakraThemeAlias },
   test: {
     projects: [

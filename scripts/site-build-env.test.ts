@@ -72,4 +72,16 @@ describe('the production build', () => {
     ).resolves.toBeTruthy();
     await expect(resolveWith({}, 'serve')).resolves.toBeTruthy();
   });
+
+  it('hands the page the checked values, normalised, and the dev server the local stack', async () => {
+    const built = await resolveWith({ VITE_SUPABASE_URL: `${URL}/`, VITE_SUPABASE_ANON_KEY: ANON });
+    expect(JSON.parse(String(built.define?.__SITE_ENV__))).toEqual({
+      supabaseUrl: URL,
+      supabaseAnonKey: ANON,
+    });
+    const served = await resolveWith({}, 'serve');
+    expect(JSON.parse(String(served.define?.__SITE_ENV__))).toMatchObject({
+      supabaseUrl: 'http://127.0.0.1:54321',
+    });
+  });
 });
