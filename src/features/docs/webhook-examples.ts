@@ -54,7 +54,7 @@ export const WEBHOOK_PAYLOAD_EXAMPLE = `{
 
 /**
  * The delivery figures the docs state; tests/endpoint/webhooks.test.ts checks them against the
- * function's own WEBHOOKS (supabase/functions/forms/webhooks.ts), so they cannot drift apart.
+ * function's own WEBHOOKS (supabase/functions/_shared/outbox/webhooks.ts), so they cannot drift apart.
  */
 export const WEBHOOK_FACTS = {
   firstRetrySeconds: 30,

@@ -10,7 +10,8 @@
 // form. Every interpolated value is escaped for where it lands (HTML attribute or text, HTML
 // comment, JavaScript string).
 import { IDEMPOTENCY, SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits';
-import { CAPTCHA_WIDGETS, type CaptchaProvider } from './captcha-texts';
+import { CAPTCHA_WIDGETS } from '../../config/captcha';
+import type { CaptchaProvider } from '../../lib/database';
 
 export interface EmbedForm {
   id: string;

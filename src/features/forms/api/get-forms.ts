@@ -1,5 +1,6 @@
 // Reads the signed-in owner's forms, newest first.
 import { useQuery } from '@tanstack/react-query';
+import { formsListKey } from '../../../config/query-keys';
 import type { Tables } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 
@@ -14,7 +15,7 @@ export const FORM_COLUMNS =
 
 export const formsKeys = {
   all: ['forms'] as const,
-  list: () => ['forms', 'list'] as const,
+  list: formsListKey,
   counts: () => ['forms', 'counts'] as const,
 };
 

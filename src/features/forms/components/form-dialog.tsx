@@ -5,7 +5,8 @@
 // open, a tab with unsaved changes is marked, and closing with unsaved changes asks first (switching
 // tabs keeps them). Formik + Yup check every field inline; a refusal from the server is shown in the dialog, on the field it
 // concerns when there is one. A new form's target starts as the account's own address, which needs
-// no confirmation.
+// no confirmation. The settings tabs' sections belong to other features (webhooks, form-settings):
+// the app passes them in as render props.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useFormik } from 'formik';
 import {
@@ -44,19 +45,29 @@ import {
   type FormDialogValues,
 } from '../form-schema';
 import { ORIGIN_EXAMPLE } from '../normalize-origin';
-import { AutoresponderSection } from './autoresponder-section';
-import { CaptchaSection } from './captcha-section';
-import { RetentionSection } from './retention-section';
 
-export interface FormDialogProps {
+/**
+ * The Edit dialog's settings tabs for a form: each shows another feature's section (webhooks, form
+ * settings), passed in by the app, since features never import each other.
+ */
+export interface SettingsTabRenderers {
+  /** The Webhooks tab: the webhooks feature's section. */
+  renderWebhooks?: (formId: string) => ReactNode;
+  /** The Autoresponder tab: the form settings feature's autoresponder section. */
+  renderAutoresponder?: (form: Form) => ReactNode;
+  /** The Spam protection tab: the form settings feature's CAPTCHA section. */
+  renderCaptcha?: (form: Form) => ReactNode;
+  /** The Retention tab: the form settings feature's retention section. */
+  renderRetention?: (formId: string) => ReactNode;
+}
+
+export interface FormDialogProps extends SettingsTabRenderers {
   open: boolean;
   onClose: () => void;
   /** The form to edit; without one the dialog creates a new form. */
   form?: Form | null;
   /** Called with the stored form after a successful create or save. */
   onSaved: (form: Form) => void;
-  /** The Webhooks tab's content for a form: the webhooks feature's section, passed in by the app. */
-  renderWebhooks?: (formId: string) => ReactNode;
 }
 
 const EMPTY: FormDialogValues = {
@@ -102,7 +113,7 @@ export function FormDialog({
   onClose,
   form: given,
   onSaved,
-  renderWebhooks,
+  ...settingsTabs
 }: FormDialogProps) {
   // While it closes (its exit animation) the dialog keeps showing what it was opened for: an Edit
   // dialog must not turn into the create form under the pointer that pressed Close.
@@ -122,6 +133,7 @@ export function FormDialog({
     if (editing && unsaved.length > 0) setAsking(true);
     else onClose();
   };
+
   // Closed, the focus goes back to what opened the dialog (return-focus.ts).
   const finalFocusEl = useReturnFocus(open);
 
@@ -150,7 +162,7 @@ export function FormDialog({
                 onCancel={requestClose}
                 onSaved={onSaved}
                 onUnsavedChange={unsavedChanged}
-                renderWebhooks={renderWebhooks}
+                settingsTabs={settingsTabs}
               />
               <Dialog.CloseTrigger asChild>
                 <CloseButton size="sm" aria-label="Close" />
@@ -183,14 +195,14 @@ function FormDialogFields({
   onCancel,
   onSaved,
   onUnsavedChange,
-  renderWebhooks,
+  settingsTabs,
 }: {
   form?: Form | null;
   onCancel: () => void;
   onSaved: (form: Form) => void;
   /** The tabs holding unsaved changes (Edit only) whenever they change; null when unmounted. */
   onUnsavedChange: (tabs: EditTab[] | null) => void;
-  renderWebhooks?: (formId: string) => ReactNode;
+  settingsTabs: SettingsTabRenderers;
 }) {
   const editing = Boolean(form);
   const create = useCreateForm();
@@ -407,27 +419,22 @@ function FormDialogFields({
             {/* Each is its own form, saved by its own button; each reports its unsaved changes. */}
             <Tabs.Content value="webhooks" pt="4">
               <UnsavedChangesScope report={reporters.webhooks}>
-                {renderWebhooks?.(form.id)}
+                {settingsTabs.renderWebhooks?.(form.id)}
               </UnsavedChangesScope>
             </Tabs.Content>
             <Tabs.Content value="autoresponder" pt="4">
               <UnsavedChangesScope report={reporters.autoresponder}>
-                <AutoresponderSection
-                  formId={form.id}
-                  formName={form.name}
-                  allowedOrigin={form.allowed_origin}
-                  targetVerified={form.target_verified}
-                />
+                {settingsTabs.renderAutoresponder?.(form)}
               </UnsavedChangesScope>
             </Tabs.Content>
             <Tabs.Content value="captcha" pt="4">
               <UnsavedChangesScope report={reporters.captcha}>
-                <CaptchaSection form={form} />
+                {settingsTabs.renderCaptcha?.(form)}
               </UnsavedChangesScope>
             </Tabs.Content>
             <Tabs.Content value="retention" pt="4">
               <UnsavedChangesScope report={reporters.retention}>
-                <RetentionSection formId={form.id} />
+                {settingsTabs.renderRetention?.(form.id)}
               </UnsavedChangesScope>
             </Tabs.Content>
           </Tabs.Root>

@@ -1,5 +1,5 @@
 // The Forms tab: the owner's forms as cards (live), with create, edit, delete and embed code.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Box,
@@ -22,15 +22,14 @@ import { NO_MESSAGES, useFormCounts } from '../api/get-form-counts';
 import { DeleteFormDialog } from './delete-form-dialog';
 import { EmbedCodeDialog } from './embed-code-dialog';
 import { FormCard } from './form-card';
-import { FormDialog } from './form-dialog';
+import { FormDialog, type SettingsTabRenderers } from './form-dialog';
 import { visibleText } from '../../../lib/visible-text';
 import { confirmationNeededText } from '../form-texts';
 
-export interface FormsPanelProps {
+/** With the Edit dialog's settings tabs for a form (other features' sections, from the app). */
+export interface FormsPanelProps extends SettingsTabRenderers {
   /** Opens the Messages tab filtered to one form. */
   onOpenMessages: (formId: string) => void;
-  /** The Edit dialog's Webhooks tab for a form (the webhooks feature's section, from the app). */
-  renderWebhooks?: (formId: string) => ReactNode;
 }
 
 /** Which dialog is open, and for which form. */
@@ -39,7 +38,7 @@ type OpenDialog =
 
 const EMPTY_TEXT = 'No forms created yet. Start by adding a new form.';
 
-export function FormsPanel({ onOpenMessages, renderWebhooks }: FormsPanelProps) {
+export function FormsPanel({ onOpenMessages, ...settingsTabs }: FormsPanelProps) {
   const forms = useForms();
   const counts = useFormCounts();
   // Read early: the New Form dialog starts with it.
@@ -168,7 +167,7 @@ export function FormsPanel({ onOpenMessages, renderWebhooks }: FormsPanelProps) 
         form={formFor('edit')}
         onClose={close}
         onSaved={saved}
-        renderWebhooks={renderWebhooks}
+        {...settingsTabs}
       />
       <DeleteFormDialog
         form={deleting}

@@ -1,7 +1,7 @@
 // A test double of src/lib/supabase for the forms feature's component tests: an in-memory forms
 // table, `form_message_counts()`, `resend_target_confirmation()`, `confirm_target_email()`,
-// `target_confirmation_details()`, `held_notification_counts()`, `send_held_notifications()` and
-// `set_form_captcha()`, the signed-in session's address and the forms function's `_mail` route,
+// `target_confirmation_details()`, `held_notification_counts()` and `send_held_notifications()`,
+// the signed-in session's address and the forms function's `_mail` route,
 // reached through the same supabase-js calls the fetchers make (`from('forms')` select / insert /
 // update / delete, `rpc`, `auth.getSession`, `functions.invoke`). A test file opts in with
 //   vi.mock('../../../lib/supabase', () => import('../testing/forms-supabase'));
@@ -144,23 +144,6 @@ function createBackend(initial: { forms?: Form[]; counts?: FormCounts[] }) {
             data: { email: form?.target_email, ...state.resendAnswer },
             error: null,
           }));
-        }
-        if (name === 'set_form_captcha') {
-          // As the database: an empty secret keeps the stored one only for the same provider.
-          const form = state.forms.find((f) => f.id === args?.p_form_id);
-          const provider = (args?.p_provider ?? null) as Form['captcha_provider'];
-          return settle('rpc', () => {
-            if (!form)
-              return { data: null, error: pgError('PT404', 'This form no longer exists.') };
-            if (provider && !args?.p_secret && form.captcha_provider !== provider)
-              return { data: null, error: pgError('22023', 'Enter the secret key.') };
-            const captcha = {
-              captcha_provider: provider,
-              captcha_site_key: provider ? String(args?.p_site_key ?? '') : null,
-            };
-            Object.assign(form, captcha);
-            return { data: captcha, error: null };
-          });
         }
         if (name === 'confirm_target_email') {
           return settle('rpc', () => ({ data: { ...state.confirmAnswer }, error: null }));

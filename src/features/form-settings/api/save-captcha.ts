@@ -3,10 +3,11 @@
 // the answer is the form's public part (provider and site key), which the embed code uses.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as yup from 'yup';
-import type { Functions } from '../../../lib/database';
+import { CAPTCHA_PROVIDERS } from '../../../config/captcha';
+import { formsListKey } from '../../../config/query-keys';
+import type { Functions, Tables } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
-import { CAPTCHA_PROVIDERS, SECRET_PATTERN, SITE_KEY_PATTERN } from '../captcha-texts';
-import { formsKeys, type Form } from './get-forms';
+import { SECRET_PATTERN, SITE_KEY_PATTERN } from '../captcha-texts';
 
 const saveCaptchaSchema = yup.object({
   formId: yup.string().uuid().required(),
@@ -48,11 +49,12 @@ export function useSaveCaptcha() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: saveCaptcha,
-    // The cached form (its card's embed code) follows at once; Realtime reports the same change.
+    // The forms list's cached form (its card's embed code) follows at once; Realtime reports the
+    // same change.
     onSuccess: (saved, input) =>
-      client.setQueryData<Form[]>(formsKeys.list(), (list) =>
+      client.setQueryData<Tables<'forms'>[]>(formsListKey(), (list) =>
         list?.map((f) => (f.id === input.formId ? { ...f, ...saved } : f)),
       ),
-    onSettled: () => client.invalidateQueries({ queryKey: formsKeys.list() }),
+    onSettled: () => client.invalidateQueries({ queryKey: formsListKey() }),
   });
 }

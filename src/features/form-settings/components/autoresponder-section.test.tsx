@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SLOW, renderWithProviders } from '../../../components/testing/render';
+import { pgError } from '../../../components/testing/request-controls';
 import { notify } from '../../../components/toaster';
-import { pgError } from '../testing/forms-supabase';
 import {
   resetSettingsBackend,
   SETTINGS_FORM_ID,

@@ -6,7 +6,7 @@
 //   vi.mock('../../../lib/supabase', () => import('../testing/settings-supabase'));
 // and prepares the data with resetSettingsBackend() before each test.
 import { vi } from 'vitest';
-import { requestControls, type Result } from './forms-supabase';
+import { requestControls, type Result } from '../../../components/testing/request-controls';
 
 type Table = 'form_autoresponders' | 'form_retention';
 type Op = 'select' | 'upsert' | 'delete' | 'count';

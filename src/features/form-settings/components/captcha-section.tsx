@@ -10,22 +10,21 @@ import { Alert, Badge, Field, Heading, Link, NativeSelect, Stack, Text } from '@
 import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
 import { paths } from '../../../config/paths';
-import type { Form } from '../api/get-forms';
+import type { Tables } from '../../../lib/database';
 import { useSaveCaptcha } from '../api/save-captcha';
+import { CAPTCHA_PROVIDERS, CAPTCHA_WIDGETS } from '../../../config/captcha';
+import type { CaptchaProvider } from '../../../lib/database';
 import {
-  CAPTCHA_PROVIDERS,
-  CAPTCHA_WIDGETS,
   SECRET_PATTERN,
   SITE_KEY_PATTERN,
   describeCaptcha,
   describeCaptchaError,
-  type CaptchaProvider,
 } from '../captcha-texts';
 import { SettingSaveRow } from '../../../components/setting-states';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 
 export interface CaptchaSectionProps {
-  form: Pick<Form, 'id' | 'allowed_origin' | 'captcha_provider' | 'captcha_site_key'>;
+  form: Pick<Tables<'forms'>, 'id' | 'allowed_origin' | 'captcha_provider' | 'captcha_site_key'>;
 }
 
 interface Values {

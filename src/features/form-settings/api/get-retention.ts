@@ -2,6 +2,7 @@
 // keeps its messages until they are deleted.
 import { useQuery } from '@tanstack/react-query';
 import * as yup from 'yup';
+import { retentionRootKey } from '../../../config/query-keys';
 import type { Tables } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 
@@ -9,10 +10,10 @@ export type RetentionRule = Pick<Tables<'form_retention'>, 'form_id' | 'mode' | 
 
 export const RETENTION_COLUMNS = 'form_id, mode, days';
 
-/** Under ['retention']: the inbox reads every rule under the same root, and a save refreshes both. */
+/** Under the root the inbox reads every rule under (config/query-keys.ts): a save refreshes both. */
 export const retentionKeys = {
-  all: ['retention'] as const,
-  detail: (formId: string) => ['retention', 'form', formId] as const,
+  all: retentionRootKey,
+  detail: (formId: string) => [...retentionRootKey, 'form', formId] as const,
 };
 
 const getRetentionSchema = yup.object({ formId: yup.string().uuid().required() });

@@ -3,22 +3,22 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SLOW, renderWithProviders } from '../../../components/testing/render';
 import { notify } from '../../../components/toaster';
-import type { Form } from '../api/get-forms';
+import type { Tables } from '../../../lib/database';
 import { makeForm } from '../testing/fixtures';
-import { pgError, resetFormsBackend, type FormsBackend } from '../testing/forms-supabase';
+import { pgError, resetCaptchaBackend, type CaptchaBackend } from '../testing/captcha-supabase';
 import { CaptchaSection } from './captcha-section';
 
-vi.mock('../../../lib/supabase', () => import('../testing/forms-supabase'));
+vi.mock('../../../lib/supabase', () => import('../testing/captcha-supabase'));
 vi.mock('../../../components/toaster', () => ({ notify: vi.fn() }));
 
-let backend: FormsBackend;
+let backend: CaptchaBackend;
 
 beforeEach(() => {
   vi.mocked(notify).mockReset();
 });
 
-function renderSection(form: Form) {
-  backend = resetFormsBackend({ forms: [form] });
+function renderSection(form: Tables<'forms'>) {
+  backend = resetCaptchaBackend({ forms: [form] });
   renderWithProviders(<CaptchaSection form={form} />);
   return within(screen.getByRole('form', { name: 'CAPTCHA' }));
 }
