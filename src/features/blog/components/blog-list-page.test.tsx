@@ -3,17 +3,19 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeDb } from '../testing/fake-supabase';
-import { samplePosts } from '../testing/fixtures';
+import {
+  failRequests,
+  pgError,
+  selectedColumns,
+  server,
+  supabaseDb,
+} from '../../../components/testing/supabase-server';
+import { samplePosts, type BlogRow } from '../testing/fixtures';
 import { renderBlog } from '../testing/render';
 import { SKELETON_CARD_COUNT } from './post-grid';
 
 // Chakra in jsdom renders slowly on a busy machine; this is a budget, not a timing assertion.
 vi.setConfig({ testTimeout: 20_000 });
-
-vi.mock('../../../lib/supabase', async () => ({
-  supabase: (await import('../testing/fake-supabase')).fakeSupabase,
-}));
 
 const postList = () => screen.getByRole('region', { name: /^(Latest posts|Updates|Guides|Tips)$/ });
 const findCard = async (name: string) =>
@@ -25,7 +27,10 @@ const cardTitles = () =>
     .queryAllByRole('heading', { level: 3 })
     .map((h) => h.textContent);
 
-beforeEach(() => fakeDb.reset(samplePosts.map((p) => ({ ...p }))));
+beforeEach(() => supabaseDb.seed({ blog_posts: samplePosts }));
+
+const posts = () => supabaseDb.rows('blog_posts') as unknown as BlogRow[];
+const queries = () => supabaseDb.requested('GET', 'blog_posts');
 
 describe('BlogListPage', () => {
   it('shows every published post as a card linking to its page, newest first', async () => {
@@ -119,10 +124,12 @@ describe('BlogListPage', () => {
   it('asks only for the columns a card shows, never the post bodies', async () => {
     renderBlog('/blog');
     await findCard('Deploying on Supabase');
-    expect(fakeDb.queries).toHaveLength(1);
-    expect(fakeDb.queries[0].table).toBe('blog_posts');
-    expect(fakeDb.queries[0].columns).toBe('id, title, category, excerpt, image_url, created_at');
-    expect(fakeDb.queries[0].columns).not.toMatch(/content|\*/);
+    expect(supabaseDb.requests).toHaveLength(1);
+    expect(supabaseDb.requests[0].path).toBe('blog_posts');
+    expect(selectedColumns(queries()[0])).toBe(
+      'id, title, category, excerpt, image_url, created_at',
+    );
+    expect(selectedColumns(queries()[0])).not.toMatch(/content|\*/);
   });
 
   it('puts the search and the categories before the posts, and the recent posts after', async () => {
@@ -173,19 +180,19 @@ describe('BlogListPage', () => {
     renderBlog('/blog');
     await findCard('Deploying on Supabase');
     expect(screen.queryByText('Draft: pricing changes')).toBeNull();
-    expect(fakeDb.queries[0].filters).toContainEqual(['published', true]);
+    expect(queries()[0].url.searchParams.get('published')).toBe('eq.true');
   });
 
   it('shows skeletons while loading, then an error with a working retry', async () => {
     const user = userEvent.setup();
-    fakeDb.failWith = 'network down';
+    failRequests('get', 'blog_posts', pgError('', 'network down'));
     renderBlog('/blog');
     expect(screen.getByTestId('post-grid-skeleton')).toBeInTheDocument();
     // Placeholders are for the eye only.
     expect(screen.getByTestId('post-grid-skeleton')).toHaveAttribute('aria-hidden', 'true');
     expect(screen.getAllByTestId('post-card-skeleton')).toHaveLength(SKELETON_CARD_COUNT);
     expect(await screen.findByText('The posts could not be loaded.')).toBeInTheDocument();
-    fakeDb.failWith = null;
+    server.resetHandlers();
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(cardTitles()).toHaveLength(4));
   });
@@ -193,7 +200,7 @@ describe('BlogListPage', () => {
   it('refreshes the list when the window regains focus', async () => {
     renderBlog('/blog');
     await findCard('Deploying on Supabase');
-    fakeDb.rows.push({
+    posts().push({
       ...samplePosts[0],
       id: 6,
       title: 'Fresh news',

@@ -2,25 +2,29 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fakeDb } from '../testing/fake-supabase';
-import { samplePosts } from '../testing/fixtures';
+import {
+  failRequests,
+  pgError,
+  selectedColumns,
+  server,
+  supabaseDb,
+} from '../../../components/testing/supabase-server';
+import { samplePosts, type BlogRow } from '../testing/fixtures';
 import { renderBlog } from '../testing/render';
 
 // Chakra in jsdom renders slowly on a busy machine; this is a budget, not a timing assertion.
 vi.setConfig({ testTimeout: 20_000 });
 
-vi.mock('../../../lib/supabase', async () => ({
-  supabase: (await import('../testing/fake-supabase')).fakeSupabase,
-}));
+beforeEach(() => supabaseDb.seed({ blog_posts: samplePosts }));
 
-beforeEach(() => fakeDb.reset(samplePosts.map((p) => ({ ...p }))));
+const posts = () => supabaseDb.rows('blog_posts') as unknown as BlogRow[];
+const queries = () => supabaseDb.requested('GET', 'blog_posts');
 
 const article = () => screen.getByRole('article');
 
 describe('BlogPostPage', () => {
   it('shows the post with its category, long date, cover and markdown body', async () => {
-    fakeDb.rows[2].content =
-      'Use **_next** here.\nSame paragraph.\n\n| a | b |\n|---|---|\n| 1 | 2 |';
+    posts()[2].content = 'Use **_next** here.\nSame paragraph.\n\n| a | b |\n|---|---|\n| 1 | 2 |';
     renderBlog('/blog/3');
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Redirect after submit' }),
@@ -77,7 +81,7 @@ describe('BlogPostPage', () => {
       expect(
         await screen.findByRole('heading', { level: 1, name: 'Post not found' }),
       ).toBeInTheDocument();
-      expect(fakeDb.queries.some((q) => q.filters.some(([column]) => column === 'id'))).toBe(false);
+      expect(queries().some((q) => q.url.searchParams.has('id'))).toBe(false);
     },
   );
 
@@ -98,7 +102,7 @@ describe('BlogPostPage', () => {
 
   it('shows an error state in place of a body the renderer refuses', async () => {
     const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
-    (fakeDb.rows[0] as unknown as { content: unknown }).content = null;
+    (posts()[0] as unknown as { content: unknown }).content = null;
     renderBlog('/blog/1');
     expect(await screen.findByText('This post could not be displayed.')).toBeInTheDocument();
     expect(
@@ -109,10 +113,10 @@ describe('BlogPostPage', () => {
 
   it('offers a retry when the post cannot be loaded', async () => {
     const user = userEvent.setup();
-    fakeDb.failWith = 'offline';
+    failRequests('get', 'blog_posts', pgError('', 'offline'));
     renderBlog('/blog/1');
     expect(await screen.findByText('The post could not be loaded.')).toBeInTheDocument();
-    fakeDb.failWith = null;
+    server.resetHandlers();
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Introducing tinyback' }),
@@ -121,7 +125,7 @@ describe('BlogPostPage', () => {
 
   it('opens a post from the list at once from the cached card, and loads only its body', async () => {
     const user = userEvent.setup();
-    fakeDb.rows[2].content = 'The body of the redirect post.';
+    posts()[2].content = 'The body of the redirect post.';
     renderBlog('/blog');
     const region = await screen.findByRole('region', { name: 'Latest posts' });
     await user.click(await within(region).findByRole('link', { name: 'Redirect after submit' }));
@@ -132,11 +136,11 @@ describe('BlogPostPage', () => {
     expect(await screen.findByText('The body of the redirect post.')).toBeInTheDocument();
     // One list request (the list page's) and one post request with the body; the sidebar's
     // recent posts come from the cached list.
-    expect(fakeDb.queries.map((q) => q.columns)).toEqual([
+    expect(queries().map(selectedColumns)).toEqual([
       'id, title, category, excerpt, image_url, created_at',
       'id, title, category, excerpt, image_url, created_at, content',
     ]);
-    expect(fakeDb.queries[1].filters).toContainEqual(['id', 3]);
+    expect(queries()[1].url.searchParams.get('id')).toBe('eq.3');
     const recent = screen.getByRole('list', { name: 'Recent posts' });
     expect(within(recent).getAllByRole('link')).toHaveLength(3);
   });
@@ -145,7 +149,7 @@ describe('BlogPostPage', () => {
     renderBlog('/blog/2');
     await screen.findByRole('heading', { level: 1, name: 'Stop form spam with a honeypot' });
     await screen.findByRole('list', { name: 'Recent posts' });
-    const columns = fakeDb.queries.map((q) => q.columns).sort();
+    const columns = queries().map(selectedColumns).sort();
     expect(columns).toEqual([
       'id, title, category, excerpt, image_url, created_at',
       'id, title, category, excerpt, image_url, created_at, content',
@@ -159,6 +163,6 @@ describe('BlogPostPage', () => {
     await act(async () => {
       document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     });
-    expect(fakeDb.queries.filter((q) => !q.columns.includes('content'))).toHaveLength(1);
+    expect(queries().filter((q) => !selectedColumns(q).includes('content'))).toHaveLength(1);
   });
 });

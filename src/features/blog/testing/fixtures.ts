@@ -1,5 +1,7 @@
 // Blog rows for component tests, with distinct categories, words and dates.
-import type { BlogRow } from './fake-supabase';
+import type { BlogPost } from '../types';
+
+export type BlogRow = BlogPost & { published: boolean };
 
 export const samplePosts: BlogRow[] = [
   {
