@@ -479,3 +479,13 @@ export function holdRequests(method: Method, path: string) {
 /** The columns a REST request selected, written as the app writes them (`a, b`). */
 export const selectedColumns = (request: ReceivedRequest) =>
   (request.url.searchParams.get('select') ?? '').split(',').join(', ');
+
+/**
+ * What the requests of a method to a path carried, oldest first: the JSON body of a write or an
+ * rpc, or the query of a read or delete (`{ form_id: 'eq.…' }`).
+ */
+export function sentTo(method: string, path: string): unknown[] {
+  return supabaseDb
+    .requested(method.toUpperCase(), path)
+    .map((r) => r.body ?? Object.fromEntries(r.url.searchParams));
+}

@@ -2,23 +2,23 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SLOW, renderWithProviders } from '../../../components/testing/render';
-import { pgError } from '../../../components/testing/request-controls';
-import { notify } from '../../../components/toaster';
 import {
-  resetSettingsBackend,
-  SETTINGS_FORM_ID,
-  type SettingsBackend,
-} from '../testing/settings-supabase';
+  failRequests,
+  holdRequests,
+  pgError,
+  sentTo,
+  server,
+  supabaseDb,
+} from '../../../components/testing/supabase-server';
+import { notify } from '../../../components/toaster';
+import { SETTINGS_FORM_ID, seedSettings } from '../testing/fixtures';
 import { AutoresponderSection } from './autoresponder-section';
 
-vi.mock('../../../lib/supabase', () => import('../testing/settings-supabase'));
 vi.mock('../../../components/toaster', () => ({ notify: vi.fn() }));
-
-let backend: SettingsBackend;
 
 beforeEach(() => {
   vi.mocked(notify).mockReset();
-  backend = resetSettingsBackend();
+  seedSettings();
 });
 
 const renderSection = (verified = true) =>
@@ -33,12 +33,13 @@ const renderSection = (verified = true) =>
 
 describe('autoresponder settings', () => {
   it('shows a loading state, then an error with a retry that loads the saved reply', async () => {
-    backend.hold('select');
+    holdRequests('get', 'form_autoresponders');
     const first = renderSection();
     expect(await screen.findByText('Loading the autoresponder…')).toBeVisible();
     first.unmount();
 
-    backend = resetSettingsBackend({
+    server.resetHandlers();
+    seedSettings({
       form_autoresponders: [
         {
           form_id: SETTINGS_FORM_ID,
@@ -49,11 +50,11 @@ describe('autoresponder settings', () => {
         },
       ],
     });
-    backend.fail('select', pgError('500', 'boom'));
+    failRequests('get', 'form_autoresponders', pgError('500', 'boom'));
     renderSection();
     const alert = await screen.findByRole('alert', {}, SLOW);
     expect(alert).toHaveTextContent('Could not load the autoresponder.');
-    backend.succeed('select');
+    server.resetHandlers();
     await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('textbox', { name: 'Subject' }, SLOW)).toHaveValue(
       'Got it, {{name}}',
@@ -127,13 +128,14 @@ describe('autoresponder settings', () => {
       await form.findByText('Use at most 10 merge fields in the reply; it has 12.'),
     ).toBeVisible();
     expect(body).toHaveAttribute('aria-invalid', 'true');
-    expect(backend.calls.upsert).not.toHaveBeenCalled();
+    expect(sentTo('post', 'form_autoresponders')).toEqual([]);
   });
 
   it('shows the database’s refusal of a template with too many merge fields', async () => {
     const user = userEvent.setup();
-    backend.fail(
-      'upsert',
+    failRequests(
+      'post',
+      'form_autoresponders',
       pgError(
         '23514',
         'new row for relation "form_autoresponders" violates check constraint "form_autoresponders_merge_fields"',
@@ -155,7 +157,7 @@ describe('autoresponder settings', () => {
     await user.click(form.getByRole('checkbox', { name: 'Send an automatic reply' }));
     await user.click(form.getByRole('button', { name: 'Save reply' }));
     expect(await form.findByText('Write the reply before switching it on.')).toBeVisible();
-    expect(backend.calls.upsert).not.toHaveBeenCalled();
+    expect(sentTo('post', 'form_autoresponders')).toEqual([]);
 
     await user.click(form.getByRole('textbox', { name: 'Reply' }));
     await user.paste('Thanks, {{name}}!');
@@ -167,7 +169,7 @@ describe('autoresponder settings', () => {
         'New messages get your reply.',
       ),
     );
-    expect(backend.calls.upsert).toHaveBeenCalledWith('form_autoresponders', {
+    expect(sentTo('post', 'form_autoresponders')).toContainEqual({
       form_id: SETTINGS_FORM_ID,
       enabled: true,
       subject: 'Thanks for your message',
@@ -190,15 +192,14 @@ describe('autoresponder settings', () => {
     expect(
       await form.findByText('Use a name without @, angle brackets or control characters.'),
     ).toBeVisible();
-    expect(backend.calls.upsert).not.toHaveBeenCalled();
+    expect(sentTo('post', 'form_autoresponders')).toEqual([]);
 
     await user.clear(sender);
     await user.type(sender, '  Shop Team  ');
     expect(form.getByTestId('preview-from')).toHaveTextContent('Shop Team');
     await user.click(form.getByRole('button', { name: 'Save reply' }));
     await vi.waitFor(() =>
-      expect(backend.calls.upsert).toHaveBeenCalledWith(
-        'form_autoresponders',
+      expect(sentTo('post', 'form_autoresponders')).toContainEqual(
         expect.objectContaining({ from_name: 'Shop Team' }),
       ),
     );
@@ -206,7 +207,7 @@ describe('autoresponder settings', () => {
 
   it('says why a save failed, inline and in a toast', async () => {
     const user = userEvent.setup();
-    backend.fail('upsert', pgError('42501', 'permission denied'));
+    failRequests('post', 'form_autoresponders', pgError('42501', 'permission denied'));
     renderSection();
     const form = within(await screen.findByRole('form', { name: 'Autoresponder' }, SLOW));
     await user.click(form.getByRole('button', { name: 'Save reply' }));

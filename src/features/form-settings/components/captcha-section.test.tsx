@@ -4,21 +4,18 @@ import userEvent from '@testing-library/user-event';
 import { SLOW, renderWithProviders } from '../../../components/testing/render';
 import { notify } from '../../../components/toaster';
 import type { Tables } from '../../../lib/database';
-import { makeForm } from '../testing/fixtures';
-import { pgError, resetCaptchaBackend, type CaptchaBackend } from '../testing/captcha-supabase';
+import { failRequests, pgError, sentTo } from '../../../components/testing/supabase-server';
+import { makeForm, seedCaptcha } from '../testing/fixtures';
 import { CaptchaSection } from './captcha-section';
 
-vi.mock('../../../lib/supabase', () => import('../testing/captcha-supabase'));
 vi.mock('../../../components/toaster', () => ({ notify: vi.fn() }));
-
-let backend: CaptchaBackend;
 
 beforeEach(() => {
   vi.mocked(notify).mockReset();
 });
 
 function renderSection(form: Tables<'forms'>) {
-  backend = resetCaptchaBackend({ forms: [form] });
+  seedCaptcha([form]);
   renderWithProviders(<CaptchaSection form={form} />);
   return within(screen.getByRole('form', { name: 'CAPTCHA' }));
 }
@@ -40,7 +37,7 @@ describe('CAPTCHA settings', () => {
       await section.findByText('Enter the site key exactly as the provider shows it.'),
     ).toBeVisible();
     expect(section.getByText('Enter the secret key.')).toBeVisible();
-    expect(backend.calls.rpc).not.toHaveBeenCalled();
+    expect(sentTo('post', 'rpc/set_form_captcha')).toEqual([]);
 
     await user.clear(section.getByLabelText(/Site key/));
     await user.type(section.getByLabelText(/Site key/), 'site-a1');
@@ -58,7 +55,7 @@ describe('CAPTCHA settings', () => {
         ),
       SLOW,
     );
-    expect(backend.calls.rpc).toHaveBeenCalledWith('set_form_captcha', {
+    expect(sentTo('post', 'rpc/set_form_captcha')).toContainEqual({
       p_form_id: form.id,
       p_provider: 'turnstile',
       p_site_key: 'site-a1',
@@ -116,7 +113,7 @@ describe('CAPTCHA settings', () => {
     await user.click(section.getByRole('button', { name: 'Save CAPTCHA' }));
     await vi.waitFor(
       () =>
-        expect(backend.calls.rpc).toHaveBeenCalledWith('set_form_captcha', {
+        expect(sentTo('post', 'rpc/set_form_captcha')).toContainEqual({
           p_form_id: form.id,
           p_provider: 'hcaptcha',
           p_site_key: 'site-2',
@@ -128,7 +125,7 @@ describe('CAPTCHA settings', () => {
     await user.selectOptions(section.getByLabelText('Provider'), 'Google reCAPTCHA v2 (checkbox)');
     await user.click(section.getByRole('button', { name: 'Save CAPTCHA' }));
     expect(await section.findByText('Enter the secret key.')).toBeVisible();
-    expect(backend.calls.rpc).toHaveBeenCalledTimes(1);
+    expect(sentTo('post', 'rpc/set_form_captcha')).toHaveLength(1);
   });
 
   it('turns CAPTCHA off', async () => {
@@ -139,7 +136,7 @@ describe('CAPTCHA settings', () => {
     expect(section.queryByLabelText(/Secret key/)).toBeNull();
     await user.click(section.getByRole('button', { name: 'Save CAPTCHA' }));
     await vi.waitFor(() => expect(state()).toHaveTextContent(/^Off/), SLOW);
-    expect(backend.calls.rpc).toHaveBeenCalledWith('set_form_captcha', {
+    expect(sentTo('post', 'rpc/set_form_captcha')).toContainEqual({
       p_form_id: form.id,
       p_provider: null,
       p_site_key: null,
@@ -157,7 +154,11 @@ describe('CAPTCHA settings', () => {
     const section = renderSection(
       makeForm({ captcha_provider: 'turnstile', captcha_site_key: 's' }),
     );
-    backend.fail('rpc', pgError('22023', 'Enter the secret key exactly as the provider shows it.'));
+    failRequests(
+      'post',
+      'rpc/set_form_captcha',
+      pgError('22023', 'Enter the secret key exactly as the provider shows it.'),
+    );
     await user.click(section.getByRole('button', { name: 'Save CAPTCHA' }));
     expect(await section.findByRole('alert', {}, SLOW)).toHaveTextContent(
       'Enter the secret key exactly as the provider shows it.',
@@ -167,7 +168,7 @@ describe('CAPTCHA settings', () => {
       'CAPTCHA not saved',
       'Enter the secret key exactly as the provider shows it.',
     );
-    backend.fail('rpc', pgError('08006', 'network'));
+    failRequests('post', 'rpc/set_form_captcha', pgError('08006', 'network'));
     await user.click(section.getByRole('button', { name: 'Save CAPTCHA' }));
     expect(await section.findByText(/Check your connection and try again/)).toBeVisible();
     expect(state()).toHaveTextContent('Turnstile');

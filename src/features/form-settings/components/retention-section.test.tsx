@@ -2,42 +2,43 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SLOW, renderWithProviders } from '../../../components/testing/render';
-import { pgError } from '../../../components/testing/request-controls';
-import { notify } from '../../../components/toaster';
 import {
-  resetSettingsBackend,
-  SETTINGS_FORM_ID,
-  type SettingsBackend,
-} from '../testing/settings-supabase';
+  failRequests,
+  holdRequests,
+  pgError,
+  sentTo,
+  server,
+  supabaseDb,
+} from '../../../components/testing/supabase-server';
+import { notify } from '../../../components/toaster';
+import { SETTINGS_FORM_ID, seedSettings } from '../testing/fixtures';
 import { RetentionSection } from './retention-section';
 
-vi.mock('../../../lib/supabase', () => import('../testing/settings-supabase'));
 vi.mock('../../../components/toaster', () => ({ notify: vi.fn() }));
-
-let backend: SettingsBackend;
 
 beforeEach(() => {
   vi.mocked(notify).mockReset();
-  backend = resetSettingsBackend();
+  seedSettings();
 });
 
 const renderSection = () => renderWithProviders(<RetentionSection formId={SETTINGS_FORM_ID} />);
 
 describe('retention settings', () => {
   it('shows a loading state, then an error with a retry that loads the saved rule', async () => {
-    backend.hold('select');
+    holdRequests('get', 'form_retention');
     const first = renderSection();
     expect(await screen.findByText('Loading the retention rule…')).toBeVisible();
     first.unmount();
 
-    backend = resetSettingsBackend({
+    server.resetHandlers();
+    seedSettings({
       form_retention: [{ form_id: SETTINGS_FORM_ID, mode: 'days', days: 30 }],
     });
-    backend.fail('select', pgError('500', 'boom'));
+    failRequests('get', 'form_retention', pgError('500', 'boom'));
     renderSection();
     const alert = await screen.findByRole('alert', {}, SLOW);
     expect(alert).toHaveTextContent('Could not load the retention rule.');
-    backend.succeed('select');
+    server.resetHandlers();
     await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('spinbutton', { name: /Days to keep/ }, SLOW)).toHaveValue(30);
     expect(
@@ -56,7 +57,7 @@ describe('retention settings', () => {
     await user.type(days, '4000');
     await user.click(form.getByRole('button', { name: 'Save retention' }));
     expect(await form.findByText('At most 3650 days (10 years).')).toBeVisible();
-    expect(backend.calls.upsert).not.toHaveBeenCalled();
+    expect(sentTo('post', 'form_retention')).toEqual([]);
 
     await user.clear(days);
     await user.type(days, '30');
@@ -68,7 +69,7 @@ describe('retention settings', () => {
         'Messages are deleted after 30 days.',
       ),
     );
-    expect(backend.calls.upsert).toHaveBeenCalledWith('form_retention', {
+    expect(sentTo('post', 'form_retention')).toContainEqual({
       form_id: SETTINGS_FORM_ID,
       mode: 'days',
       days: 30,
@@ -77,7 +78,8 @@ describe('retention settings', () => {
 
   it('warns before "forward only" and removes the rule for "keep"', async () => {
     const user = userEvent.setup();
-    backend = resetSettingsBackend({
+    server.resetHandlers();
+    seedSettings({
       form_retention: [{ form_id: SETTINGS_FORM_ID, mode: 'days', days: 7 }],
     });
     renderSection();
@@ -87,9 +89,11 @@ describe('retention settings', () => {
     await user.click(form.getByRole('radio', { name: /Keep messages until I delete them/ }));
     await user.click(form.getByRole('button', { name: 'Save retention' }));
     await vi.waitFor(() =>
-      expect(backend.calls.delete).toHaveBeenCalledWith('form_retention', SETTINGS_FORM_ID),
+      expect(sentTo('delete', 'form_retention')).toContainEqual({
+        form_id: `eq.${SETTINGS_FORM_ID}`,
+      }),
     );
-    expect(backend.tables.form_retention).toEqual([]);
+    expect(supabaseDb.rows('form_retention')).toEqual([]);
     expect(notify).toHaveBeenCalledWith(
       'success',
       'Retention saved',
@@ -99,7 +103,7 @@ describe('retention settings', () => {
 
   it('says why a save failed', async () => {
     const user = userEvent.setup();
-    backend.fail('upsert', pgError('23503', 'violates foreign key'));
+    failRequests('post', 'form_retention', pgError('23503', 'violates foreign key'));
     renderSection();
     const form = within(await screen.findByRole('form', { name: 'Retention' }, SLOW));
     await user.click(form.getByRole('radio', { name: /Forward only/ }));
@@ -120,7 +124,8 @@ describe('retention settings', () => {
   it('asks before a number of days that deletes stored messages, saying how many', async () => {
     const user = userEvent.setup();
     const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
-    backend = resetSettingsBackend({
+    server.resetHandlers();
+    seedSettings({
       entries: [
         { form_id: SETTINGS_FORM_ID, created_at: daysAgo(45) },
         { form_id: SETTINGS_FORM_ID, created_at: daysAgo(31) },
@@ -141,23 +146,25 @@ describe('retention settings', () => {
     expect(ask).toHaveTextContent(
       'The 2 messages of this form older than 30 days will be deleted within a minute of saving.',
     );
-    expect(backend.calls.count).toHaveBeenCalledWith({
-      formId: SETTINGS_FORM_ID,
-      before: expect.any(String),
+    expect(sentTo('head', 'entries')).toContainEqual({
+      select: 'id',
+      form_id: `eq.${SETTINGS_FORM_ID}`,
+      created_at: expect.stringMatching(/^lt\./),
     });
-    const before = Date.parse(backend.calls.count.mock.calls[0]![0].before as string);
+    const [counted] = sentTo('head', 'entries') as { created_at: string }[];
+    const before = Date.parse(counted.created_at.slice('lt.'.length));
     expect(Math.abs(before - Date.parse(daysAgo(30)))).toBeLessThan(60_000);
     // Cancel: nothing saved, the choice still there to change.
     await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
     await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
-    expect(backend.calls.upsert).not.toHaveBeenCalled();
+    expect(sentTo('post', 'form_retention')).toEqual([]);
     expect(days).toHaveValue(30);
 
     await user.click(form.getByRole('button', { name: 'Save retention' }));
     const again = await screen.findByRole('alertdialog', { name: 'Delete 2 messages?' }, SLOW);
     await user.click(within(again).getByRole('button', { name: 'Save and delete' }));
     await vi.waitFor(() =>
-      expect(backend.calls.upsert).toHaveBeenCalledWith('form_retention', {
+      expect(sentTo('post', 'form_retention')).toContainEqual({
         form_id: SETTINGS_FORM_ID,
         mode: 'days',
         days: 30,
@@ -174,7 +181,8 @@ describe('retention settings', () => {
   it('asks before "forward only" when messages are stored, counting every one of them', async () => {
     const user = userEvent.setup();
     const now = new Date().toISOString();
-    backend = resetSettingsBackend({
+    server.resetHandlers();
+    seedSettings({
       entries: [{ form_id: SETTINGS_FORM_ID, created_at: now }],
     });
     renderSection();
@@ -183,10 +191,13 @@ describe('retention settings', () => {
     await user.click(form.getByRole('button', { name: 'Save retention' }));
     const ask = await screen.findByRole('alertdialog', { name: 'Delete 1 message?' }, SLOW);
     expect(ask).toHaveTextContent('The 1 message of this form stored now will be deleted once');
-    expect(backend.calls.count).toHaveBeenCalledWith({ formId: SETTINGS_FORM_ID });
+    expect(sentTo('head', 'entries')).toContainEqual({
+      select: 'id',
+      form_id: `eq.${SETTINGS_FORM_ID}`,
+    });
     await user.click(within(ask).getByRole('button', { name: 'Save and delete' }));
     await vi.waitFor(() =>
-      expect(backend.calls.upsert).toHaveBeenCalledWith('form_retention', {
+      expect(sentTo('post', 'form_retention')).toContainEqual({
         form_id: SETTINGS_FORM_ID,
         mode: 'forward_only',
         days: null,
@@ -196,7 +207,7 @@ describe('retention settings', () => {
 
   it('asks without a number when the messages cannot be counted', async () => {
     const user = userEvent.setup();
-    backend.fail('count', pgError('500', 'boom'));
+    failRequests('head', 'entries', pgError('500', 'boom'));
     renderSection();
     const form = within(await screen.findByRole('form', { name: 'Retention' }, SLOW));
     await user.click(form.getByRole('radio', { name: /Forward only/ }));
@@ -207,19 +218,20 @@ describe('retention settings', () => {
       SLOW,
     );
     expect(ask).toHaveTextContent('we could not count them just now');
-    expect(backend.calls.upsert).not.toHaveBeenCalled();
+    expect(sentTo('post', 'form_retention')).toEqual([]);
   });
 
   it('saves without asking when the rule deletes nothing stored', async () => {
     const user = userEvent.setup();
-    backend = resetSettingsBackend({
+    server.resetHandlers();
+    seedSettings({
       entries: [{ form_id: SETTINGS_FORM_ID, created_at: new Date().toISOString() }],
     });
     renderSection();
     const form = within(await screen.findByRole('form', { name: 'Retention' }, SLOW));
     await user.click(form.getByRole('radio', { name: /Delete messages after a number of days/ }));
     await user.click(form.getByRole('button', { name: 'Save retention' }));
-    await vi.waitFor(() => expect(backend.calls.upsert).toHaveBeenCalled());
+    await vi.waitFor(() => expect(sentTo('post', 'form_retention')).not.toEqual([]));
     expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 });
