@@ -8,7 +8,6 @@ import {
   pgError,
   sentTo,
   server,
-  supabaseDb,
 } from '../../../components/testing/supabase-server';
 import { notify } from '../../../components/toaster';
 import { SETTINGS_FORM_ID, seedSettings } from '../testing/fixtures';
