@@ -173,8 +173,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     // Local development: webhooks may target this machine (the database's half of the switch;
     // WEBHOOKS_ALLOW_LOCAL below is the function's). Never done on Supabase.
     await pool.query(`do $$ begin
-      if to_regclass('public.webhook_settings') is not null then
-        update public.webhook_settings set allow_local = true;
+      if to_regclass('private.webhook_settings') is not null then
+        update private.webhook_settings set allow_local = true;
       end if; end $$`);
 
     const startMail = () =>

@@ -299,32 +299,6 @@ export type Database = {
           },
         ];
       };
-      form_captcha_secrets: {
-        Row: {
-          form_id: string;
-          secret: string;
-          updated_at: string;
-        };
-        Insert: {
-          form_id: string;
-          secret: string;
-          updated_at?: string;
-        };
-        Update: {
-          form_id?: string;
-          secret?: string;
-          updated_at?: string;
-        };
-        Relationships: [
-          {
-            foreignKeyName: 'form_captcha_secrets_form_id_fkey';
-            columns: ['form_id'];
-            isOneToOne: true;
-            referencedRelation: 'forms';
-            referencedColumns: ['id'];
-          },
-        ];
-      };
       form_retention: {
         Row: {
           created_at: string;
@@ -405,65 +379,6 @@ export type Database = {
         };
         Relationships: [];
       };
-      newsletter_subscribers: {
-        Row: {
-          confirmed_at: string | null;
-          created_at: string;
-          email: string;
-          id: string;
-          last_confirmation_at: string | null;
-          status: string;
-          unsubscribed_at: string | null;
-        };
-        Insert: {
-          confirmed_at?: string | null;
-          created_at?: string;
-          email: string;
-          id?: string;
-          last_confirmation_at?: string | null;
-          status?: string;
-          unsubscribed_at?: string | null;
-        };
-        Update: {
-          confirmed_at?: string | null;
-          created_at?: string;
-          email?: string;
-          id?: string;
-          last_confirmation_at?: string | null;
-          status?: string;
-          unsubscribed_at?: string | null;
-        };
-        Relationships: [];
-      };
-      plan_settings: {
-        Row: {
-          contact_email: string;
-          default_plan: string;
-          id: boolean;
-          unlimited: boolean;
-        };
-        Insert: {
-          contact_email?: string;
-          default_plan?: string;
-          id?: boolean;
-          unlimited?: boolean;
-        };
-        Update: {
-          contact_email?: string;
-          default_plan?: string;
-          id?: boolean;
-          unlimited?: boolean;
-        };
-        Relationships: [
-          {
-            foreignKeyName: 'plan_settings_default_plan_fkey';
-            columns: ['default_plan'];
-            isOneToOne: false;
-            referencedRelation: 'plans';
-            referencedColumns: ['id'];
-          },
-        ];
-      };
       plans: {
         Row: {
           id: string;
@@ -515,24 +430,6 @@ export type Database = {
           name?: string | null;
           role?: string;
           time_zone?: string | null;
-        };
-        Relationships: [];
-      };
-      used_form_ids: {
-        Row: {
-          first_used_at: string;
-          id: string;
-          user_id: string | null;
-        };
-        Insert: {
-          first_used_at?: string;
-          id: string;
-          user_id?: string | null;
-        };
-        Update: {
-          first_used_at?: string;
-          id?: string;
-          user_id?: string | null;
         };
         Relationships: [];
       };
@@ -661,21 +558,6 @@ export type Database = {
             referencedColumns: ['id'];
           },
         ];
-      };
-      webhook_settings: {
-        Row: {
-          allow_local: boolean;
-          id: boolean;
-        };
-        Insert: {
-          allow_local?: boolean;
-          id?: boolean;
-        };
-        Update: {
-          allow_local?: boolean;
-          id?: boolean;
-        };
-        Relationships: [];
       };
       webhooks: {
         Row: {
@@ -912,6 +794,7 @@ export type Database = {
         };
         Returns: boolean;
       };
+      form_captcha_secret: { Args: { p_form_id: string }; Returns: string };
       form_message_counts: {
         Args: Record<PropertyKey, never>;
         Returns: {

@@ -54,16 +54,16 @@ comment on column public.forms.captcha_provider is
 comment on column public.forms.captcha_site_key is
   'The provider''s public site key, for the embed code. Written by set_form_captcha().';
 
-create table public.used_form_ids (
+create table private.used_form_ids (
   id uuid not null,
   first_used_at timestamp with time zone default now() not null,
   user_id uuid,
   constraint used_form_ids_pkey PRIMARY KEY (id)
 );
-create index used_form_ids_user_idx ON public.used_form_ids (user_id, first_used_at DESC) WHERE (user_id IS NOT NULL);
-comment on table public.used_form_ids is
+create index used_form_ids_user_idx ON private.used_form_ids (user_id, first_used_at DESC) WHERE (user_id IS NOT NULL);
+comment on table private.used_form_ids is
   'Every id a form has ever had; a form id is never given out twice (written by a trigger only).';
-comment on column public.used_form_ids.user_id is
+comment on column private.used_form_ids.user_id is
   'The account that created the form (null for forms made before this was recorded); counts form creations.';
 
 -- ------------------------------------------------------------------------------------------------
@@ -107,10 +107,10 @@ begin
   if tg_op = 'INSERT' and v_uid is not null then
     -- Counted for the caller, whatever user_id the row claims (RLS refuses another's afterwards).
     perform pg_advisory_xact_lock(hashtextextended('tinyback.form_create:' || v_uid::text, 0));
-    if (select count(*) from (select 1 from public.used_form_ids u
+    if (select count(*) from (select 1 from private.used_form_ids u
           where u.user_id = v_uid and u.first_used_at > now() - interval '1 hour'
           limit c_per_hour) h) >= c_per_hour
-       or (select count(*) from (select 1 from public.used_form_ids u
+       or (select count(*) from (select 1 from private.used_form_ids u
           where u.user_id = v_uid and u.first_used_at > now() - interval '1 day'
           limit c_per_day) d) >= c_per_day then
       raise exception 'You have created too many forms recently. Try again in an hour.'
@@ -118,7 +118,7 @@ begin
               detail = format('At most %s forms an hour and %s a day per account.', c_per_hour, c_per_day);
     end if;
   end if;
-  insert into public.used_form_ids (id, user_id) values (new.id, coalesce(v_uid, new.user_id))
+  insert into private.used_form_ids (id, user_id) values (new.id, coalesce(v_uid, new.user_id))
     on conflict (id) do nothing;
   if not found then
     raise exception 'This form id was used before.'
@@ -214,7 +214,7 @@ create policy "Forms are updatable by their owner" on public.forms
   using ((( SELECT auth.uid() AS uid) = user_id))
   with check ((( SELECT auth.uid() AS uid) = user_id));
 
-alter table public.used_form_ids enable row level security;
+alter table private.used_form_ids enable row level security;
 
 -- ------------------------------------------------------------------------------------------------
 -- Grants
@@ -224,8 +224,7 @@ grant select, delete on table public.forms to authenticated;
 grant all on table public.forms to service_role;
 grant insert (id, user_id, name, target_email, allowed_origin, notify_email, redirect_url) on table public.forms to authenticated;
 grant update (name, target_email, allowed_origin, notify_email, redirect_url) on table public.forms to authenticated;
-revoke all on table public.used_form_ids from public, anon, authenticated, service_role;
-grant select on table public.used_form_ids to service_role;
+revoke all on table private.used_form_ids from public, anon, authenticated, service_role;
 
 -- ------------------------------------------------------------------------------------------------
 -- Realtime

@@ -29,7 +29,7 @@ create table public.plans (
 comment on table public.plans is
   'Quota tiers: projects (distinct allowed origins) and non-spam submissions per calendar month (UTC); null is unlimited.';
 
-create table public.plan_settings (
+create table private.plan_settings (
   id boolean default true not null,
   default_plan text default 'free'::text not null,
   unlimited boolean default false not null,
@@ -39,7 +39,7 @@ create table public.plan_settings (
   constraint plan_settings_contact_email CHECK (((char_length(contact_email) <= 320) AND (contact_email ~ '^[^\s@]+@[^\s@]+$'::text))),
   constraint plan_settings_id_check CHECK (id)
 );
-comment on table public.plan_settings is
+comment on table private.plan_settings is
   'One row: the plan new accounts start on, whether the deployment sets no quotas at all, and where to ask for a bigger plan.';
 
 create table public.account_plans (
@@ -92,7 +92,7 @@ begin
   insert into public.account_plans (user_id, plan_id, chosen_plan, chosen_billing)
     values (
       new.id,
-      coalesce((select s.default_plan from public.plan_settings s where s.id), 'free'),
+      coalesce((select s.default_plan from private.plan_settings s where s.id), 'free'),
       v_chosen,
       v_billing
     )
@@ -205,7 +205,7 @@ AS $function$
      (select case when s.unlimited then 'unlimited'
                   else coalesce((select a.plan_id from public.account_plans a where a.user_id = p_user),
                                 s.default_plan) end
-        from public.plan_settings s where s.id),
+        from private.plan_settings s where s.id),
      'free');
 $function$;
 revoke all on function private.effective_plan(p_user uuid) from public, anon, authenticated, service_role;
@@ -293,7 +293,7 @@ begin
   if v_to is null then
     return;
   end if;
-  select s.contact_email into v_contact from public.plan_settings s where s.id;
+  select s.contact_email into v_contact from private.plan_settings s where s.id;
 
   if v_level = 100 then
     v_subject := format('Your %s plan''s %s for %s are used up', p_plan.name,
@@ -374,13 +374,13 @@ declare
   v_account public.account_plans;
   v_plan public.plans;
   v_effective public.plans;
-  v_settings public.plan_settings;
+  v_settings private.plan_settings;
   v_usage private.submission_usage;
 begin
   if v_uid is null then
     raise exception 'Sign in to see your plan.' using errcode = '42501';
   end if;
-  select s.* into v_settings from public.plan_settings s where s.id;
+  select s.* into v_settings from private.plan_settings s where s.id;
   select a.* into v_account from public.account_plans a where a.user_id = v_uid;
   select p.* into v_plan from public.plans p
    where p.id = coalesce(v_account.plan_id, v_settings.default_plan, 'free');
@@ -427,7 +427,7 @@ create policy "Plans are public" on public.plans
   for select to anon, authenticated
   using (true);
 
-alter table public.plan_settings enable row level security;
+alter table private.plan_settings enable row level security;
 
 alter table public.account_plans enable row level security;
 create policy "Account plans are viewable by their owner" on public.account_plans
@@ -441,8 +441,7 @@ revoke all on table public.plans from public, anon, authenticated, service_role;
 grant select on table public.plans to anon;
 grant select on table public.plans to authenticated;
 grant select on table public.plans to service_role;
-revoke all on table public.plan_settings from public, anon, authenticated, service_role;
-grant select, update on table public.plan_settings to service_role;
+revoke all on table private.plan_settings from public, anon, authenticated, service_role;
 revoke all on table public.account_plans from public, anon, authenticated, service_role;
 grant select on table public.account_plans to authenticated;
 grant select on table public.account_plans to service_role;

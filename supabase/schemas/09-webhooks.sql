@@ -98,13 +98,13 @@ create index webhook_attempts_webhook_idx ON public.webhook_attempts (webhook_id
 comment on table public.webhook_attempts is
   'Every webhook attempt, for the owner''s delivery log.';
 
-create table public.webhook_settings (
+create table private.webhook_settings (
   id boolean default true not null,
   allow_local boolean default false not null,
   constraint webhook_settings_pkey PRIMARY KEY (id),
   constraint webhook_settings_id_check CHECK (id)
 );
-comment on table public.webhook_settings is
+comment on table private.webhook_settings is
   'One row; allow_local lets webhooks target local addresses (local development only).';
 
 -- ------------------------------------------------------------------------------------------------
@@ -266,7 +266,7 @@ begin
          case when e.id is null then null else jsonb_build_object(
            'id', e.id, 'name', e.name, 'email', e.email, 'message', e.message, 'data', e.data,
            'is_spam', e.is_spam, 'created_at', e.created_at) end,
-         coalesce((select s.allow_local from public.webhook_settings s where s.id), false)
+         coalesce((select s.allow_local from private.webhook_settings s where s.id), false)
     from claimed c
     join public.webhooks w on w.id = c.webhook_id
     join public.forms f on f.id = w.form_id
@@ -403,7 +403,7 @@ create or replace function public.webhook_url_problem(p_url text)
 AS $function$
 declare
   v_allow_local boolean := coalesce(
-    (select s.allow_local from public.webhook_settings s where s.id), false);
+    (select s.allow_local from private.webhook_settings s where s.id), false);
   v_m text[];
   v_host text;
   v_last text;
@@ -584,7 +584,7 @@ create policy "Webhook attempts are viewable by their owner" on public.webhook_a
   for select to authenticated
   using ((( SELECT auth.uid() AS uid) = user_id));
 
-alter table public.webhook_settings enable row level security;
+alter table private.webhook_settings enable row level security;
 
 -- ------------------------------------------------------------------------------------------------
 -- Grants
@@ -600,5 +600,4 @@ grant all on table public.webhook_deliveries to service_role;
 revoke all on table public.webhook_attempts from public, anon, authenticated, service_role;
 grant select on table public.webhook_attempts to authenticated;
 grant all on table public.webhook_attempts to service_role;
-revoke all on table public.webhook_settings from public, anon, authenticated, service_role;
-grant all on table public.webhook_settings to service_role;
+revoke all on table private.webhook_settings from public, anon, authenticated, service_role;

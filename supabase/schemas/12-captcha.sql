@@ -12,7 +12,7 @@ set check_function_bodies = off;
 -- ------------------------------------------------------------------------------------------------
 -- Tables
 -- ------------------------------------------------------------------------------------------------
-create table public.form_captcha_secrets (
+create table private.form_captcha_secrets (
   form_id uuid not null,
   secret text not null,
   updated_at timestamp with time zone default now() not null,
@@ -20,8 +20,8 @@ create table public.form_captcha_secrets (
   constraint form_captcha_secrets_form_id_fkey FOREIGN KEY (form_id) REFERENCES public.forms(id) ON DELETE CASCADE,
   constraint form_captcha_secrets_secret CHECK (((char_length(secret) <= 500) AND (secret ~ '^[!-~]+$'::text)))
 );
-comment on table public.form_captcha_secrets is
-  'CAPTCHA secret keys: set through set_form_captcha(), read by the forms function only (no client can select them).';
+comment on table private.form_captcha_secrets is
+  'CAPTCHA secret keys: set through set_form_captcha(), read by the forms function through form_captcha_secret().';
 
 -- ------------------------------------------------------------------------------------------------
 -- Functions
@@ -51,7 +51,7 @@ begin
   if p_provider is null then
     update public.forms f set captcha_provider = null, captcha_site_key = null
      where f.id = p_form_id;
-    delete from public.form_captcha_secrets s where s.form_id = p_form_id;
+    delete from private.form_captcha_secrets s where s.form_id = p_form_id;
     return jsonb_build_object('captcha_provider', null, 'captcha_site_key', null);
   end if;
 
@@ -63,13 +63,13 @@ begin
   end if;
   if v_secret = '' then
     if v_current is distinct from p_provider
-       or not exists (select 1 from public.form_captcha_secrets s where s.form_id = p_form_id) then
+       or not exists (select 1 from private.form_captcha_secrets s where s.form_id = p_form_id) then
       raise exception 'Enter the secret key.' using errcode = '22023';
     end if;
   elsif char_length(v_secret) > 500 or v_secret !~ '^[!-~]+$' then
     raise exception 'Enter the secret key exactly as the provider shows it.' using errcode = '22023';
   else
-    insert into public.form_captcha_secrets (form_id, secret) values (p_form_id, v_secret)
+    insert into private.form_captcha_secrets (form_id, secret) values (p_form_id, v_secret)
       on conflict (form_id) do update set secret = excluded.secret, updated_at = now();
   end if;
 
@@ -80,6 +80,19 @@ end;
 $function$;
 revoke all on function public.set_form_captcha(p_form_id uuid, p_provider text, p_site_key text, p_secret text) from public, anon, authenticated, service_role;
 grant execute on function public.set_form_captcha(p_form_id uuid, p_provider text, p_site_key text, p_secret text) to authenticated;
+
+create or replace function public.form_captcha_secret(p_form_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select s.secret from private.form_captcha_secrets s where s.form_id = p_form_id;
+$function$;
+comment on function public.form_captcha_secret(p_form_id uuid) is
+  'The form''s CAPTCHA secret key, or null: for the forms function (service role) to verify a token.';
+revoke all on function public.form_captcha_secret(p_form_id uuid) from public, anon, authenticated, service_role;
+grant execute on function public.form_captcha_secret(p_form_id uuid) to service_role;
 
 create or replace function public.begin_captcha_post(p_form_id uuid, p_ip_hash text, p_idempotency_key text, p_per_minute integer, p_per_day integer)
  RETURNS jsonb
@@ -114,10 +127,9 @@ grant execute on function public.begin_captcha_post(p_form_id uuid, p_ip_hash te
 -- ------------------------------------------------------------------------------------------------
 -- Row level security
 -- ------------------------------------------------------------------------------------------------
-alter table public.form_captcha_secrets enable row level security;
+alter table private.form_captcha_secrets enable row level security;
 
 -- ------------------------------------------------------------------------------------------------
 -- Grants
 -- ------------------------------------------------------------------------------------------------
-revoke all on table public.form_captcha_secrets from public, anon, authenticated, service_role;
-grant all on table public.form_captcha_secrets to service_role;
+revoke all on table private.form_captcha_secrets from public, anon, authenticated, service_role;

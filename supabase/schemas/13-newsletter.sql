@@ -12,7 +12,7 @@ set check_function_bodies = off;
 -- ------------------------------------------------------------------------------------------------
 -- Tables
 -- ------------------------------------------------------------------------------------------------
-create table public.newsletter_subscribers (
+create table private.newsletter_subscribers (
   id uuid default gen_random_uuid() not null,
   email text not null,
   created_at timestamp with time zone default now() not null,
@@ -26,13 +26,13 @@ create table public.newsletter_subscribers (
   constraint newsletter_subscribers_status CHECK ((status = ANY (ARRAY['pending'::text, 'confirmed'::text, 'unsubscribed'::text]))),
   constraint newsletter_subscribers_unsubscribed_has_time CHECK (((status <> 'unsubscribed'::text) OR (unsubscribed_at IS NOT NULL)))
 );
-create index newsletter_subscribers_pending_idx ON public.newsletter_subscribers (last_confirmation_at) WHERE (status = 'pending'::text);
-create unique index newsletter_subscribers_email_key ON public.newsletter_subscribers (lower(email));
-comment on table public.newsletter_subscribers is
+create index newsletter_subscribers_pending_idx ON private.newsletter_subscribers (last_confirmation_at) WHERE (status = 'pending'::text);
+create unique index newsletter_subscribers_email_key ON private.newsletter_subscribers (lower(email));
+comment on table private.newsletter_subscribers is
   'Newsletter sign-ups (double opt-in); written only through the newsletter Edge Function.';
-comment on column public.newsletter_subscribers.status is
+comment on column private.newsletter_subscribers.status is
   'pending (awaiting confirmation), confirmed (receives the newsletter) or unsubscribed.';
-comment on column public.newsletter_subscribers.last_confirmation_at is
+comment on column private.newsletter_subscribers.last_confirmation_at is
   'When the last confirmation e-mail was queued; at most one per address per cooldown.';
 
 create table private.newsletter_tokens (
@@ -42,7 +42,7 @@ create table private.newsletter_tokens (
   expires_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
   constraint newsletter_tokens_pkey PRIMARY KEY (token_hash),
-  constraint newsletter_tokens_subscriber_id_fkey FOREIGN KEY (subscriber_id) REFERENCES public.newsletter_subscribers(id) ON DELETE CASCADE,
+  constraint newsletter_tokens_subscriber_id_fkey FOREIGN KEY (subscriber_id) REFERENCES private.newsletter_subscribers(id) ON DELETE CASCADE,
   constraint newsletter_tokens_expiry CHECK (((purpose = 'confirm'::text) = (expires_at IS NOT NULL))),
   constraint newsletter_tokens_hash_format CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text)),
   constraint newsletter_tokens_purpose CHECK ((purpose = ANY (ARRAY['confirm'::text, 'unsubscribe'::text])))
@@ -78,7 +78,7 @@ begin
   new.created_at := now();
   perform pg_advisory_xact_lock(hashtextextended('newsletter:' || lower(new.email), 0));
   if exists (
-    select 1 from public.newsletter_subscribers s where lower(s.email) = lower(new.email)
+    select 1 from private.newsletter_subscribers s where lower(s.email) = lower(new.email)
   ) then
     return null;
   end if;
@@ -96,7 +96,7 @@ AS $function$
 declare
   v_email text := lower(btrim(p_email));
   v_retry_after integer := 0;
-  v_subscriber public.newsletter_subscribers;
+  v_subscriber private.newsletter_subscribers;
   v_delivery_id uuid;
 begin
   v_retry_after := private.take_fixed_window(null, p_ip_hash, p_per_minute, p_per_day);
@@ -125,9 +125,9 @@ begin
         and d.created_at < now() - make_interval(secs => p_confirm_ttl_seconds)
         and d.status in ('sent', 'failed')
       limit 100 for update skip locked);
-  delete from public.newsletter_subscribers
+  delete from private.newsletter_subscribers
    where id in (
-     select s.id from public.newsletter_subscribers s
+     select s.id from private.newsletter_subscribers s
       where s.status = 'pending'
         and s.last_confirmation_at < now() - make_interval(secs => p_forget_pending_seconds)
       limit 100 for update skip locked);
@@ -136,9 +136,9 @@ begin
   -- second sees the first's row (and its cooldown) instead of racing it.
   perform pg_advisory_xact_lock(hashtextextended('newsletter:' || v_email, 0));
   select * into v_subscriber
-    from public.newsletter_subscribers s where lower(s.email) = v_email for update;
+    from private.newsletter_subscribers s where lower(s.email) = v_email for update;
   if not found then
-    insert into public.newsletter_subscribers (email) values (v_email)
+    insert into private.newsletter_subscribers (email) values (v_email)
       returning * into v_subscriber;
   end if;
 
@@ -146,7 +146,7 @@ begin
      and (v_subscriber.last_confirmation_at is null
           or v_subscriber.last_confirmation_at
              <= now() - make_interval(secs => p_cooldown_seconds)) then
-    update public.newsletter_subscribers
+    update private.newsletter_subscribers
        set status = 'pending', last_confirmation_at = now()
      where id = v_subscriber.id;
     insert into private.newsletter_tokens (token_hash, subscriber_id, purpose, expires_at)
@@ -188,7 +188,7 @@ begin
     return 'invalid';
   end if;
 
-  update public.newsletter_subscribers
+  update private.newsletter_subscribers
      set status = 'confirmed', confirmed_at = now()
    where id = v_subscriber_id and status = 'pending';
   delete from private.newsletter_tokens
@@ -215,7 +215,7 @@ begin
     return 'invalid';
   end if;
 
-  update public.newsletter_subscribers
+  update private.newsletter_subscribers
      set status = 'unsubscribed', unsubscribed_at = now()
    where id = v_subscriber_id and status <> 'unsubscribed';
   delete from private.newsletter_tokens
@@ -240,12 +240,12 @@ grant execute on function public.newsletter_token_hash(p_token text) to service_
 -- ------------------------------------------------------------------------------------------------
 -- Triggers
 -- ------------------------------------------------------------------------------------------------
-create trigger newsletter_subscribers_skip_existing BEFORE INSERT ON public.newsletter_subscribers FOR EACH ROW EXECUTE FUNCTION public.skip_existing_subscriber();
+create trigger newsletter_subscribers_skip_existing BEFORE INSERT ON private.newsletter_subscribers FOR EACH ROW EXECUTE FUNCTION public.skip_existing_subscriber();
 
 -- ------------------------------------------------------------------------------------------------
 -- Row level security
 -- ------------------------------------------------------------------------------------------------
-alter table public.newsletter_subscribers enable row level security;
+alter table private.newsletter_subscribers enable row level security;
 
 alter table private.newsletter_tokens enable row level security;
 
@@ -254,7 +254,6 @@ alter table private.newsletter_rate_limits enable row level security;
 -- ------------------------------------------------------------------------------------------------
 -- Grants
 -- ------------------------------------------------------------------------------------------------
-revoke all on table public.newsletter_subscribers from public, anon, authenticated, service_role;
-grant all on table public.newsletter_subscribers to service_role;
+revoke all on table private.newsletter_subscribers from public, anon, authenticated, service_role;
 revoke all on table private.newsletter_tokens from public, anon, authenticated, service_role;
 revoke all on table private.newsletter_rate_limits from public, anon, authenticated, service_role;

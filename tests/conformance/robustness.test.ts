@@ -707,22 +707,23 @@ function restCases(): Case[] {
       shape: 'postgrest',
       code,
     });
-  const news = 'newsletter_subscribers';
-  write('insert with unterminated JSON', 'POST', news, '{"email":', 400, 'PGRST102');
-  write('insert with a JSON string', 'POST', news, '"x"', 400, 'PGRST102');
-  write('insert with JSON null', 'POST', news, 'null', 400, 'PGRST102');
-  write('insert with an array of numbers', 'POST', news, '[1,2]', 400, 'PGRST102');
+  // A table visitors may not write (the service role writes blog posts).
+  const posts = 'blog_posts';
+  write('insert with unterminated JSON', 'POST', posts, '{"title":', 400, 'PGRST102');
+  write('insert with a JSON string', 'POST', posts, '"x"', 400, 'PGRST102');
+  write('insert with JSON null', 'POST', posts, 'null', 400, 'PGRST102');
+  write('insert with an array of numbers', 'POST', posts, '[1,2]', 400, 'PGRST102');
   write(
     'insert with mixed keys',
     'POST',
-    news,
-    json([{ email: 'a@b.co' }, { name: 'x' }]),
+    posts,
+    json([{ title: 'x' }, { name: 'x' }]),
     400,
     'PGRST102',
   );
-  write('insert with an empty body', 'POST', news, '', 400, 'PGRST102');
+  write('insert with an empty body', 'POST', posts, '', 400, 'PGRST102');
   const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
-  write('insert of a value nested 50,000 deep', 'POST', news, `{"email":${deep}}`, 400);
+  write('insert of a value nested 50,000 deep', 'POST', posts, `{"title":${deep}}`, 400);
   write(
     'rpc with arguments nested 50,000 deep',
     'POST',
@@ -733,18 +734,18 @@ function restCases(): Case[] {
   write(
     'insert of an unknown column',
     'POST',
-    news,
-    json({ "email'; drop table x; --": 1 }),
+    posts,
+    json({ "title'; drop table x; --": 1 }),
     400,
     'PGRST204',
   );
-  // As the service role: visitors may not write the newsletter list at all (they subscribe through
-  // the newsletter function), and the NUL byte must be refused for itself, not for the grant.
+  // As the service role: visitors may not write blog posts at all, and the NUL byte must be
+  // refused for itself, not for the grant.
   write(
     'insert with a NUL byte value',
     'POST',
-    news,
-    json({ email: 'a\u0000b@example.com' }),
+    posts,
+    json({ title: 'a\u0000b' }),
     400,
     undefined,
     serviceHeaders(),
@@ -752,22 +753,22 @@ function restCases(): Case[] {
   write(
     'insert of an object into a text column',
     'POST',
-    news,
-    json({ email: { a: 1 } }),
+    posts,
+    json({ title: { a: 1 } }),
     [400, 401, 403],
   );
-  write('insert as XML', 'POST', news, '<x/>', 415, 'PGRST107', { 'content-type': 'text/xml' });
+  write('insert as XML', 'POST', posts, '<x/>', 415, 'PGRST107', { 'content-type': 'text/xml' });
   write(
     'insert with a non-public Content-Profile',
     'POST',
-    news,
-    json({ email: 'a@b.co' }),
+    posts,
+    json({ title: 'x' }),
     406,
     'PGRST106',
     { 'content-profile': 'auth' },
   );
-  write('insert of a 2 MB body', 'POST', news, json({ email: 'x'.repeat(2 * 1024 * 1024) }), 413);
-  write('insert of a 30 MB body', 'POST', news, Buffer.alloc(30 * 1024 * 1024, 'a'), 413);
+  write('insert of a 2 MB body', 'POST', posts, json({ title: 'x'.repeat(2 * 1024 * 1024) }), 413);
+  write('insert of a 30 MB body', 'POST', posts, Buffer.alloc(30 * 1024 * 1024, 'a'), 413);
   write('update without a filter', 'PATCH', 'blog_posts', json({ title: 'x' }), [400, 401, 403]);
   write(
     'update with an SQL-looking filter',
@@ -786,8 +787,8 @@ function restCases(): Case[] {
   write(
     'upsert with a bad on_conflict',
     'POST',
-    `${news}?on_conflict=email;drop`,
-    json({ email: 'a@b.co' }),
+    `${posts}?on_conflict=title;drop`,
+    json({ title: 'x' }),
     400,
     undefined,
     { prefer: 'resolution=merge-duplicates' },
@@ -1003,7 +1004,7 @@ async function fingerprint() {
   const { rows } = await db.query<Record<string, string>>(
     `select (select count(*) from public.blog_posts)::text as posts,
             (select md5(string_agg(title, ',' order by id)) from public.blog_posts) as titles,
-            (select count(*) from public.newsletter_subscribers)::text as subscribers,
+            (select count(*) from private.newsletter_subscribers)::text as subscribers,
             (select count(*) from auth.users)::text as users,
             (select count(*) from pg_catalog.pg_tables where schemaname in ('public', 'auth'))::text as tables`,
   );

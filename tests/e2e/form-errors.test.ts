@@ -111,7 +111,7 @@ describe('a refused form post in Chromium', () => {
     );
     if (secret)
       await stack.pool.query(
-        'insert into public.form_captcha_secrets (form_id, secret) values ($1, $2)',
+        'insert into private.form_captcha_secrets (form_id, secret) values ($1, $2)',
         [formId, secret],
       );
   };

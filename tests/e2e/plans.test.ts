@@ -49,7 +49,7 @@ describe('plans in Chromium', () => {
     async () => {
       // This deployment's default, as in production (the test stack starts accounts unlimited;
       // browser test files run one at a time, so the change is seen by this test alone).
-      await pool.query("update public.plan_settings set default_plan = 'free'");
+      await pool.query("update private.plan_settings set default_plan = 'free'");
       try {
         const page = await e2e.newPage();
         await page.goto('/pricing');
@@ -81,7 +81,7 @@ describe('plans in Chromium', () => {
         );
         expect(rows).toEqual([{ plan_id: 'free', chosen_plan: 'pro', chosen_billing: 'annual' }]);
       } finally {
-        await pool.query('update public.plan_settings set default_plan = $1', [TEST_PLAN]);
+        await pool.query('update private.plan_settings set default_plan = $1', [TEST_PLAN]);
       }
     },
   );

@@ -256,7 +256,7 @@ describe('public site in Chromium', () => {
         const stored = () =>
           db
             .query(
-              'select email, status from public.newsletter_subscribers where lower(email) = $1',
+              'select email, status from private.newsletter_subscribers where lower(email) = $1',
               [email],
             )
             .then((r) => r.rows);

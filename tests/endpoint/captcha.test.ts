@@ -114,7 +114,7 @@ describe('the endpoint with CAPTCHA on', () => {
     );
     if (provider)
       await stack.pool.query(
-        `insert into public.form_captcha_secrets (form_id, secret) values ($1, $2)
+        `insert into private.form_captcha_secrets (form_id, secret) values ($1, $2)
          on conflict (form_id) do update set secret = excluded.secret`,
         [formId, SECRET],
       );
@@ -269,7 +269,7 @@ describe('the endpoint with CAPTCHA on', () => {
     });
     // Turned off as set_form_captcha() does it: provider and site key cleared, secret deleted.
     await setCaptcha(form.formId, null);
-    await stack.pool.query('delete from public.form_captcha_secrets where form_id = $1', [
+    await stack.pool.query('delete from private.form_captcha_secrets where form_id = $1', [
       form.formId,
     ]);
     const started = Date.now();
@@ -322,9 +322,9 @@ describe('the CAPTCHA secret (supabase-js, row level security)', () => {
       p_site_key: provider ? '0x4AAAAAAAsitekey' : null,
       p_secret: secret,
     });
+  // What the forms function reads (form_captcha_secret(), service role only).
   const storedSecret = async () =>
-    (await serviceClient().from('form_captcha_secrets').select('secret').eq('form_id', formId))
-      .data;
+    (await serviceClient().rpc('form_captcha_secret', { p_form_id: formId })).data;
 
   it('is set by the owner, who reads back the public part only', async () => {
     const saved = await set(owner.client, 'turnstile');
@@ -337,17 +337,24 @@ describe('the CAPTCHA secret (supabase-js, row level security)', () => {
     expect(row.data).toMatchObject({ captcha_provider: 'turnstile' });
     expect(JSON.stringify(row.data)).not.toContain(SECRET);
 
+    // The secrets are in the private schema, which the Data API does not serve; the function that
+    // reads one is the service role's alone.
     const read = await owner.client.from('form_captcha_secrets').select('*');
     expect(read.data ?? []).toEqual([]);
-    expect(read.error?.code).toBe('42501');
-    expect(await storedSecret()).toEqual([{ secret: SECRET }]);
+    expect(read.error?.code).toBe('PGRST205');
+    for (const client of [owner.client, newClient()]) {
+      const secret = await client.rpc('form_captcha_secret', { p_form_id: formId });
+      expect(secret.data).toBeNull();
+      expect(secret.error?.code).toBe('42501');
+    }
+    expect(await storedSecret()).toBe(SECRET);
   });
 
   it('cannot be written around the function, nor read or changed by another user', async () => {
     const direct = await owner.client
       .from('form_captcha_secrets')
       .insert({ form_id: formId, secret: 'x' });
-    expect(direct.error?.code).toBe('42501');
+    expect(direct.error?.code).toBe('PGRST205');
     const column = await owner.client
       .from('forms')
       .update({ captcha_provider: null })
@@ -359,16 +366,16 @@ describe('the CAPTCHA secret (supabase-js, row level security)', () => {
     expect(hijack.error?.message).toMatch(/no longer exists/);
     const anon = await set(newClient(), null);
     expect(anon.error).not.toBeNull();
-    expect(await storedSecret()).toEqual([{ secret: SECRET }]);
+    expect(await storedSecret()).toBe(SECRET);
   });
 
   it('keeps the secret when left empty, asks for one for a new provider, forgets it when off', async () => {
     expect((await set(owner.client, 'turnstile', '')).error).toBeNull();
-    expect(await storedSecret()).toEqual([{ secret: SECRET }]);
+    expect(await storedSecret()).toBe(SECRET);
     const switched = await set(owner.client, 'recaptcha', '');
     expect(switched.error?.message).toBe('Enter the secret key.');
     expect((await set(owner.client, null)).error).toBeNull();
-    expect(await storedSecret()).toEqual([]);
+    expect(await storedSecret()).toBeNull();
     const row = await owner.client.from('forms').select('captcha_provider, captcha_site_key');
     expect(row.data).toEqual([{ captcha_provider: null, captcha_site_key: null }]);
   });

@@ -210,11 +210,11 @@ describe('the monthly submissions quota', () => {
     const form = await ownerOn('free');
     await setMonthUsage(pool, form.userId, 100);
     expect((await post(form.formId, { message: 'refused' })).status).toBe(429);
-    await pool.query('update public.plan_settings set unlimited = true');
+    await pool.query('update private.plan_settings set unlimited = true');
     try {
       expect((await post(form.formId, { message: 'no quotas here' })).status).toBe(200);
     } finally {
-      await pool.query('update public.plan_settings set unlimited = false');
+      await pool.query('update private.plan_settings set unlimited = false');
     }
     expect((await post(form.formId, { message: 'refused again' })).status).toBe(429);
   });

@@ -1,4 +1,5 @@
-// Upgrading a deployment to the private-internals layout (20261210100000_private_internals.sql):
+// Upgrading a deployment to the private-internals layout (20261210100000_private_internals.sql and
+// 20261211100000_private_settings_and_secrets.sql):
 // a database built by the previous migrations, holding forms, entries, e-mail deliveries, webhooks
 // and their deliveries and attempts, API keys, newsletter subscribers and tokens, rate-limit
 // counters and target confirmations, gets the new migration as `supabase db push` would give it
@@ -88,6 +89,10 @@ async function fillPreviousLayout(pool: pg.Pool) {
     [formId],
   );
   await pool.query('insert into public.form_post_counts (form_id) values ($1)', [formId]);
+  await pool.query(
+    `insert into public.form_captcha_secrets (form_id, secret) values ($1, 'kept-secret')`,
+    [formId],
+  );
   await pool.query('insert into public.notification_counts (user_id) values ($1)', [userId]);
   await pool.query('insert into public.notification_sends (user_id) values ($1)', [userId]);
   await pool.query(
@@ -135,6 +140,8 @@ it('keeps every row and a working endpoint when a database moves to the private 
   }
   expect(before.submission_rate_limits).toBeGreaterThan(0);
   expect(before.newsletter_tokens).toBeGreaterThan(0);
+  expect(before.newsletter_subscribers).toBeGreaterThan(0);
+  expect(before.form_captcha_secrets).toBeGreaterThan(0);
 
   // The same data directory, started with every migration (the new one runs here).
   stack = await startStack({ dataDir, ports: { api, db, mailWeb, smtp }, seed: false });
@@ -152,9 +159,20 @@ it('keeps every row and a working endpoint when a database moves to the private 
       'target_email_confirmations',
       'verified_target_emails',
       'form_post_counts',
+      // 20261211100000_private_settings_and_secrets.sql
+      'used_form_ids',
+      'form_captcha_secrets',
+      'plan_settings',
+      'webhook_settings',
+      'newsletter_subscribers',
     ]),
   );
   expect(await rowCounts(stack.pool)).toEqual(before);
+  const secret = await stack.pool.query<{ s: string }>(
+    'select public.form_captcha_secret($1) as s',
+    [formId],
+  );
+  expect(secret.rows[0]!.s).toBe('kept-secret');
 
   // The endpoint works on the upgraded database: the post is stored and counted privately.
   const res = await postFields(stack.settings.apiUrl, formId, {

@@ -539,10 +539,10 @@ describe.skipIf(remote)('webhooks', () => {
 
   describe('outside local development', () => {
     beforeAll(async () => {
-      await pool.query('update public.webhook_settings set allow_local = false');
+      await pool.query('update private.webhook_settings set allow_local = false');
     });
     afterAll(async () => {
-      await pool.query('update public.webhook_settings set allow_local = true');
+      await pool.query('update private.webhook_settings set allow_local = true');
     });
 
     it('refuses private, loopback, link-local and metadata targets at creation', async () => {
@@ -601,9 +601,9 @@ describe.skipIf(remote)('webhooks', () => {
     it('refuses them again at send time, without connecting', async () => {
       const formId = await newForm('Rebound');
       // Created while local targets were allowed; by the time it is sent, they are not.
-      await pool.query('update public.webhook_settings set allow_local = true');
+      await pool.query('update private.webhook_settings set allow_local = true');
       const hook = await addWebhook(owner.client, formId, { url: receiver.url('/ssrf-later') });
-      await pool.query('update public.webhook_settings set allow_local = false');
+      await pool.query('update private.webhook_settings set allow_local = false');
 
       expect((await post(formId, { email: 'x@example.org', message: 'x' })).status).toBe(200);
       const { rows } = await until(

@@ -140,7 +140,7 @@ describe('autoresponder and retention RLS', () => {
     }
     const { rows } = await pool.query(
       `select f.captcha_provider,
-              (select count(*)::int from public.form_captcha_secrets s where s.form_id = f.id) as secrets
+              (select count(*)::int from private.form_captcha_secrets s where s.form_id = f.id) as secrets
          from public.forms f where f.id = $1`,
       [bobForm],
     );

@@ -92,15 +92,16 @@ describe('plans', () => {
   });
 
   it('keeps the deployment settings from every client', async () => {
-    for (const client of [newClient(), alice.client]) {
+    // private.plan_settings: not served by the Data API, to the service role neither.
+    for (const client of [newClient(), alice.client, serviceClient()]) {
       const { error } = await client.from('plan_settings').select('*');
-      expect(error?.code).toBe('42501');
+      expect(error?.code).toBe('PGRST205');
     }
     const { error } = await alice.client
       .from('plan_settings')
       .update({ unlimited: true })
       .eq('id', true);
-    expect(error?.code).toBe('42501');
+    expect(error?.code).toBe('PGRST205');
   });
 });
 
@@ -172,7 +173,7 @@ describe('account_plans', () => {
 
   it('records the plan picked before registering; the account starts on the default plan', async () => {
     const { rows } = await pool.query<{ default_plan: string }>(
-      'select default_plan from public.plan_settings',
+      'select default_plan from private.plan_settings',
     );
     const defaultPlan = rows[0]!.default_plan;
     const cases = [

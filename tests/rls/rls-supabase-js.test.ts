@@ -16,6 +16,8 @@ import { uniqueEmail } from '../support/db.ts';
 import { remote } from '../support/target.ts';
 
 const PERMISSION_DENIED = '42501';
+/** PostgREST's answer for a table it does not serve (internals live in the private schema). */
+const NOT_IN_THE_API = 'PGRST205';
 const CHECK_VIOLATION = '23514';
 /** The issue's promise: an owner sees a new message within one second. */
 const REALTIME_DEADLINE_MS = 1000;
@@ -253,30 +255,24 @@ describe('entries', () => {
 });
 
 describe('newsletter_subscribers', () => {
-  // Sign-ups go through the `newsletter` Edge Function; the list is the service role's alone.
+  // Sign-ups go through the `newsletter` Edge Function's definer functions; the list itself is in
+  // the private schema, which the Data API does not serve, to the service role neither.
   it('take no direct insert from visitors or users, so the answer reveals nothing', async () => {
     const email = uniqueEmail('news');
     for (const client of [anonClient, alice.client]) {
       const { error } = await client.from('newsletter_subscribers').insert({ email });
-      expect(error?.code).toBe(PERMISSION_DENIED);
+      expect(error?.code).toBe(NOT_IN_THE_API);
       // Nor through the function the Edge Function calls.
       const rpc = await client.rpc('confirm_newsletter_subscription', { p_token: 'x' });
       expect(rpc.error?.code).toBe(PERMISSION_DENIED);
     }
-    const { data } = await service
-      .from('newsletter_subscribers')
-      .select('email')
-      .ilike('email', email);
-    expect(data).toEqual([]);
   });
 
-  it('are readable by nobody but the service role', async () => {
-    for (const client of [anonClient, alice.client]) {
+  it('are readable by no client, the service role included', async () => {
+    for (const client of [anonClient, alice.client, service]) {
       const { error } = await client.from('newsletter_subscribers').select('email');
-      expect(error?.code).toBe(PERMISSION_DENIED);
+      expect(error?.code).toBe(NOT_IN_THE_API);
     }
-    const { error } = await service.from('newsletter_subscribers').select('email').limit(1);
-    expect(error).toBeNull();
   });
 });
 

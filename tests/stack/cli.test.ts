@@ -108,7 +108,7 @@ describe('npm run stack', { timeout: 120_000 }, () => {
       headers: { accept: 'application/json' },
     });
     expect(fn.status).toBe(404);
-    await sql('insert into public.newsletter_subscribers (email) values ($1)', [marker]);
+    await sql('insert into private.newsletter_subscribers (email) values ($1)', [marker]);
     expect(await processesUsing(dataDir)).not.toEqual([]);
 
     expect(await stopCli(cli)).toBe(0);
@@ -119,7 +119,7 @@ describe('npm run stack', { timeout: 120_000 }, () => {
   it('keeps data across restarts', async () => {
     const cli = await startCli();
     try {
-      const rows = await sql('select email from public.newsletter_subscribers where email = $1', [
+      const rows = await sql('select email from private.newsletter_subscribers where email = $1', [
         marker,
       ]);
       expect(rows).toEqual([{ email: marker }]);
@@ -133,7 +133,7 @@ describe('npm run stack', { timeout: 120_000 }, () => {
     try {
       expect(cli.output()).toMatch(/seeded/);
       expect(
-        await sql('select email from public.newsletter_subscribers where email = $1', [marker]),
+        await sql('select email from private.newsletter_subscribers where email = $1', [marker]),
       ).toEqual([]);
       const posts = await sql<{ n: number }>('select count(*)::int as n from public.blog_posts');
       expect(posts[0].n).toBeGreaterThanOrEqual(5);

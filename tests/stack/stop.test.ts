@@ -204,7 +204,7 @@ async function replicationClientThatNeverConfirms(): Promise<void> {
   void service.subscribe(plugin, HANG_SLOT).catch(() => undefined);
   await started;
   // Something for it to be sent and never confirm.
-  await admin.query('insert into public.newsletter_subscribers (email) values ($1)', [
+  await admin.query('insert into private.newsletter_subscribers (email) values ($1)', [
     `hang-${Date.now()}@example.test`,
   ]);
   await admin.end();

@@ -15,7 +15,7 @@ export async function startNewAccountsUnlimited(dbUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
   try {
-    await client.query('update public.plan_settings set default_plan = $1', [TEST_PLAN]);
+    await client.query('update private.plan_settings set default_plan = $1', [TEST_PLAN]);
   } finally {
     await client.end();
   }

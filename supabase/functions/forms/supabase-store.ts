@@ -139,18 +139,14 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
   };
 }
 
-/** A form's CAPTCHA secret (service role only: no client can read the table), or null. */
+/** A form's CAPTCHA secret (form_captcha_secret(), for the service role only), or null. */
 export async function loadCaptchaSecret(
   client: SupabaseClient,
   formId: string,
 ): Promise<string | null> {
-  const { data, error } = await client
-    .from('form_captcha_secrets')
-    .select('secret')
-    .eq('form_id', formId)
-    .maybeSingle();
-  if (error) throw new Error(`form_captcha_secrets lookup: ${error.message}`);
-  return (data as { secret: string } | null)?.secret ?? null;
+  const { data, error } = await client.rpc('form_captcha_secret', { p_form_id: formId });
+  if (error) throw new Error(`form_captcha_secret: ${error.message}`);
+  return typeof data === 'string' ? data : null;
 }
 
 /**
