@@ -489,3 +489,10 @@ export function sentTo(method: string, path: string): unknown[] {
     .requested(method.toUpperCase(), path)
     .map((r) => r.body ?? Object.fromEntries(r.url.searchParams));
 }
+
+/** The query and body of each request of a method to a path, oldest first. */
+export function requestsTo(method: string, path: string): { query: Row; body: unknown }[] {
+  return supabaseDb
+    .requested(method.toUpperCase(), path)
+    .map((r) => ({ query: Object.fromEntries(r.url.searchParams), body: r.body }));
+}

@@ -3,37 +3,36 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SLOW, renderWithProviders } from '../../../components/testing/render';
 import { notify } from '../../../components/toaster';
+import { FORM_ID, makeAttempt, makeDelivery, makeWebhook, seedWebhooks } from '../testing/fixtures';
 import {
-  FORM_ID,
-  makeAttempt,
-  makeDelivery,
-  makeWebhook,
-  resetWebhooksBackend,
-  type WebhooksBackend,
-} from '../testing/webhooks-supabase';
-import { pgError } from '../../../components/testing/request-controls';
+  failRequests,
+  holdRequests,
+  pgError,
+  requestsTo,
+  sentTo,
+  server,
+  supabaseDb,
+} from '../../../components/testing/supabase-server';
 import { WebhooksSection } from './webhooks-section';
 
-vi.mock('../../../lib/supabase', () => import('../testing/webhooks-supabase'));
 vi.mock('../../../components/toaster', () => ({ notify: vi.fn() }));
-
-let backend: WebhooksBackend;
 
 beforeEach(() => {
   vi.mocked(notify).mockReset();
-  backend = resetWebhooksBackend();
+  seedWebhooks();
 });
 
 const renderSection = () => renderWithProviders(<WebhooksSection formId={FORM_ID} />);
 
 describe('webhook settings', () => {
   it('shows a loading state, then the empty state', async () => {
-    backend.hold('select');
+    holdRequests('get', 'webhooks');
     const first = renderSection();
     expect(await screen.findByText('Loading webhooks…')).toBeVisible();
     first.unmount();
 
-    backend = resetWebhooksBackend();
+    server.resetHandlers();
+    seedWebhooks();
     renderSection();
     expect(await screen.findByText(/No webhooks yet/, {}, SLOW)).toBeVisible();
     expect(screen.getByRole('link', { name: 'How to verify the signature' })).toHaveAttribute(
@@ -43,12 +42,13 @@ describe('webhook settings', () => {
   });
 
   it('shows an error with a retry that loads the webhooks', async () => {
-    backend = resetWebhooksBackend({ webhooks: [makeWebhook({ url: 'https://a.example/x' })] });
-    backend.fail('select', pgError('500', 'boom'));
+    server.resetHandlers();
+    seedWebhooks({ webhooks: [makeWebhook({ url: 'https://a.example/x' })] });
+    failRequests('get', 'webhooks', pgError('500', 'boom'));
     renderSection();
     const alert = await screen.findByRole('alert', {}, SLOW);
     expect(alert).toHaveTextContent('Could not load the webhooks.');
-    backend.succeed('select');
+    server.resetHandlers();
     await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('https://a.example/x', {}, SLOW)).toBeVisible();
   });
@@ -65,9 +65,9 @@ describe('webhook settings', () => {
     await user.paste('not a url');
     await user.click(form.getByRole('button', { name: 'Add webhook' }));
     expect(await form.findByText('Enter a full URL starting with https://.')).toBeVisible();
-    expect(backend.calls.insert).not.toHaveBeenCalled();
+    expect(sentTo('post', 'webhooks')).toEqual([]);
 
-    backend.fail('insert', {
+    failRequests('post', 'webhooks', {
       ...pgError(
         '23514',
         'Webhooks cannot target private, loopback, link-local or metadata addresses.',
@@ -81,7 +81,7 @@ describe('webhook settings', () => {
     expect(await form.findByText(/cannot target private, loopback/)).toBeVisible();
     expect(url).toHaveAttribute('aria-invalid', 'true');
 
-    backend.succeed('insert');
+    server.resetHandlers();
     await user.clear(url);
     await user.click(url);
     await user.paste('  https://hooks.slack.com/services/T/B/X ');
@@ -91,7 +91,7 @@ describe('webhook settings', () => {
     await user.click(form.getByRole('button', { name: 'Add webhook' }));
 
     await waitFor(() =>
-      expect(backend.calls.insert).toHaveBeenCalledWith('webhooks', {
+      expect(sentTo('post', 'webhooks')).toContainEqual({
         form_id: FORM_ID,
         url: 'https://hooks.slack.com/services/T/B/X',
         format: 'slack',
@@ -108,7 +108,8 @@ describe('webhook settings', () => {
   it('hides the secret until asked, switches a webhook off and sends a test event', async () => {
     const user = userEvent.setup();
     const hook = makeWebhook({ secret: `whsec_${'cd'.repeat(32)}` });
-    backend = resetWebhooksBackend({ webhooks: [hook] });
+    server.resetHandlers();
+    seedWebhooks({ webhooks: [hook] });
     renderSection();
     const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
 
@@ -119,7 +120,10 @@ describe('webhook settings', () => {
 
     await user.click(list.getByRole('checkbox', { name: 'Active' }));
     await waitFor(() =>
-      expect(backend.calls.update).toHaveBeenCalledWith('webhooks', hook.id, { enabled: false }),
+      expect(requestsTo('patch', 'webhooks')).toContainEqual({
+        query: expect.objectContaining({ id: `eq.${hook.id}` }),
+        body: { enabled: false },
+      }),
     );
     expect(notify).toHaveBeenCalledWith('success', 'Webhook turned off');
     expect(await list.findByText('Off', {}, SLOW)).toBeVisible();
@@ -128,16 +132,14 @@ describe('webhook settings', () => {
 
     await user.click(list.getByRole('button', { name: 'Send test event' }));
     await waitFor(() =>
-      expect(backend.calls.rpc).toHaveBeenCalledWith('send_webhook_test', {
+      expect(sentTo('post', 'rpc/send_webhook_test')).toContainEqual({
         p_webhook_id: hook.id,
       }),
     );
     expect(notify).toHaveBeenCalledWith('success', 'Test event on its way', expect.any(String));
     // Sent now by the forms function rather than at its next scheduled run.
-    const [queued] = backend.tables.webhook_deliveries;
-    expect(backend.calls.invoke).toHaveBeenCalledWith('forms/_webhook', {
-      body: { id: queued!.id },
-    });
+    const [queued] = supabaseDb.rows('webhook_deliveries');
+    expect(sentTo('post', 'functions/forms/_webhook')).toContainEqual({ id: queued!.id });
     // The log opens on the queued event.
     const log = within(await screen.findByRole('list', { name: 'Latest deliveries' }, SLOW));
     expect(log.getByText('Queued')).toBeVisible();
@@ -148,7 +150,8 @@ describe('webhook settings', () => {
     const user = userEvent.setup();
     const hook = makeWebhook();
     const failed = makeDelivery(hook.id, { status: 'failed', attempts: 2 });
-    backend = resetWebhooksBackend({
+    server.resetHandlers();
+    seedWebhooks({
       webhooks: [hook],
       deliveries: [failed],
       attempts: [
@@ -182,32 +185,35 @@ describe('webhook settings', () => {
 
     await user.click(log.getByRole('button', { name: /^Send again/ }));
     await waitFor(() =>
-      expect(backend.calls.rpc).toHaveBeenCalledWith('redeliver_webhook', {
+      expect(sentTo('post', 'rpc/redeliver_webhook')).toContainEqual({
         p_delivery_id: failed.id,
       }),
     );
     expect(notify).toHaveBeenCalledWith('success', 'Sent again', expect.any(String));
-    expect(backend.calls.invoke).toHaveBeenCalledWith('forms/_webhook', {
-      body: { id: failed.id },
-    });
+    expect(sentTo('post', 'functions/forms/_webhook')).toContainEqual({ id: failed.id });
     expect(await log.findByText('Queued', {}, SLOW)).toBeVisible();
   });
 
   it('asks before deleting a webhook, and keeps it on "Keep"', async () => {
     const user = userEvent.setup();
     const hook = makeWebhook({ url: 'https://gone.example/hook' });
-    backend = resetWebhooksBackend({ webhooks: [hook] });
+    server.resetHandlers();
+    seedWebhooks({ webhooks: [hook] });
     renderSection();
     const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
 
     await user.click(list.getByRole('button', { name: 'Delete webhook' }));
     await user.click(list.getByRole('button', { name: 'Keep' }));
-    expect(backend.calls.delete).not.toHaveBeenCalled();
+    expect(sentTo('delete', 'webhooks')).toEqual([]);
 
     await user.click(list.getByRole('button', { name: 'Delete webhook' }));
     const confirm = within(list.getByRole('group', { name: 'Confirm deleting the webhook' }));
     await user.click(confirm.getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(backend.calls.delete).toHaveBeenCalledWith('webhooks', hook.id));
+    await waitFor(() =>
+      expect(sentTo('delete', 'webhooks')).toContainEqual(
+        expect.objectContaining({ id: `eq.${hook.id}` }),
+      ),
+    );
     expect(notify).toHaveBeenCalledWith('success', 'Webhook deleted');
     expect(await screen.findByText(/No webhooks yet/, {}, SLOW)).toBeVisible();
   });
@@ -226,7 +232,8 @@ describe('webhook settings', () => {
       attempts: 0,
       last_error: 'Not sent: the webhook was turned off after 50 failed attempts in a row.',
     });
-    backend = resetWebhooksBackend({ webhooks: [hook], deliveries: [skipped] });
+    server.resetHandlers();
+    seedWebhooks({ webhooks: [hook], deliveries: [skipped] });
     renderSection();
     const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
 
@@ -248,7 +255,10 @@ describe('webhook settings', () => {
 
     await user.click(list.getByRole('checkbox', { name: 'Active' }));
     await waitFor(() =>
-      expect(backend.calls.update).toHaveBeenCalledWith('webhooks', hook.id, { enabled: true }),
+      expect(requestsTo('patch', 'webhooks')).toContainEqual({
+        query: expect.objectContaining({ id: `eq.${hook.id}` }),
+        body: { enabled: true },
+      }),
     );
     expect(notify).toHaveBeenCalledWith('success', 'Webhook turned on');
     await waitFor(() => expect(list.queryByTestId('webhook-turned-off')).not.toBeInTheDocument());
@@ -256,7 +266,8 @@ describe('webhook settings', () => {
   });
 
   it('counts failed attempts in a row while a webhook is on', async () => {
-    backend = resetWebhooksBackend({ webhooks: [makeWebhook({ consecutive_failures: 7 })] });
+    server.resetHandlers();
+    seedWebhooks({ webhooks: [makeWebhook({ consecutive_failures: 7 })] });
     renderSection();
     expect(
       await screen.findByText(
@@ -270,13 +281,15 @@ describe('webhook settings', () => {
   it('never suggests a retry for a test event: it is tried once', async () => {
     const user = userEvent.setup();
     const hook = makeWebhook();
-    const test = makeDelivery(hook.id, { event: 'test', status: 'failed', attempts: 1 });
+    // The log lists the newest first: the test event was sent after the message.
     const message = makeDelivery(hook.id, {
       status: 'pending',
       attempts: 2,
       next_attempt_at: '2026-11-24T12:00:00Z',
     });
-    backend = resetWebhooksBackend({
+    const test = makeDelivery(hook.id, { event: 'test', status: 'failed', attempts: 1 });
+    server.resetHandlers();
+    seedWebhooks({
       webhooks: [hook],
       deliveries: [test, message],
       attempts: [makeAttempt(test.id, { status_code: 500, ok: false, error: 'HTTP 500' })],
@@ -295,9 +308,11 @@ describe('webhook settings', () => {
 
   it('shows the database’s sentence when test events and resends are rate limited', async () => {
     const user = userEvent.setup();
-    backend = resetWebhooksBackend({ webhooks: [makeWebhook()] });
-    backend.fail(
-      'rpc',
+    server.resetHandlers();
+    seedWebhooks({ webhooks: [makeWebhook()] });
+    failRequests(
+      'post',
+      'rpc/send_webhook_test',
       pgError('PT429', 'Too many test events and resends; wait a minute.', 'webhook_rate_limited'),
     );
     renderSection();
@@ -310,13 +325,14 @@ describe('webhook settings', () => {
         'Too many test events and resends; wait a minute.',
       ),
     );
-    expect(backend.calls.invoke).not.toHaveBeenCalled();
+    expect(sentTo('post', 'functions/forms/_webhook')).toEqual([]);
   });
 
   it('says a delivery is gone when the database answers 404 (PT404)', async () => {
     const user = userEvent.setup();
     const hook = makeWebhook();
-    backend = resetWebhooksBackend({
+    server.resetHandlers();
+    seedWebhooks({
       webhooks: [hook],
       deliveries: [makeDelivery(hook.id, { status: 'sent' })],
     });
@@ -324,7 +340,11 @@ describe('webhook settings', () => {
     const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
     await user.click(list.getByRole('button', { name: 'Show deliveries' }));
     const log = within(await screen.findByRole('list', { name: 'Latest deliveries' }, SLOW));
-    backend.fail('rpc', pgError('PT404', 'This delivery no longer exists.'));
+    failRequests(
+      'post',
+      'rpc/redeliver_webhook',
+      pgError('PT404', 'This delivery no longer exists.'),
+    );
     await user.click(log.getByRole('button', { name: /^Send again/ }));
     await waitFor(() =>
       expect(notify).toHaveBeenCalledWith(
@@ -337,8 +357,9 @@ describe('webhook settings', () => {
 
   it('shows a refused webhook limit under the form, not on the URL', async () => {
     const user = userEvent.setup();
-    backend.fail(
-      'insert',
+    failRequests(
+      'post',
+      'webhooks',
       pgError('23514', 'An account can have at most 25 webhooks.', 'webhook_limit'),
     );
     renderSection();
@@ -354,7 +375,8 @@ describe('webhook settings', () => {
   });
 
   it('offers no form to add an eleventh webhook', async () => {
-    backend = resetWebhooksBackend({
+    server.resetHandlers();
+    seedWebhooks({
       webhooks: Array.from({ length: 10 }, () => makeWebhook()),
     });
     renderSection();
