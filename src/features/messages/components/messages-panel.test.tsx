@@ -9,11 +9,16 @@ import {
 } from '../../../components/testing/render';
 import { paths } from '../../../config/paths';
 import { applyMessagesChange } from '../live-bindings';
-import { fakeInbox } from '../testing/fake-supabase';
-import { FORM_BETA, FORM_CONTACT, makeMessage } from '../testing/fixtures';
+import {
+  failRequests,
+  pgError,
+  requestsTo,
+  server,
+  supabaseDb,
+} from '../../../components/testing/supabase-server';
+import { FORM_BETA, FORM_CONTACT, makeMessage, seedInbox } from '../testing/fixtures';
 import { MessagesPanel } from './messages-panel';
 
-vi.mock('../../../lib/supabase', () => import('../testing/fake-supabase'));
 // Small pages keep the paging test quick: 50 cards render slowly in jsdom.
 vi.mock('../message-query', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../message-query')>()),
@@ -67,7 +72,7 @@ function renderPanel(route = '/dashboard/forms?tab=messages') {
 const card = (name: string) => screen.findByRole('article', { name: `Message from ${name}` }, SLOW);
 
 beforeEach(() => {
-  fakeInbox.reset([ada, anonymous, spam]);
+  seedInbox([ada, anonymous, spam]);
 });
 
 describe('MessagesPanel', () => {
@@ -104,18 +109,14 @@ describe('MessagesPanel', () => {
 
     // The inbox leaves spam out, and asked the server for non-spam rows only.
     expect(screen.queryByRole('article', { name: 'Message from Spammer' })).not.toBeInTheDocument();
-    expect(fakeInbox.requests('entries', 'select')[0].filters).toContainEqual([
-      'is_spam',
-      'eq',
-      false,
-    ]);
+    expect(requestsTo('get', 'entries')[0].query).toMatchObject({ is_spam: 'eq.false' });
   });
 
   it('shows a message that arrives live, marked new and announced', async () => {
     const { queryClient } = renderPanel();
     await card('Ada Lovelace');
     const grace = makeMessage({ name: 'Grace Hopper', created_at: '2026-11-21T09:00:00+00:00' });
-    fakeInbox.rows.push(grace);
+    supabaseDb.rows('entries').push({ ...grace });
     const { form: _form, delivery: _delivery, ...columns } = grace;
     await applyMessagesChange(queryClient, {
       table: 'entries',
@@ -130,7 +131,7 @@ describe('MessagesPanel', () => {
   });
 
   it("says 'No messages received yet.' when there are none", async () => {
-    fakeInbox.reset([]);
+    seedInbox([]);
     renderPanel();
     expect(await screen.findByText('No messages received yet.', {}, SLOW)).toBeInTheDocument();
   });
@@ -139,8 +140,8 @@ describe('MessagesPanel', () => {
     renderPanel(`/dashboard/forms?tab=messages&form=${FORM_BETA.id}`);
     await card('Anonymous');
     expect(screen.queryByRole('article', { name: 'Message from Ada Lovelace' })).toBeNull();
-    const list = fakeInbox.requests('entries', 'select').find((query) => query.limit === 4);
-    expect(list?.filters).toContainEqual(['form_id', 'eq', FORM_BETA.id]);
+    const list = requestsTo('get', 'entries').find(({ query }) => query.limit === '4');
+    expect(list?.query).toMatchObject({ form_id: `eq.${FORM_BETA.id}` });
     expect(screen.getByRole('combobox', { name: 'Filter by form' })).toHaveValue(FORM_BETA.id);
   });
 
@@ -170,9 +171,9 @@ describe('MessagesPanel', () => {
     await waitFor(() =>
       expect(screen.queryByRole('article', { name: 'Message from Spammer' })).toBeNull(),
     );
-    const update = fakeInbox.requests('entries', 'update')[0];
-    expect(update.values).toEqual({ is_spam: false });
-    expect(update.filters).toContainEqual(['id', 'in', [spam.id]]);
+    const update = requestsTo('patch', 'entries')[0];
+    expect(update.body).toEqual({ is_spam: false });
+    expect(update.query).toMatchObject({ id: `in.(${spam.id})` });
   });
 
   it('searches on the server after typing stops, and says when nothing matches', async () => {
@@ -182,8 +183,8 @@ describe('MessagesPanel', () => {
     expect(await screen.findByText('No messages match your search.', {}, SLOW)).toBeInTheDocument();
     expect(currentLocation()).toHaveTextContent('q=Zebra%25');
     expect(currentLocation()).toHaveTextContent('tab=messages');
-    const searched = fakeInbox.requests('entries', 'select').at(-1);
-    expect(searched?.filters).toContainEqual(['search_text', 'ilike', '%zebra\\%%']);
+    const searched = requestsTo('get', 'entries').at(-1);
+    expect(searched?.query).toMatchObject({ search_text: 'ilike.%zebra\\%%' });
   });
 
   it("finds a message by a custom field's value, a list's item included", async () => {
@@ -195,11 +196,9 @@ describe('MessagesPanel', () => {
       SLOW,
     );
     expect(await card('Ada Lovelace')).toBeInTheDocument();
-    expect(fakeInbox.requests('entries', 'select').at(-1)?.filters).toContainEqual([
-      'search_text',
-      'ilike',
-      '%basil%',
-    ]);
+    expect(requestsTo('get', 'entries').at(-1)?.query).toMatchObject({
+      search_text: 'ilike.%basil%',
+    });
   });
 
   it('opens a message with every field, and marks it read', async () => {
@@ -227,8 +226,8 @@ describe('MessagesPanel', () => {
       expect.stringMatching(/^mailto:ada@example\.com\?/),
     );
     expect(currentLocation()).toHaveTextContent(`message=${ada.id}`);
-    await waitFor(() => expect(fakeInbox.requests('entries', 'update')).toHaveLength(1));
-    expect(fakeInbox.requests('entries', 'update')[0].values).toEqual({
+    await waitFor(() => expect(requestsTo('patch', 'entries')).toHaveLength(1));
+    expect(requestsTo('patch', 'entries')[0].body).toEqual({
       read_at: expect.any(String),
     });
     expect(within(drawer).getByRole('button', { name: 'Mark as unread' })).toBeInTheDocument();
@@ -243,7 +242,7 @@ describe('MessagesPanel', () => {
       form: { name: spoofForm.name },
       data: { 'ref\u200F': 'x' },
     });
-    fakeInbox.reset([eve]);
+    seedInbox([eve]);
     renderWithProviders(<MessagesPanel forms={[FORM_CONTACT, spoofForm]} />, {
       route: '/dashboard/forms?tab=messages',
     });
@@ -263,11 +262,11 @@ describe('MessagesPanel', () => {
     expect(within(drawer).getByText('ref[U+200F]')).toBeInTheDocument();
     // Nothing on the page obeys one; the stored row is left as it was.
     expect(document.body.textContent).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
-    expect(fakeInbox.rows[0]?.name).toBe('Eve\u202Efdp.exe');
+    expect(supabaseDb.rows('entries')[0]?.name).toBe('Eve\u202Efdp.exe');
   });
 
   it('reads a deep-linked message by id (the notification e-mail’s link)', async () => {
-    fakeInbox.reset([spam]);
+    seedInbox([spam]);
     renderPanel(paths.dashboardMessage(spam.id));
     const drawer = await screen.findByRole('dialog', { name: 'Message from Spammer' }, SLOW);
     expect(within(drawer).getByRole('button', { name: 'Not spam' })).toBeInTheDocument();
@@ -279,26 +278,23 @@ describe('MessagesPanel', () => {
       within(await card('Ada Lovelace')).getByRole('button', { name: 'Delete' }),
     );
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete this message?' }, SLOW);
-    expect(fakeInbox.requests('entries', 'delete')).toHaveLength(0);
+    expect(requestsTo('delete', 'entries')).toHaveLength(0);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete message' }));
     await waitFor(() =>
       expect(screen.queryByRole('article', { name: 'Message from Ada Lovelace' })).toBeNull(),
     );
-    expect(fakeInbox.requests('entries', 'delete')[0].filters).toContainEqual([
-      'id',
-      'in',
-      [ada.id],
-    ]);
+    expect(requestsTo('delete', 'entries')[0].query).toMatchObject({ id: `in.(${ada.id})` });
   });
 
   it('puts a message back when the server refuses to delete it', async () => {
-    fakeInbox.failWrites = 'permission denied';
+    failRequests('patch', 'entries', pgError('42501', 'permission denied'));
+    failRequests('delete', 'entries', pgError('42501', 'permission denied'));
     renderPanel();
     await userEvent.click(
       within(await card('Ada Lovelace')).getByRole('button', { name: 'Delete' }),
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Delete message' }, SLOW));
-    await waitFor(() => expect(fakeInbox.requests('entries', 'delete')).toHaveLength(1));
+    await waitFor(() => expect(requestsTo('delete', 'entries')).toHaveLength(1));
     expect(await card('Ada Lovelace')).toBeInTheDocument();
   });
 
@@ -310,9 +306,9 @@ describe('MessagesPanel', () => {
     expect(within(bar).getByText('2 selected')).toBeInTheDocument();
     await userEvent.click(within(bar).getByRole('button', { name: 'Mark as spam' }));
     await waitFor(() => expect(screen.queryAllByRole('article')).toHaveLength(0));
-    const update = fakeInbox.requests('entries', 'update')[0];
-    expect(update.values).toEqual({ is_spam: true });
-    expect(update.filters).toContainEqual(['id', 'in', [ada.id, anonymous.id]]);
+    const update = requestsTo('patch', 'entries')[0];
+    expect(update.body).toEqual({ is_spam: true });
+    expect(update.query).toMatchObject({ id: `in.(${ada.id},${anonymous.id})` });
   });
 
   it('labels each selection box with its sender', async () => {
@@ -331,7 +327,7 @@ describe('MessagesPanel', () => {
         created_at: new Date(Date.UTC(2026, 10, 20, 10, 0, 50 - i)).toISOString(),
       }),
     );
-    fakeInbox.reset(many);
+    seedInbox(many);
     renderPanel();
     await card('Sender 0');
     expect(screen.getAllByRole('article')).toHaveLength(3);
@@ -340,19 +336,19 @@ describe('MessagesPanel', () => {
     await card('Sender 4');
     expect(screen.getAllByRole('article')).toHaveLength(5);
     const last = many[2];
-    expect(fakeInbox.requests('entries', 'select').at(-1)?.or).toBe(
-      `created_at.lt.${last.created_at},and(created_at.eq.${last.created_at},id.lt.${last.id})`,
+    expect(requestsTo('get', 'entries').at(-1)?.query.or).toBe(
+      `(created_at.lt.${last.created_at},and(created_at.eq.${last.created_at},id.lt.${last.id}))`,
     );
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(screen.getByText('5 messages', { selector: 'p' })).toBeInTheDocument();
   });
 
   it('shows an error with a retry', async () => {
-    fakeInbox.failReads = 'network down';
+    failRequests('get', 'entries', pgError('', 'network down'));
     renderPanel();
     const retry = await screen.findByRole('button', { name: 'Try again' }, SLOW);
     expect(screen.getByText('Your messages could not be loaded.')).toBeInTheDocument();
-    fakeInbox.failReads = null;
+    server.resetHandlers();
     await userEvent.click(retry);
     expect(await card('Ada Lovelace')).toBeInTheDocument();
   });

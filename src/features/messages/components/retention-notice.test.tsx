@@ -1,25 +1,25 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import { SLOW, renderWithProviders } from '../../../components/testing/render';
-import { fakeInbox } from '../testing/fake-supabase';
-import { FORM_BETA, FORM_CONTACT, makeMessage } from '../testing/fixtures';
+import { supabaseDb } from '../../../components/testing/supabase-server';
+import { FORM_BETA, FORM_CONTACT, makeMessage, seedInbox } from '../testing/fixtures';
 import { MessagesPanel } from './messages-panel';
-
-vi.mock('../../../lib/supabase', () => import('../testing/fake-supabase'));
 
 const renderPanel = (route = '/dashboard/forms?tab=messages') =>
   renderWithProviders(<MessagesPanel forms={[FORM_CONTACT, FORM_BETA]} />, { route });
 
 beforeEach(() => {
-  fakeInbox.reset([makeMessage({ name: 'Ada Lovelace' })]);
+  seedInbox([makeMessage({ name: 'Ada Lovelace' })]);
 });
 
 describe('the inbox’s retention notice', () => {
   it('names each form with a rule when all forms are shown', async () => {
-    fakeInbox.retention = [
-      { form_id: FORM_CONTACT.id, mode: 'days', days: 30 },
-      { form_id: FORM_BETA.id, mode: 'forward_only', days: null },
-    ];
+    supabaseDb.seed({
+      form_retention: [
+        { form_id: FORM_CONTACT.id, mode: 'days', days: 30 },
+        { form_id: FORM_BETA.id, mode: 'forward_only', days: null },
+      ],
+    });
     renderPanel();
     const note = await screen.findByRole('note', { name: 'Retention' }, SLOW);
     expect(note).toHaveTextContent(
@@ -28,7 +28,7 @@ describe('the inbox’s retention notice', () => {
   });
 
   it('speaks of the form shown only, and says nothing for a form without a rule', async () => {
-    fakeInbox.retention = [{ form_id: FORM_BETA.id, mode: 'days', days: 1 }];
+    supabaseDb.seed({ form_retention: [{ form_id: FORM_BETA.id, mode: 'days', days: 1 }] });
     const beta = renderPanel(`/dashboard/forms?tab=messages&form=${FORM_BETA.id}`);
     expect(await screen.findByRole('note', { name: 'Retention' }, SLOW)).toHaveTextContent(
       'This form has a retention rule: messages are deleted after 1 day.',
