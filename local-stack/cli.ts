@@ -38,7 +38,7 @@ export async function runStackCli(argv: string[]): Promise<RunningStack> {
       if (
         verbose ||
         (service === 'postgres' && /applied|seeded/.test(message)) ||
-        /error|did not stop|still waiting|stopped in \d{4,} ms/i.test(message)
+        /error|not honoured|did not stop|still waiting|stopped in \d{4,} ms/i.test(message)
       ) {
         console.log(`[${service}] ${message}`);
       }

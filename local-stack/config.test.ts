@@ -102,3 +102,30 @@ describe('parseGoDuration', () => {
     expect(() => parseGoDuration('10')).toThrow();
   });
 });
+
+describe('loadProjectConfig: settings Supabase reads that the stack does not implement', () => {
+  it('reads [api] schemas (the CLI default when absent) and refuses any it cannot serve', () => {
+    expect(loadProjectConfig(supabaseDir('[api]\n')).schemas).toEqual(['public', 'graphql_public']);
+    expect(loadProjectConfig(supabaseDir('[api]\nschemas = ["public"]\n')).schemas).toEqual([
+      'public',
+    ]);
+    expect(() => loadProjectConfig(supabaseDir('[api]\nschemas = ["public", "api"]\n'))).toThrow(
+      /\[api\] schemas "api" is not supported by the local stack/,
+    );
+    expect(() => loadProjectConfig(supabaseDir('[api]\nschemas = ["graphql_public"]\n'))).toThrow(
+      /the first schema must be public/,
+    );
+  });
+
+  it('refuses anonymous sign-ins and asymmetric signing keys instead of ignoring them', () => {
+    expect(() =>
+      loadProjectConfig(supabaseDir('[auth]\nenable_anonymous_sign_ins = true\n')),
+    ).toThrow(/\[auth\] enable_anonymous_sign_ins = true is not supported by the local stack/);
+    expect(() =>
+      loadProjectConfig(supabaseDir('[auth]\nsigning_keys_path = "./signing_keys.json"\n')),
+    ).toThrow(/\[auth\] signing_keys_path is not supported by the local stack/);
+    expect(() =>
+      loadProjectConfig(supabaseDir('[auth]\nenable_anonymous_sign_ins = false\n')),
+    ).not.toThrow();
+  });
+});

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
 import { loadAuthMailTemplates, type AuthMailTemplates } from './auth/mail-templates.ts';
+import { exposedSchemas, refuseUnsupportedAuth } from './config-checks.ts';
 
 export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SUPABASE_DIR = path.join(PROJECT_DIR, 'supabase');
@@ -87,6 +88,8 @@ export function parseGoDuration(text: string): number {
 export interface ProjectConfig {
   /** `[api] max_rows`: the most rows one REST read returns. */
   maxRows: number;
+  /** `[api] schemas`: the schemas REST names as exposed (it serves `public` alone). */
+  schemas: string[];
   auth: {
     siteUrl: string;
     additionalRedirectUrls: string[];
@@ -119,6 +122,8 @@ const table = (v: unknown): Table => (v && typeof v === 'object' ? (v as Table) 
 export function loadProjectConfig(supabaseDir = SUPABASE_DIR): ProjectConfig {
   const toml = table(parseToml(readFileSync(path.join(supabaseDir, 'config.toml'), 'utf8')));
   const maxRows = Number(table(toml.api).max_rows);
+  const schemas = exposedSchemas(toml);
+  refuseUnsupportedAuth(toml);
   const auth = table(toml.auth);
   const email = table(auth.email);
   const rateLimit = table(auth.rate_limit);
@@ -167,6 +172,7 @@ export function loadProjectConfig(supabaseDir = SUPABASE_DIR): ProjectConfig {
   return {
     // The CLI's default is 1000.
     maxRows: Number.isInteger(maxRows) && maxRows > 0 ? maxRows : 1000,
+    schemas,
     auth: {
       siteUrl: String(auth.site_url ?? 'http://127.0.0.1:5173'),
       additionalRedirectUrls: (Array.isArray(auth.additional_redirect_urls)

@@ -17,6 +17,8 @@ export interface ResultRow {
   page_total: string;
   body: string | null;
   location_key?: string | null;
+  /** Rows an upsert updated instead of inserting (merge-duplicates only). */
+  pgrst_updated?: number | null;
 }
 
 export async function execute(

@@ -8,6 +8,7 @@ import type { HttpService, StackContext } from '../context.ts';
 import { authenticatorUrl } from '../postgres/authenticator.ts';
 import { logConnectionErrors } from '../postgres/pool-errors.ts';
 import type { RestCall, RestRuntime } from './context.ts';
+import { databaseConfig, refuseDatabaseConfig } from './database-config.ts';
 import { RestError, toRestError } from './errors.ts';
 import { checkProfile } from './negotiation.ts';
 import { handleRead } from './read-request.ts';
@@ -33,6 +34,14 @@ export function createRestService(ctx: StackContext): HttpService {
   const cache = new SchemaCache(pool, dbUrl, log);
   cache.listen().catch((err: Error) => log(`cannot listen for schema reloads: ${err.message}`));
   const runtime: RestRuntime = { pool, cache, maxRows: ctx.settings.project.maxRows };
+  // Read at start so in-database PostgREST settings are named before the first request.
+  cache
+    .get()
+    .then((snapshot) => {
+      const settings = databaseConfig(snapshot);
+      if (settings.length) log(`${settings.join(', ')}: not honoured; every request is refused`);
+    })
+    .catch(() => undefined);
 
   return {
     async handle(req, res, urlPath, url) {
@@ -42,8 +51,9 @@ export function createRestService(ctx: StackContext): HttpService {
       try {
         // The body is read first so every answer, errors included, comes after the whole request.
         const raw = method !== 'GET' && method !== 'HEAD' ? await readRequestBody(req) : undefined;
-        checkProfile(req);
+        checkProfile(req, ctx.settings.project.schemas);
         identity = await identify(req, ctx.settings.jwtSecret);
+        refuseDatabaseConfig(await cache.get());
         const { resource, name } = resourceOf(method, urlPath);
         const call: RestCall = { req, res, url, identity, startedAt };
 
@@ -59,7 +69,7 @@ export function createRestService(ctx: StackContext): HttpService {
           }
           if (method === 'POST') checkJsonContentType(req);
           const body = raw ? parseJson(raw) : undefined;
-          return await handleRpc(runtime, call, name, body);
+          return await handleRpc(runtime, call, name, body, raw?.toString('utf8'));
         }
         if (method === 'GET' || method === 'HEAD') return await handleRead(runtime, call, name);
         if (method === 'POST' || method === 'PATCH' || method === 'DELETE') {

@@ -106,8 +106,10 @@ describe('negotiation', () => {
   });
 
   it('exposes only public', () => {
-    expect(() => checkProfile(req({ 'accept-profile': 'public' }))).not.toThrow();
-    expect(() => checkProfile(req({ 'content-profile': 'auth' }))).toThrow('Invalid schema: auth');
+    expect(() => checkProfile(req({ 'accept-profile': 'public' }), ['public'])).not.toThrow();
+    expect(() => checkProfile(req({ 'content-profile': 'auth' }), ['public'])).toThrow(
+      'Invalid schema: auth',
+    );
   });
 
   it('reads Range headers', () => {

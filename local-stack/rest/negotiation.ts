@@ -158,19 +158,24 @@ export function negotiateFormat(req: IncomingMessage): ResponseFormat {
   );
 }
 
-/** Only `public` is exposed; supabase-js names the schema in these headers. */
-export function checkProfile(req: IncomingMessage) {
+/**
+ * `Accept-Profile`/`Content-Profile` (supabase-js names the schema in them): a schema `[api]
+ * schemas` does not list is PostgREST's 406; a listed one other than `public` is not served.
+ */
+export function checkProfile(req: IncomingMessage, schemas: string[]) {
   for (const header of ['accept-profile', 'content-profile']) {
-    const value = req.headers[header];
-    if (typeof value === 'string' && value.trim() !== '' && value.trim() !== EXPOSED_SCHEMA) {
-      throw new RestError(
-        406,
-        'PGRST106',
-        `Invalid schema: ${value.trim()}`,
-        null,
-        `Only the following schemas are exposed: ${EXPOSED_SCHEMA}`,
-      );
-    }
+    const raw = req.headers[header];
+    const value = typeof raw === 'string' ? raw.trim() : '';
+    if (value === '' || value === EXPOSED_SCHEMA) continue;
+    throw new RestError(
+      406,
+      'PGRST106',
+      `Invalid schema: ${value}`,
+      null,
+      schemas.includes(value)
+        ? `The local stack serves only the ${EXPOSED_SCHEMA} schema; ${value} is listed in [api] schemas but not served (see local-stack/README.md)`
+        : `Only the following schemas are exposed: ${schemas.join(', ')}`,
+    );
   }
 }
 

@@ -284,7 +284,8 @@ function parseSelectItem(part: string, param: string, raw: string): SelectItem {
       hint,
       inner,
       spread,
-      select: inside === '' ? [{ kind: 'star' }] : parseSelectList(inside, param, raw),
+      // `embed()` selects nothing: the embed only filters (PostgREST leaves it out of the rows).
+      select: inside === '' ? [] : parseSelectList(inside, param, raw),
     };
   }
   if (rest.includes(')')) throw queryParamError(param, raw, `unbalanced parentheses in "${part}"`);

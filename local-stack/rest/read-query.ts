@@ -153,6 +153,11 @@ interface Relationship {
   target: string;
   toOne: boolean;
   cardinality: 'many-to-one' | 'one-to-many' | 'one-to-one';
+  /** A foreign key from a table to itself. */
+  self: boolean;
+  /** The key's columns on the parent's side and on the embedded table's. */
+  columns: string[];
+  targetColumns: string[];
   /** Join condition between the embedded alias and the parent alias. */
   join: (child: string, parent: string) => string;
 }
@@ -177,42 +182,75 @@ function equalities(
     .join(' and ');
 }
 
-function findRelationships(
-  snapshot: SchemaSnapshot,
-  parent: string,
-  item: EmbedItem,
-): Relationship[] {
+/** Both directions of each foreign key that touches `parent`, as PostgREST's schema cache has them. */
+function relationshipsOf(snapshot: SchemaSnapshot, parent: string): Relationship[] {
   const found: Relationship[] = [];
   for (const fk of snapshot.foreignKeys) {
-    if (fk.table === parent && fk.foreignTable === item.relation) {
+    const self = fk.table === fk.foreignTable;
+    if (fk.table === parent) {
       const oneToOne = isUnique(snapshot.tables.get(parent), fk.columns);
       found.push({
         fk,
         target: fk.foreignTable,
         toOne: true,
         cardinality: oneToOne ? 'one-to-one' : 'many-to-one',
+        self,
+        columns: fk.columns,
+        targetColumns: fk.foreignColumns,
         join: (child, par) => equalities(fk.foreignColumns, child, fk.columns, par),
       });
     }
-    if (fk.foreignTable === parent && fk.table === item.relation) {
+    if (fk.foreignTable === parent) {
       const oneToOne = isUnique(snapshot.tables.get(fk.table), fk.columns);
       found.push({
         fk,
         target: fk.table,
         toOne: oneToOne,
         cardinality: oneToOne ? 'one-to-one' : 'one-to-many',
+        self,
+        columns: fk.foreignColumns,
+        targetColumns: fk.columns,
         join: (child, par) => equalities(fk.columns, child, fk.foreignColumns, par),
       });
     }
   }
-  if (item.hint === undefined) return found;
+  return found;
+}
+
+/**
+ * The relationships an embed names, by PostgREST's rules: the target is a table (with a hint
+ * naming the constraint or a column of either side), a constraint or a column of the parent's; a
+ * self-referencing key embeds its children by the table's name and its parent by the column's.
+ */
+function findRelationships(
+  snapshot: SchemaSnapshot,
+  parent: string,
+  item: EmbedItem,
+): Relationship[] {
+  const target = item.relation;
   const hint = item.hint;
-  return found.filter(
-    (r) =>
-      r.fk.name === hint ||
-      (r.fk.columns.length === 1 && r.fk.columns[0] === hint) ||
-      (r.fk.foreignColumns.length === 1 && r.fk.foreignColumns[0] === hint),
-  );
+  const single = (cols: string[], name: string | undefined) =>
+    cols.length === 1 && cols[0] === name;
+  return relationshipsOf(snapshot, parent).filter((r) => {
+    if (r.self) {
+      if (hint === undefined) {
+        return (
+          (r.target === target && r.cardinality === 'one-to-many') ||
+          (single(r.columns, target) && r.cardinality === 'many-to-one')
+        );
+      }
+      return (
+        r.target === target && r.cardinality === 'one-to-many' && single(r.targetColumns, hint)
+      );
+    }
+    if (hint === undefined) {
+      return r.target === target || r.fk.name === target || single(r.columns, target);
+    }
+    return (
+      r.target === target &&
+      (r.fk.name === hint || single(r.columns, hint) || single(r.targetColumns, hint))
+    );
+  });
 }
 
 function resolveRelationship(ctx: BuildContext, parent: string, item: EmbedItem): Relationship {
@@ -220,6 +258,14 @@ function resolveRelationship(ctx: BuildContext, parent: string, item: EmbedItem)
   if (found.length === 1) return found[0];
   if (found.length === 0) {
     if (ctx.strict) throw new SchemaMiss(item.relation);
+    const computed = computedRelationship(ctx.snapshot, parent, item.relation);
+    if (computed) {
+      throw noRelationship(
+        parent,
+        item.relation,
+        `'${item.relation}' is a computed relationship (the function ${EXPOSED_SCHEMA}.${item.relation}(${computed})); the local stack embeds only through foreign keys between tables.`,
+      );
+    }
     throw new RestError(
       400,
       'PGRST200',
@@ -293,8 +339,10 @@ export function renderLevel(
   const level: Level = { table, embeds: new Map() };
   const list: string[] = [];
   const joins: string[] = [];
+  const embedNames = new Set<string>();
 
   for (const item of select) {
+    if (item.kind === 'embed') checkEmbedName(embedNames, tableName, item, path);
     if (item.kind === 'star') {
       list.push(`${ident(alias)}.*`);
     } else if (item.kind === 'column') {
@@ -311,6 +359,7 @@ export function renderLevel(
         item,
         path ? `${path}.${item.relation}` : item.relation,
       );
+      if (item.select.length === 0) continue;
       const lateral = `pgrst_spread_${++ctx.aliasCount}`;
       joins.push(plan.lateralSql(alias, lateral));
       list.push(`${ident(lateral)}.*`);
@@ -318,7 +367,8 @@ export function renderLevel(
       const out = item.alias ?? item.relation;
       const plan = planEmbed(ctx, tableName, item, path ? `${path}.${out}` : out);
       level.embeds.set(out, plan);
-      list.push(`${plan.valueSql(alias)} as ${ident(out)}`);
+      // An embed without columns only filters; it is left out of the rows, as in PostgREST.
+      if (item.select.length > 0) list.push(`${plan.valueSql(alias)} as ${ident(out)}`);
     }
   }
 
@@ -336,7 +386,54 @@ export function renderLevel(
   };
 }
 
+/**
+ * PostgREST joins each embed of a level under the alias `<parent>_<name>_<depth>`, so Postgres
+ * refuses the same name twice (42712) rather than answering a row with a duplicated key.
+ */
+function checkEmbedName(seen: Set<string>, parent: string, item: EmbedItem, path: string) {
+  const depth = path === '' ? 1 : path.split('.').length + 1;
+  const joinAlias = `${parent}_${item.alias ?? item.relation}_${depth}`;
+  if (seen.has(joinAlias)) {
+    throw new RestError(400, '42712', `table name "${joinAlias}" specified more than once`);
+  }
+  seen.add(joinAlias);
+}
+
+/** 400 PGRST200 for an embed the local stack does not serve, saying why in `details`. */
+function noRelationship(parent: string, relation: string, details: string): RestError {
+  return new RestError(
+    400,
+    'PGRST200',
+    `Could not find a relationship between '${parent}' and '${relation}' in the schema cache`,
+    details,
+  );
+}
+
+/**
+ * A function PostgREST would embed as a computed relationship: one parameter of the parent's row
+ * type, rows as its result. Its parameter type, if there is one.
+ */
+function computedRelationship(
+  snapshot: SchemaSnapshot,
+  parent: string,
+  name: string,
+): string | undefined {
+  for (const fn of snapshot.functions.get(name) ?? []) {
+    const ins = fn.params.filter((p) => p.mode === 'i' || p.mode === 'b' || p.mode === 'v');
+    const rowType = [parent, `${EXPOSED_SCHEMA}.${parent}`, ident(parent)];
+    if (fn.resultColumns && ins.length === 1 && rowType.includes(ins[0].type)) return ins[0].type;
+  }
+  return undefined;
+}
+
 function planEmbed(ctx: BuildContext, parent: string, item: EmbedItem, path: string): EmbedPlan {
+  if (!ctx.snapshot.tables.has(parent) && ctx.snapshot.functions.has(parent)) {
+    throw noRelationship(
+      parent,
+      item.relation,
+      `Embedding in the rows of a function (/rpc/${parent}) is not supported by the local stack; read the table instead.`,
+    );
+  }
   if (!ctx.snapshot.tables.has(parent)) {
     throw new RestError(
       400,
@@ -357,7 +454,12 @@ function planEmbed(ctx: BuildContext, parent: string, item: EmbedItem, path: str
   const target = ctx.snapshot.tables.get(rel.target);
   const from = qualified(EXPOSED_SCHEMA, rel.target);
   const alias = `${rel.target}_${++ctx.aliasCount}`;
-  const rendered = renderLevel(ctx, rel.target, target, alias, item.select, path);
+  // Rendered when the embed's rows are used: the parameters of an embed that only filters
+  // (`embed()`) must not reach the statement, whose every parameter has to appear in its text.
+  ctx.usedLevels.add(path);
+  let renderedLevel: RenderedLevel | undefined;
+  const rendered = () =>
+    (renderedLevel ??= renderLevel(ctx, rel.target, target, alias, item.select, path));
 
   const whereOf = (conds: string[], join: string) => [join, ...conds].join(' and ');
   const paging = (l: RenderedLevel) =>
@@ -382,15 +484,16 @@ function planEmbed(ctx: BuildContext, parent: string, item: EmbedItem, path: str
       )} where ${rel.join(orderAlias, parentAlias)})`;
     },
     lateralSql: (parentAlias, lateralAlias) =>
-      `left join lateral (select ${rendered.list} from ${from} as ${ident(alias)}${rendered.joins} where ${whereOf(
-        rendered.where,
+      `left join lateral (select ${rendered().list} from ${from} as ${ident(alias)}${rendered().joins} where ${whereOf(
+        rendered().where,
         rel.join(alias, parentAlias),
       )}) as ${ident(lateralAlias)} on true`,
     valueSql: (parentAlias) => {
-      const inner = `select ${rendered.list} from ${from} as ${ident(alias)}${rendered.joins} where ${whereOf(
-        rendered.where,
+      const level = rendered();
+      const inner = `select ${level.list} from ${from} as ${ident(alias)}${level.joins} where ${whereOf(
+        level.where,
         rel.join(alias, parentAlias),
-      )}${paging(rendered)}`;
+      )}${paging(level)}`;
       return rel.toOne
         ? `(select pg_catalog.to_json(pgrst_e) from (${inner}) as pgrst_e)`
         : `(select coalesce(pg_catalog.json_agg(pgrst_e), '[]') from (${inner}) as pgrst_e)`;
@@ -424,7 +527,7 @@ export function checkUnusedLevels(ctx: BuildContext) {
   }
 }
 
-export type BodyShape = 'array' | 'object' | 'none';
+export type BodyShape = 'array' | 'object' | 'csv' | 'none';
 
 /**
  * The statement that answers a read: `total` (when counted), `page_total` and `body` (JSON text).
@@ -465,9 +568,16 @@ export function buildReadStatement(opts: {
   )} as body from (select * from pgrst_source) as _postgrest_t`;
 }
 
+/**
+ * CSV as PostgREST renders it: a header of the first row's keys, then each row in Postgres' own
+ * record text form without its parentheses (values quoted as record output quotes them).
+ */
+const CSV_BODY = `coalesce((select pg_catalog.string_agg(pgrst_k, pg_catalog.chr(44)) from pg_catalog.json_object_keys(pg_catalog.json_agg(_postgrest_t) -> 0) as pgrst_k), '') || pg_catalog.chr(10) || coalesce(pg_catalog.string_agg(pg_catalog.substring(_postgrest_t::text, 2, pg_catalog.length(_postgrest_t::text) - 2), pg_catalog.chr(10)), '')`;
+
 /** The aggregate rendering the rows `_postgrest_t` as PostgREST's response body, as text. */
 export function bodyExpression(shape: BodyShape, stripNulls: boolean): string {
   if (shape === 'none') return 'null::text';
+  if (shape === 'csv') return CSV_BODY;
   const agg = stripNulls
     ? `pg_catalog.json_agg(pg_catalog.json_strip_nulls(pg_catalog.to_json(_postgrest_t)))`
     : `pg_catalog.json_agg(_postgrest_t)`;

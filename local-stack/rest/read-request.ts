@@ -41,7 +41,7 @@ export async function handleRead(
       count: Boolean(prefs.count),
       limit,
       offset,
-      shape: format.kind === 'object' ? 'object' : 'array',
+      shape: format.kind,
       stripNulls: format.stripNulls,
     });
     return { text, values: params.values };

@@ -1,5 +1,4 @@
-// Writing PostgREST's responses: JSON bodies that are already JSON text (rendered by Postgres),
-// CSV, and errors with their `Proxy-Status` header.
+// Writing PostgREST's responses: bodies Postgres already rendered (JSON or CSV text), and errors with their `Proxy-Status` header.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RestError } from './errors.ts';
 import type { ResultRow } from './execute.ts';
@@ -36,10 +35,9 @@ export function sendRows(
   headers: Record<string, string>,
 ) {
   const head = req.method === 'HEAD';
-  if (format.kind === 'csv') {
-    return sendText(res, status, rowsToCsv(row.body ?? '[]'), CSV_TYPE, headers, head);
-  }
-  const type = format.kind === 'object' ? OBJECT_TYPE : JSON_TYPE;
+  // Postgres rendered the body in the negotiated format (CSV included).
+  const type =
+    format.kind === 'csv' ? CSV_TYPE : format.kind === 'object' ? OBJECT_TYPE : JSON_TYPE;
   sendText(res, status, row.body, type, headers, head);
 }
 
@@ -49,20 +47,4 @@ export function sendError(res: ServerResponse, err: RestError) {
     'Proxy-Status': `PostgREST; error=${err.code}`,
     ...err.headers,
   });
-}
-
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** `text/csv` body from a JSON array of rows: a header line, then one line per row. */
-function rowsToCsv(jsonArray: string): string {
-  const rows = JSON.parse(jsonArray) as Record<string, unknown>[];
-  if (!rows.length) return '';
-  const columns = Object.keys(rows[0]);
-  const lines = [columns.map(csvCell).join(',')];
-  for (const row of rows) lines.push(columns.map((c) => csvCell(row[c])).join(','));
-  return lines.join('\n');
 }

@@ -25,6 +25,7 @@ export async function handleRpc(
   { req, res, url, identity, startedAt }: RestCall,
   name: string,
   body: unknown,
+  rawBody: string | undefined,
 ) {
   const method = req.method ?? 'GET';
   const readOnly = method === 'GET' || method === 'HEAD';
@@ -45,16 +46,12 @@ export async function handleRpc(
     }
     const query = parseQueryParams(url.searchParams, skip);
     const select = parseSelect(query.select ?? '*');
-    const { fn, singleJson } = resolveFunction(
-      snapshot,
-      name,
-      Object.keys(args),
-      !readOnly,
-      strict,
-    );
+    const { fn, wholeBody } = resolveFunction(snapshot, name, Object.keys(args), !readOnly, strict);
     const params = new Params();
     const bctx = newBuildContext(snapshot, params, query.levels, strict);
-    const call = buildCall(bctx, fn, singleJson ? (body ?? {}) : args, singleJson);
+    // PostgREST passes the body as sent (an empty one as `{}`).
+    const call = buildCall(bctx, fn, args, wholeBody ? rawBody || '{}' : undefined);
+    const shape = format.kind === 'csv' ? 'csv' : call.kind === 'row' ? 'object' : format.kind;
     if (call.kind === 'rows' || call.kind === 'row') {
       const { offset, limit } = limitsOf(query.levels, req, null);
       const text = buildReadStatement({
@@ -66,13 +63,13 @@ export async function handleRpc(
         count: Boolean(prefs.count),
         limit,
         offset,
-        shape: call.kind === 'row' || format.kind === 'object' ? 'object' : 'array',
+        shape,
         stripNulls: format.stripNulls,
       });
       return { text, values: params.values, kind: call.kind, offset };
     }
     return {
-      text: buildScalarStatement(call),
+      text: buildScalarStatement(call, shape, Boolean(prefs.count)),
       values: params.values,
       kind: call.kind,
       offset: 0,
@@ -104,15 +101,13 @@ export async function handleRpc(
           }
         : undefined,
   });
-  const applied = appliedPreferences(prefs, ['count', 'tx', 'handling', 'max-affected']);
-  if (statement.kind === 'void') return sendText(res, 204, null, JSON_TYPE, applied);
-  const headers: Record<string, string> = { ...applied };
-  let status = 200;
-  if (statement.kind === 'rows') {
-    const total = row.total === null ? null : Number(row.total);
-    const page = pageStatus(statement.offset, Number(row.page_total), total);
-    status = page.status;
-    headers['Content-Range'] = page.contentRange;
-  }
-  sendRows(res, req, status, row, format, headers);
+  // Every call has a Content-Range, a scalar or void counting as one row (as in PostgREST).
+  const total = row.total === null ? null : Number(row.total);
+  const page = pageStatus(statement.offset, Number(row.page_total), total);
+  const headers: Record<string, string> = {
+    'Content-Range': page.contentRange,
+    ...appliedPreferences(prefs, ['count', 'tx', 'handling', 'max-affected']),
+  };
+  if (statement.kind === 'void') return sendText(res, 204, null, JSON_TYPE, headers);
+  sendRows(res, req, page.status, row, format, headers);
 }

@@ -1,7 +1,7 @@
 // `/rpc/<fn>`: picks the overload of a public function by its named arguments, as PostgREST does,
 // and builds the FROM item that calls it with arguments decoded by Postgres (json_to_record).
 import { RestError } from './errors.ts';
-import { SchemaMiss, type BuildContext } from './read-query.ts';
+import { bodyExpression, SchemaMiss, type BodyShape, type BuildContext } from './read-query.ts';
 import {
   EXPOSED_SCHEMA,
   type FunctionInfo,
@@ -23,12 +23,27 @@ export interface FunctionCall {
 const inputParams = (fn: FunctionInfo): FunctionParam[] =>
   fn.params.filter((p) => p.mode === 'i' || p.mode === 'b' || p.mode === 'v');
 
-const isSingleJson = (fn: FunctionInfo) => {
+/** A function of one unnamed parameter, which PostgREST calls with the whole body. */
+const isSingleUnnamed = (fn: FunctionInfo) => {
   const ins = inputParams(fn);
-  return (
-    ins.length === 1 && ins[0].name === '' && (ins[0].type === 'json' || ins[0].type === 'jsonb')
-  );
+  return ins.length === 1 && ins[0].name === '';
 };
+
+const isSingleJson = (fn: FunctionInfo) =>
+  isSingleUnnamed(fn) && ['json', 'jsonb'].includes(inputParams(fn)[0].type);
+
+/**
+ * PostgREST's match of argument names to parameters: every required parameter named, the rest of
+ * the names among the optional ones (a single unnamed parameter is named "").
+ */
+function matchesParams(fn: FunctionInfo, keys: string[]): boolean {
+  const ins = inputParams(fn);
+  if (ins.length === 0) return keys.length === 0;
+  const required = ins.slice(0, ins.length - fn.defaultCount).map((p) => p.name);
+  const optional = new Set(ins.slice(ins.length - fn.defaultCount).map((p) => p.name));
+  const left = new Set(keys.filter((k) => !optional.has(k)));
+  return left.size === new Set(required).size && required.every((r) => left.has(r));
+}
 
 /** Every input parameter name of the functions called `name` (to tell GET arguments from filters). */
 export function argumentNames(snapshot: SchemaSnapshot, name: string): Set<string> {
@@ -49,28 +64,24 @@ export function resolveFunction(
   keys: string[],
   jsonBody: boolean,
   strict: boolean,
-): { fn: FunctionInfo; singleJson: boolean } {
+): { fn: FunctionInfo; wholeBody: boolean } {
   const overloads = snapshot.functions.get(name) ?? [];
-  const matches = overloads.filter((fn) => {
-    const ins = inputParams(fn);
-    const required = ins.slice(0, ins.length - fn.defaultCount);
-    return (
-      keys.every((k) => ins.some((p) => p.name === k)) &&
-      required.every((p) => keys.includes(p.name))
-    );
-  });
-  if (matches.length === 1) return { fn: matches[0], singleJson: false };
-  if (matches.length > 1) {
-    const exact = matches.filter((fn) => inputParams(fn).length === keys.length);
-    if (exact.length === 1) return { fn: exact[0], singleJson: false };
+  const matches = overloads.filter((fn) => matchesParams(fn, keys));
+  // As PostgREST: a function of one json/jsonb parameter takes the body when no other matches.
+  const candidates = matches.length ? matches : jsonBody ? overloads.filter(isSingleJson) : [];
+  if (candidates.length === 1) {
+    return { fn: candidates[0], wholeBody: isSingleUnnamed(candidates[0]) };
+  }
+  if (candidates.length > 1) {
+    // Never a guess Postgres might refuse (42725) or resolve otherwise than PostgREST.
     throw new RestError(
       300,
       'PGRST203',
-      `Could not choose the best candidate function between: ${matches
+      `Could not choose the best candidate function between: ${candidates
         .map(
           (fn) =>
             `${EXPOSED_SCHEMA}.${fn.name}(${inputParams(fn)
-              .map((p) => `${p.name} => ${p.type}`)
+              .map((p) => (p.name ? `${p.name} => ${p.type}` : p.type))
               .join(', ')})`,
         )
         .join(', ')}`,
@@ -78,8 +89,6 @@ export function resolveFunction(
       'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
     );
   }
-  const single = jsonBody ? overloads.find(isSingleJson) : undefined;
-  if (single) return { fn: single, singleJson: true };
   if (strict) throw new SchemaMiss(name);
   const sorted = [...keys].sort();
   const withParams = sorted.length
@@ -96,18 +105,22 @@ export function resolveFunction(
   );
 }
 
-/** Builds the call. `args` is the JSON object of named arguments (or the whole body for singleJson). */
+/**
+ * Builds the call. `args` is the JSON object of named arguments; `wholeBody` (the request body as
+ * sent) is the one argument of a function of a single unnamed parameter, as PostgREST passes it.
+ */
 export function buildCall(
   ctx: BuildContext,
   fn: FunctionInfo,
   args: unknown,
-  singleJson: boolean,
+  wholeBody: string | undefined,
 ): FunctionCall {
   const callee = qualified(EXPOSED_SCHEMA, fn.name);
   let call: string;
   let argsFrom = '';
-  if (singleJson) {
-    call = `${callee}(${ctx.params.add(JSON.stringify(args ?? {}))}::${inputParams(fn)[0].type})`;
+  if (wholeBody !== undefined) {
+    // The type is the catalog's own text, as in json_to_record below.
+    call = `${callee}(${ctx.params.add(wholeBody)}::${inputParams(fn)[0].type})`;
   } else {
     const given = Object.keys((args ?? {}) as object);
     const used = inputParams(fn).filter((p) => given.includes(p.name));
@@ -144,12 +157,20 @@ export function buildCall(
   };
 }
 
-/** Statement for functions that do not return rows: a scalar, a set of scalars or void. */
-export function buildScalarStatement(call: FunctionCall): string {
-  if (call.kind === 'void')
-    return `select null::bigint as total, 1 as page_total, null::text as body from ${call.from}`;
-  if (call.kind === 'scalar') {
-    return `select null::bigint as total, 1 as page_total, pg_catalog.to_json(pgrst_scalar_t.pgrst_scalar)::text as body from ${call.from}`;
-  }
-  return `select null::bigint as total, pg_catalog.count(*) as page_total, coalesce(pg_catalog.json_agg(pgrst_scalar_t.pgrst_scalar), '[]')::text as body from ${call.from}`;
+/**
+ * Statement for functions that do not return rows: a scalar, a set of scalars or void. Each is
+ * one row set (`_postgrest_t`), counted as PostgREST counts it (a scalar or void is one row).
+ */
+export function buildScalarStatement(call: FunctionCall, shape: BodyShape, count: boolean): string {
+  const rows = `(select ${call.kind === 'void' ? 'null' : 'pgrst_scalar_t.pgrst_scalar'} as pgrst_scalar from ${call.from}) as _postgrest_t`;
+  const body =
+    call.kind === 'void'
+      ? 'null::text'
+      : shape === 'csv'
+        ? bodyExpression('csv', false)
+        : call.kind === 'scalar' || shape === 'object'
+          ? `coalesce(pg_catalog.json_agg(_postgrest_t.pgrst_scalar) -> 0, 'null')::text`
+          : `coalesce(pg_catalog.json_agg(_postgrest_t.pgrst_scalar), '[]')::text`;
+  const total = count ? 'pg_catalog.count(*)' : 'null::bigint';
+  return `select ${total} as total, pg_catalog.count(*) as page_total, ${body} as body from ${rows}`;
 }

@@ -188,7 +188,8 @@ export class SchemaCache {
     client.on('notification', (msg) => {
       if (msg.channel !== 'pgrst') return;
       const payload = (msg.payload ?? '').trim();
-      if (payload === '' || payload === 'reload schema') {
+      // PostgREST reloads its configuration on `reload config`; here that is the role settings.
+      if (payload === '' || payload === 'reload schema' || payload === 'reload config') {
         this.reload().catch((err: Error) => this.log(`schema reload failed: ${err.message}`));
       }
     });

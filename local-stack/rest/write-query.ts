@@ -35,7 +35,13 @@ function returningClause(opts: WriteOptions, alias: string): string {
 }
 
 /** Wraps the data-modifying statement and renders what it wrote (or only counts it). */
-function wrap(opts: WriteOptions, alias: string, modifying: string, countTotal: boolean): string {
+function wrap(
+  opts: WriteOptions,
+  alias: string,
+  modifying: string,
+  countTotal: boolean,
+  upsertUpdates = false,
+): string {
   // Filters of a write belong to its WHERE; the representation shows every written row.
   const root = opts.ctx.levels.get('') ?? { predicates: [] };
   opts.ctx.levels.set('', { ...root, predicates: [] });
@@ -55,15 +61,25 @@ function wrap(opts: WriteOptions, alias: string, modifying: string, countTotal: 
   } else if (opts.returning === 'headers-only' && opts.table.primaryKey.length) {
     pk = `, (select pg_catalog.to_json(pgrst_pk) from (select * from pgrst_source limit 1) as pgrst_pk)::text as location_key`;
   }
-  const shape: BodyShape = opts.returning === 'representation' ? opts.shape : 'none';
   // Every written row counts (a data-modifying CTE runs once however often it is read).
   const written = '(select pg_catalog.count(*) from pgrst_source)';
   const total = countTotal ? written : 'null::bigint';
-  return `with pgrst_source as (${modifying}) select ${total} as total, ${written} as page_total, ${bodyExpression(
-    shape,
-    opts.stripNulls,
-  )} as body${pk} from (select ${list} from pgrst_source as ${ident(alias)}${joins}${where}${order}) as _postgrest_t`;
+  const head = `with pgrst_source as (${modifying}) select ${total} as total, ${written} as page_total`;
+  const updated = upsertUpdates ? `, ${UPDATED_READ} as pgrst_updated` : '';
+  // Without a body there is nothing to aggregate: one row however many rows were written, none
+  // included (a FROM over the written rows would answer no row at all for none).
+  if (opts.returning !== 'representation') return `${head}, null::text as body${pk}${updated}`;
+  return `${head}, ${bodyExpression(opts.shape, opts.stripNulls)} as body${updated} from (select ${list} from pgrst_source as ${ident(alias)}${joins}${where}${order}) as _postgrest_t`;
 }
+
+/**
+ * How an upsert tells inserted rows from updated ones without reading them (RETURNING xmax would
+ * need a SELECT policy on every new row): its DO UPDATE counts each conflicting row in a
+ * transaction setting, as PostgREST does, which the outer query reads once the rows are written.
+ */
+const UPDATED_SETTING = `'pgrst.upsert_updated'`;
+const UPDATED_COUNT = `pg_catalog.set_config(${UPDATED_SETTING}, (coalesce(nullif(pg_catalog.current_setting(${UPDATED_SETTING}, true), '')::int, 0) + 1)::text, true) is not null`;
+const UPDATED_READ = `(select coalesce(nullif(pg_catalog.current_setting(${UPDATED_SETTING}, true), '')::int, 0) from (select pg_catalog.count(*) as pgrst_n from pgrst_source) as pgrst_done where pgrst_done.pgrst_n >= 0)`;
 
 export interface InsertOptions extends WriteOptions {
   /** The body, always as an array of objects. */
@@ -110,14 +126,15 @@ export function buildInsert(opts: InsertOptions): string {
         ? ` on conflict${targetSql} do nothing`
         : ` on conflict${targetSql} do update set ${updatable
             .map((c) => `${ident(c)} = excluded.${ident(c)}`)
-            .join(', ')}`;
+            .join(', ')} where ${UPDATED_COUNT}`;
   }
+  const countsUpdates = opts.upsert?.resolution === 'merge-duplicates' && opts.columns.length > 0;
   const columnList = cols.length ? ` (${cols.join(', ')})` : '';
   const modifying = `insert into ${target} as ${ident(alias)}${columnList} ${rowsSql}${conflict} ${returningClause(
     opts,
     alias,
   )}`;
-  return wrap(opts, alias, modifying, opts.count);
+  return wrap(opts, alias, modifying, opts.count, countsUpdates);
 }
 
 /**

@@ -16,9 +16,8 @@ import { parseQueryParams, parseSelect } from './query-grammar.ts';
 import { newBuildContext } from './read-query.ts';
 import { invalidBody, isPlainObject } from './request-body.ts';
 import { JSON_TYPE, sendRows, sendText } from './responses.ts';
-import { EXPOSED_SCHEMA } from './schema-cache.ts';
 import { checkWriteColumns, lookupTable } from './schema-lookup.ts';
-import { Params, qualified } from './sql.ts';
+import { Params } from './sql.ts';
 import { buildDelete, buildInsert, buildUpdate, type ReturnPreference } from './write-query.ts';
 
 export async function handleWrite(
@@ -33,7 +32,7 @@ export async function handleWrite(
   const query = parseQueryParams(url.searchParams);
   const select = parseSelect(query.select ?? '*');
   const returning: ReturnPreference = prefs.return ?? 'minimal';
-  const shape = format.kind === 'object' ? 'object' : 'array';
+  const shape = format.kind;
   const count = Boolean(prefs.count);
 
   let rows: Record<string, unknown>[] = [];
@@ -89,7 +88,7 @@ export async function handleWrite(
     } else if (method === 'PATCH') {
       // An empty patch changes nothing; it still answers like an update of no rows.
       text = noop
-        ? `select null::bigint as total, 0 as page_total, ${returning === 'representation' ? `'[]'` : 'null'}::text as body from ${qualified(EXPOSED_SCHEMA, table.name)} where false`
+        ? `select null::bigint as total, 0 as page_total, ${returning === 'representation' ? `'[]'` : 'null'}::text as body`
         : buildUpdate({ ...common, values: body as Record<string, unknown>, columns });
     } else {
       text = buildDelete(common);
@@ -139,8 +138,11 @@ export async function handleWrite(
       .join('&');
     headers.Location = `/${name}?${search}`;
   }
+  // An upsert that only updated existing rows answers 200, as PostgREST (12 and later) does.
+  const inserted = row.pgrst_updated == null ? 1 : rows.length - Number(row.pgrst_updated);
+  const created = inserted > 0 ? 201 : 200;
   if (returning !== 'representation') {
-    return sendText(res, method === 'POST' ? 201 : 204, null, JSON_TYPE, headers);
+    return sendText(res, method === 'POST' ? created : 204, null, JSON_TYPE, headers);
   }
-  sendRows(res, req, method === 'POST' ? 201 : 200, row, format, headers);
+  sendRows(res, req, method === 'POST' ? created : 200, row, format, headers);
 }

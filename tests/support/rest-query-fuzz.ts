@@ -385,13 +385,14 @@ const PLANNER_WORDS = new Set(
   plainto_tsquery phraseto_tsquery websearch_to_tsquery _postgrest_t pgrst_source pgrst_e
   total page_total body insert into values default update set delete returning conflict do
   nothing excluded json_populate_record json_populate_recordset pgrst_body pgrst_pk location_key
-  ctid array variadic cross json_to_record`
+  ctid array variadic cross json_to_record set_config current_setting nullif string_agg
+  json_object_keys substring length chr`
     .split(/\s+/)
     .filter(Boolean),
 );
 
-/** String literals a planner writes itself (JSON defaults of empty results). */
-const PLANNER_LITERALS = new Set(["'[]'", "'null'"]);
+/** String literals a planner writes itself (defaults of empty results, the upsert counter). */
+const PLANNER_LITERALS = new Set(["'[]'", "'null'", "''", "'pgrst.upsert_updated'"]);
 
 const OPERATOR_CHARS = new Set([...'(),.[]:=<>~*@&|-+']);
 
