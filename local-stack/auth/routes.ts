@@ -9,7 +9,7 @@ import {
   adminUpdateUser,
 } from './handlers/admin.ts';
 import { logout } from './handlers/logout.ts';
-import { health, settings } from './handlers/meta.ts';
+import { health, jwks, settings } from './handlers/meta.ts';
 import { recover } from './handlers/recover.ts';
 import { resend } from './handlers/resend.ts';
 import { signup } from './handlers/signup.ts';
@@ -29,21 +29,24 @@ const ROUTES: [string, Record<string, AuthHandler>][] = [
   ['/verify', { GET: verifyGet, POST: verifyPost }],
   ['/settings', { GET: settings }],
   ['/health', { GET: health }],
+  ['/.well-known/jwks.json', { GET: jwks }],
   ['/admin/users', { GET: adminListUsers, POST: adminCreateUser }],
   ['/admin/users/:id', { GET: adminGetUser, PUT: adminUpdateUser, DELETE: adminDeleteUser }],
 ];
 
 /**
  * GoTrue endpoints the stand-in does not serve (one-time codes, magic links, invites, OAuth, SSO,
- * MFA, identity linking, generated links, audit log), whatever the method: answered 400
+ * MFA, passkeys, identity linking, generated links, audit log), whatever the method: answered 400
  * `not_implemented`, so a missing feature is never mistaken for a mistyped path.
  */
 const UNSUPPORTED = [
   ...['otp', 'magiclink', 'invite', 'reauthenticate', 'authorize', 'callback'].map((p) => `/${p}`),
-  ...['sso', 'factors', 'oauth', 'user/identities'].flatMap((p) => [`/${p}`, `/${p}/*`]),
+  ...['sso', 'factors', 'passkeys', 'oauth', 'user/identities'].flatMap((p) => [
+    `/${p}`,
+    `/${p}/*`,
+  ]),
   ...['generate_link', 'audit', 'sso', 'oauth'].flatMap((p) => [`/admin/${p}`, `/admin/${p}/*`]),
-  '/admin/users/:id/factors',
-  '/admin/users/:id/factors/*',
+  ...['factors', 'passkeys'].flatMap((p) => [`/admin/users/:id/${p}`, `/admin/users/:id/${p}/*`]),
 ];
 
 type Target = AuthHandler | 'unsupported';

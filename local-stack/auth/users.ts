@@ -112,22 +112,29 @@ export interface NewUser {
   userMetadata: JsonObject;
   appMetadata?: JsonObject;
   confirmed: boolean;
+  /**
+   * `admin`: created through the admin API, whose users GoTrue gives only the metadata asked for
+   * (and an identity of sub and e-mail, never marked verified).
+   */
+  by?: 'signup' | 'admin';
 }
 
 /**
- * Inserts the user and its e-mail identity in one transaction-bound call sequence. As GoTrue does,
- * the identity's claims (sub, email, email_verified, phone_verified) are merged into user_metadata.
+ * Inserts the user and its e-mail identity in one transaction-bound call sequence. As GoTrue's
+ * sign-up does, the identity's claims (sub, email, email_verified, phone_verified) are merged into
+ * user_metadata; the admin API leaves user_metadata as given.
  */
 export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
   const id = randomUUID();
+  const admin = user.by === 'admin';
   const identityData = {
     sub: id,
     email: user.email,
-    email_verified: user.confirmed,
+    email_verified: !admin && user.confirmed,
     phone_verified: false,
   };
   const appMetadata = { provider: 'email', providers: ['email'], ...user.appMetadata };
-  const userMetadata = { ...user.userMetadata, ...identityData };
+  const userMetadata = admin ? user.userMetadata : { ...user.userMetadata, ...identityData };
   const encrypted = user.password === null ? '' : await hashPassword(user.password);
   const { rows } = await db.query<UserRow>(
     `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,

@@ -61,19 +61,29 @@ export const adminCreateUser: AuthHandler = async (deps, { req, res }) => {
       userMetadata,
       appMetadata,
       confirmed,
+      by: 'admin',
     });
     return loadUserJson(client, created.id);
   });
   sendAuthJson(res, 200, user);
 };
 
+/** `page`/`per_page` as GoTrue reads them: absent or empty takes the default, else an unsigned integer. */
+function pageParameter(url: URL, name: string, fallback: number): number {
+  const raw = url.searchParams.get(name) ?? '';
+  if (raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) {
+    throw validationFailed(
+      `Bad Pagination Parameters: strconv.ParseUint: parsing ${JSON.stringify(raw)}: invalid syntax`,
+    );
+  }
+  return Number(raw);
+}
+
 export const adminListUsers: AuthHandler = async (deps, { req, res, url }) => {
   await requireAdmin(req, deps.tokens.jwtSecret);
-  const page = Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1);
-  const perPage = Math.min(
-    1000,
-    Math.max(1, Number.parseInt(url.searchParams.get('per_page') ?? '50', 10) || 50),
-  );
+  const page = Math.max(1, pageParameter(url, 'page', 1));
+  const perPage = Math.min(1000, Math.max(1, pageParameter(url, 'per_page', 50)));
   const { users, total } = await listUsers(deps.pool, page, perPage);
   const identities = await identitiesByUser(
     deps.pool,

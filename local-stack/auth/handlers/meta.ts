@@ -1,4 +1,4 @@
-// GET /settings and GET /health: what auth-js and dashboards read about the instance.
+// GET /settings, GET /health and the JWKS: what auth-js and dashboards read about the instance.
 import { sendAuthJson } from '../errors.ts';
 import type { AuthHandler } from './types.ts';
 
@@ -43,4 +43,9 @@ export const health: AuthHandler = async (_deps, { res }) => {
     name: 'GoTrue',
     description: 'GoTrue is a user registration and authentication API',
   });
+};
+
+/** GoTrue publishes only asymmetric keys; tokens here are HS256, so the set is empty. */
+export const jwks: AuthHandler = async (_deps, { res }) => {
+  sendAuthJson(res, 200, { keys: [] }, { 'Cache-Control': 'public, max-age=600' });
 };

@@ -19,17 +19,20 @@ import type { AuthHandler } from './types.ts';
 
 export const signup: AuthHandler = async (deps, { req, res, url }) => {
   const auth = deps.ctx.settings.project.auth;
-  if (!auth.enableSignup)
-    throw unprocessable('signup_disabled', 'Signups not allowed for this instance');
   const body = await readJsonObject(req);
   const rawEmail = stringField(body, 'email');
   const phone = stringField(body, 'phone');
+  // Neither address nor phone is an anonymous sign-in, which config.toml leaves off (the stack
+  // refuses to start with `enable_anonymous_sign_ins = true`); GoTrue checks it first.
+  if (!rawEmail && !phone)
+    throw unprocessable('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
+  if (!auth.enableSignup)
+    throw unprocessable('signup_disabled', 'Signups not allowed for this instance');
   const password = stringField(body, 'password');
   const data = objectField(body, 'data') ?? {};
 
-  // GoTrue spends the sign-up budget before validating anything else, failures included (a
-  // request with neither address nor phone is an anonymous sign-up, which has its own budget).
-  if (rawEmail || phone) deps.limits.spend('signInSignUps', req);
+  // GoTrue spends the sign-up budget before validating anything else, failures included.
+  deps.limits.spend('signInSignUps', req);
   if (!password) throw validationFailed('Signup requires a valid password');
   checkPasswordStrength(password, auth.minimumPasswordLength);
   if (rawEmail && phone)

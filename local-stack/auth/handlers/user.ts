@@ -42,6 +42,9 @@ export const updateUser: AuthHandler = async (deps, { req, res, url }) => {
   const rawEmail = stringField(body, 'email');
   if (objectField(body, 'app_metadata'))
     throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
+  // A phone number needs an SMS provider to confirm it; never dropped without a word.
+  if (stringField(body, 'phone') && stringField(body, 'phone') !== (caller.user.phone ?? ''))
+    throw notImplemented('Changing the phone number (phone on PUT /auth/v1/user)');
   const auth = deps.ctx.settings.project.auth;
   const user = caller.user;
 

@@ -6,7 +6,13 @@
 import type { AuthDeps } from '../deps.ts';
 import { startSession, withTransaction } from '../deps.ts';
 import { confirmEmailChange, SINGLE_CONFIRMATION_ACCEPTED } from '../email-change.ts';
-import { forbidden, sendAuthJson, unprocessable, validationFailed } from '../errors.ts';
+import {
+  forbidden,
+  notImplemented,
+  sendAuthJson,
+  unprocessable,
+  validationFailed,
+} from '../errors.ts';
 import { resolveRedirect } from '../redirect.ts';
 import { consumeRecoveryToken, tokenHash } from '../recovery.ts';
 import { readJsonObject, stringField } from '../request.ts';
@@ -18,6 +24,13 @@ import { validateEmail } from '../validate.ts';
 import type { AuthHandler } from './types.ts';
 
 const TYPES = ['signup', 'email', 'recovery', 'email_change'];
+/** GoTrue's other verification types: their tokens come from features the stack does not serve. */
+const UNSERVED_TYPES = ['sms', 'phone_change', 'invite', 'magiclink'];
+
+function refuseUnserved(type: string, method: string) {
+  if (UNSERVED_TYPES.includes(type))
+    throw notImplemented(`Verifying "${type}" tokens (${method} /auth/v1/verify)`);
+}
 
 const otpExpired = () => forbidden('otp_expired', 'Token has expired or is invalid');
 const emailTaken = () =>
@@ -91,6 +104,7 @@ export const verifyGet: AuthHandler = async (deps, { req, res, url }) => {
     deps.ctx.settings.project.auth,
   );
   const type = url.searchParams.get('type') ?? '';
+  refuseUnserved(type, 'GET');
   const token = url.searchParams.get('token') ?? '';
   const fail = (errorCode: string, description: string, error = 'access_denied') =>
     redirect(
@@ -138,6 +152,7 @@ export const verifyPost: AuthHandler = async (deps, { req, res }) => {
   const otp = stringField(body, 'token');
   const rawEmail = stringField(body, 'email');
   if (!type) throw validationFailed('Verify requires a verification type');
+  refuseUnserved(type, 'POST');
   if (!TYPES.includes(type)) throw validationFailed(`Unsupported verification type "${type}"`);
   let hash = hashParam;
   if (!hash) {
