@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { sessionStore } from '../../src/lib/session-storage';
-import { server, supabaseDb } from '../../src/components/testing/supabase-server';
+import {
+  clearStoredSession,
+  server,
+  supabaseDb,
+} from '../../src/components/testing/supabase-server';
 
 // The real Supabase client talks to the handlers of supabase-server.ts; a request none of them
 // answers fails the test, so no test reaches the network by mistake.
@@ -9,6 +13,7 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   server.resetHandlers();
   supabaseDb.reset();
+  clearStoredSession();
 });
 afterAll(() => server.close());
 

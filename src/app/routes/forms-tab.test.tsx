@@ -2,20 +2,20 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SLOW, renderWithProviders } from '../../components/testing/render';
-import { env } from '../../config/env';
-import { makeCounts, makeForm, OWNER_ID } from '../../features/forms/testing/fixtures';
 import {
+  failRequests,
+  holdRequests,
   pgError,
-  resetFormsBackend,
-  type FormsBackend,
-} from '../../features/forms/testing/forms-supabase';
+  requestsTo,
+  sentTo,
+  server,
+} from '../../components/testing/supabase-server';
+import { env } from '../../config/env';
+import { makeCounts, makeForm, OWNER_ID, seedForms } from '../../features/forms/testing/fixtures';
 import { FormsTab } from './forms-tab';
-
-vi.mock('../../lib/supabase', () => import('../../features/forms/testing/forms-supabase'));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-let backend: FormsBackend;
 const onOpenMessages = vi.fn();
 
 function renderPanel() {
@@ -36,18 +36,19 @@ async function openCreateDialog(user: ReturnType<typeof userEvent.setup>) {
 
 beforeEach(() => {
   onOpenMessages.mockReset();
-  backend = resetFormsBackend();
+  seedForms();
 });
 
 describe('FormsPanel', () => {
   it('shows a loading state, then the empty state', async () => {
-    backend.hold('select');
+    holdRequests('get', 'forms');
     const { unmount } = renderPanel();
     expect(screen.getByRole('heading', { name: 'Your Forms' })).toBeInTheDocument();
     expect(screen.getByRole('status', { name: 'Loading forms' })).toBeInTheDocument();
     unmount();
 
-    backend = resetFormsBackend();
+    server.resetHandlers();
+    seedForms();
     renderPanel();
     expect(
       await screen.findByText('No forms created yet. Start by adding a new form.', {}, SLOW),
@@ -56,14 +57,14 @@ describe('FormsPanel', () => {
   });
 
   it('shows an error with a retry that loads the forms', async () => {
-    backend = resetFormsBackend({ forms: [makeForm({ name: 'Contact' })] });
-    backend.fail('select', pgError('PGRST000', 'down'));
+    seedForms({ forms: [makeForm({ name: 'Contact' })] });
+    failRequests('get', 'forms', pgError('PGRST000', 'down'));
     const user = userEvent.setup();
     renderPanel();
     expect(
       await screen.findByText('Your forms could not be loaded.', {}, SLOW),
     ).toBeInTheDocument();
-    backend.succeed('select');
+    server.resetHandlers();
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await card('Contact')).toBeInTheDocument();
   });
@@ -75,7 +76,7 @@ describe('FormsPanel', () => {
       allowed_origin: 'https://example.com',
     });
     const quiet = makeForm({ name: 'Quiet', notify_email: false });
-    backend = resetFormsBackend({
+    seedForms({
       forms: [quiet, contact],
       counts: [makeCounts(contact.id, 12, 3, 2)],
     });
@@ -105,7 +106,7 @@ describe('FormsPanel', () => {
 
   it("shows bidirectional controls in a form's name as visible tokens", async () => {
     // Obeyed, U+202E would show 'Invoice\u202Efdp.exe' as 'Invoiceexe.pdf'.
-    backend = resetFormsBackend({ forms: [makeForm({ name: 'Invoice\u202Efdp.exe' })] });
+    seedForms({ forms: [makeForm({ name: 'Invoice\u202Efdp.exe' })] });
     renderPanel();
     const el = within(await card('Invoice[U+202E]fdp.exe'));
     expect(el.getByRole('heading', { name: 'Invoice[U+202E]fdp.exe' })).toBeInTheDocument();
@@ -136,7 +137,7 @@ describe('FormsPanel', () => {
     ).toBeInTheDocument();
     expect(dialog.getByText(/leave out the path/)).toBeInTheDocument();
     expect(dialog.queryByText('Enter a name for the form.')).not.toBeInTheDocument();
-    expect(backend.calls.insert).not.toHaveBeenCalled();
+    expect(sentTo('post', 'forms')).toEqual([]);
 
     await user.click(dialog.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), SLOW);
@@ -155,8 +156,8 @@ describe('FormsPanel', () => {
     await user.type(dialog.getByLabelText(/Allowed origin/), ' HTTPS://Example.com/ ');
     await user.click(dialog.getByRole('button', { name: 'Create' }));
 
-    await waitFor(() => expect(backend.calls.insert).toHaveBeenCalledTimes(1), SLOW);
-    const row = backend.calls.insert.mock.calls[0][0];
+    await waitFor(() => expect(sentTo('post', 'forms')).toHaveLength(1), SLOW);
+    const [row] = sentTo('post', 'forms') as Record<string, unknown>[];
     expect(row).toEqual({
       id: expect.stringMatching(UUID),
       name: 'Contact',
@@ -186,8 +187,9 @@ describe('FormsPanel', () => {
   });
 
   it('shows a refusal from the server in the dialog, on the field it concerns', async () => {
-    backend.fail(
-      'insert',
+    failRequests(
+      'post',
+      'forms',
       pgError(
         '23514',
         'new row for relation "forms" violates check constraint "forms_allowed_origin_format"',
@@ -207,8 +209,9 @@ describe('FormsPanel', () => {
   });
 
   it('says when the account has created too many forms recently', async () => {
-    backend.fail(
-      'insert',
+    failRequests(
+      'post',
+      'forms',
       pgError(
         'PT429',
         'You have created too many forms recently. Try again in an hour.',
@@ -237,7 +240,7 @@ describe('FormsPanel', () => {
     { timeout: 90_000 },
     async () => {
       const contact = makeForm({ name: 'Contact', allowed_origin: 'https://example.com' });
-      backend = resetFormsBackend({ forms: [contact] });
+      seedForms({ forms: [contact] });
       const user = userEvent.setup();
       renderPanel();
       await user.click(within(await card('Contact')).getByRole('button', { name: 'Edit' }));
@@ -298,13 +301,16 @@ describe('FormsPanel', () => {
       await user.type(dialog.getByLabelText(/Thank-you page/), ' https://example.com/thanks ');
       await user.click(dialog.getByRole('button', { name: 'Save form' }));
 
-      await waitFor(() => expect(backend.calls.update).toHaveBeenCalledTimes(1), SLOW);
-      expect(backend.calls.update).toHaveBeenCalledWith(contact.id, {
-        name: 'Support',
-        target_email: contact.target_email,
-        allowed_origin: 'https://example.com',
-        notify_email: false,
-        redirect_url: 'https://example.com/thanks',
+      await waitFor(() => expect(sentTo('patch', 'forms')).toHaveLength(1), SLOW);
+      expect(requestsTo('patch', 'forms')).toContainEqual({
+        query: expect.objectContaining({ id: `eq.${contact.id}` }),
+        body: {
+          name: 'Support',
+          target_email: contact.target_email,
+          allowed_origin: 'https://example.com',
+          notify_email: false,
+          redirect_url: 'https://example.com/thanks',
+        },
       });
       // Saved: the dialog stays open, as after any tab's Save, with nothing left unsaved; Close
       // closes it without asking.
@@ -315,7 +321,7 @@ describe('FormsPanel', () => {
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), SLOW);
       expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
       // Closing never turned the dialog into the create form under the pointer (nor created one).
-      expect(backend.calls.insert).not.toHaveBeenCalled();
+      expect(sentTo('post', 'forms')).toEqual([]);
       const updated = within(await card('Support'));
       expect(updated.getByText('E-mail notifications off')).toBeInTheDocument();
       expect(updated.getByText('Thank-you page: https://example.com/thanks')).toBeInTheDocument();
@@ -324,7 +330,7 @@ describe('FormsPanel', () => {
 
   it('asks before closing over unsaved changes in a settings tab, and discards them on yes', async () => {
     const contact = makeForm({ name: 'Contact' });
-    backend = resetFormsBackend({ forms: [contact] });
+    seedForms({ forms: [contact] });
     const user = userEvent.setup();
     renderPanel();
     await user.click(within(await card('Contact')).getByRole('button', { name: 'Edit' }));
@@ -341,7 +347,7 @@ describe('FormsPanel', () => {
     await user.keyboard('{Escape}');
     const ask = await screen.findByRole('alertdialog', { name: 'Discard unsaved changes?' }, SLOW);
     expect(ask).toHaveTextContent('Webhooks has changes that are not saved.');
-    expect(backend.calls.insert).not.toHaveBeenCalled();
+    expect(sentTo('post', 'forms')).toEqual([]);
     await user.click(within(ask).getByRole('button', { name: 'Discard changes' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), SLOW);
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
@@ -350,7 +356,7 @@ describe('FormsPanel', () => {
   it('asks before deleting, naming the form and how many messages go with it', async () => {
     const contact = makeForm({ name: 'Contact' });
     const other = makeForm({ name: 'Other' });
-    backend = resetFormsBackend({
+    seedForms({
       forms: [other, contact],
       counts: [makeCounts(contact.id, 10, 1, 2)],
     });
@@ -367,12 +373,15 @@ describe('FormsPanel', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument(), SLOW);
-    expect(backend.calls.delete).not.toHaveBeenCalled();
+    expect(sentTo('delete', 'forms')).toEqual([]);
 
     await user.click(el.getByRole('button', { name: 'Delete' }));
     const confirm = within(await screen.findByRole('alertdialog', {}, SLOW));
     await user.click(confirm.getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(backend.calls.delete).toHaveBeenCalledWith(contact.id), SLOW);
+    await waitFor(
+      () => expect(sentTo('delete', 'forms')).toContainEqual({ id: `eq.${contact.id}` }),
+      SLOW,
+    );
     await waitFor(
       () => expect(screen.queryByRole('article', { name: 'Contact' })).not.toBeInTheDocument(),
       SLOW,
@@ -382,8 +391,8 @@ describe('FormsPanel', () => {
 
   it('puts a card back and explains when the server refuses a delete', async () => {
     const contact = makeForm({ name: 'Contact' });
-    backend = resetFormsBackend({ forms: [contact] });
-    backend.fail('delete', pgError('42501', 'permission denied for table forms'));
+    seedForms({ forms: [contact] });
+    failRequests('delete', 'forms', pgError('42501', 'permission denied for table forms'));
     const user = userEvent.setup();
     renderPanel();
     await user.click(within(await card('Contact')).getByRole('button', { name: 'Delete' }));
@@ -402,7 +411,7 @@ describe('FormsPanel', () => {
 
   it('opens any form’s embed code from its card, as HTML or with fetch', async () => {
     const contact = makeForm({ name: 'Contact' });
-    backend = resetFormsBackend({ forms: [contact] });
+    seedForms({ forms: [contact] });
     const user = userEvent.setup();
     renderPanel();
     await user.click(within(await card('Contact')).getByRole('button', { name: 'Embed code' }));

@@ -8,7 +8,9 @@
 // or/and filters, order, limit, offset, counts, embeds read as stored, upserts and single objects.
 import { delay, http, HttpResponse, type JsonBodyType } from 'msw';
 import { setupServer } from 'msw/node';
+import type { User } from '@supabase/supabase-js';
 import { env } from '../../config/env';
+import { sessionStore } from '../../lib/session-storage';
 
 export type Row = Record<string, unknown>;
 
@@ -456,11 +458,16 @@ export const server = setupServer(...supabaseHandlers);
 
 type Method = 'get' | 'head' | 'post' | 'patch' | 'delete';
 
-/** Requests of this method to this REST path (table or `rpc/<name>`) fail with `error` for the rest of the test. */
+const restPath = (request: Request) => new URL(request.url).pathname.replace(/^.*\/rest\/v1\//, '');
+
+/**
+ * Requests of this method to this REST path (a table, `rpc/<name>`, or `rpc/*` for every function)
+ * fail with `error` until the test resets the handlers.
+ */
 export function failRequests(method: Method, path: string, error: ApiError, status = 400) {
   server.use(
     http[method](restUrl(path), async ({ request }) => {
-      await received(request, path);
+      await received(request, restPath(request));
       return errorResponse(error, status);
     }),
   );
@@ -470,7 +477,7 @@ export function failRequests(method: Method, path: string, error: ApiError, stat
 export function holdRequests(method: Method, path: string) {
   server.use(
     http[method](restUrl(path), async ({ request }) => {
-      await received(request, path);
+      await received(request, restPath(request));
       await delay('infinite');
     }),
   );
@@ -495,4 +502,48 @@ export function requestsTo(method: string, path: string): { query: Row; body: un
   return supabaseDb
     .requested(method.toUpperCase(), path)
     .map((r) => ({ query: Object.fromEntries(r.url.searchParams), body: r.body }));
+}
+
+// ---- Auth -------------------------------------------------------------------------------------
+
+/** supabase-js's storage key for this API (`sb-<first label of the host>-auth-token`). */
+export const SESSION_KEY = `sb-${new URL(API).hostname.split('.')[0]}-auth-token`;
+
+const base64url = (value: object) =>
+  btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+
+/** A signed-in session for this user, valid for an hour (the token is unsigned: nothing here checks it). */
+export function makeSession(user: Partial<User> & { id: string }) {
+  const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+  const access_token = [
+    base64url({ alg: 'HS256', typ: 'JWT' }),
+    base64url({ sub: user.id, email: user.email, role: 'authenticated', exp: expiresAt }),
+    'signature',
+  ].join('.');
+  return {
+    access_token,
+    refresh_token: 'refresh-token',
+    token_type: 'bearer',
+    expires_in: 3600,
+    expires_at: expiresAt,
+    user: {
+      aud: 'authenticated',
+      app_metadata: {},
+      user_metadata: {},
+      created_at: '2026-01-01T00:00:00Z',
+      ...user,
+    } as User,
+  };
+}
+
+/** Stores a session where supabase-js keeps it, as after signing in: the client reads it from there. */
+export function storeSession(user: Partial<User> & { id: string }) {
+  const session = makeSession(user);
+  sessionStore.storage.setItem(SESSION_KEY, JSON.stringify(session));
+  return session;
+}
+
+/** Forgets the stored session (after each test). */
+export function clearStoredSession() {
+  sessionStore.storage.removeItem(SESSION_KEY);
 }

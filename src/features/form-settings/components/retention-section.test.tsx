@@ -78,7 +78,6 @@ describe('retention settings', () => {
 
   it('warns before "forward only" and removes the rule for "keep"', async () => {
     const user = userEvent.setup();
-    server.resetHandlers();
     seedSettings({
       form_retention: [{ form_id: SETTINGS_FORM_ID, mode: 'days', days: 7 }],
     });
@@ -124,7 +123,6 @@ describe('retention settings', () => {
   it('asks before a number of days that deletes stored messages, saying how many', async () => {
     const user = userEvent.setup();
     const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
-    server.resetHandlers();
     seedSettings({
       entries: [
         { form_id: SETTINGS_FORM_ID, created_at: daysAgo(45) },
@@ -181,7 +179,6 @@ describe('retention settings', () => {
   it('asks before "forward only" when messages are stored, counting every one of them', async () => {
     const user = userEvent.setup();
     const now = new Date().toISOString();
-    server.resetHandlers();
     seedSettings({
       entries: [{ form_id: SETTINGS_FORM_ID, created_at: now }],
     });
@@ -223,7 +220,6 @@ describe('retention settings', () => {
 
   it('saves without asking when the rule deletes nothing stored', async () => {
     const user = userEvent.setup();
-    server.resetHandlers();
     seedSettings({
       entries: [{ form_id: SETTINGS_FORM_ID, created_at: new Date().toISOString() }],
     });

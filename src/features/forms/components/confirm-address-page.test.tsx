@@ -1,24 +1,30 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SLOW, renderWithProviders } from '../../../components/testing/render';
-import { pgError, resetFormsBackend, type FormsBackend } from '../testing/forms-supabase';
+import {
+  failRequests,
+  pgError,
+  sentTo,
+  server,
+  supabaseDb,
+} from '../../../components/testing/supabase-server';
+import { seedForms } from '../testing/fixtures';
 import { ConfirmAddressPage } from './confirm-address-page';
 
-vi.mock('../../../lib/supabase', () => import('../testing/forms-supabase'));
-
 const TOKEN = 'ab'.repeat(32);
-let backend: FormsBackend;
+let backend: ReturnType<typeof seedForms>;
 
 beforeEach(() => {
-  backend = resetFormsBackend();
+  backend = seedForms();
 });
 
 function open(query = `?token=${TOKEN}`) {
   renderWithProviders(<ConfirmAddressPage />, { route: `/confirm-address${query}` });
 }
 const confirmButton = () => screen.findByRole('button', { name: 'Confirm address' }, SLOW);
-const rpcNames = () => backend.calls.rpc.mock.calls.map(([name]) => name);
+const rpcNames = () =>
+  supabaseDb.requests.filter((r) => r.path.startsWith('rpc/')).map((r) => r.path.slice(4));
 
 describe('ConfirmAddressPage', () => {
   it('names the address and the form, and confirms nothing until the reader presses the button', async () => {
@@ -34,7 +40,7 @@ describe('ConfirmAddressPage', () => {
 
     await user.click(await confirmButton());
     const heading = await screen.findByRole('heading', { name: 'Thank you for confirming' }, SLOW);
-    expect(backend.calls.rpc).toHaveBeenCalledWith('confirm_target_email', { p_token: TOKEN });
+    expect(sentTo('post', 'rpc/confirm_target_email')).toContainEqual({ p_token: TOKEN });
     // The reader is the recipient: thanked for what they agreed to, not sent to a dashboard.
     expect(
       screen.getByText(/receives the messages of the form/, { exact: false }),
@@ -51,7 +57,7 @@ describe('ConfirmAddressPage', () => {
     ['invalid', 'This link is not valid'],
   ])('explains when the link is %s, and how to get a new one', async (status, title) => {
     const user = userEvent.setup();
-    backend.state.confirmAnswer = { status };
+    backend.answers.confirm = { status };
     open();
     await user.click(await confirmButton());
     expect(await screen.findByRole('heading', { name: title }, SLOW)).toHaveFocus();
@@ -60,7 +66,7 @@ describe('ConfirmAddressPage', () => {
   });
 
   it('says at once when the link was used already, with no button to press', async () => {
-    backend.state.detailsAnswer = { status: 'used' };
+    backend.answers.details = { status: 'used' };
     open();
     expect(
       await screen.findByRole('heading', { name: 'This link was already used' }, SLOW),
@@ -75,18 +81,18 @@ describe('ConfirmAddressPage', () => {
       await screen.findByRole('heading', { name: 'This link is not valid' }, SLOW),
     ).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Confirm address' })).not.toBeInTheDocument();
-    expect(backend.calls.rpc).not.toHaveBeenCalled();
+    expect(rpcNames()).toEqual([]);
   });
 
   it('keeps the button for another try when the requests fail', async () => {
     const user = userEvent.setup();
-    backend.fail('rpc', pgError('PGRST000', 'down'));
+    failRequests('post', 'rpc/*', pgError('PGRST000', 'down'));
     open();
     await user.click(await confirmButton());
     expect(
       await screen.findByText(/could not be confirmed. Check your connection/, {}, SLOW),
     ).toBeVisible();
-    backend.succeed('rpc');
+    server.resetHandlers();
     await user.click(screen.getByRole('button', { name: 'Confirm address' }));
     expect(
       await screen.findByRole('heading', { name: 'Thank you for confirming' }, SLOW),

@@ -1,21 +1,18 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { SLOW, renderWithProviders } from '../../../components/testing/render';
-import { makeCounts, makeForm } from '../testing/fixtures';
-import { resetFormsBackend } from '../testing/forms-supabase';
+import { holdRequests, sentTo } from '../../../components/testing/supabase-server';
+import { makeCounts, makeForm, seedForms } from '../testing/fixtures';
 import { RecentForms } from './recent-forms';
 
-vi.mock('../../../lib/supabase', () => import('../testing/forms-supabase'));
-
 beforeEach(() => {
-  resetFormsBackend();
+  seedForms();
 });
 
 describe('RecentForms', () => {
   it('shows nothing when there are no forms', async () => {
-    const backend = resetFormsBackend();
     const { container } = renderWithProviders(<RecentForms />);
-    await vi.waitFor(() => expect(backend.calls.select).toHaveBeenCalled());
+    await vi.waitFor(() => expect(sentTo('get', 'forms')).not.toEqual([]));
     await vi.waitFor(() =>
       expect(screen.queryByRole('status', { name: 'Loading recent forms' })).toBeNull(),
     );
@@ -23,7 +20,7 @@ describe('RecentForms', () => {
   });
 
   it('shows a loading state', () => {
-    resetFormsBackend().hold('select');
+    holdRequests('get', 'forms');
     renderWithProviders(<RecentForms />);
     expect(screen.getByRole('status', { name: 'Loading recent forms' })).toBeInTheDocument();
   });
@@ -32,7 +29,7 @@ describe('RecentForms', () => {
     // Stored newest first, as the query returns them.
     const forms = Array.from({ length: 7 }, (_, i) => makeForm({ name: `Form ${7 - i}` }));
     forms.reverse();
-    resetFormsBackend({ forms, counts: [makeCounts(forms[0].id, 4, 2)] });
+    seedForms({ forms, counts: [makeCounts(forms[0].id, 4, 2)] });
     renderWithProviders(<RecentForms />);
 
     const section = within(await screen.findByRole('region', { name: 'Recent forms' }, SLOW));
@@ -53,7 +50,7 @@ describe('RecentForms', () => {
   });
 
   it("shows bidirectional controls in a form's name as visible tokens", async () => {
-    resetFormsBackend({ forms: [makeForm({ name: 'Invoice\u202Efdp.exe' })] });
+    seedForms({ forms: [makeForm({ name: 'Invoice\u202Efdp.exe' })] });
     renderWithProviders(<RecentForms />);
     const section = within(await screen.findByRole('region', { name: 'Recent forms' }, SLOW));
     expect(section.getByRole('link', { name: 'Invoice[U+202E]fdp.exe' })).toBeInTheDocument();

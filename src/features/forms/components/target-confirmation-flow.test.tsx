@@ -6,16 +6,15 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SLOW, renderWithProviders } from '../../../components/testing/render';
+import { sentTo } from '../../../components/testing/supabase-server';
 import { notify } from '../../../components/toaster';
-import { makeForm } from '../testing/fixtures';
-import { resetFormsBackend, type FormsBackend } from '../testing/forms-supabase';
+import { makeForm, seedForms } from '../testing/fixtures';
 import { FormsPanel } from './forms-panel';
 
-vi.mock('../../../lib/supabase', () => import('../testing/forms-supabase'));
 vi.mock('../../../components/toaster', () => ({ notify: vi.fn() }));
 
 const ACCOUNT = 'me@owner.example';
-let backend: FormsBackend;
+let backend: ReturnType<typeof seedForms>;
 
 beforeEach(() => {
   vi.mocked(notify).mockReset();
@@ -32,7 +31,7 @@ async function openCreateDialog(user: ReturnType<typeof userEvent.setup>) {
 
 describe('a new form’s target address', () => {
   it('starts as the account’s own address, which needs no confirmation', async () => {
-    backend = resetFormsBackend({ accountEmail: ACCOUNT });
+    backend = seedForms({ accountEmail: ACCOUNT });
     const user = userEvent.setup();
     renderPanel();
     const dialog = await openCreateDialog(user);
@@ -44,11 +43,11 @@ describe('a new form’s target address', () => {
     await user.type(dialog.getByLabelText(/Allowed origin/), 'https://example.com');
     await user.click(dialog.getByRole('button', { name: 'Create' }));
     const ready = within(await screen.findByRole('dialog', { name: '"Contact" is ready' }, SLOW));
-    expect(backend.calls.insert.mock.calls[0]![0]).toMatchObject({ target_email: ACCOUNT });
+    expect(sentTo('post', 'forms')[0]).toMatchObject({ target_email: ACCOUNT });
     expect(ready.getByText(`New messages are e-mailed to ${ACCOUNT}.`)).toBeVisible();
     expect(ready.queryByTestId('confirmation-pending')).not.toBeInTheDocument();
     // Nothing to confirm: no mail run asked for.
-    expect(backend.calls.invoke).not.toHaveBeenCalled();
+    expect(sentTo('post', 'functions/forms/_mail')).toEqual([]);
 
     // Opened again, it starts with the account's address again.
     await user.click(ready.getByRole('button', { name: 'Done' }));
@@ -58,7 +57,7 @@ describe('a new form’s target address', () => {
   });
 
   it('is another address: the ready dialog says the confirmation is pending, and its link leaves now', async () => {
-    backend = resetFormsBackend({ accountEmail: ACCOUNT });
+    backend = seedForms({ accountEmail: ACCOUNT });
     const user = userEvent.setup();
     renderPanel();
     const dialog = await openCreateDialog(user);
@@ -74,14 +73,11 @@ describe('a new form’s target address', () => {
     const note = ready.getByTestId('confirmation-pending');
     expect(note).toHaveTextContent('Confirmation pending: check sales@elsewhere.example');
     expect(note).toHaveTextContent(/messages are stored in your dashboard but not e-mailed/);
-    await waitFor(
-      () => expect(backend.calls.invoke).toHaveBeenCalledWith('forms/_mail', { body: {} }),
-      SLOW,
-    );
+    await waitFor(() => expect(sentTo('post', 'functions/forms/_mail')).toContainEqual({}), SLOW);
   });
 
   it('leaves the field empty when no confirmed account address is known', async () => {
-    backend = resetFormsBackend();
+    backend = seedForms();
     const user = userEvent.setup();
     renderPanel();
     const dialog = await openCreateDialog(user);
@@ -93,14 +89,14 @@ describe('messages received before the address was confirmed', () => {
   it('are offered on the confirmed form’s card and sent on request', async () => {
     const confirmed = makeForm({ name: 'Sales', target_email: 'sales@elsewhere.example' });
     const waiting = makeForm({ name: 'Waiting', target_verified: false });
-    backend = resetFormsBackend({
+    backend = seedForms({
       forms: [confirmed, waiting],
       held: [
         { form_id: confirmed.id, held: 3 },
         { form_id: waiting.id, held: 2 },
       ],
     });
-    backend.state.sendHeldAnswer = { status: 'queued', queued: 3, remaining: 0 };
+    backend.answers.sendHeld = { status: 'queued', queued: 3, remaining: 0 };
     const user = userEvent.setup();
     renderPanel();
 
@@ -123,18 +119,18 @@ describe('messages received before the address was confirmed', () => {
         ),
       SLOW,
     );
-    expect(backend.calls.rpc).toHaveBeenCalledWith('send_held_notifications', {
+    expect(sentTo('post', 'rpc/send_held_notifications')).toContainEqual({
       p_form_id: confirmed.id,
     });
-    expect(backend.calls.invoke).toHaveBeenCalledWith('forms/_mail', { body: {} });
+    expect(sentTo('post', 'functions/forms/_mail')).toContainEqual({});
     // Read again: nothing left, the note goes.
     await waitFor(() => expect(card.queryByTestId('held-messages')).not.toBeInTheDocument(), SLOW);
   });
 
   it('says what waits when the account’s notification caps hold some back', async () => {
     const form = makeForm({ name: 'Busy', target_email: 'busy@elsewhere.example' });
-    backend = resetFormsBackend({ forms: [form], held: [{ form_id: form.id, held: 1 }] });
-    backend.state.sendHeldAnswer = { status: 'limited', remaining: 1 };
+    backend = seedForms({ forms: [form], held: [{ form_id: form.id, held: 1 }] });
+    backend.answers.sendHeld = { status: 'limited', remaining: 1 };
     const user = userEvent.setup();
     renderPanel();
     const card = within(await screen.findByRole('article', { name: 'Busy' }, SLOW));
@@ -150,6 +146,6 @@ describe('messages received before the address was confirmed', () => {
         ),
       SLOW,
     );
-    expect(backend.calls.invoke).not.toHaveBeenCalled();
+    expect(sentTo('post', 'functions/forms/_mail')).toEqual([]);
   });
 });

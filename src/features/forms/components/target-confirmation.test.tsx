@@ -2,12 +2,11 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SLOW, renderWithProviders } from '../../../components/testing/render';
+import { failRequests, pgError, sentTo } from '../../../components/testing/supabase-server';
 import { notify } from '../../../components/toaster';
-import { makeForm } from '../testing/fixtures';
-import { pgError, resetFormsBackend, type FormsBackend } from '../testing/forms-supabase';
+import { makeForm, seedForms } from '../testing/fixtures';
 import { FormsPanel } from './forms-panel';
 
-vi.mock('../../../lib/supabase', () => import('../testing/forms-supabase'));
 vi.mock('../../../components/toaster', () => ({ notify: vi.fn() }));
 
 const PENDING = makeForm({
@@ -17,11 +16,11 @@ const PENDING = makeForm({
 });
 const CONFIRMED = makeForm({ name: 'Confirmed', target_email: 'me@example.com' });
 
-let backend: FormsBackend;
+let backend: ReturnType<typeof seedForms>;
 
 beforeEach(() => {
   vi.mocked(notify).mockReset();
-  backend = resetFormsBackend({ forms: [PENDING, CONFIRMED] });
+  backend = seedForms({ forms: [PENDING, CONFIRMED] });
 });
 
 async function pendingCard() {
@@ -48,7 +47,7 @@ describe('a form whose address awaits confirmation', () => {
     const card = await pendingCard();
     await user.click(card.getByRole('button', { name: 'Resend confirmation' }));
     await waitFor(() => expect(notify).toHaveBeenCalledTimes(1), SLOW);
-    expect(backend.calls.rpc).toHaveBeenCalledWith('resend_target_confirmation', {
+    expect(sentTo('post', 'rpc/resend_target_confirmation')).toContainEqual({
       p_form_id: PENDING.id,
     });
     expect(notify).toHaveBeenCalledWith(
@@ -63,7 +62,7 @@ describe('a form whose address awaits confirmation', () => {
     const card = await pendingCard();
     const button = card.getByRole('button', { name: 'Resend confirmation' });
 
-    backend.state.resendAnswer = { status: 'already_requested' };
+    backend.answers.resend = { status: 'already_requested' };
     await user.click(button);
     await waitFor(() => expect(notify).toHaveBeenCalledTimes(1), SLOW);
     expect(notify).toHaveBeenLastCalledWith(
@@ -72,7 +71,7 @@ describe('a form whose address awaits confirmation', () => {
       expect.stringContaining('sales@elsewhere.example'),
     );
 
-    backend.state.resendAnswer = { status: 'limited' };
+    backend.answers.resend = { status: 'limited' };
     await user.click(button);
     await waitFor(() => expect(notify).toHaveBeenCalledTimes(2), SLOW);
     expect(notify).toHaveBeenLastCalledWith(
@@ -81,7 +80,7 @@ describe('a form whose address awaits confirmation', () => {
       expect.any(String),
     );
 
-    backend.fail('rpc', pgError('PGRST000', 'down'));
+    failRequests('post', 'rpc/*', pgError('PGRST000', 'down'));
     await user.click(button);
     await waitFor(() => expect(notify).toHaveBeenCalledTimes(3), SLOW);
     expect(notify).toHaveBeenLastCalledWith(

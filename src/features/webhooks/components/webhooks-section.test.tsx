@@ -42,7 +42,6 @@ describe('webhook settings', () => {
   });
 
   it('shows an error with a retry that loads the webhooks', async () => {
-    server.resetHandlers();
     seedWebhooks({ webhooks: [makeWebhook({ url: 'https://a.example/x' })] });
     failRequests('get', 'webhooks', pgError('500', 'boom'));
     renderSection();
@@ -108,7 +107,6 @@ describe('webhook settings', () => {
   it('hides the secret until asked, switches a webhook off and sends a test event', async () => {
     const user = userEvent.setup();
     const hook = makeWebhook({ secret: `whsec_${'cd'.repeat(32)}` });
-    server.resetHandlers();
     seedWebhooks({ webhooks: [hook] });
     renderSection();
     const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
@@ -150,7 +148,6 @@ describe('webhook settings', () => {
     const user = userEvent.setup();
     const hook = makeWebhook();
     const failed = makeDelivery(hook.id, { status: 'failed', attempts: 2 });
-    server.resetHandlers();
     seedWebhooks({
       webhooks: [hook],
       deliveries: [failed],
@@ -197,7 +194,6 @@ describe('webhook settings', () => {
   it('asks before deleting a webhook, and keeps it on "Keep"', async () => {
     const user = userEvent.setup();
     const hook = makeWebhook({ url: 'https://gone.example/hook' });
-    server.resetHandlers();
     seedWebhooks({ webhooks: [hook] });
     renderSection();
     const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
@@ -232,7 +228,6 @@ describe('webhook settings', () => {
       attempts: 0,
       last_error: 'Not sent: the webhook was turned off after 50 failed attempts in a row.',
     });
-    server.resetHandlers();
     seedWebhooks({ webhooks: [hook], deliveries: [skipped] });
     renderSection();
     const list = within(await screen.findByRole('list', { name: 'Webhooks of this form' }, SLOW));
@@ -266,7 +261,6 @@ describe('webhook settings', () => {
   });
 
   it('counts failed attempts in a row while a webhook is on', async () => {
-    server.resetHandlers();
     seedWebhooks({ webhooks: [makeWebhook({ consecutive_failures: 7 })] });
     renderSection();
     expect(
@@ -288,7 +282,6 @@ describe('webhook settings', () => {
       next_attempt_at: '2026-11-24T12:00:00Z',
     });
     const test = makeDelivery(hook.id, { event: 'test', status: 'failed', attempts: 1 });
-    server.resetHandlers();
     seedWebhooks({
       webhooks: [hook],
       deliveries: [test, message],
@@ -308,7 +301,6 @@ describe('webhook settings', () => {
 
   it('shows the database’s sentence when test events and resends are rate limited', async () => {
     const user = userEvent.setup();
-    server.resetHandlers();
     seedWebhooks({ webhooks: [makeWebhook()] });
     failRequests(
       'post',
@@ -331,7 +323,6 @@ describe('webhook settings', () => {
   it('says a delivery is gone when the database answers 404 (PT404)', async () => {
     const user = userEvent.setup();
     const hook = makeWebhook();
-    server.resetHandlers();
     seedWebhooks({
       webhooks: [hook],
       deliveries: [makeDelivery(hook.id, { status: 'sent' })],
@@ -375,7 +366,6 @@ describe('webhook settings', () => {
   });
 
   it('offers no form to add an eleventh webhook', async () => {
-    server.resetHandlers();
     seedWebhooks({
       webhooks: Array.from({ length: 10 }, () => makeWebhook()),
     });
