@@ -547,3 +547,20 @@ export function storeSession(user: Partial<User> & { id: string }) {
 export function clearStoredSession() {
   sessionStore.storage.removeItem(SESSION_KEY);
 }
+
+/**
+ * Requests to this Edge Function path (`newsletter/confirm`) are answered with this HTTP status,
+ * until the test resets the handlers, or once.
+ */
+export function failFunction(path: string, status: number, { once = false } = {}) {
+  server.use(
+    http.all(
+      functionUrl(path),
+      async ({ request }) => {
+        await received(request, `functions/${path}`);
+        return json({ error: `status ${status}` }, { status });
+      },
+      { once },
+    ),
+  );
+}

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
@@ -8,6 +8,7 @@ import {
   renderWithProviders,
   SLOW,
 } from '../../components/testing/render';
+import { failFunction, sentTo, supabaseDb } from '../../components/testing/supabase-server';
 import { paths } from '../../config/paths';
 import {
   NewsletterConfirmedPage,
@@ -17,18 +18,11 @@ import {
   NewsletterUnsubscribePage,
 } from './newsletter-link-pages';
 
-// The edge of the app: supabase-js's functions.invoke, which calls the `newsletter` function.
-const invoke = vi.fn();
-vi.mock('../../lib/supabase', () => ({
-  supabase: { functions: { invoke: (name: string, options: unknown) => invoke(name, options) } },
-}));
-
 const TOKEN = 'Ab_-'.repeat(10) + 'xyz';
-/** What supabase-js resolves with for a non-2xx answer: the Response is in `context`. */
-const httpError = (status: number) =>
-  Object.assign(new Error('Edge Function returned a non-2xx status code'), {
-    context: new Response(null, { status }),
-  });
+/** The bodies sent to the `newsletter` function's route (`confirm`, `unsubscribe`). */
+const sentToNewsletter = (route: string) => sentTo('post', `functions/newsletter/${route}`);
+const newsletterRequests = () =>
+  supabaseDb.requests.filter((r) => r.path.startsWith('functions/newsletter'));
 
 function renderAt(route: string) {
   return renderWithProviders(
@@ -47,44 +41,42 @@ function renderAt(route: string) {
 }
 
 describe('newsletter link pages', () => {
-  beforeEach(() => invoke.mockReset());
-
   it('confirms only when the button is pressed, then shows the outcome without the token', async () => {
-    invoke.mockResolvedValue({ data: { ok: true, status: 'confirmed' }, error: null });
+    supabaseDb.edgeFunction('newsletter', () => ({ ok: true, status: 'confirmed' }));
     const user = userEvent.setup();
     renderAt(`${paths.newsletterConfirm}?token=${TOKEN}`);
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(
       'Confirm your subscription',
     );
     // Opening the link (as a mail scanner does) changes nothing.
-    expect(invoke).not.toHaveBeenCalled();
+    expect(newsletterRequests()).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Confirm subscription' }));
     const heading = await screen.findByRole(
       'heading',
       { level: 1, name: "You're subscribed" },
       SLOW,
     );
-    expect(invoke).toHaveBeenCalledWith('newsletter/confirm', { body: { token: TOKEN } });
+    expect(sentToNewsletter('confirm')).toContainEqual({ token: TOKEN });
     expect(currentLocation()).toHaveTextContent(/^\/newsletter\/confirmed$/);
     await waitFor(() => expect(heading).toHaveFocus());
     expect(document.title).toBe("You're subscribed · tinyback.tools");
   });
 
   it('unsubscribes only when the button is pressed', async () => {
-    invoke.mockResolvedValue({ data: { ok: true, status: 'unsubscribed' }, error: null });
+    supabaseDb.edgeFunction('newsletter', () => ({ ok: true, status: 'unsubscribed' }));
     const user = userEvent.setup();
     renderAt(`${paths.newsletterUnsubscribe}?token=${TOKEN}`);
-    expect(invoke).not.toHaveBeenCalled();
+    expect(newsletterRequests()).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Unsubscribe' }));
     expect(
       await screen.findByRole('heading', { level: 1, name: "You're unsubscribed" }, SLOW),
     ).toBeInTheDocument();
-    expect(invoke).toHaveBeenCalledWith('newsletter/unsubscribe', { body: { token: TOKEN } });
+    expect(sentToNewsletter('unsubscribe')).toContainEqual({ token: TOKEN });
     expect(screen.getByText(/no more newsletter e-mail at this address/)).toBeInTheDocument();
   });
 
   it('shows the invalid-link page for a token the function does not know', async () => {
-    invoke.mockResolvedValue({ data: null, error: httpError(404) });
+    failFunction('newsletter/confirm', 404);
     const user = userEvent.setup();
     renderAt(`${paths.newsletterConfirm}?token=${TOKEN}`);
     await user.click(screen.getByRole('button', { name: 'Confirm subscription' }));
@@ -105,12 +97,12 @@ describe('newsletter link pages', () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'This link is not valid' }, SLOW),
     ).toBeInTheDocument();
-    expect(invoke).not.toHaveBeenCalled();
+    expect(newsletterRequests()).toEqual([]);
   });
 
   it('keeps the page with an alert when the request fails, and lets the reader retry', async () => {
-    invoke.mockResolvedValueOnce({ data: null, error: httpError(503) });
-    invoke.mockResolvedValueOnce({ data: { ok: true, status: 'confirmed' }, error: null });
+    failFunction('newsletter/confirm', 503, { once: true });
+    supabaseDb.edgeFunction('newsletter', () => ({ ok: true, status: 'confirmed' }));
     const user = userEvent.setup();
     renderAt(`${paths.newsletterConfirm}?token=${TOKEN}`);
     await user.click(screen.getByRole('button', { name: 'Confirm subscription' }));

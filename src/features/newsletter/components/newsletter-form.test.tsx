@@ -1,18 +1,14 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '../../../components/testing/render';
+import { failFunction, sentTo, supabaseDb } from '../../../components/testing/supabase-server';
 import { NewsletterForm } from './newsletter-form';
 
-// The edge of the app: supabase-js's functions.invoke, which calls the `newsletter` function.
-const invoke = vi.fn();
-vi.mock('../../../lib/supabase', () => ({
-  supabase: { functions: { invoke: (name: string, options: unknown) => invoke(name, options) } },
-}));
+// The edge of the app: the `newsletter` function, which supabase-js's functions.invoke calls.
+const sentToNewsletter = () => sentTo('post', 'functions/newsletter');
 
 describe('NewsletterForm', { timeout: 30_000 }, () => {
-  beforeEach(() => invoke.mockReset());
-
   it('is disabled while invalid and shows the message only after a submit attempt', async () => {
     const user = userEvent.setup();
     renderWithProviders(<NewsletterForm />);
@@ -23,11 +19,11 @@ describe('NewsletterForm', { timeout: 30_000 }, () => {
     expect(screen.queryByText('Please enter a valid email.')).not.toBeInTheDocument();
     await user.click(button);
     expect(await screen.findByText('Please enter a valid email.')).toBeInTheDocument();
-    expect(invoke).not.toHaveBeenCalled();
+    expect(sentToNewsletter()).toEqual([]);
   });
 
   it('asks the newsletter function for one address, says to confirm by e-mail and clears the field', async () => {
-    invoke.mockResolvedValue({ data: { ok: true }, error: null });
+    supabaseDb.edgeFunction('newsletter', () => ({ ok: true }));
     const user = userEvent.setup();
     renderWithProviders(<NewsletterForm />);
     const input = screen.getByLabelText('Email address');
@@ -38,8 +34,7 @@ describe('NewsletterForm', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('status')).toHaveTextContent(
       'Thanks for subscribing! Check your inbox and confirm your subscription.',
     );
-    expect(invoke).toHaveBeenCalledTimes(1);
-    expect(invoke).toHaveBeenCalledWith('newsletter', { body: { email: 'ada@example.com' } });
+    expect(sentToNewsletter()).toEqual([{ email: 'ada@example.com' }]);
     expect(input).toHaveValue('');
     await waitFor(() => expect(button).toHaveAttribute('aria-disabled', 'true'));
     expect(screen.queryByText('Please enter a valid email.')).not.toBeInTheDocument();
@@ -47,7 +42,7 @@ describe('NewsletterForm', { timeout: 30_000 }, () => {
 
   it('shows the German alert when the signup fails', async () => {
     // supabase-js resolves with an error (FunctionsHttpError) for a 4xx/5xx answer, e.g. 429.
-    invoke.mockResolvedValue({ data: null, error: new Error('Edge Function returned 429') });
+    failFunction('newsletter', 429);
     const user = userEvent.setup();
     renderWithProviders(<NewsletterForm />);
     await user.type(screen.getByLabelText('Email address'), 'ada@example.com');

@@ -1,18 +1,19 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders, SLOW } from '../../../components/testing/render';
+import {
+  failRequests,
+  pgError,
+  server,
+  supabaseDb,
+} from '../../../components/testing/supabase-server';
 import { rawUsage } from '../testing/usage';
 import { PlanSection } from './plan-section';
 
-const { rpc } = vi.hoisted(() => ({ rpc: vi.fn() }));
-vi.mock('../../../lib/supabase', () => ({ supabase: { rpc } }));
-
 describe('PlanSection', () => {
-  beforeEach(() => rpc.mockReset());
-
   it('shows the plan, its usage as bars, the reset date and the plan chosen at registration', async () => {
-    rpc.mockResolvedValue({ data: rawUsage(), error: null });
+    supabaseDb.rpc('plan_usage', () => rawUsage());
     renderWithProviders(<PlanSection />);
     expect(await screen.findByTestId('plan-name', undefined, SLOW)).toHaveTextContent('Free');
 
@@ -33,7 +34,7 @@ describe('PlanSection', () => {
   });
 
   it('says how upgrading works today, with a mail to ask for the chosen plan', async () => {
-    rpc.mockResolvedValue({ data: rawUsage(), error: null });
+    supabaseDb.rpc('plan_usage', () => rawUsage());
     renderWithProviders(<PlanSection />);
     const text = await screen.findByText(
       /Payment is not collected in the app yet/,
@@ -51,8 +52,8 @@ describe('PlanSection', () => {
   });
 
   it('shows counts without bars where the deployment sets no quotas', async () => {
-    rpc.mockResolvedValue({
-      data: rawUsage({
+    supabaseDb.rpc('plan_usage', () =>
+      rawUsage({
         deployment_unlimited: true,
         limits: { projects: null, submissions_per_month: null },
         submissions_used: 4321,
@@ -60,8 +61,7 @@ describe('PlanSection', () => {
         chosen_plan: null,
         chosen_billing: null,
       }),
-      error: null,
-    });
+    );
     renderWithProviders(<PlanSection />);
     expect(await screen.findByText('No quotas on this deployment', undefined, SLOW)).toBeVisible();
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
@@ -72,13 +72,14 @@ describe('PlanSection', () => {
   });
 
   it('marks a used-up month and offers another try when the plan cannot be read', async () => {
-    rpc.mockResolvedValueOnce({ data: null, error: { message: 'offline', code: '' } });
+    failRequests('post', 'rpc/plan_usage', pgError('', 'offline'));
     const user = userEvent.setup();
     renderWithProviders(<PlanSection />);
     expect(await screen.findByRole('alert', undefined, SLOW)).toHaveTextContent(
       'Your plan could not be loaded.',
     );
-    rpc.mockResolvedValue({ data: rawUsage({ submissions_used: 100 }), error: null });
+    server.resetHandlers();
+    supabaseDb.rpc('plan_usage', () => rawUsage({ submissions_used: 100 }));
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     const bar = await screen.findByRole('progressbar', { name: 'Submissions this month' });
     expect(bar).toHaveAttribute('data-level', 'exhausted');

@@ -1,12 +1,10 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { renderWithProviders, SLOW } from '../../../components/testing/render';
 import { parsePlanUsage } from '../plan-usage';
+import { failRequests, pgError, supabaseDb } from '../../../components/testing/supabase-server';
 import { rawUsage } from '../testing/usage';
 import { UsageBanner, usageNotice } from './usage-banner';
-
-const { rpc } = vi.hoisted(() => ({ rpc: vi.fn() }));
-vi.mock('../../../lib/supabase', () => ({ supabase: { rpc } }));
 
 describe('usageNotice', () => {
   it('says nothing below 80 % or without a quota', () => {
@@ -51,10 +49,8 @@ describe('usageNotice', () => {
 });
 
 describe('UsageBanner', () => {
-  beforeEach(() => rpc.mockReset());
-
   it('shows the warning with a link to the plan, read from plan_usage()', async () => {
-    rpc.mockResolvedValue({ data: rawUsage(), error: null });
+    supabaseDb.rpc('plan_usage', () => rawUsage());
     renderWithProviders(<UsageBanner />);
     const banner = await screen.findByTestId('usage-banner', undefined, SLOW);
     expect(banner).toHaveTextContent('You have used 85 of 100 submissions this month (85 %)');
@@ -62,18 +58,18 @@ describe('UsageBanner', () => {
       'href',
       '/settings#plan',
     );
-    expect(rpc).toHaveBeenCalledWith('plan_usage');
+    expect(supabaseDb.requested('POST', 'rpc/plan_usage')).not.toEqual([]);
   });
 
   it('renders nothing when all is well, or when the plan cannot be read', async () => {
-    rpc.mockResolvedValue({ data: rawUsage({ submissions_used: 10 }), error: null });
+    supabaseDb.rpc('plan_usage', () => rawUsage({ submissions_used: 10 }));
     const { unmount } = renderWithProviders(<UsageBanner />);
-    await waitFor(() => expect(rpc).toHaveBeenCalled());
+    await waitFor(() => expect(supabaseDb.requested('POST', 'rpc/plan_usage')).not.toEqual([]));
     expect(screen.queryByTestId('usage-banner')).not.toBeInTheDocument();
     unmount();
-    rpc.mockResolvedValue({ data: null, error: { message: 'offline', code: '' } });
+    failRequests('post', 'rpc/plan_usage', pgError('', 'offline'));
     const { container } = renderWithProviders(<UsageBanner />);
-    await waitFor(() => expect(rpc).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(supabaseDb.requested('POST', 'rpc/plan_usage')).toHaveLength(2));
     expect(container).toBeEmptyDOMElement();
   });
 });
