@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { sessionStore } from '../../src/lib/session-storage';
 import {
   clearStoredSession,
+  supabaseAuth,
   server,
   supabaseDb,
 } from '../../src/components/testing/supabase-server';
@@ -13,6 +14,7 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   server.resetHandlers();
   supabaseDb.reset();
+  supabaseAuth.reset();
   clearStoredSession();
 });
 afterAll(() => server.close());

@@ -448,7 +448,154 @@ async function functionRequest({ request }: { request: Request }) {
   return json((await handler(req.body, req)) as JsonBodyType);
 }
 
+// ---- Auth (GoTrue) ----------------------------------------------------------------------------
+
+type AuthHandler = (body: Row, request: ReceivedRequest) => unknown;
+
+/** The accounts the auth handlers know, by id, and the answers a test gave auth routes. */
+const accounts = new Map<string, User>();
+let authRoutes = new Map<string, AuthHandler>();
+
+const claimsOf = (token: string | undefined): Row => {
+  try {
+    const payload = (token ?? '').split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    return JSON.parse(atob(payload)) as Row;
+  } catch {
+    return {};
+  }
+};
+
+/** An error as GoTrue answers it (supabase-js makes it an AuthApiError, or its weak-password kind). */
+export function authError(status: number, code: string, message: string, extra: Row = {}) {
+  return HttpResponse.json(
+    { code, error_code: code, msg: message, message, ...extra },
+    { status, headers: { 'X-Supabase-Api-Version': '2024-01-01' } },
+  );
+}
+
+async function authRequest({ request }: { request: Request }) {
+  const url = new URL(request.url);
+  const route = url.pathname.replace(/^.*\/auth\/v1\//, '');
+  const req = await received(request, `auth/${route}`);
+  const body = (req.body ?? {}) as Row;
+  const grant = url.searchParams.get('grant_type');
+  const key = grant ? `${route}?grant_type=${grant}` : `${request.method} ${route}`;
+  const custom = authRoutes.get(key) ?? authRoutes.get(route);
+  // A test's answer; undefined leaves the request to the default below.
+  const answer = custom ? await custom(body, req) : undefined;
+  if (answer !== undefined)
+    return answer instanceof Response ? answer : json(answer as JsonBodyType);
+  const bearer = request.headers.get('Authorization')?.replace(/^Bearer /, '');
+  const signedIn = accounts.get(String(claimsOf(bearer).sub));
+  switch (key) {
+    case 'token?grant_type=password':
+      return json(makeSession(accountFor(String(body.email))) as unknown as JsonBodyType);
+    case 'token?grant_type=refresh_token': {
+      const user = [...accounts.values()][0];
+      if (!user) return authError(400, 'refresh_token_not_found', 'Invalid Refresh Token');
+      return json(makeSession(user) as unknown as JsonBodyType);
+    }
+    case 'GET user':
+      if (!signedIn) return authError(401, 'bad_jwt', 'invalid JWT');
+      return json(signedIn as unknown as JsonBodyType);
+    case 'PUT user': {
+      if (!signedIn) return authError(401, 'bad_jwt', 'invalid JWT');
+      const {
+        data,
+        password: _password,
+        current_password: _current,
+        nonce: _nonce,
+        ...attributes
+      } = body;
+      const next = {
+        ...signedIn,
+        ...attributes,
+        user_metadata: { ...signedIn.user_metadata, ...(data as Row | undefined) },
+      } as User;
+      accounts.set(next.id, next);
+      return json(next as unknown as JsonBodyType);
+    }
+    case 'POST logout':
+      return new HttpResponse(null, { status: 204 });
+    case 'POST signup':
+      // Confirmation by e-mail: a user, no session yet.
+      return json(accountFor(String(body.email)) as unknown as JsonBodyType);
+    case 'POST recover':
+    case 'POST resend':
+      return json({});
+    default:
+      return authError(404, 'not_found', `no auth route ${key}`);
+  }
+}
+
+/** A body without what supabase-js adds of its own: empty PKCE and CAPTCHA fields. */
+function withoutTransport({
+  code_challenge,
+  code_challenge_method,
+  gotrue_meta_security,
+  ...body
+}: Row) {
+  return {
+    ...body,
+    ...(code_challenge != null && { code_challenge, code_challenge_method }),
+    ...((gotrue_meta_security as Row | undefined)?.captcha_token != null && {
+      gotrue_meta_security,
+    }),
+  };
+}
+
+function accountFor(email: string): User {
+  const known = [...accounts.values()].find((u) => u.email === email);
+  if (known) return known;
+  const user = makeSession({
+    id: `00000000-0000-4000-8000-${String(accounts.size + 1).padStart(12, '0')}`,
+    email,
+  }).user;
+  accounts.set(user.id, user);
+  return user;
+}
+
+export const supabaseAuth = {
+  /**
+   * Answers an auth route (`token?grant_type=password`, `signup`, `user`, `logout`, `recover`,
+   * `resend`, `verify`, or `PUT user` for one method) with what `handler` returns: the JSON body
+   * or a Response (e.g. `authError(…)`).
+   */
+  answer(route: string, handler: AuthHandler) {
+    authRoutes.set(route, handler);
+  },
+  /**
+   * The bodies (or, without one, the queries) of the requests to an auth route (`signup`, `user`,
+   * `logout`, `token?grant_type=password`, …), oldest first.
+   */
+  sent(method: string, route: string): unknown[] {
+    const [path, grant] = route.split('?grant_type=');
+    return supabaseDb.requests
+      .filter(
+        (r) =>
+          r.method === method.toUpperCase() &&
+          r.path === `auth/${path}` &&
+          (!grant || r.url.searchParams.get('grant_type') === grant),
+      )
+      .map((r) =>
+        r.body ? withoutTransport(r.body as Row) : Object.fromEntries(r.url.searchParams),
+      );
+  },
+  reset() {
+    accounts.clear();
+    authRoutes = new Map();
+  },
+};
+
+/** Signs a user in as the auth server knows it: the account exists and its session is stored. */
+export function signInAs(user: Partial<User> & { id: string }) {
+  const session = storeSession(user);
+  accounts.set(session.user.id, session.user);
+  return session;
+}
+
 export const supabaseHandlers = [
+  http.all(`${API}/auth/v1/*`, authRequest),
   http.all(`${API}/rest/v1/rpc/:name`, rpcRequest),
   http.all(`${API}/rest/v1/:table`, tableRequest),
   http.all(`${API}/functions/v1/*`, functionRequest),

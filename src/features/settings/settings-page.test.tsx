@@ -1,18 +1,27 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
 import { Route, Routes } from 'react-router-dom';
 import { currentLocation, SLOW } from '../../components/testing/render';
 import { renderWithAuth } from '../../components/testing/render-with-auth';
-import { fakeSession } from '../../components/testing/supabase-mock';
+import {
+  authError,
+  failRequests,
+  pgError,
+  signInAs,
+  supabaseAuth,
+  supabaseDb,
+} from '../../components/testing/supabase-server';
 import { displayName, ProtectedRoute, useAuth } from '../../lib/auth';
-import { resetSettingsSupabase, type SettingsSupabaseDouble } from './testing/mocked-supabase';
+import { seedSettings } from './testing/fixtures';
 import { SettingsPage } from './settings-page';
 
-vi.mock('../../lib/supabase', () => import('./testing/mocked-supabase'));
-
-let double: SettingsSupabaseDouble;
+const ADA = {
+  id: '00000000-0000-4000-8000-000000000001',
+  email: 'ada@example.com',
+  user_metadata: { name: 'Ada' },
+};
+const rpcRequests = () => supabaseDb.requests.filter((r) => r.path.startsWith('rpc/'));
 
 /** What the header shows, straight from the auth state. */
 function NameProbe() {
@@ -41,26 +50,14 @@ const section = (name: string) => within(screen.getByRole('region', { name }));
 
 describe('SettingsPage', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    double = resetSettingsSupabase();
-    double.setSession(fakeSession('ada@example.com', 'Ada'));
-    // As supabase-js does: a successful update emits USER_UPDATED with the new user.
-    // The current password is checked by signing in with it: 'old-secret' is right.
-    double.supabase.auth.signInWithPassword.mockImplementation(
-      async ({ password }: { password: string }) =>
-        password === 'old-secret'
-          ? { data: {}, error: null }
-          : {
-              data: { user: null, session: null },
-              error: new AuthApiError('Invalid login credentials', 400, 'invalid_credentials'),
-            },
-    );
-    double.supabase.auth.updateUser.mockImplementation(
-      async (attributes: { data?: { name?: string } }) => {
-        if (attributes.data?.name !== undefined) {
-          double.setSession(fakeSession('ada@example.com', attributes.data.name), 'USER_UPDATED');
-        }
-        return { data: {}, error: null };
-      },
+    seedSettings();
+    signInAs(ADA);
+    // The auth server updates the user (supabase-js then emits USER_UPDATED with it), and checks
+    // the current password when signing in with it: 'old-secret' is right.
+    supabaseAuth.answer('token?grant_type=password', (body) =>
+      body.password === 'old-secret'
+        ? undefined
+        : authError(400, 'invalid_credentials', 'Invalid login credentials'),
     );
   });
 
@@ -75,7 +72,7 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     await user.type(input, '  Ada Lovelace  ');
     await user.click(save);
     await waitFor(() =>
-      expect(double.supabase.auth.updateUser).toHaveBeenCalledWith({
+      expect(supabaseAuth.sent('put', 'user')).toContainEqual({
         data: { name: 'Ada Lovelace' },
       }),
     );
@@ -96,7 +93,7 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     await user.paste('x'.repeat(201));
     await user.click(screen.getByRole('button', { name: 'Save name' }));
     expect(await screen.findByText('Use at most 200 characters.')).toBeInTheDocument();
-    expect(double.supabase.auth.updateUser).not.toHaveBeenCalled();
+    expect(supabaseAuth.sent('put', 'user')).toEqual([]);
   });
 
   it('changes the password once both fields match, signing in afresh with the current one', async () => {
@@ -109,17 +106,17 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     await user.type(confirm, 'n3w-secreT');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText('The passwords do not match.')).toBeInTheDocument();
-    expect(double.supabase.auth.updateUser).not.toHaveBeenCalled();
+    expect(supabaseAuth.sent('put', 'user')).toEqual([]);
     await user.clear(confirm);
     await user.type(confirm, 'n3w-secret');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     await waitFor(() =>
-      expect(double.supabase.auth.updateUser).toHaveBeenCalledWith({
+      expect(supabaseAuth.sent('put', 'user')).toContainEqual({
         password: 'n3w-secret',
         current_password: 'old-secret',
       }),
     );
-    expect(double.supabase.auth.signInWithPassword).toHaveBeenCalledWith({
+    expect(supabaseAuth.sent('post', 'token?grant_type=password')).toContainEqual({
       email: 'ada@example.com',
       password: 'old-secret',
     });
@@ -135,7 +132,7 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     await user.type(screen.getByLabelText('Confirm new password'), 'n3w-secret');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText('Enter your current password.')).toBeInTheDocument();
-    expect(double.supabase.auth.signInWithPassword).not.toHaveBeenCalled();
+    expect(supabaseAuth.sent('post', 'token?grant_type=password')).toEqual([]);
 
     const current = screen.getByLabelText('Current password');
     await user.type(current, 'guessed');
@@ -145,20 +142,15 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
     expect(current).toHaveAttribute('aria-invalid', 'true');
     expect(current).toHaveValue('');
-    expect(double.supabase.auth.updateUser).not.toHaveBeenCalled();
+    expect(supabaseAuth.sent('put', 'user')).toEqual([]);
     // What was typed as the new password stays, for another try.
     expect(screen.getByLabelText('New password')).toHaveValue('n3w-secret');
   });
 
   it("asks for at least 6 characters and shows the server's message on failure", async () => {
-    double.supabase.auth.updateUser.mockResolvedValue({
-      data: {},
-      error: new AuthApiError(
-        'New password should be different from the old password.',
-        422,
-        'same_password',
-      ),
-    });
+    supabaseAuth.answer('PUT user', () =>
+      authError(422, 'same_password', 'New password should be different from the old password.'),
+    );
     const { user } = renderSettings();
     await screen.findByRole('heading', { level: 1, name: 'Settings' }, SLOW);
     await user.type(screen.getByLabelText('Current password'), 'old-secret');
@@ -166,7 +158,7 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
     await user.type(screen.getByLabelText('Confirm new password'), '12345');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText('Use at least 6 characters.')).toBeInTheDocument();
-    expect(double.supabase.auth.updateUser).not.toHaveBeenCalled();
+    expect(supabaseAuth.sent('put', 'user')).toEqual([]);
     await user.type(screen.getByLabelText('New password'), '6');
     await user.type(screen.getByLabelText('Confirm new password'), '6');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
@@ -174,10 +166,11 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
       'New password should be different from the old password.',
     );
     // A weak password refused by the server shows its message too.
-    double.supabase.auth.updateUser.mockResolvedValue({
-      data: {},
-      error: new AuthWeakPasswordError('Password is known to be weak.', 422, ['pwned']),
-    });
+    supabaseAuth.answer('PUT user', () =>
+      authError(422, 'weak_password', 'Password is known to be weak.', {
+        weak_password: { reasons: ['pwned'] },
+      }),
+    );
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     await waitFor(() =>
       expect(section('Password').getByRole('alert')).toHaveTextContent(
@@ -189,8 +182,8 @@ describe('SettingsPage', { timeout: 30_000 }, () => {
 
 describe('SettingsPage account deletion', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    double = resetSettingsSupabase();
-    double.setSession(fakeSession('ada@example.com', 'Ada'));
+    seedSettings();
+    signInAs(ADA);
   });
 
   async function openDialog(user: ReturnType<typeof userEvent.setup>) {
@@ -208,7 +201,7 @@ describe('SettingsPage account deletion', { timeout: 30_000 }, () => {
     await user.type(input, 'ada@example');
     expect(confirm).toBeDisabled();
     await user.type(input, '{Enter}');
-    expect(double.rpc).not.toHaveBeenCalled();
+    expect(rpcRequests()).toEqual([]);
     await user.type(input, '.com');
     expect(confirm).toBeEnabled();
     await user.clear(input);
@@ -220,9 +213,9 @@ describe('SettingsPage account deletion', { timeout: 30_000 }, () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Home' })).toBeInTheDocument();
     expect(currentLocation()).toHaveTextContent(/^\/$/);
-    expect(double.rpc).toHaveBeenCalledWith('delete_own_account');
+    expect(rpcRequests().map((r) => r.path)).toContain('rpc/delete_own_account');
     await waitFor(() =>
-      expect(double.supabase.auth.signOut).toHaveBeenCalledWith({ scope: 'local' }),
+      expect(supabaseAuth.sent('post', 'logout')).toContainEqual({ scope: 'local' }),
     );
     await waitFor(() =>
       expect(screen.getByTestId('header-name')).toHaveTextContent('Unknown User'),
@@ -232,7 +225,7 @@ describe('SettingsPage account deletion', { timeout: 30_000 }, () => {
   });
 
   it('keeps the account and says why when the deletion fails', async () => {
-    double.rpc.mockResolvedValue({ data: null, error: { message: 'Not signed in.' } });
+    failRequests('post', 'rpc/delete_own_account', pgError('', 'Not signed in.'));
     const { user } = renderSettings();
     const dialog = await openDialog(user);
     await user.type(
@@ -241,7 +234,7 @@ describe('SettingsPage account deletion', { timeout: 30_000 }, () => {
     );
     await user.click(dialog.getByRole('button', { name: 'Delete my account' }));
     expect(await dialog.findByRole('alert')).toHaveTextContent('Not signed in.');
-    expect(double.supabase.auth.signOut).not.toHaveBeenCalled();
+    expect(supabaseAuth.sent('post', 'logout')).toEqual([]);
     expect(currentLocation()).toHaveTextContent(/^\/settings$/);
   });
 
@@ -251,7 +244,7 @@ describe('SettingsPage account deletion', { timeout: 30_000 }, () => {
     await user.type(dialog.getByRole('textbox', { name: 'Type your e-mail to confirm' }), 'DELETE');
     await user.click(dialog.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
-    expect(double.rpc).not.toHaveBeenCalled();
+    expect(rpcRequests()).toEqual([]);
     // Reopened, the confirmation starts empty again.
     const again = await openDialog(user);
     expect(again.getByRole('textbox', { name: 'Type your e-mail to confirm' })).toHaveValue('');
@@ -260,8 +253,8 @@ describe('SettingsPage account deletion', { timeout: 30_000 }, () => {
 
 describe('SettingsPage plan', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    double = resetSettingsSupabase();
-    double.setSession(fakeSession('ada@example.com', 'Ada'));
+    seedSettings();
+    signInAs(ADA);
   });
 
   it('shows the plan and usage passed in first, under its own anchor', async () => {

@@ -3,37 +3,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, renderHook, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createTestQueryClient } from '../../../components/testing/render';
+import {
+  failRequests,
+  pgError,
+  sentTo,
+  supabaseDb,
+} from '../../../components/testing/supabase-server';
 import { browserTimeZone, useRecordTimeZone } from './record-time-zone';
 
-// A profiles table of one row, read with select().eq().maybeSingle(), written with update().eq().
-const profile = vi.hoisted(() => ({
-  time_zone: null as string | null,
-  updates: [] as Record<string, unknown>[],
-  refuse: null as string | null,
-}));
-
-vi.mock('../../../lib/supabase', () => ({
-  supabase: {
-    from: (table: string) => {
-      if (table !== 'profiles') throw new Error(`unexpected table ${table}`);
-      return {
-        select: () => ({
-          eq: () => ({
-            maybeSingle: async () => ({ data: { time_zone: profile.time_zone }, error: null }),
-          }),
-        }),
-        update: (values: Record<string, unknown>) => ({
-          eq: async () => {
-            profile.updates.push(values);
-            if (profile.refuse) return { error: { message: profile.refuse, code: '22023' } };
-            profile.time_zone = String(values.time_zone);
-            return { error: null };
-          },
-        }),
-      };
-    },
-  },
-}));
+// The profile of the signed-in user, in the tests' database; the hook reads its time_zone and
+// writes the browser's.
+const profile = () => supabaseDb.rows('profiles')[0];
+const updates = () => sentTo('patch', 'profiles');
 
 function zoneIs(zone: string) {
   vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockReturnValue({
@@ -50,9 +31,7 @@ function renderRecord(userId: string | undefined = 'user-1') {
 }
 
 beforeEach(() => {
-  profile.time_zone = null;
-  profile.updates = [];
-  profile.refuse = null;
+  supabaseDb.seed({ profiles: [{ id: 'user-1', time_zone: null }] });
 });
 afterEach(() => {
   cleanup();
@@ -63,30 +42,30 @@ describe('recording the owner’s time zone', () => {
   it('stores the browser’s zone when the profile has none or another', async () => {
     zoneIs('Europe/Berlin');
     renderRecord();
-    await waitFor(() => expect(profile.updates).toEqual([{ time_zone: 'Europe/Berlin' }]));
+    await waitFor(() => expect(updates()).toEqual([{ time_zone: 'Europe/Berlin' }]));
 
     zoneIs('America/New_York');
     renderRecord();
-    await waitFor(() => expect(profile.time_zone).toBe('America/New_York'));
+    await waitFor(() => expect(profile().time_zone).toBe('America/New_York'));
   });
 
   it('writes nothing when the zone is already stored, or when nobody is signed in', async () => {
     zoneIs('Asia/Tokyo');
-    profile.time_zone = 'Asia/Tokyo';
+    profile().time_zone = 'Asia/Tokyo';
     renderRecord();
     renderRecord(undefined);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(profile.updates).toEqual([]);
+    expect(updates()).toEqual([]);
   });
 
   it('asks once when the database refuses the zone, and never sends one of the wrong shape', async () => {
     zoneIs('Mars/Olympus_Mons');
-    profile.refuse = 'Unknown time zone "Mars/Olympus_Mons".';
+    failRequests('patch', 'profiles', pgError('22023', 'Unknown time zone "Mars/Olympus_Mons".'));
     const { rerender } = renderRecord();
-    await waitFor(() => expect(profile.updates).toHaveLength(1));
+    await waitFor(() => expect(updates()).toHaveLength(1));
     rerender({ id: 'user-1' });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(profile.updates).toHaveLength(1);
+    expect(updates()).toHaveLength(1);
 
     zoneIs('Not a zone; drop table');
     expect(browserTimeZone()).toBeNull();

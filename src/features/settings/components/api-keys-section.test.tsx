@@ -2,12 +2,16 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders, SLOW } from '../../../components/testing/render';
-import { resetSettingsSupabase, type SettingsSupabaseDouble } from '../testing/mocked-supabase';
+import {
+  failRequests,
+  holdRequests,
+  pgError,
+  sentTo,
+  server,
+  supabaseDb,
+} from '../../../components/testing/supabase-server';
+import { seedSettings } from '../testing/fixtures';
 import { ApiKeysSection } from './api-keys-section';
-
-vi.mock('../../../lib/supabase', () => import('../testing/mocked-supabase'));
-
-let double: SettingsSupabaseDouble;
 
 function renderSection() {
   const result = renderWithProviders(<ApiKeysSection />);
@@ -24,28 +28,28 @@ async function createKey(user: ReturnType<typeof userEvent.setup>, name: string,
 
 describe('ApiKeysSection', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    double = resetSettingsSupabase();
+    seedSettings();
   });
 
   it('says there are no keys yet, once loaded', async () => {
     renderSection();
     expect(await screen.findByText(/No API keys yet/, {}, SLOW)).toBeInTheDocument();
-    expect(double.from).toHaveBeenCalledWith('api_keys');
+    expect(supabaseDb.requested('GET', 'api_keys')).not.toEqual([]);
   });
 
   it('shows that keys are loading, then an error with a way to try again', async () => {
-    double.listing.held = true;
+    holdRequests('get', 'api_keys');
     const first = renderSection();
     expect(await screen.findByLabelText('Loading API keys')).toHaveAttribute('aria-busy', 'true');
     first.unmount();
 
-    double.listing.held = false;
-    double.listing.failure = 'network down';
+    server.resetHandlers();
+    failRequests('get', 'api_keys', pgError('', 'network down'));
     const { user } = renderSection();
     const alert = await screen.findByRole('alert', {}, SLOW);
     expect(alert).toHaveTextContent('Your API keys could not be loaded.');
     expect(alert).toHaveTextContent('network down');
-    double.listing.failure = null;
+    server.resetHandlers();
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText(/No API keys yet/, {}, SLOW)).toBeInTheDocument();
   });
@@ -59,7 +63,7 @@ describe('ApiKeysSection', { timeout: 30_000 }, () => {
     await createKey(user, '  CRM sync  ', 'read_write');
 
     await waitFor(() =>
-      expect(double.rpc).toHaveBeenCalledWith('create_api_key', {
+      expect(sentTo('post', 'rpc/create_api_key')).toContainEqual({
         p_name: 'CRM sync',
         p_scope: 'read_write',
       }),
@@ -95,7 +99,7 @@ describe('ApiKeysSection', { timeout: 30_000 }, () => {
     await screen.findByText(/No API keys yet/, {}, SLOW);
     await user.click(screen.getByRole('button', { name: 'Create key' }));
     expect(await screen.findByText(/Name the key/)).toBeInTheDocument();
-    expect(double.rpc).not.toHaveBeenCalled();
+    expect(supabaseDb.requests.filter((r) => r.path.startsWith('rpc/'))).toEqual([]);
   });
 
   it.each([
@@ -110,7 +114,7 @@ describe('ApiKeysSection', { timeout: 30_000 }, () => {
       'You have created 20 API keys today, the most an account may. Try again tomorrow.',
     ],
   ])("shows the database's refusal %s (%s) inline, in its words", async (code, hint, message) => {
-    double.rpc.mockResolvedValueOnce({ data: null, error: { code, hint, message } });
+    failRequests('post', 'rpc/create_api_key', { code, hint, message, details: null });
     const { user } = renderSection();
     await screen.findByText(/No API keys yet/, {}, SLOW);
     await createKey(user, 'One more');
@@ -132,7 +136,7 @@ describe('ApiKeysSection', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Revoke key' }));
 
     await waitFor(() =>
-      expect(double.rpc).toHaveBeenCalledWith('revoke_api_key', { p_id: 'key-1' }),
+      expect(sentTo('post', 'rpc/revoke_api_key')).toContainEqual({ p_id: 'key-1' }),
     );
     expect(await screen.findByText(/No API keys yet/, {}, SLOW)).toBeInTheDocument();
   });
@@ -143,7 +147,7 @@ describe('ApiKeysSection', { timeout: 30_000 }, () => {
     await createKey(user, 'Build server');
     await user.click(await screen.findByRole('button', { name: 'I have copied it' }, SLOW));
 
-    double.rpc.mockResolvedValueOnce({ data: null, error: { message: 'Sign in again.' } });
+    failRequests('post', 'rpc/revoke_api_key', pgError('', 'Sign in again.'));
     await user.click(await screen.findByRole('button', { name: 'Revoke Build server' }, SLOW));
     const dialog = await screen.findByRole('alertdialog', {}, SLOW);
     await user.click(within(dialog).getByRole('button', { name: 'Revoke key' }));
