@@ -1,25 +1,16 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { resetSupabaseMock } from '../components/testing/mocked-supabase';
 import { currentLocation, SLOW } from '../components/testing/render';
 import { renderWithAuth } from '../components/testing/render-with-auth';
-import { fakeSession, type SupabaseMock } from '../components/testing/supabase-mock';
+import { signInAs, supabaseAuth, testUser } from '../components/testing/supabase-server';
 import { AppRoutes } from './router';
-
-vi.mock('../lib/supabase', () => import('../components/testing/mocked-supabase'));
-
-let mock: SupabaseMock;
 
 function renderAt(route: string) {
   return renderWithAuth(<AppRoutes />, { route });
 }
 
 describe('routes', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    mock = resetSupabaseMock();
-  });
-
   it('sends a visitor from the dashboard to the login page', async () => {
     renderAt('/dashboard/forms');
     expect(
@@ -30,7 +21,7 @@ describe('routes', { timeout: 30_000 }, () => {
   });
 
   it('sends a signed-in user from login and register to the dashboard', async () => {
-    mock.setSession(fakeSession());
+    signInAs(testUser());
     const { unmount } = renderAt('/login');
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW),
@@ -44,7 +35,7 @@ describe('routes', { timeout: 30_000 }, () => {
   });
 
   it('lets a signed-in user open the dashboard pages', async () => {
-    mock.setSession(fakeSession());
+    signInAs(testUser());
     renderAt('/dashboard/booking');
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Your Booking Forms' }, SLOW),
@@ -52,10 +43,7 @@ describe('routes', { timeout: 30_000 }, () => {
   });
 
   it('returns a visitor to the requested page after signing in', async () => {
-    mock.supabase.auth.signInWithPassword.mockImplementation(async () => {
-      mock.setSession(fakeSession('ada@example.com', 'Ada'));
-      return { data: {}, error: null };
-    });
+    supabaseAuth.addAccount(testUser('ada@example.com', 'Ada'));
     const user = userEvent.setup();
     renderAt('/settings');
     await screen.findByRole('heading', { level: 1, name: 'Welcome back' }, SLOW);
@@ -117,7 +105,7 @@ describe('routes', { timeout: 30_000 }, () => {
   });
 
   it('keeps signed-in pages out of search results', async () => {
-    mock.setSession(fakeSession());
+    signInAs(testUser());
     renderAt('/dashboard');
     await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW);
     expect(document.head.querySelector('meta[name="robots"]')).toHaveAttribute(

@@ -1,19 +1,14 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
-import { resetSupabaseMock } from '../testing/mocked-supabase';
 import { currentLocation, SLOW } from '../testing/render';
 import { renderWithAuth } from '../testing/render-with-auth';
-import { fakeSession, type SupabaseMock } from '../testing/supabase-mock';
+import { clearStoredSession, signInAs, supabaseAuth, testUser } from '../testing/supabase-server';
 import type { LiveStatus } from '../../lib/live-sync';
 import { DashboardFrame } from './dashboard-frame';
 import { Header } from './header';
 import { pageContent } from '../page-content';
-
-vi.mock('../../lib/supabase', () => import('../testing/mocked-supabase'));
-
-let mock: SupabaseMock;
 
 function renderFrame(
   route = '/dashboard/forms',
@@ -48,8 +43,7 @@ const sidebarNav = () => screen.getAllByRole('navigation', { name: 'Dashboard' }
 
 describe('DashboardFrame sidebar', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    mock = resetSupabaseMock();
-    mock.setSession(fakeSession('ada@example.com', 'Ada Lovelace'));
+    signInAs(testUser('ada@example.com', 'Ada Lovelace'));
   });
 
   it('links the dashboard pages and highlights the current one', async () => {
@@ -114,16 +108,14 @@ describe('DashboardFrame sidebar', { timeout: 30_000 }, () => {
     expect(within(block).getByText('ada@example.com')).toBeInTheDocument();
     unmount();
 
-    mock = resetSupabaseMock();
-    mock.setSession(fakeSession('grace@example.com'));
+    signInAs(testUser('grace@example.com'));
     const second = renderFrame();
     expect(
       within(await screen.findByTestId('sidebar-user', {}, SLOW)).getByText('grace@example.com'),
     ).toBeInTheDocument();
     second.unmount();
 
-    mock = resetSupabaseMock();
-    mock.setSession(fakeSession(''));
+    signInAs(testUser(''));
     renderFrame();
     expect(
       within(await screen.findByTestId('sidebar-user', {}, SLOW)).getByText('User'),
@@ -131,7 +123,7 @@ describe('DashboardFrame sidebar', { timeout: 30_000 }, () => {
   });
 
   it('shows the user block only while signed in', async () => {
-    mock = resetSupabaseMock();
+    clearStoredSession();
     renderFrame();
     await screen.findByRole('heading', { level: 1, name: 'Forms' }, SLOW);
     expect(screen.queryByTestId('sidebar-user')).toBeNull();
@@ -145,7 +137,7 @@ describe('DashboardFrame sidebar', { timeout: 30_000 }, () => {
     await user.click(within(block).getByRole('button', { name: 'Log out' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Login' })).toBeInTheDocument();
     expect(currentLocation()).toHaveTextContent(/^\/login$/);
-    expect(mock.supabase.auth.signOut).toHaveBeenCalledTimes(1);
+    expect(supabaseAuth.sent('post', 'logout')).toHaveLength(1);
   });
 
   it.each([
@@ -165,8 +157,7 @@ describe('DashboardFrame sidebar', { timeout: 30_000 }, () => {
 
 describe('DashboardFrame drawer (below lg)', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    mock = resetSupabaseMock();
-    mock.setSession(fakeSession('ada@example.com', 'Ada Lovelace'));
+    signInAs(testUser('ada@example.com', 'Ada Lovelace'));
   });
 
   it('opens the menu in a drawer, closes it with Escape, and closes it on navigation', async () => {

@@ -1,15 +1,10 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { resetSupabaseMock } from '../testing/mocked-supabase';
 import { currentLocation, SLOW } from '../testing/render';
 import { renderWithAuth } from '../testing/render-with-auth';
-import { fakeSession, type SupabaseMock } from '../testing/supabase-mock';
+import { signInAs, supabaseAuth, testUser } from '../testing/supabase-server';
 import { Header } from './header';
-
-vi.mock('../../lib/supabase', () => import('../testing/mocked-supabase'));
-
-let mock: SupabaseMock;
 
 const renderHeader = () => renderWithAuth(<Header />);
 
@@ -17,10 +12,6 @@ const mobileToggle = () => screen.getByRole('button', { name: /(Open|Close) menu
 const profileTrigger = () => screen.getByRole('button', { name: 'Open profile menu' });
 
 describe('Header', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    mock = resetSupabaseMock();
-  });
-
   it('shows the wordmark, the main links and a Login link to a visitor', async () => {
     renderHeader();
     expect(await screen.findByRole('link', { name: 'Login' }, SLOW)).toHaveAttribute(
@@ -87,7 +78,7 @@ describe('Header', { timeout: 30_000 }, () => {
   });
 
   it('keeps at most one menu open and closes both on navigation', async () => {
-    mock.setSession(fakeSession('ada@example.com'));
+    signInAs(testUser('ada@example.com'));
     const user = userEvent.setup();
     renderHeader();
     await screen.findByRole('button', { name: 'Open profile menu' }, SLOW);
@@ -139,7 +130,7 @@ describe('Header', { timeout: 30_000 }, () => {
   });
 
   it('shows the display name and signs out to the login page', async () => {
-    mock.setSession(fakeSession('ada@example.com', 'Ada Lovelace'));
+    signInAs(testUser('ada@example.com', 'Ada Lovelace'));
     const user = userEvent.setup();
     renderHeader();
     await user.click(await screen.findByRole('button', { name: 'Open profile menu' }, SLOW));
@@ -147,7 +138,7 @@ describe('Header', { timeout: 30_000 }, () => {
     expect(screen.getByRole('menuitem', { name: /Settings/ })).toHaveAttribute('href', '/settings');
     await user.click(screen.getByRole('menuitem', { name: /Sign out/ }));
     await waitFor(() => expect(currentLocation()).toHaveTextContent('/login'), SLOW);
-    expect(mock.supabase.auth.signOut).toHaveBeenCalled();
+    expect(supabaseAuth.sent('post', 'logout')).not.toEqual([]);
     // Signed out, on /login: the header offers Sign up, not a link to the page itself.
     expect(await screen.findByRole('link', { name: 'Sign up' }, SLOW)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Login' })).toBeNull();

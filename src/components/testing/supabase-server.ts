@@ -581,11 +581,24 @@ export const supabaseAuth = {
         r.body ? withoutTransport(r.body as Row) : Object.fromEntries(r.url.searchParams),
       );
   },
+  /** Adds an account the auth server knows (signing in with its e-mail gives its session). */
+  addAccount(user: Partial<User> & { id: string }) {
+    accounts.set(user.id, makeSession(user).user);
+  },
   reset() {
     accounts.clear();
     authRoutes = new Map();
   },
 };
+
+/** The tests' user: Ada (or the e-mail given), with a display name if one is given. */
+export function testUser(email = 'ada@example.com', name?: string) {
+  return {
+    id: '00000000-0000-4000-8000-000000000001',
+    email,
+    user_metadata: name ? { name } : {},
+  };
+}
 
 /** Signs a user in as the auth server knows it: the account exists and its session is stored. */
 export function signInAs(user: Partial<User> & { id: string }) {

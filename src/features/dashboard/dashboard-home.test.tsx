@@ -1,27 +1,18 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
-import { resetSupabaseMock } from '../../components/testing/mocked-supabase';
 import { SLOW } from '../../components/testing/render';
 import { renderWithAuth } from '../../components/testing/render-with-auth';
-import { fakeSession, type SupabaseMock } from '../../components/testing/supabase-mock';
+import { signInAs, testUser } from '../../components/testing/supabase-server';
 import { WHATS_NEW } from '../../config/whats-new';
 import { DashboardHome } from './dashboard-home';
-
-vi.mock('../../lib/supabase', () => import('../../components/testing/mocked-supabase'));
-
-let mock: SupabaseMock;
 
 const tools = () => within(screen.getByRole('region', { name: 'Your tools' }));
 const toolCard = (name: string) =>
   tools().getByRole('heading', { level: 3, name }).closest('li') as HTMLElement;
 
 describe('DashboardHome', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    mock = resetSupabaseMock();
-  });
-
   it('welcomes the user by display name under the Dashboard heading', async () => {
-    mock.setSession(fakeSession('ada@example.com', 'Ada Lovelace'));
+    signInAs(testUser('ada@example.com', 'Ada Lovelace'));
     renderWithAuth(<DashboardHome recentForms={null} />);
     expect(await screen.findByText('Welcome back, Ada Lovelace', {}, SLOW)).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dashboard');
@@ -29,7 +20,7 @@ describe('DashboardHome', { timeout: 30_000 }, () => {
   });
 
   it('shows the banner passed in (the plan usage) between the welcome and the tools', async () => {
-    mock.setSession(fakeSession('ada@example.com', 'Ada'));
+    signInAs(testUser('ada@example.com', 'Ada'));
     renderWithAuth(<DashboardHome recentForms={null} banner={<p role="alert">85 of 100</p>} />);
     // The welcome waits for the session; the banner shows at once.
     const welcome = await screen.findByText('Welcome back, Ada', {}, SLOW);
@@ -42,13 +33,13 @@ describe('DashboardHome', { timeout: 30_000 }, () => {
   });
 
   it("says 'there' when the user has no display name", async () => {
-    mock.setSession(fakeSession('ada@example.com'));
+    signInAs(testUser('ada@example.com'));
     renderWithAuth(<DashboardHome recentForms={null} />);
     expect(await screen.findByText('Welcome back, there', {}, SLOW)).toBeInTheDocument();
   });
 
   it("opens active tools with 'Open Tool →' and marks the others 'Coming soon'", async () => {
-    mock.setSession(fakeSession());
+    signInAs(testUser());
     renderWithAuth(<DashboardHome recentForms={null} />);
     await screen.findByText(/Welcome back/, {}, SLOW);
     const formBackend = within(toolCard('Form backend'));
@@ -66,7 +57,7 @@ describe('DashboardHome', { timeout: 30_000 }, () => {
   });
 
   it("shows the recent forms it is given and the 'What's new' list", async () => {
-    mock.setSession(fakeSession());
+    signInAs(testUser());
     renderWithAuth(<DashboardHome recentForms={<section aria-label="Recent forms" />} />);
     await screen.findByText(/Welcome back/, {}, SLOW);
     expect(screen.getByRole('region', { name: 'Recent forms' })).toBeInTheDocument();
