@@ -6,7 +6,7 @@
 // (`supabaseDb.requests`) and steers single requests with `failRequests` / `holdRequests`.
 // Only what the app sends is understood: PostgREST's eq, neq, is, in, lt, lte, gt, gte, ilike and
 // or/and filters, order, limit, offset, counts, embeds read as stored, upserts and single objects.
-import { delay, http, HttpResponse, type JsonBodyType } from 'msw';
+import { delay, http, HttpResponse, ws, type JsonBodyType } from 'msw';
 import { setupServer } from 'msw/node';
 import type { User } from '@supabase/supabase-js';
 import { env } from '../../config/env';
@@ -585,6 +585,15 @@ export const supabaseAuth = {
   addAccount(user: Partial<User> & { id: string }) {
     accounts.set(user.id, makeSession(user).user);
   },
+  /** The cleaned bodies with the queries of the requests to an auth route, oldest first. */
+  requests(method: string, route: string): { query: Row; body: Row }[] {
+    return supabaseDb.requests
+      .filter((r) => r.method === method.toUpperCase() && r.path === `auth/${route}`)
+      .map((r) => ({
+        query: Object.fromEntries(r.url.searchParams),
+        body: withoutTransport((r.body ?? {}) as Row),
+      }));
+  },
   reset() {
     accounts.clear();
     authRoutes = new Map();
@@ -607,7 +616,90 @@ export function signInAs(user: Partial<User> & { id: string }) {
   return session;
 }
 
+// ---- Realtime (Phoenix channels, serializer 2.0.0: [join_ref, ref, topic, event, payload]) --------
+
+type RealtimeClient = Parameters<
+  Parameters<ReturnType<typeof ws.link>['addEventListener']>[1]
+>[0]['client'];
+
+interface JoinedChannel {
+  topic: string;
+  joinRef: string;
+  /** The channel's postgres_changes bindings, with the ids the server gave them. */
+  changes: (Row & { id: number })[];
+  client: RealtimeClient;
+}
+
+let channels: JoinedChannel[] = [];
+let bindingIds = 0;
+const realtimeLink = ws.link(`${API.replace(/^http/, 'ws')}/realtime/v1/websocket`);
+
+const realtimeHandler = realtimeLink.addEventListener('connection', ({ client }) => {
+  client.addEventListener('message', (event) => {
+    const [joinRef, ref, topic, name, payload] = JSON.parse(String(event.data)) as [
+      string,
+      string,
+      string,
+      string,
+      Row,
+    ];
+    const reply = (response: Row) =>
+      client.send(JSON.stringify([joinRef, ref, topic, 'phx_reply', { status: 'ok', response }]));
+    if (name === 'phx_join') {
+      const config = (payload.config ?? {}) as { postgres_changes?: Row[] };
+      const changes = (config.postgres_changes ?? []).map((c) => ({ ...c, id: ++bindingIds }));
+      channels = channels.filter((c) => c.topic !== topic || c.client !== client);
+      channels.push({ topic, joinRef, changes, client });
+      reply({ postgres_changes: changes });
+    } else if (name === 'phx_leave') {
+      channels = channels.filter((c) => c.topic !== topic || c.client !== client);
+      reply({});
+    } else reply({});
+  });
+});
+
+export const supabaseRealtime = {
+  /** The channels joined and not left, with their postgres_changes bindings. */
+  channels: () => channels.map(({ topic, changes }) => ({ topic, changes })),
+  /** Sends a database change to every joined binding of its table. */
+  change(change: {
+    table: string;
+    eventType: 'INSERT' | 'UPDATE' | 'DELETE';
+    new?: Row;
+    old?: Row;
+  }) {
+    for (const channel of channels) {
+      const ids = channel.changes
+        .filter((c) => c.table === change.table || c.table === '*')
+        .map((c) => c.id);
+      if (!ids.length) continue;
+      const data = {
+        schema: 'public',
+        table: change.table,
+        commit_timestamp: new Date().toISOString(),
+        type: change.eventType,
+        record: change.new ?? {},
+        old_record: change.old ?? {},
+        columns: [],
+        errors: null,
+      };
+      channel.client.send(
+        JSON.stringify([channel.joinRef, null, channel.topic, 'postgres_changes', { ids, data }]),
+      );
+    }
+  },
+  /** Drops every realtime connection, as a network failure would. */
+  disconnect() {
+    for (const { client } of channels) client.close();
+    channels = [];
+  },
+  reset() {
+    channels = [];
+  },
+};
+
 export const supabaseHandlers = [
+  realtimeHandler,
   http.all(`${API}/auth/v1/*`, authRequest),
   http.all(`${API}/rest/v1/rpc/:name`, rpcRequest),
   http.all(`${API}/rest/v1/:table`, tableRequest),
@@ -701,6 +793,15 @@ export function storeSession(user: Partial<User> & { id: string }) {
   const session = makeSession(user);
   sessionStore.storage.setItem(SESSION_KEY, JSON.stringify(session));
   return session;
+}
+
+/** Lets the stored session's access token expire, as time passing would. */
+export function expireStoredSession() {
+  const stored = sessionStore.storage.getItem(SESSION_KEY) as string | null;
+  if (!stored) return;
+  const session = JSON.parse(stored) as { expires_at: number };
+  session.expires_at = Math.floor(Date.now() / 1000) - 60;
+  sessionStore.storage.setItem(SESSION_KEY, JSON.stringify(session));
 }
 
 /** Forgets the stored session (after each test). */

@@ -1,17 +1,20 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { resetSupabaseMock } from '../../components/testing/mocked-supabase';
 import { currentLocation, SLOW } from '../../components/testing/render';
 import { renderWithAuth } from '../../components/testing/render-with-auth';
-import { fakeSession, type SupabaseMock } from '../../components/testing/supabase-mock';
+import {
+  authError,
+  expireStoredSession,
+  makeSession,
+  signInAs,
+  supabaseAuth,
+  testUser,
+} from '../../components/testing/supabase-server';
 import { ProtectedRoute, useAuth, VisitorRoute } from '../../lib/auth';
+import { supabase } from '../../lib/supabase';
 import { LoginPage } from './login-page';
-
-vi.mock('../../lib/supabase', () => import('../../components/testing/mocked-supabase'));
-
-let mock: SupabaseMock;
 
 function renderLogin() {
   return renderWithAuth(
@@ -26,12 +29,7 @@ function renderLogin() {
 }
 
 describe('LoginPage password reset', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    mock = resetSupabaseMock();
-  });
-
   it('sends the reset link back to the login page', async () => {
-    mock.supabase.auth.resetPasswordForEmail.mockResolvedValue({ data: {}, error: null });
     const user = userEvent.setup();
     renderLogin();
     await user.click(await screen.findByRole('button', { name: 'Forgot password?' }, SLOW));
@@ -39,26 +37,27 @@ describe('LoginPage password reset', { timeout: 30_000 }, () => {
     await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByRole('status')).toHaveTextContent('ada@example.com');
-    expect(mock.supabase.auth.resetPasswordForEmail).toHaveBeenCalledWith('ada@example.com', {
-      redirectTo: `${window.location.origin}/login`,
+    expect(supabaseAuth.requests('post', 'recover')).toContainEqual({
+      body: { email: 'ada@example.com' },
+      query: { redirect_to: `${window.location.origin}/login` },
     });
   });
 
   it('asks for a new password after the reset link and then opens the dashboard', async () => {
-    mock.supabase.auth.updateUser.mockResolvedValue({ data: {}, error: null });
+    // The reset link's token gives a session, which supabase-js reports as PASSWORD_RECOVERY.
+    supabaseAuth.addAccount(testUser());
+    supabaseAuth.answer('verify', () => makeSession(testUser()));
     const user = userEvent.setup();
     renderLogin();
     await screen.findByRole('heading', { level: 1, name: 'Welcome back' }, SLOW);
-    act(() => mock.setSession(fakeSession('ada@example.com'), 'PASSWORD_RECOVERY'));
+    await act(() => supabase.auth.verifyOtp({ type: 'recovery', token_hash: 'reset-link' }));
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Set a new password' }, SLOW),
     ).toBeInTheDocument();
     await user.type(screen.getByLabelText(/New password/), 'n3w-secret');
     await user.click(screen.getByRole('button', { name: 'Save new password' }));
     await waitFor(() =>
-      expect(mock.supabase.auth.updateUser).toHaveBeenCalledWith({
-        password: 'n3w-secret',
-      }),
+      expect(supabaseAuth.sent('put', 'user')).toContainEqual({ password: 'n3w-secret' }),
     );
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW),
@@ -100,11 +99,8 @@ function renderGuarded(route: string) {
   );
 }
 
+/** Signs in as Ada through the login form (the auth server accepts her password). */
 async function signInThroughTheForm() {
-  mock.supabase.auth.signInWithPassword.mockImplementation(async () => {
-    mock.setSession(fakeSession('ada@example.com'));
-    return { data: {}, error: null };
-  });
   const user = userEvent.setup();
   await screen.findByRole('heading', { level: 1, name: 'Welcome back' }, SLOW);
   await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
@@ -113,10 +109,6 @@ async function signInThroughTheForm() {
 }
 
 describe('LoginPage return to the requested page', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    mock = resetSupabaseMock();
-  });
-
   it('returns to the protected page that sent the visitor to log in', async () => {
     renderGuarded('/settings?section=password');
     await signInThroughTheForm();
@@ -145,7 +137,7 @@ describe('LoginPage return to the requested page', { timeout: 30_000 }, () => {
   });
 
   it('starts at the dashboard again after signing out on purpose', async () => {
-    mock.setSession(fakeSession('ada@example.com'));
+    signInAs(testUser());
     const user = userEvent.setup();
     renderGuarded('/settings');
     await user.click(await screen.findByRole('button', { name: 'Sign out' }, SLOW));
@@ -158,11 +150,15 @@ describe('LoginPage return to the requested page', { timeout: 30_000 }, () => {
   });
 
   it('returns to the page after a session ended there by itself', async () => {
-    mock.setSession(fakeSession('ada@example.com'));
+    signInAs(testUser());
     renderGuarded('/settings');
     await screen.findByRole('heading', { level: 1, name: 'Settings' }, SLOW);
     // As when the refresh token is refused: supabase-js signs out on its own.
-    act(() => mock.setSession(null));
+    expireStoredSession();
+    supabaseAuth.answer('token?grant_type=refresh_token', () =>
+      authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found'),
+    );
+    await act(() => supabase.auth.refreshSession());
     await signInThroughTheForm();
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Settings' }, SLOW),

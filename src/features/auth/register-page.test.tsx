@@ -1,25 +1,20 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AuthApiError } from '@supabase/supabase-js';
 import { renderWithProviders } from '../../components/testing/render';
-import { resetSupabaseMock } from '../../components/testing/mocked-supabase';
-import type { SupabaseMock } from '../../components/testing/supabase-mock';
+import { authError, supabaseAuth } from '../../components/testing/supabase-server';
 import { RegisterPage } from './register-page';
 
-vi.mock('../../lib/supabase', () => import('../../components/testing/mocked-supabase'));
-
-let mock: SupabaseMock;
+/** The auth server's answer to a sign-up that waits for its e-mail: a user, no session. */
+const awaitingConfirmation = () => ({
+  id: 'new-user',
+  email: 'ada@example.com',
+  identities: [{ provider: 'email' }],
+});
 
 /** Signs up as Ada through the form; the project asks to confirm the e-mail first. */
 async function signUpAwaitingConfirmation() {
-  mock.supabase.auth.signUp.mockResolvedValue({
-    data: {
-      session: null,
-      user: { email: 'ada@example.com', identities: [{ provider: 'email' }] },
-    },
-    error: null,
-  });
+  supabaseAuth.answer('signup', awaitingConfirmation);
   const user = userEvent.setup();
   renderWithProviders(<RegisterPage />, { route: '/register' });
   await user.type(screen.getByLabelText(/Full name/), 'Ada Lovelace');
@@ -31,10 +26,6 @@ async function signUpAwaitingConfirmation() {
 }
 
 describe('RegisterPage after a sign-up that waits for its e-mail', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    mock = resetSupabaseMock();
-  });
-
   it('says "Check your inbox", names the address and moves focus to the message', async () => {
     await signUpAwaitingConfirmation();
     const message = screen.getByText(/We sent a confirmation link to/);
@@ -47,7 +38,6 @@ describe('RegisterPage after a sign-up that waits for its e-mail', { timeout: 30
   });
 
   it('sends the link again on request, to the same address and landing page, and says so', async () => {
-    mock.supabase.auth.resend.mockResolvedValue({ data: {}, error: null });
     const user = await signUpAwaitingConfirmation();
     const button = screen.getByRole('button', { name: 'Resend confirmation link' });
     // Keyboard first: the button is reachable from the focused message and works with Enter.
@@ -57,23 +47,24 @@ describe('RegisterPage after a sign-up that waits for its e-mail', { timeout: 30
     expect(await screen.findByRole('status')).toHaveTextContent(
       'A new link is on its way to ada@example.com.',
     );
-    expect(mock.supabase.auth.resend).toHaveBeenCalledWith({
-      type: 'signup',
-      email: 'ada@example.com',
-      options: { emailRedirectTo: `${window.location.origin}/dashboard` },
+    expect(supabaseAuth.requests('post', 'resend')).toContainEqual({
+      body: { type: 'signup', email: 'ada@example.com' },
+      query: { redirect_to: `${window.location.origin}/dashboard` },
     });
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it("shows the server's answer when the link cannot be sent again", async () => {
-    mock.supabase.auth.resend.mockResolvedValue({
-      data: {},
-      error: new AuthApiError(
-        'For security purposes, you can only request this after 42 seconds.',
-        429,
-        'over_email_send_rate_limit',
-      ),
-    });
+    // The first resend is refused, a later one goes through.
+    supabaseAuth.answer('resend', () =>
+      supabaseAuth.sent('post', 'resend').length === 1
+        ? authError(
+            429,
+            'over_email_send_rate_limit',
+            'For security purposes, you can only request this after 42 seconds.',
+          )
+        : undefined,
+    );
     const user = await signUpAwaitingConfirmation();
     await user.click(screen.getByRole('button', { name: 'Resend confirmation link' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -81,7 +72,6 @@ describe('RegisterPage after a sign-up that waits for its e-mail', { timeout: 30
     );
     expect(screen.getByRole('status')).toHaveTextContent('');
     // A later try that works clears the error.
-    mock.supabase.auth.resend.mockResolvedValue({ data: {}, error: null });
     await user.click(screen.getByRole('button', { name: 'Resend confirmation link' }));
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
     expect(screen.getByRole('status')).toHaveTextContent('A new link is on its way');
@@ -89,18 +79,8 @@ describe('RegisterPage after a sign-up that waits for its e-mail', { timeout: 30
 });
 
 describe('RegisterPage with a plan picked on the pricing page', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    mock = resetSupabaseMock();
-  });
-
   it('says the account starts on Free and keeps the chosen plan with it', async () => {
-    mock.supabase.auth.signUp.mockResolvedValue({
-      data: {
-        session: null,
-        user: { email: 'ada@example.com', identities: [{ provider: 'email' }] },
-      },
-      error: null,
-    });
+    supabaseAuth.answer('signup', awaitingConfirmation);
     const user = userEvent.setup();
     renderWithProviders(<RegisterPage />, { route: '/register?plan=starter&billing=annual' });
     expect(screen.getByText('Starter · €90/year')).toBeInTheDocument();
@@ -112,7 +92,7 @@ describe('RegisterPage with a plan picked on the pricing page', { timeout: 30_00
     await user.type(screen.getByLabelText(/^Password/), 'secret123');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     await screen.findByRole('heading', { level: 1, name: 'Check your inbox' });
-    expect(mock.supabase.auth.signUp.mock.calls[0]![0].options.data).toEqual({
+    expect(supabaseAuth.sent('post', 'signup')[0]).toHaveProperty('data', {
       name: 'Ada Lovelace',
       plan: 'starter',
       billing: 'annual',

@@ -1,22 +1,15 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AuthApiError } from '@supabase/supabase-js';
 import { renderWithProviders } from '../../../components/testing/render';
-import { resetSupabaseMock } from '../../../components/testing/mocked-supabase';
-import type { SupabaseMock } from '../../../components/testing/supabase-mock';
+import { authError, supabaseAuth } from '../../../components/testing/supabase-server';
 import { REMEMBER_KEY } from '../../../lib/session-storage';
 import { LoginForm } from './login-form';
 
-vi.mock('../../../lib/supabase', () => import('../../../components/testing/mocked-supabase'));
-
-let mock: SupabaseMock;
+const signIns = () => supabaseAuth.sent('post', 'token?grant_type=password');
+const invalidCredentials = () => authError(400, 'invalid_credentials', 'Invalid login credentials');
 
 describe('LoginForm', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    mock = resetSupabaseMock();
-  });
-
   it('keeps the submit disabled until the e-mail is valid and a password is given', async () => {
     const user = userEvent.setup();
     renderWithProviders(<LoginForm onSignedIn={() => {}} onForgotPassword={() => {}} />);
@@ -36,12 +29,10 @@ describe('LoginForm', { timeout: 30_000 }, () => {
   it("signs in, or shows the server's message under the form", async () => {
     const user = userEvent.setup();
     const onSignedIn = vi.fn();
-    mock.supabase.auth.signInWithPassword
-      .mockResolvedValueOnce({
-        data: {},
-        error: new AuthApiError('Invalid login credentials', 400, 'invalid_credentials'),
-      })
-      .mockResolvedValueOnce({ data: {}, error: null });
+    // The first sign-in is refused, the second one succeeds.
+    supabaseAuth.answer('token?grant_type=password', () =>
+      signIns().length === 1 ? invalidCredentials() : undefined,
+    );
     renderWithProviders(<LoginForm onSignedIn={onSignedIn} onForgotPassword={() => {}} />);
     await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
     await user.type(screen.getByLabelText(/^Password/), 'wrong');
@@ -50,20 +41,15 @@ describe('LoginForm', { timeout: 30_000 }, () => {
     expect(onSignedIn).not.toHaveBeenCalled();
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(onSignedIn).toHaveBeenCalled());
-    expect(mock.supabase.auth.signInWithPassword).toHaveBeenLastCalledWith({
-      email: 'ada@example.com',
-      password: 'wrong',
-    });
+    expect(signIns().at(-1)).toEqual({ email: 'ada@example.com', password: 'wrong' });
   });
 
   it('asks to confirm the e-mail first when the account is unconfirmed, and sends the link again', async () => {
     const user = userEvent.setup();
     const onSignedIn = vi.fn();
-    mock.supabase.auth.signInWithPassword.mockResolvedValue({
-      data: {},
-      error: new AuthApiError('Email not confirmed', 400, 'email_not_confirmed'),
-    });
-    mock.supabase.auth.resend.mockResolvedValue({ data: {}, error: null });
+    supabaseAuth.answer('token?grant_type=password', () =>
+      authError(400, 'email_not_confirmed', 'Email not confirmed'),
+    );
     renderWithProviders(<LoginForm onSignedIn={onSignedIn} onForgotPassword={() => {}} />);
     await user.type(screen.getByLabelText(/^Email/), ' ada@example.com');
     await user.type(screen.getByLabelText(/^Password/), 'secret123');
@@ -77,19 +63,15 @@ describe('LoginForm', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('status')).toHaveTextContent(
       'A new link is on its way to ada@example.com.',
     );
-    expect(mock.supabase.auth.resend).toHaveBeenCalledWith({
-      type: 'signup',
-      email: 'ada@example.com',
-      options: { emailRedirectTo: `${window.location.origin}/dashboard` },
+    expect(supabaseAuth.requests('post', 'resend')).toContainEqual({
+      body: { type: 'signup', email: 'ada@example.com' },
+      query: { redirect_to: `${window.location.origin}/dashboard` },
     });
     // Resending is not signing in.
-    expect(mock.supabase.auth.signInWithPassword).toHaveBeenCalledTimes(1);
+    expect(signIns()).toHaveLength(1);
 
     // Another answer replaces the notice with the server's message.
-    mock.supabase.auth.signInWithPassword.mockResolvedValue({
-      data: {},
-      error: new AuthApiError('Invalid login credentials', 400, 'invalid_credentials'),
-    });
+    supabaseAuth.answer('token?grant_type=password', invalidCredentials);
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() =>
       expect(screen.getByRole('alert')).toHaveTextContent('Invalid login credentials'),
@@ -111,9 +93,9 @@ describe('LoginForm', { timeout: 30_000 }, () => {
     localStorage.clear();
     const user = userEvent.setup();
     const choiceAtSignIn: (string | null)[] = [];
-    mock.supabase.auth.signInWithPassword.mockImplementation(async () => {
+    supabaseAuth.answer('token?grant_type=password', () => {
       choiceAtSignIn.push(localStorage.getItem(REMEMBER_KEY));
-      return { data: {}, error: null };
+      return undefined;
     });
     renderWithProviders(<LoginForm onSignedIn={() => {}} onForgotPassword={() => {}} />);
     const remember = screen.getByRole('checkbox', { name: 'Remember me' });

@@ -1,16 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
 import { renderWithProviders } from '../../../components/testing/render';
-import { resetSupabaseMock } from '../../../components/testing/mocked-supabase';
-import type { SupabaseMock } from '../../../components/testing/supabase-mock';
+import { authError, makeSession, supabaseAuth } from '../../../components/testing/supabase-server';
 import { peekSignupEmail, storeSignupEmail } from '../../../lib/signup-prefill';
 import { RegisterForm } from './register-form';
 
-vi.mock('../../../lib/supabase', () => import('../../../components/testing/mocked-supabase'));
-
-let mock: SupabaseMock;
+const signUps = () => supabaseAuth.requests('post', 'signup');
 
 async function fillAndSubmit(
   name = 'Ada Lovelace',
@@ -28,7 +24,6 @@ async function fillAndSubmit(
 
 describe('RegisterForm', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    mock = resetSupabaseMock();
     sessionStorage.clear();
   });
 
@@ -45,34 +40,32 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
   });
 
   it('signs up with the name as metadata and reports success', async () => {
-    mock.supabase.auth.signUp.mockResolvedValue({
-      data: { session: { access_token: 't' }, user: {} },
-      error: null,
-    });
+    supabaseAuth.answer('signup', (body) =>
+      makeSession({ id: 'new-user', email: String(body.email) }),
+    );
     const onSignedUp = vi.fn();
     const onConfirmationSent = vi.fn();
     renderWithProviders(
       <RegisterForm onSignedUp={onSignedUp} onConfirmationSent={onConfirmationSent} />,
     );
     await fillAndSubmit();
-    expect(mock.supabase.auth.signUp).toHaveBeenCalledWith({
-      email: 'ada@example.com',
-      password: 'secret123',
-      options: {
+    expect(signUps()).toContainEqual({
+      body: {
+        email: 'ada@example.com',
+        password: 'secret123',
         data: { name: 'Ada Lovelace' },
-        // The confirmation link (when the project asks for one) signs in on the dashboard.
-        emailRedirectTo: `${window.location.origin}/dashboard`,
       },
+      // The confirmation link (when the project asks for one) signs in on the dashboard.
+      query: { redirect_to: `${window.location.origin}/dashboard` },
     });
     expect(onSignedUp).toHaveBeenCalled();
     expect(onConfirmationSent).not.toHaveBeenCalled();
   });
 
   it('carries the plan picked on the pricing page into the sign-up metadata', async () => {
-    mock.supabase.auth.signUp.mockResolvedValue({
-      data: { session: { access_token: 't' }, user: {} },
-      error: null,
-    });
+    supabaseAuth.answer('signup', (body) =>
+      makeSession({ id: 'new-user', email: String(body.email) }),
+    );
     renderWithProviders(
       <RegisterForm
         plan={{ id: 'pro', billing: 'annual' }}
@@ -81,9 +74,9 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
       />,
     );
     await fillAndSubmit();
-    expect(mock.supabase.auth.signUp).toHaveBeenCalledWith(
+    expect(signUps()).toContainEqual(
       expect.objectContaining({
-        options: expect.objectContaining({
+        body: expect.objectContaining({
           data: { name: 'Ada Lovelace', plan: 'pro', billing: 'annual' },
         }),
       }),
@@ -91,13 +84,11 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
   });
 
   it('reports the address the confirmation link went to when no session started', async () => {
-    mock.supabase.auth.signUp.mockResolvedValue({
-      data: {
-        session: null,
-        user: { email: 'ada@example.com', identities: [{ provider: 'email' }] },
-      },
-      error: null,
-    });
+    supabaseAuth.answer('signup', () => ({
+      id: 'new-user',
+      email: 'ada@example.com',
+      identities: [{ provider: 'email' }],
+    }));
     const onSignedUp = vi.fn();
     const onConfirmationSent = vi.fn();
     renderWithProviders(
@@ -111,10 +102,11 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
 
   it('says the address is in use when the answer is an account without identities', async () => {
     // Supabase's answer, with confirmations on, to a sign-up of an already confirmed address.
-    mock.supabase.auth.signUp.mockResolvedValue({
-      data: { session: null, user: { email: 'ada@example.com', identities: [] } },
-      error: null,
-    });
+    supabaseAuth.answer('signup', () => ({
+      id: 'new-user',
+      email: 'ada@example.com',
+      identities: [],
+    }));
     const onSignedUp = vi.fn();
     const onConfirmationSent = vi.fn();
     renderWithProviders(
@@ -127,35 +119,31 @@ describe('RegisterForm', { timeout: 30_000 }, () => {
   });
 
   it.each([
+    [[422, 'user_already_exists', 'User already registered'], 'This email is already in use.'],
     [
-      new AuthApiError('User already registered', 422, 'user_already_exists'),
-      'This email is already in use.',
-    ],
-    [
-      new AuthWeakPasswordError('Password should be at least 6 characters.', 422, ['length']),
+      [422, 'weak_password', 'Password should be at least 6 characters.', ['length']],
       'Password should be at least 6 characters.',
     ],
+    [[400, 'email_address_invalid', 'Email address "a@b" is invalid'], 'Invalid email address.'],
     [
-      new AuthApiError('Email address "a@b" is invalid', 400, 'email_address_invalid'),
-      'Invalid email address.',
-    ],
-    [
-      new AuthApiError('Database error saving new user', 500, 'unexpected_failure'),
+      [500, 'unexpected_failure', 'Database error saving new user'],
       'An unexpected error occurred.',
     ],
-  ])('shows the catalogue message for %s', async (error, message) => {
-    mock.supabase.auth.signUp.mockResolvedValue({
-      data: { session: null, user: null },
-      error,
-    });
-    const onSignedUp = vi.fn();
-    const onConfirmationSent = vi.fn();
-    renderWithProviders(
-      <RegisterForm onSignedUp={onSignedUp} onConfirmationSent={onConfirmationSent} />,
-    );
-    await fillAndSubmit();
-    expect(await screen.findByRole('alert')).toHaveTextContent(message);
-    expect(onSignedUp).not.toHaveBeenCalled();
-    expect(onConfirmationSent).not.toHaveBeenCalled();
-  });
+  ] as [[number, string, string, string[]?], string][])(
+    'shows the catalogue message for %j',
+    async ([status, code, text, reasons], message) => {
+      supabaseAuth.answer('signup', () =>
+        authError(status, code, text, reasons ? { weak_password: { reasons } } : {}),
+      );
+      const onSignedUp = vi.fn();
+      const onConfirmationSent = vi.fn();
+      renderWithProviders(
+        <RegisterForm onSignedUp={onSignedUp} onConfirmationSent={onConfirmationSent} />,
+      );
+      await fillAndSubmit();
+      expect(await screen.findByRole('alert')).toHaveTextContent(message);
+      expect(onSignedUp).not.toHaveBeenCalled();
+      expect(onConfirmationSent).not.toHaveBeenCalled();
+    },
+  );
 });
