@@ -1,38 +1,20 @@
 // When the auth state loads supabase-js: at once when a session may be stored (or arrives in the
 // URL), otherwise not at all until a page loads the client, whose events it then follows.
 import { act, render, screen } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSupabaseMock, fakeSession } from '../components/testing/supabase-mock';
+import { describe, expect, it, vi } from 'vitest';
+import { signInAs, testUser } from '../components/testing/supabase-server';
 import { AuthProvider, hasAuthResultInUrl, useAuth } from './auth';
 import { sessionStore } from './session-storage';
+import { onClientLoaded } from './supabase-ready';
 
-const loads = vi.hoisted(() => ({ count: 0 }));
-const double = vi.hoisted(() => ({
-  current: undefined as ReturnType<typeof createSupabaseMock> | undefined,
-}));
-
-// Stands in for src/lib/supabase.ts and, like it, announces the client when loaded.
-vi.mock('./supabase', async () => {
-  const { announceClient } = await import('./supabase-ready');
-  loads.count += 1;
-  // Loaded once per file: every call reaches the current test's double.
-  const client = {
-    get auth() {
-      return double.current!.supabase.auth;
-    },
-  };
-  announceClient(client as never);
-  return { supabase: client };
-});
+// src/lib/supabase.ts announces the client when it is loaded (once per file).
+let loads = 0;
+onClientLoaded(() => (loads += 1));
 
 function Probe() {
   const { loading, user } = useAuth();
   return <p>{loading ? 'checking' : (user?.email ?? 'visitor')}</p>;
 }
-
-beforeEach(() => {
-  double.current = createSupabaseMock();
-});
 
 describe('AuthProvider', () => {
   it('knows a visitor without a stored session is signed out, without loading the client', async () => {
@@ -44,20 +26,18 @@ describe('AuthProvider', () => {
     );
     expect(screen.getByText('visitor')).toBeInTheDocument();
     await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
-    expect(loads.count).toBe(0);
+    expect(loads).toBe(0);
 
     // A page (login) loads the client for its own needs: the auth state follows it from then on.
-    await act(async () => {
-      await import('./supabase');
-    });
-    expect(loads.count).toBe(1);
-    act(() => double.current!.setSession(fakeSession('ada@example.com')));
+    const { supabase } = await act(() => import('./supabase'));
+    expect(loads).toBe(1);
+    await act(() => supabase.auth.signInWithPassword({ email: 'ada@example.com', password: 'x' }));
     expect(await screen.findByText('ada@example.com')).toBeInTheDocument();
   });
 
   it('loads the client at once when a session may be stored, and waits for its answer', async () => {
     vi.mocked(sessionStore.mayHaveSession).mockReturnValue(true);
-    double.current!.setSession(fakeSession('grace@example.com'));
+    signInAs(testUser('grace@example.com'));
     render(
       <AuthProvider>
         <Probe />
