@@ -152,7 +152,9 @@ describe('public pages on a phone and a desktop', () => {
       await open(page, '/docs');
       const region = page.getByRole('region', { name: 'HTML form code' });
       const figure = region.locator('xpath=..');
-      expect(await figure.locator('[data-scroll-cue="end"]').isVisible()).toBe(true);
+      // The cues follow the code's measured overflow, which settles once the page has hydrated
+      // and its font has arrived.
+      await expect.poll(() => figure.locator('[data-scroll-cue="end"]').isVisible()).toBe(true);
       expect(await figure.locator('[data-scroll-cue="start"]').count()).toBe(0);
       await region.focus();
       await page.keyboard.press('ArrowRight');
