@@ -2,12 +2,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { resetSupabaseMock } from '../components/testing/mocked-supabase';
 import { createTestQueryClient } from '../components/testing/render';
-import type { SupabaseMock } from '../components/testing/supabase-mock';
+import { supabaseRealtime } from '../components/testing/supabase-server';
 import { useLiveSync, type LiveBinding } from './live-sync';
-
-vi.mock('./supabase', () => import('../components/testing/mocked-supabase'));
+import { supabase } from './supabase';
 
 // The connection monitor, driven by the tests: online unless a test says otherwise.
 const connectionState = vi.hoisted(() => ({
@@ -33,9 +31,7 @@ function setOnline(online: boolean) {
   connectionState.listeners.forEach((listener) => listener());
 }
 
-let mock: SupabaseMock;
 beforeEach(() => {
-  mock = resetSupabaseMock();
   connectionState.online = true;
   connectionState.report.mockClear();
   connectionState.check.mockClear();
@@ -53,14 +49,14 @@ function setup(userId: string | undefined, bindings: LiveBinding[]) {
   return { client, hook };
 }
 
-/** The handler the hook registered for a table's postgres_changes. */
-function handlerFor(table: string) {
-  const call = mock.channel.on.mock.calls.find(
-    (args) =>
-      (args as unknown[])[1] && ((args as unknown[])[1] as { table: string }).table === table,
-  ) as unknown[] | undefined;
-  return call?.[2] as (payload: Record<string, unknown>) => void;
-}
+/** The postgres_changes bindings the server holds for the joined channels, without their ids. */
+const joinedBindings = () =>
+  supabaseRealtime
+    .channels()
+    .flatMap(({ changes }) => changes.map(({ id: _id, ...filter }) => filter));
+
+/** Reconnecting waits for the client's own timers (socket reconnect, channel rejoin). */
+const REJOIN = { timeout: 10_000 };
 
 describe('useLiveSync', () => {
   it('subscribes once per owner with a filter on the owner for each bound table', async () => {
@@ -71,8 +67,8 @@ describe('useLiveSync', () => {
       { table: 'entries', apply: noop, queryKey: ['entries', 'counts'] },
     ]);
     await waitFor(() => expect(hook.result.current).toBe('live'));
-    expect(mock.supabase.channel).toHaveBeenCalledTimes(1);
-    const filters = mock.channel.on.mock.calls.map((args) => (args as unknown[])[1]);
+    expect(supabaseRealtime.channels()).toHaveLength(1);
+    const filters = joinedBindings();
     expect(filters).toEqual([
       { event: '*', schema: 'public', table: 'entries', filter: 'user_id=eq.u1' },
       { event: '*', schema: 'public', table: 'forms', filter: 'user_id=eq.u1' },
@@ -82,19 +78,20 @@ describe('useLiveSync', () => {
   it('hands each change to the bindings of its table, with the query client', async () => {
     const onEntries = vi.fn();
     const onForms = vi.fn();
-    const { client } = setup('u1', [
+    const { client, hook } = setup('u1', [
       { table: 'entries', apply: onEntries, queryKey: ['entries'] },
       { table: 'forms', apply: onForms, queryKey: ['forms'] },
     ]);
-    await waitFor(() => expect(handlerFor('entries')).toBeTypeOf('function'));
+    await waitFor(() => expect(hook.result.current).toBe('live'));
     act(() =>
-      handlerFor('entries')({
+      supabaseRealtime.change({
         table: 'entries',
         eventType: 'DELETE',
         new: {},
         old: { id: 'e1' },
       }),
     );
+    await waitFor(() => expect(onEntries).toHaveBeenCalled());
     expect(onForms).not.toHaveBeenCalled();
     expect(onEntries).toHaveBeenCalledWith(client, {
       table: 'entries',
@@ -110,12 +107,10 @@ describe('useLiveSync', () => {
     ]);
     await waitFor(() => expect(hook.result.current).toBe('live'));
     const invalidate = vi.spyOn(client, 'invalidateQueries');
-    const report = mock.channel.subscribe.mock.calls[0][0] as (status: string) => void;
-    act(() => report('CHANNEL_ERROR'));
-    expect(hook.result.current).toBe('reconnecting');
+    act(() => supabaseRealtime.disconnect());
+    await waitFor(() => expect(hook.result.current).toBe('reconnecting'));
     expect(invalidate).not.toHaveBeenCalled();
-    act(() => report('SUBSCRIBED'));
-    expect(hook.result.current).toBe('live');
+    await waitFor(() => expect(hook.result.current).toBe('live'), REJOIN);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['forms'] });
   });
 
@@ -123,11 +118,11 @@ describe('useLiveSync', () => {
     const { hook } = setup('u1', [{ table: 'forms', apply: () => {}, queryKey: ['forms'] }]);
     await waitFor(() => expect(hook.result.current).toBe('live'));
     hook.unmount();
-    expect(mock.supabase.removeChannel).toHaveBeenCalledWith(mock.channel);
+    await waitFor(() => expect(supabaseRealtime.channels()).toEqual([]));
+    expect(supabase.getChannels()).toEqual([]);
 
-    mock = resetSupabaseMock();
     setup(undefined, [{ table: 'forms', apply: () => {}, queryKey: ['forms'] }]);
-    expect(mock.supabase.channel).not.toHaveBeenCalled();
+    expect(supabase.getChannels()).toEqual([]);
   });
 
   it('says offline while the connection is down, whatever the channel says, and live once back', async () => {
@@ -142,16 +137,16 @@ describe('useLiveSync', () => {
   });
 
   it('asks whether the API is reachable when the channel drops', async () => {
+    // The join times out (TIMED_OUT).
+    supabaseRealtime.answerJoins('timeout');
     const { hook } = setup('u1', [{ table: 'forms', apply: () => {}, queryKey: ['forms'] }]);
-    await waitFor(() => expect(hook.result.current).toBe('live'));
-    const report = mock.channel.subscribe.mock.calls[0][0] as (status: string) => void;
-    act(() => report('TIMED_OUT'));
-    expect(hook.result.current).toBe('reconnecting');
+    await waitFor(() => expect(hook.result.current).toBe('reconnecting'));
     expect(connectionState.check).toHaveBeenCalledTimes(1);
   });
 
   it('refetches the bound queries and every failed one when the first join follows a failure', async () => {
-    mock.channel.subscribe.mockImplementation(() => mock.channel);
+    // The API was down when the page loaded: the channel could not join at first.
+    supabaseRealtime.answerJoins('error');
     const { client, hook } = setup('u1', [
       { table: 'forms', apply: () => {}, queryKey: ['forms'] },
     ]);
@@ -161,13 +156,10 @@ describe('useLiveSync', () => {
     expect(query.state.status).toBe('error');
     const invalidate = vi.spyOn(client, 'invalidateQueries');
     const refetch = vi.spyOn(client, 'refetchQueries');
-    await waitFor(() => expect(mock.channel.subscribe).toHaveBeenCalled());
-    const report = mock.channel.subscribe.mock.calls[0][0] as (status: string) => void;
-    // The API was down when the page loaded: the channel could not join at first.
-    act(() => report('CHANNEL_ERROR'));
-    expect(hook.result.current).toBe('reconnecting');
-    act(() => report('SUBSCRIBED'));
-    expect(hook.result.current).toBe('live');
+    await waitFor(() => expect(hook.result.current).toBe('reconnecting'));
+    // Back: the channel's own rejoin succeeds.
+    supabaseRealtime.answerJoins('ok');
+    await waitFor(() => expect(hook.result.current).toBe('live'), REJOIN);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['forms'] });
     const filters = refetch.mock.calls
       .map(([call]) => call as { predicate?: (query: unknown) => boolean } | undefined)

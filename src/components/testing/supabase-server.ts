@@ -632,6 +632,8 @@ interface JoinedChannel {
 
 let channels: JoinedChannel[] = [];
 let bindingIds = 0;
+/** How the server answers a channel's join: 'ok', or 'error' / 'timeout' as a failed join. */
+let joinAnswer: 'ok' | 'error' | 'timeout' = 'ok';
 const realtimeLink = ws.link(`${API.replace(/^http/, 'ws')}/realtime/v1/websocket`);
 
 const realtimeHandler = realtimeLink.addEventListener('connection', ({ client }) => {
@@ -643,9 +645,11 @@ const realtimeHandler = realtimeLink.addEventListener('connection', ({ client })
       string,
       Row,
     ];
-    const reply = (response: Row) =>
-      client.send(JSON.stringify([joinRef, ref, topic, 'phx_reply', { status: 'ok', response }]));
-    if (name === 'phx_join') {
+    const reply = (response: Row, status = 'ok') =>
+      client.send(JSON.stringify([joinRef, ref, topic, 'phx_reply', { status, response }]));
+    if (name === 'phx_join' && joinAnswer !== 'ok') {
+      reply({ reason: `join ${joinAnswer}` }, joinAnswer);
+    } else if (name === 'phx_join') {
       const config = (payload.config ?? {}) as { postgres_changes?: Row[] };
       const changes = (config.postgres_changes ?? []).map((c) => ({ ...c, id: ++bindingIds }));
       channels = channels.filter((c) => c.topic !== topic || c.client !== client);
@@ -688,6 +692,10 @@ export const supabaseRealtime = {
       );
     }
   },
+  /** How the next joins are answered: 'ok', a refusal ('error') or a join that timed out. */
+  answerJoins(answer: 'ok' | 'error' | 'timeout') {
+    joinAnswer = answer;
+  },
   /** Drops every realtime connection, as a network failure would. */
   disconnect() {
     for (const { client } of channels) client.close();
@@ -695,6 +703,7 @@ export const supabaseRealtime = {
   },
   reset() {
     channels = [];
+    joinAnswer = 'ok';
   },
 };
 
