@@ -115,7 +115,7 @@ export default tseslint.config(
   },
 
   // Only src/lib/supabase.ts imports supabase-js in the site; types are free (erased from the
-  // bundle). Tests and test doubles never reach the bundle: they build supabase-js's own errors.
+  // bundle). Tests and their helpers (src/components/testing/) never reach the bundle.
   {
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/lib/supabase.ts', 'src/**/*.test.{ts,tsx}', 'src/components/testing/**'],

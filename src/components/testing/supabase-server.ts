@@ -30,7 +30,7 @@ export const pgError = (code: string, message: string, hint: string | null = nul
 });
 
 /** What the database does beyond storing (defaults, triggers, generated columns), per table. */
-export interface TableRules {
+interface TableRules {
   /** The stored row for an inserted one (column defaults, generated ids). */
   insert?: (row: Row) => Row;
   /** The stored row after an update (triggers). */
@@ -56,8 +56,8 @@ type RpcHandler = (args: Row) => unknown;
 type FunctionHandler = (body: unknown, request: ReceivedRequest) => unknown;
 
 const API = env.supabaseUrl.replace(/\/$/, '');
-export const restUrl = (path: string) => `${API}/rest/v1/${path}`;
-export const functionUrl = (name: string) => `${API}/functions/v1/${name}`;
+const restUrl = (path: string) => `${API}/rest/v1/${path}`;
+const functionUrl = (name: string) => `${API}/functions/v1/${name}`;
 
 function createDb() {
   let tables = new Map<string, Row[]>();
@@ -707,7 +707,7 @@ export const supabaseRealtime = {
   },
 };
 
-export const supabaseHandlers = [
+const supabaseHandlers = [
   realtimeHandler,
   http.all(`${API}/auth/v1/*`, authRequest),
   http.all(`${API}/rest/v1/rpc/:name`, rpcRequest),
@@ -768,7 +768,7 @@ export function requestsTo(method: string, path: string): { query: Row; body: un
 // ---- Auth -------------------------------------------------------------------------------------
 
 /** supabase-js's storage key for this API (`sb-<first label of the host>-auth-token`). */
-export const SESSION_KEY = `sb-${new URL(API).hostname.split('.')[0]}-auth-token`;
+const SESSION_KEY = `sb-${new URL(API).hostname.split('.')[0]}-auth-token`;
 
 const base64url = (value: object) =>
   btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
