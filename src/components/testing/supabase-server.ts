@@ -100,6 +100,10 @@ function createDb() {
       functions.set(name, handler);
     },
     functionHandler: (name: string) => functions.get(name),
+    /** The names of the database functions called, oldest first. */
+    rpcsCalled() {
+      return requests.filter((r) => r.path.startsWith('rpc/')).map((r) => r.path.slice(4));
+    },
     /** The requests received with this method and path, oldest first. */
     requested(method: string, path: string) {
       return requests.filter((r) => r.method === method && r.path === path);

@@ -21,7 +21,6 @@ const ADA = {
   email: 'ada@example.com',
   user_metadata: { name: 'Ada' },
 };
-const rpcRequests = () => supabaseDb.requests.filter((r) => r.path.startsWith('rpc/'));
 
 /** What the header shows, straight from the auth state. */
 function NameProbe() {
@@ -201,7 +200,7 @@ describe('SettingsPage account deletion', { timeout: 30_000 }, () => {
     await user.type(input, 'ada@example');
     expect(confirm).toBeDisabled();
     await user.type(input, '{Enter}');
-    expect(rpcRequests()).toEqual([]);
+    expect(supabaseDb.rpcsCalled()).toEqual([]);
     await user.type(input, '.com');
     expect(confirm).toBeEnabled();
     await user.clear(input);
@@ -213,7 +212,7 @@ describe('SettingsPage account deletion', { timeout: 30_000 }, () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Home' })).toBeInTheDocument();
     expect(currentLocation()).toHaveTextContent(/^\/$/);
-    expect(rpcRequests().map((r) => r.path)).toContain('rpc/delete_own_account');
+    expect(supabaseDb.rpcsCalled()).toContain('delete_own_account');
     await waitFor(() =>
       expect(supabaseAuth.sent('post', 'logout')).toContainEqual({ scope: 'local' }),
     );
@@ -244,7 +243,7 @@ describe('SettingsPage account deletion', { timeout: 30_000 }, () => {
     await user.type(dialog.getByRole('textbox', { name: 'Type your e-mail to confirm' }), 'DELETE');
     await user.click(dialog.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
-    expect(rpcRequests()).toEqual([]);
+    expect(supabaseDb.rpcsCalled()).toEqual([]);
     // Reopened, the confirmation starts empty again.
     const again = await openDialog(user);
     expect(again.getByRole('textbox', { name: 'Type your e-mail to confirm' })).toHaveValue('');

@@ -23,8 +23,7 @@ function open(query = `?token=${TOKEN}`) {
   renderWithProviders(<ConfirmAddressPage />, { route: `/confirm-address${query}` });
 }
 const confirmButton = () => screen.findByRole('button', { name: 'Confirm address' }, SLOW);
-const rpcNames = () =>
-  supabaseDb.requests.filter((r) => r.path.startsWith('rpc/')).map((r) => r.path.slice(4));
+const rpcNames = () => supabaseDb.rpcsCalled();
 
 describe('ConfirmAddressPage', () => {
   it('names the address and the form, and confirms nothing until the reader presses the button', async () => {

@@ -99,7 +99,7 @@ describe('ApiKeysSection', { timeout: 30_000 }, () => {
     await screen.findByText(/No API keys yet/, {}, SLOW);
     await user.click(screen.getByRole('button', { name: 'Create key' }));
     expect(await screen.findByText(/Name the key/)).toBeInTheDocument();
-    expect(supabaseDb.requests.filter((r) => r.path.startsWith('rpc/'))).toEqual([]);
+    expect(supabaseDb.rpcsCalled()).toEqual([]);
   });
 
   it.each([
