@@ -3,28 +3,7 @@
 import type { Tables } from '../../../lib/database';
 import { pgError, supabaseDb } from '../../../components/testing/supabase-server';
 
-let sequence = 0;
-
-/** A form with unique id; created one minute after the previous one unless told. */
-export function makeForm(overrides: Partial<Tables<'forms'>> = {}): Tables<'forms'> {
-  sequence += 1;
-  const created = new Date(Date.UTC(2026, 0, 1, 12, sequence)).toISOString();
-  return {
-    id: `00000000-0000-4000-9000-${String(sequence).padStart(12, '0')}`,
-    user_id: '00000000-0000-4000-8000-000000000001',
-    name: `Form ${sequence}`,
-    target_email: `inbox${sequence}@example.com`,
-    allowed_origin: 'https://example.com',
-    notify_email: true,
-    redirect_url: null,
-    target_verified: true,
-    captcha_provider: null,
-    captcha_site_key: null,
-    created_at: created,
-    updated_at: created,
-    ...overrides,
-  };
-}
+export { makeForm } from '../../../components/testing/rows';
 
 export const SETTINGS_FORM_ID = '00000000-0000-4000-9000-00000000bbbb';
 

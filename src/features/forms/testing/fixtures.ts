@@ -9,30 +9,9 @@ import {
 import type { Form } from '../api/get-forms';
 import type { FormCounts } from '../api/get-form-counts';
 
-export const OWNER_ID = '00000000-0000-4000-8000-000000000001';
+import { OWNER_ID } from '../../../components/testing/rows';
 
-let sequence = 0;
-
-/** A form with unique id; created one minute after the previous one unless told. */
-export function makeForm(overrides: Partial<Form> = {}): Form {
-  sequence += 1;
-  const created = new Date(Date.UTC(2026, 0, 1, 12, sequence)).toISOString();
-  return {
-    id: `00000000-0000-4000-9000-${String(sequence).padStart(12, '0')}`,
-    user_id: OWNER_ID,
-    name: `Form ${sequence}`,
-    target_email: `inbox${sequence}@example.com`,
-    allowed_origin: 'https://example.com',
-    notify_email: true,
-    redirect_url: null,
-    target_verified: true,
-    captcha_provider: null,
-    captcha_site_key: null,
-    created_at: created,
-    updated_at: created,
-    ...overrides,
-  };
-}
+export { makeForm, OWNER_ID } from '../../../components/testing/rows';
 
 export function makeCounts(formId: string, total = 0, unread = 0, spam = 0): FormCounts {
   return { form_id: formId, total, unread, spam };
