@@ -4,12 +4,14 @@
 // and their deliveries and attempts, API keys, newsletter subscribers and tokens, rate-limit
 // counters and target confirmations, gets the new migration as `supabase db push` would give it
 // (here: the local stack starting on that data directory), keeps every row of every table, and
-// its form endpoint accepts a post.
+// its form endpoint accepts a post that reaches the owner's live channel and inbox.
 import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { createClient, type RealtimeChannel } from '@supabase/supabase-js';
+import ws from 'ws';
 import { afterAll, expect, it } from 'vitest';
 import { SUPABASE_DIR } from '../../local-stack/config.ts';
 import { applyMigrations, bootstrap } from '../../local-stack/postgres/migrate.ts';
@@ -129,10 +131,11 @@ it('keeps every row and a working endpoint when a database moves to the private 
   oldPool.on('error', () => undefined);
   let before: Record<string, number>;
   let formId: string;
+  let ownerEmail: string;
   try {
     await bootstrap(oldPool);
     await applyMigrations(oldPool, previous);
-    ({ formId } = await fillPreviousLayout(oldPool));
+    ({ formId, targetEmail: ownerEmail } = await fillPreviousLayout(oldPool));
     before = await rowCounts(oldPool);
   } finally {
     await oldPool.end();
@@ -174,6 +177,37 @@ it('keeps every row and a working endpoint when a database moves to the private 
   );
   expect(secret.rows[0]!.s).toBe('kept-secret');
 
+  // The owner, signed in on the upgraded database, listens for new messages as the inbox does
+  // (postgres_changes on entries, filtered on the owner) before the post.
+  const owner = createClient(stack.settings.apiUrl, stack.settings.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: ws as unknown as typeof WebSocket },
+  });
+  const signedIn = await owner.auth.signInWithPassword({
+    email: ownerEmail,
+    password: 'password123',
+  });
+  expect(signedIn.error).toBeNull();
+  const ownerId = signedIn.data.user!.id;
+  const live: { id: string; message: string }[] = [];
+  const channel = await new Promise<RealtimeChannel>((resolve, reject) => {
+    const joined = owner
+      .channel('upgraded-inbox')
+      .on(
+        'postgres_changes',
+        { event: 'INSERT', schema: 'public', table: 'entries', filter: `user_id=eq.${ownerId}` },
+        (payload) => live.push(payload.new as { id: string; message: string }),
+      )
+      .on('system', {}, (message: { extension?: string; status?: string; message?: string }) => {
+        if (message.extension !== 'postgres_changes') return;
+        if (message.status === 'ok') resolve(joined);
+        else reject(new Error(message.message));
+      })
+      .subscribe((status, err) => {
+        if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') reject(err ?? new Error(status));
+      });
+  });
+
   // The endpoint works on the upgraded database: the post is stored and counted privately.
   const res = await postFields(stack.settings.apiUrl, formId, {
     name: 'After',
@@ -197,4 +231,16 @@ it('keeps every row and a working endpoint when a database moves to the private 
     [formId],
   );
   expect(counters.rows[0]!.n).toBeGreaterThan(1);
+
+  // The message reached the owner live, and the inbox lists it with the messages from before.
+  await until(
+    'the message on the live channel',
+    async () => live.map((entry) => entry.message),
+    (messages) => messages.includes('Posted after the upgrade'),
+  );
+  const inbox = await owner.from('entries').select('id, message').eq('form_id', formId);
+  expect(inbox.error).toBeNull();
+  expect(inbox.data).toHaveLength(before.entries! + 1);
+  expect(inbox.data!.map((entry) => entry.id)).toContain(live[0]!.id);
+  await owner.removeChannel(channel);
 }, 240_000);
