@@ -1,29 +1,37 @@
 // How realtime changes of `entries` reach the inbox's cache, so a new message appears without a
-// reload: an INSERT is read back by id (for its form name and delivery, which a payload lacks)
-// and merged into every cached list whose view, form and search it matches, flagged as new; an
-// UPDATE (read, spam) is merged; a DELETE (its payload holds only the id) is removed. Counts are
-// read again after every change.
+// reload. An INSERT is shown at once, from the payload (the whole row, which RLS lets the owner
+// read): the form's name from the cached forms list (or a cached message of the same form), the
+// notification e-mail as queued (pending) unless the row says none was. What the payload cannot
+// say (a form not cached, where the e-mail stands by now) is read back by id in the background
+// and filled in; a message that cannot be read back is gone or not the reader's, and leaves. A
+// payload that lacks a shown column (Realtime leaves out values too large for it) is read back
+// before it is shown. The message is merged into every cached list whose view, form and search it
+// matches, flagged as new. An UPDATE (read, spam) is merged; a DELETE (its payload holds only the
+// id) is removed. Counts are read again after every change.
 import type { QueryClient } from '@tanstack/react-query';
+import { formsListKey } from '../../config/query-keys';
+import type { Tables } from '../../lib/database';
 import type { LiveBinding } from '../../lib/live-sync';
 import type { RowChange } from '../../lib/merge-change';
 import { getMessagesById } from './api/get-messages-by-id';
 import { messagesKeys } from './api/query-keys';
-import { applyEntryChange } from './message-cache';
+import { applyEntryChange, completeCachedMessages, removeCachedMessages } from './message-cache';
 import { messageColumns, toMessage } from './message-fields';
-import type { Message } from './types';
+import { listRows, type MessagePages } from './merge-messages';
+import type { Delivery, Message } from './types';
 
 /**
- * Inserts arriving within this window are read back in one request: a burst of submissions
- * costs one read per open dashboard, not one per message.
+ * Read-backs asked for within this window go in one request: a burst of submissions costs one
+ * read per open dashboard, not one per message. The message is on screen before it starts.
  */
-const INSERT_BATCH_MS = 50;
+const READ_BACK_BATCH_MS = 50;
 
 let batch: { ids: Set<string>; read: Promise<Map<string, Message>> } | null = null;
 
 function readBatched(id: string): Promise<Map<string, Message>> {
   if (!batch) {
     const ids = new Set<string>();
-    const read = new Promise((resolve) => setTimeout(resolve, INSERT_BATCH_MS)).then(() => {
+    const read = new Promise((resolve) => setTimeout(resolve, READ_BACK_BATCH_MS)).then(() => {
       batch = null;
       return getMessagesById([...ids]);
     });
@@ -33,7 +41,62 @@ function readBatched(id: string): Promise<Map<string, Message>> {
   return batch.read;
 }
 
-/** The new message with its embeds; the payload alone if it cannot be read right now. */
+type FormRow = Pick<Tables<'forms'>, 'id' | 'name'>;
+
+/** The form's name as the cache knows it: the forms list, else a cached message of that form. */
+function cachedForm(client: QueryClient, formId: string): Message['form'] {
+  const form = client.getQueryData<FormRow[]>(formsListKey())?.find((row) => row.id === formId);
+  if (form) return { name: form.name };
+  for (const [, data] of client.getQueriesData<MessagePages>({ queryKey: messagesKeys.lists() })) {
+    const known = listRows(data).find((row) => row.form_id === formId && row.form);
+    if (known?.form) return { name: known.form.name };
+  }
+  return null;
+}
+
+/** The delivery the endpoint queued with the entry, as it starts out; null when it queued none. */
+function queuedDelivery(message: Message): Delivery | null {
+  if (message.is_spam || message.notification_skipped) return null;
+  return {
+    status: 'pending',
+    attempts: 0,
+    last_error: null,
+    next_attempt_at: message.created_at,
+    sent_at: null,
+  };
+}
+
+/**
+ * The columns a card shows. Realtime leaves out values too large for its payload; a payload
+ * without all of these is read back before it is shown.
+ */
+const SHOWN_COLUMNS = [
+  'id',
+  'form_id',
+  'name',
+  'email',
+  'message',
+  'data',
+  'is_spam',
+  'created_at',
+];
+
+/** The new message as the payload and the cache tell it; null for an incomplete payload. */
+function insertedMessage(client: QueryClient, change: RowChange): Message | null {
+  if (!SHOWN_COLUMNS.every((column) => column in change.new)) return null;
+  try {
+    const message = toMessage({ ...messageColumns(change.new), form: null, delivery: null });
+    return {
+      ...message,
+      form: cachedForm(client, message.form_id),
+      delivery: queuedDelivery(message),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** An incomplete payload's message, read back with its embeds; the payload alone if that fails. */
 async function readInserted(change: RowChange): Promise<Message | null> {
   const id = typeof change.new.id === 'string' ? change.new.id : '';
   try {
@@ -47,16 +110,51 @@ async function readInserted(change: RowChange): Promise<Message | null> {
   }
 }
 
-export async function applyMessagesChange(client: QueryClient, change: RowChange): Promise<void> {
-  void client.invalidateQueries({ queryKey: messagesKeys.unread() });
-  void client.invalidateQueries({ queryKey: messagesKeys.counts() });
-  if (change.eventType !== 'INSERT') {
-    applyEntryChange(client, change);
+/**
+ * Reads the message back and fills in its form and delivery; removes it when it is not there
+ * (deleted again, or not the reader's). A failed read leaves it as the payload told it.
+ */
+async function completeInserted(client: QueryClient, id: string): Promise<void> {
+  let found: Map<string, Message>;
+  try {
+    found = await readBatched(id);
+  } catch {
     return;
   }
-  const row = await readInserted(change);
-  // Null: deleted again before it could be read, or not the reader's.
-  if (row) applyEntryChange(client, change, { ...row, arrivedLive: true });
+  const row = found.get(id);
+  if (!row) {
+    removeCachedMessages(client, [id]);
+    return;
+  }
+  const patch: Partial<Message> = { delivery: row.delivery };
+  if (row.form) patch.form = row.form;
+  completeCachedMessages(client, new Map([[id, patch]]));
+}
+
+/**
+ * Applies one change to the cache; an insert is in the cached lists when this returns. The
+ * promise settles once the background read-back (if any) has been merged.
+ */
+export function applyMessagesChange(client: QueryClient, change: RowChange): Promise<void> {
+  let readBack: Promise<void> = Promise.resolve();
+  if (change.eventType !== 'INSERT') {
+    applyEntryChange(client, change);
+  } else {
+    const message = insertedMessage(client, change);
+    if (message) {
+      applyEntryChange(client, change, { ...message, arrivedLive: true });
+      // Spam and messages that queued no e-mail have nothing left to learn once the form is known.
+      if (!message.form || message.delivery) readBack = completeInserted(client, message.id);
+    } else {
+      readBack = readInserted(change).then((row) => {
+        // Null: deleted again before it could be read, or not the reader's.
+        if (row) applyEntryChange(client, change, { ...row, arrivedLive: true });
+      });
+    }
+  }
+  void client.invalidateQueries({ queryKey: messagesKeys.unread() });
+  void client.invalidateQueries({ queryKey: messagesKeys.counts() });
+  return readBack;
 }
 
 export const messagesLiveBindings: readonly LiveBinding[] = [

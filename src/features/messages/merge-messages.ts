@@ -107,22 +107,38 @@ export function listRows(data: MessagePages | undefined): Message[] {
   return data ? data.pages.flatMap((page) => page.rows) : [];
 }
 
+/** The list with each row named in `patches` changed by its patch; same object if none is named. */
+export function withPatches(
+  data: MessagePages | undefined,
+  patches: ReadonlyMap<string, Partial<Message>>,
+): MessagePages | undefined {
+  if (!data) return data;
+  let changed = false;
+  const pages = data.pages.map((page) => {
+    if (!page.rows.some((row) => patches.has(row.id))) return page;
+    changed = true;
+    return {
+      ...page,
+      rows: page.rows.map((row) => {
+        const patch = patches.get(row.id);
+        return patch ? { ...row, ...patch } : row;
+      }),
+    };
+  });
+  return changed ? { ...data, pages } : data;
+}
+
 /** The list with each row's delivery replaced where `deliveries` names the row. */
 export function withDeliveries(
   data: MessagePages | undefined,
   deliveries: ReadonlyMap<string, Message['delivery']>,
 ): MessagePages | undefined {
-  if (!data) return data;
-  let changed = false;
-  const pages = data.pages.map((page) => {
-    if (!page.rows.some((row) => deliveries.has(row.id))) return page;
-    changed = true;
-    return {
-      ...page,
-      rows: page.rows.map((row) =>
-        deliveries.has(row.id) ? { ...row, delivery: deliveries.get(row.id) ?? null } : row,
-      ),
-    };
-  });
-  return changed ? { ...data, pages } : data;
+  return withPatches(data, deliveryPatches(deliveries));
+}
+
+/** Deliveries as patches of the rows they belong to. */
+export function deliveryPatches(
+  deliveries: ReadonlyMap<string, Message['delivery']>,
+): Map<string, Partial<Message>> {
+  return new Map([...deliveries].map(([id, delivery]) => [id, { delivery: delivery ?? null }]));
 }

@@ -8,8 +8,9 @@ import { filterOfKey, messagesKeys } from './api/query-keys';
 import {
   listRows,
   mergeEntryChange,
+  deliveryPatches,
   mergeEntryDetail,
-  withDeliveries,
+  withPatches,
   type MessagePages,
 } from './merge-messages';
 import type { Message } from './types';
@@ -80,16 +81,27 @@ export function setCachedDeliveries(
   client: QueryClient,
   deliveries: ReadonlyMap<string, Message['delivery']>,
 ): void {
-  if (deliveries.size === 0) return;
+  completeCachedMessages(client, deliveryPatches(deliveries));
+}
+
+/**
+ * Changes the messages named in `patches` (fields the server filled in: form, delivery) in every
+ * cached list and message, leaving every other field as the cache has it.
+ */
+export function completeCachedMessages(
+  client: QueryClient,
+  patches: ReadonlyMap<string, Partial<Message>>,
+): void {
+  if (patches.size === 0) return;
   for (const [key, data] of client.getQueriesData<MessagePages>({
     queryKey: messagesKeys.lists(),
   })) {
-    const next = withDeliveries(data, deliveries);
+    const next = withPatches(data, patches);
     if (next !== data) client.setQueryData(key, next);
   }
-  for (const [id, delivery] of deliveries) {
+  for (const [id, patch] of patches) {
     const detail = client.getQueryData<Message | null>(messagesKeys.detail(id));
-    if (detail) client.setQueryData(messagesKeys.detail(id), { ...detail, delivery });
+    if (detail) client.setQueryData(messagesKeys.detail(id), { ...detail, ...patch });
   }
 }
 
