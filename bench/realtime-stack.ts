@@ -2,8 +2,9 @@
 // subscribed clients of the benchmark do not share an event loop with the Realtime server (as on
 // Supabase, where clients and server are different machines).
 //
-// Started by bench/realtime.ts with BENCH_DATA_DIR; prints one JSON line {apiUrl, anonKey,
-// serviceRoleKey, dbUrl} once ready and stops the stack on SIGINT/SIGTERM.
+// Started by bench/realtime.ts (and bench/live.ts) with BENCH_DATA_DIR, and BENCH_FUNCTION_ENV (a
+// JSON object, e.g. {"FORMS_RATE_LIMITS":"off"}) for the Edge Functions if given; prints one JSON
+// line {apiUrl, anonKey, serviceRoleKey, dbUrl} once ready and stops the stack on SIGINT/SIGTERM.
 import { freePorts, startStack } from '../local-stack/stack.ts';
 import { REALTIME_LIMITS } from '../local-stack/realtime/limits.ts';
 
@@ -21,6 +22,9 @@ const stack = await startStack({
   seed: false,
   // Every owner signs in from this one IP; the defaults (bursts of 30) would stop at the 31st.
   authRateLimits: { signInSignUps: 100_000, tokenRefresh: 100_000 },
+  functionEnv: process.env.BENCH_FUNCTION_ENV
+    ? (JSON.parse(process.env.BENCH_FUNCTION_ENV) as Record<string, string>)
+    : undefined,
 });
 const { apiUrl, anonKey, serviceRoleKey, dbUrl } = stack.settings;
 console.log(JSON.stringify({ apiUrl, anonKey, serviceRoleKey, dbUrl }));
