@@ -105,36 +105,36 @@ async function stopProcess(child: ChildProcess) {
 /**
  * Runs in the page before its own scripts, on every navigation: records per post marker
  * (`[lb:<n>]`) when a Realtime frame carrying it arrived, when it entered the DOM, and the
- * animation frame after that, each as Date.now().
+ * animation frame after that, each as Date.now(). Plain JavaScript in a string: tsx would wrap a
+ * function's inner functions in a naming helper the page does not have.
  */
-function recordArrivals() {
-  type Times = Record<string, number>;
-  const record = { frame: {} as Times, dom: {} as Times, shown: {} as Times };
-  (window as unknown as { __liveBench: typeof record }).__liveBench = record;
-  const marker = /\[lb:(\d+)\]/g;
+const RECORD_ARRIVALS = `(() => {
+  const record = { frame: {}, dom: {}, shown: {} };
+  window.__liveBench = record;
+  const marker = /\\[lb:(\\d+)\\]/g;
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
-    constructor(url: string | URL, protocols?: string | string[]) {
+    constructor(url, protocols) {
       super(url, protocols);
       // Added before the client sets onmessage, so it runs first.
-      this.addEventListener('message', (event: MessageEvent) => {
+      this.addEventListener('message', (event) => {
         if (typeof event.data !== 'string') return;
         const now = Date.now();
         for (const [, n] of event.data.matchAll(marker)) record.frame[n] ??= now;
       });
     }
   };
-  const scan = (text: string | null, now: number, fresh: string[]) => {
+  function scan(text, now, fresh) {
     if (!text || !text.includes('[lb:')) return;
     for (const [, n] of text.matchAll(marker)) {
       if (record.dom[n] !== undefined) continue;
       record.dom[n] = now;
       fresh.push(n);
     }
-  };
+  }
   new MutationObserver((mutations) => {
     const now = Date.now();
-    const fresh: string[] = [];
+    const fresh = [];
     for (const mutation of mutations) {
       if (mutation.type === 'characterData') scan(mutation.target.textContent, now, fresh);
       for (const node of mutation.addedNodes) scan(node.textContent, now, fresh);
@@ -146,7 +146,7 @@ function recordArrivals() {
       });
     }
   }).observe(document, { childList: true, subtree: true, characterData: true });
-}
+})();`;
 
 type Arrivals = Record<'frame' | 'dom' | 'shown', Record<string, number>>;
 const arrivals = (page: Page) =>
@@ -224,7 +224,7 @@ async function main() {
     console.log(`  built in ${((performance.now() - built) / 1000).toFixed(0)} s`);
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addInitScript(recordArrivals);
+    await context.addInitScript({ content: RECORD_ARRIVALS });
     const page = waitForAppOnGoto(await context.newPage(), site.url);
     await page.goto(`${site.url}/login`);
     await page.getByLabel('Email', { exact: true }).fill(email);

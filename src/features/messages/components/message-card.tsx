@@ -2,7 +2,7 @@
 // at any point on a narrow screen), From (or 'Anonymous'), Email (or a dash), Message and the date,
 // then the first custom fields in the order sent and how many more there are, plus read state, the
 // e-mail's delivery, a selection box and the actions. The card opens the message on click or Enter.
-import { Fragment, useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { Fragment, memo, useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import {
   Badge,
   Box,
@@ -33,20 +33,24 @@ const HIGHLIGHT_MS = 4000;
 /** How many custom fields a card shows before "+N more fields". */
 const CARD_FIELDS = 2;
 
+/**
+ * The handlers name the message, so one stable set serves every card: a card re-renders only when
+ * its own message, form name or selection changes, not when another message arrives.
+ */
 export interface MessageCardProps {
   message: Message;
   formName: string;
   selected: boolean;
-  onSelect: (selected: boolean) => void;
-  onOpen: () => void;
-  onAction: (action: MessageAction) => void;
-  onDelete: () => void;
+  onSelect: (id: string, selected: boolean) => void;
+  onOpen: (id: string) => void;
+  onAction: (id: string, action: MessageAction) => void;
+  onDelete: (message: Message) => void;
 }
 
 /** Clicks on the card's own controls must not also open the message. */
 const stop = (event: MouseEvent) => event.stopPropagation();
 
-export function MessageCard({
+export const MessageCard = memo(function MessageCard({
   message,
   formName,
   selected,
@@ -70,7 +74,7 @@ export function MessageCard({
     if (event.target !== event.currentTarget) return;
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      onOpen();
+      onOpen(message.id);
     }
   }
 
@@ -79,7 +83,7 @@ export function MessageCard({
       as="article"
       aria-label={`Message from ${name}`}
       tabIndex={0}
-      onClick={onOpen}
+      onClick={() => onOpen(message.id)}
       onKeyDown={onKeyDown}
       cursor="pointer"
       borderWidth="1px"
@@ -94,7 +98,7 @@ export function MessageCard({
       <Flex gap="3" align="start">
         <Checkbox.Root
           checked={selected}
-          onCheckedChange={(details) => onSelect(details.checked === true)}
+          onCheckedChange={(details) => onSelect(message.id, details.checked === true)}
           onClick={stop}
           mt="0.5"
         >
@@ -186,26 +190,35 @@ export function MessageCard({
             <DeliveryStatus message={message} />
             <HStack gap="1" wrap="wrap" onClick={stop}>
               {message.is_spam ? (
-                <Button size="xs" variant="ghost" onClick={() => onAction('not-spam')}>
+                <Button size="xs" variant="ghost" onClick={() => onAction(message.id, 'not-spam')}>
                   <InboxIcon aria-hidden="true" /> Not spam
                 </Button>
               ) : (
                 <>
                   {unread ? (
-                    <Button size="xs" variant="ghost" onClick={() => onAction('read')}>
+                    <Button size="xs" variant="ghost" onClick={() => onAction(message.id, 'read')}>
                       <MailOpenIcon aria-hidden="true" /> Mark as read
                     </Button>
                   ) : (
-                    <Button size="xs" variant="ghost" onClick={() => onAction('unread')}>
+                    <Button
+                      size="xs"
+                      variant="ghost"
+                      onClick={() => onAction(message.id, 'unread')}
+                    >
                       <MailIcon aria-hidden="true" /> Mark as unread
                     </Button>
                   )}
-                  <Button size="xs" variant="ghost" onClick={() => onAction('spam')}>
+                  <Button size="xs" variant="ghost" onClick={() => onAction(message.id, 'spam')}>
                     <ShieldExclamationPointIcon aria-hidden="true" /> Mark as spam
                   </Button>
                 </>
               )}
-              <Button size="xs" variant="ghost" colorPalette="red" onClick={onDelete}>
+              <Button
+                size="xs"
+                variant="ghost"
+                colorPalette="red"
+                onClick={() => onDelete(message)}
+              >
                 <TrashIcon aria-hidden="true" /> Delete
               </Button>
             </HStack>
@@ -214,4 +227,4 @@ export function MessageCard({
       </Flex>
     </Box>
   );
-}
+});

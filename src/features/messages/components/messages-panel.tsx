@@ -1,7 +1,7 @@
 // The Messages tab: the owner's messages (inbox or spam, one form or all, searched on the
 // server), newest first and live, with read state, delivery status, bulk actions, a detail
 // drawer and CSV export. Its state lives in the URL (see use-messages-params.ts).
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Box,
   Button,
@@ -107,6 +107,27 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
   useDeliveryPolling(inFlight);
 
   const run = action.run;
+
+  // The cards' handlers stay the same from render to render (they call the latest select, open
+  // and run), so a card that did not change is not rendered again when a message arrives.
+  const latest = useRef({ select, openMessage, run });
+  useEffect(() => {
+    latest.current = { select, openMessage, run };
+  });
+  const onCardSelect = useCallback(
+    (id: string, selected: boolean) => latest.current.select([id], selected),
+    [],
+  );
+  const onCardOpen = useCallback((id: string) => latest.current.openMessage(id), []);
+  const onCardAction = useCallback(
+    (id: string, next: MessageAction) => latest.current.run({ ids: [id], action: next }),
+    [],
+  );
+  const onCardDelete = useCallback(
+    (message: Message) => setPendingDelete({ ids: [message.id], sender: senderName(message) }),
+    [],
+  );
+
   const onDetailAction = useCallback(
     (message: Message, next: MessageAction, options?: { silent?: boolean }) =>
       run({ ids: [message.id], action: next, silent: options?.silent }),
@@ -217,10 +238,10 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
               message={message}
               formName={formNameOf(message)}
               selected={selectedSet.has(message.id)}
-              onSelect={(selected) => select([message.id], selected)}
-              onOpen={() => openMessage(message.id)}
-              onAction={(next) => run({ ids: [message.id], action: next })}
-              onDelete={() => setPendingDelete({ ids: [message.id], sender: senderName(message) })}
+              onSelect={onCardSelect}
+              onOpen={onCardOpen}
+              onAction={onCardAction}
+              onDelete={onCardDelete}
             />
           ))}
 
