@@ -58,39 +58,68 @@ AS $function$
 declare
   v_minute timestamptz := date_trunc('minute', now());
   v_day timestamptz := date_trunc('day', now());
-  v_counters text := case when p_form_id is null then 'private.newsletter_rate_limits'
-                          else 'private.submission_rate_limits' end;
-  v_key text := case when p_form_id is null then 'ip_hash' else 'form_id, ip_hash' end;
-  v_values text := case when p_form_id is null then '$2' else '$1, $2' end;
-  v_match text := case when p_form_id is null then 'ip_hash = $2'
-                       else 'form_id = $1 and ip_hash = $2' end;
   v_minute_hits integer;
   v_day_hits integer;
 begin
-  execute format(
-    'insert into %1$s as r (%2$s, window_kind, window_start) values (%3$s, $3, $4)
-       on conflict (%2$s, window_kind) do update
-         set hits = case when r.window_start = excluded.window_start then r.hits else 0 end,
-             window_start = excluded.window_start
-       returning hits', v_counters, v_key, v_values)
-    into v_minute_hits using p_form_id, p_ip_hash, 'minute', v_minute;
-  execute format(
-    'insert into %1$s as r (%2$s, window_kind, window_start) values (%3$s, $3, $4)
-       on conflict (%2$s, window_kind) do update
-         set hits = case when r.window_start = excluded.window_start then r.hits else 0 end,
-             window_start = excluded.window_start
-       returning hits', v_counters, v_key, v_values)
-    into v_day_hits using p_form_id, p_ip_hash, 'day', v_day;
+  -- A client's two windows are one row. One statement counts the request when both have room: it
+  -- locks the row, and a racing request of the same client waits, then re-reads the row and
+  -- decides on the count this one left. A window that has ended counts from 0.
+  for attempt in 1 .. 2 loop
+    if p_form_id is null then
+      update private.newsletter_rate_limits r
+         set minute_start = v_minute,
+             minute_hits = case when r.minute_start = v_minute then r.minute_hits else 0 end + 1,
+             day_start = v_day,
+             day_hits = case when r.day_start = v_day then r.day_hits else 0 end + 1
+       where r.ip_hash = p_ip_hash
+         and case when r.minute_start = v_minute then r.minute_hits else 0 end < p_per_minute
+         and case when r.day_start = v_day then r.day_hits else 0 end < p_per_day;
+    else
+      update private.submission_rate_limits r
+         set minute_start = v_minute,
+             minute_hits = case when r.minute_start = v_minute then r.minute_hits else 0 end + 1,
+             day_start = v_day,
+             day_hits = case when r.day_start = v_day then r.day_hits else 0 end + 1
+       where r.form_id = p_form_id and r.ip_hash = p_ip_hash
+         and case when r.minute_start = v_minute then r.minute_hits else 0 end < p_per_minute
+         and case when r.day_start = v_day then r.day_hits else 0 end < p_per_day;
+    end if;
+    if found then
+      return 0;
+    end if;
+    -- The client's first request: its row, counted. A racing first request makes the insert
+    -- wait for that one's row, and the second round counts on it.
+    exit when attempt = 2 or p_per_minute < 1 or p_per_day < 1;
+    if p_form_id is null then
+      insert into private.newsletter_rate_limits (ip_hash, minute_start, minute_hits, day_start, day_hits)
+        values (p_ip_hash, v_minute, 1, v_day, 1)
+        on conflict (ip_hash) do nothing;
+    else
+      insert into private.submission_rate_limits (form_id, ip_hash, minute_start, minute_hits, day_start, day_hits)
+        values (p_form_id, p_ip_hash, v_minute, 1, v_day, 1)
+        on conflict (form_id, ip_hash) do nothing;
+    end if;
+    if found then
+      return 0;
+    end if;
+  end loop;
 
-  if v_day_hits >= p_per_day then
-    return greatest(ceil(extract(epoch from (v_day + interval '1 day' - now())))::integer, 1);
-  elsif v_minute_hits >= p_per_minute then
-    return greatest(ceil(extract(epoch from (v_minute + interval '1 minute' - now())))::integer, 1);
+  -- Refused: the seconds until the fuller window ends.
+  if p_form_id is null then
+    select case when r.minute_start = v_minute then r.minute_hits else 0 end,
+           case when r.day_start = v_day then r.day_hits else 0 end
+      into v_minute_hits, v_day_hits
+      from private.newsletter_rate_limits r where r.ip_hash = p_ip_hash;
+  else
+    select case when r.minute_start = v_minute then r.minute_hits else 0 end,
+           case when r.day_start = v_day then r.day_hits else 0 end
+      into v_minute_hits, v_day_hits
+      from private.submission_rate_limits r where r.form_id = p_form_id and r.ip_hash = p_ip_hash;
   end if;
-
-  execute format('update %s set hits = hits + 1 where %s', v_counters, v_match)
-    using p_form_id, p_ip_hash;
-  return 0;
+  if coalesce(v_day_hits, 0) >= p_per_day then
+    return greatest(ceil(extract(epoch from (v_day + interval '1 day' - now())))::integer, 1);
+  end if;
+  return greatest(ceil(extract(epoch from (v_minute + interval '1 minute' - now())))::integer, 1);
 end;
 $function$;
 revoke all on function private.take_fixed_window(p_form_id uuid, p_ip_hash text, p_per_minute integer, p_per_day integer) from public, anon, authenticated, service_role;
@@ -249,6 +278,86 @@ AS $function$
   select min(r.u) from unnest(p_hits, p_units) as r(h, u) where r.u >= p_since and r.h > 0;
 $function$;
 revoke all on function public.ring_oldest(p_hits integer[], p_units bigint[], p_since bigint) from public, anon, authenticated, service_role;
+
+create or replace function private.ring_now(p_hits integer[], p_last bigint, p_unit bigint, p_size integer)
+ RETURNS integer[]
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+declare
+  v_hits integer[] := p_hits;
+begin
+  -- A ring of p_size counts: slot (u % p_size) + 1 counts unit u, for the p_size units up to
+  -- p_last (the latest counted). As of p_unit, the slots of the units after p_last are emptied.
+  if p_last is null or coalesce(cardinality(v_hits), 0) <> p_size or p_unit - p_last >= p_size then
+    return array_fill(0, array[p_size]);
+  end if;
+  for i in 1 .. greatest(p_unit - p_last, 0) loop
+    v_hits[((p_last + i) % p_size)::integer + 1] := 0;
+  end loop;
+  return v_hits;
+end;
+$function$;
+revoke all on function private.ring_now(p_hits integer[], p_last bigint, p_unit bigint, p_size integer) from public, anon, authenticated, service_role;
+comment on function private.ring_now(p_hits integer[], p_last bigint, p_unit bigint, p_size integer) is
+  'A ring counter as of p_unit: its p_size slots count the units up to p_last (slot u % p_size + 1 counts unit u); the slots of units after p_last are emptied.';
+
+create or replace function private.ring_sum(p_hits integer[], p_last bigint, p_unit bigint, p_size integer)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select coalesce(sum(h), 0)::integer from unnest(private.ring_now(p_hits, p_last, p_unit, p_size)) h;
+$function$;
+revoke all on function private.ring_sum(p_hits integer[], p_last bigint, p_unit bigint, p_size integer) from public, anon, authenticated, service_role;
+comment on function private.ring_sum(p_hits integer[], p_last bigint, p_unit bigint, p_size integer) is
+  'What a ring counter holds as of p_unit: the count of the last p_size units.';
+
+create or replace function private.ring_take(p_hits integer[], p_last bigint, p_unit bigint, p_size integer, p_by integer, OUT hits integer[], OUT last bigint)
+ RETURNS record
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+begin
+  hits := private.ring_now(p_hits, p_last, p_unit, p_size);
+  last := greatest(coalesce(p_last, p_unit), p_unit);
+  -- A unit before the ring's (a transaction that began earlier than the last one counted) is
+  -- counted in its own slot while the ring still holds it.
+  if p_unit > last - p_size then
+    hits[(p_unit % p_size)::integer + 1] := hits[(p_unit % p_size)::integer + 1] + p_by;
+  end if;
+end;
+$function$;
+revoke all on function private.ring_take(p_hits integer[], p_last bigint, p_unit bigint, p_size integer, p_by integer, OUT hits integer[], OUT last bigint) from public, anon, authenticated, service_role;
+comment on function private.ring_take(p_hits integer[], p_last bigint, p_unit bigint, p_size integer, p_by integer, OUT hits integer[], OUT last bigint) is
+  'A ring counter with p_by more in unit p_unit, and its latest unit.';
+
+create or replace function private.ring_first(p_hits integer[], p_last bigint, p_unit bigint, p_size integer)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+declare
+  v_hits integer[] := private.ring_now(p_hits, p_last, p_unit, p_size);
+  v_top bigint := greatest(coalesce(p_last, p_unit), p_unit);
+  v_unit bigint;
+begin
+  for k in reverse p_size - 1 .. 0 loop
+    v_unit := v_top - k;
+    if v_hits[(v_unit % p_size)::integer + 1] > 0 then
+      return v_unit;
+    end if;
+  end loop;
+  return null;
+end;
+$function$;
+revoke all on function private.ring_first(p_hits integer[], p_last bigint, p_unit bigint, p_size integer) from public, anon, authenticated, service_role;
+comment on function private.ring_first(p_hits integer[], p_last bigint, p_unit bigint, p_size integer) is
+  'The oldest unit a ring counter holds a count in as of p_unit; null when it is empty.';
 
 create or replace function private.ledger_count(p_kind text, p_since timestamp with time zone, p_cap integer, p_user uuid, p_target text DEFAULT NULL::text, p_form uuid DEFAULT NULL::uuid, p_client text DEFAULT NULL::text)
  RETURNS integer

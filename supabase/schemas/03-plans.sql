@@ -231,6 +231,22 @@ declare
   v_month date := private.usage_month();
   v_usage private.submission_usage;
 begin
+  -- A post within the quota: counted by one statement, under the month's row lock, so a racing
+  -- post waits and then decides on the count this one left.
+  if not p_is_spam then
+    update private.submission_usage u
+       set submissions = u.submissions + 1
+     where u.user_id = p_user and u.month = v_month
+       and (v_plan.submissions_per_month is null or u.submissions < v_plan.submissions_per_month)
+    returning u.* into v_usage;
+    if found then
+      if v_plan.submissions_per_month is not null then
+        perform private.warn_submission_quota(p_user, v_plan, v_usage);
+      end if;
+      return 0;
+    end if;
+  end if;
+  -- Spam (checked, not counted), the month's first post, or a full month.
   insert into private.submission_usage (user_id, month) values (p_user, v_month)
     on conflict (user_id, month) do nothing;
   select u.* into v_usage from private.submission_usage u

@@ -39,7 +39,6 @@ create table public.entries (
 create index entries_form_created_id_idx ON public.entries (form_id, created_at, id);
 create index entries_form_spam_created_idx ON public.entries (form_id, is_spam, created_at DESC, id DESC);
 create index entries_search_text_trgm_idx ON public.entries USING gin (search_text extensions.gin_trgm_ops);
-create index entries_user_id_idx ON public.entries (user_id);
 create index entries_user_spam_created_idx ON public.entries (user_id, is_spam, created_at DESC, id DESC);
 create unique index entries_id_user_id_key ON public.entries (id, user_id);
 alter table public.entries replica identity using index entries_id_user_id_key;
@@ -133,14 +132,9 @@ create or replace function private.set_entry_field_order()
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-declare
-  v_sent jsonb := nullif(current_setting('tinyback.sent_field_order', true), '')::jsonb;
-  v_wanted text[] := new.field_order;
 begin
-  if v_sent is not null and v_sent ->> 'entry_id' = new.id::text then
-    v_wanted := array(select jsonb_array_elements_text(v_sent -> 'fields'));
-  end if;
-  new.field_order := private.entry_field_order(new.data, v_wanted);
+  -- The order the visitor sent (accept_post() stores it), kept to the keys data has, each once.
+  new.field_order := private.entry_field_order(new.data, new.field_order);
   return new;
 end;
 $function$;

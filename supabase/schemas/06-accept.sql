@@ -16,26 +16,26 @@ set check_function_bodies = off;
 create table private.submission_rate_limits (
   form_id uuid not null,
   ip_hash text not null,
-  window_kind text not null,
-  window_start timestamp with time zone not null,
-  hits integer default 0 not null,
-  constraint submission_rate_limits_pkey PRIMARY KEY (form_id, ip_hash, window_kind),
-  constraint submission_rate_limits_form_id_fkey FOREIGN KEY (form_id) REFERENCES public.forms(id) ON DELETE CASCADE,
-  constraint submission_rate_limits_window_kind CHECK ((window_kind = ANY (ARRAY['minute'::text, 'day'::text])))
+  minute_start timestamp with time zone not null,
+  minute_hits integer default 0 not null,
+  day_start timestamp with time zone not null,
+  day_hits integer default 0 not null,
+  constraint submission_rate_limits_pkey PRIMARY KEY (form_id, ip_hash),
+  constraint submission_rate_limits_form_id_fkey FOREIGN KEY (form_id) REFERENCES public.forms(id) ON DELETE CASCADE
 );
-create index submission_rate_limits_form_window_idx ON private.submission_rate_limits (form_id, window_start);
+create index submission_rate_limits_form_day_idx ON private.submission_rate_limits (form_id, day_start);
 comment on table private.submission_rate_limits is
-  'Submissions per form, client (salted IP hash) and window; written only by accept_submission().';
+  'Submissions per form and client (salted IP hash) in its current minute and day; written only by accept_submission().';
 
 create table private.form_post_counts (
   form_id uuid not null,
   hits integer[] default '{}'::integer[] not null,
-  units bigint[] default '{}'::bigint[] not null,
+  last_second bigint,
   constraint form_post_counts_pkey PRIMARY KEY (form_id),
   constraint form_post_counts_form_id_fkey FOREIGN KEY (form_id) REFERENCES public.forms(id) ON DELETE CASCADE
 );
 comment on table private.form_post_counts is
-  'Posts accepted per form by second over the last minute; written only by accept_submission().';
+  'Posts accepted per form by second over the last minute (a ring: hits[s % 60 + 1] counts second s, up to last_second); written only by accept_submission().';
 
 create table private.post_idempotency (
   form_id uuid not null,
@@ -64,7 +64,7 @@ begin
     return v_retry_after;
   end if;
   delete from private.submission_rate_limits
-   where form_id = p_form_id and window_start < now() - interval '2 days';
+   where form_id = p_form_id and day_start < now() - interval '2 days';
   return 0;
 end;
 $function$;
@@ -96,7 +96,7 @@ AS $function$
 $function$;
 revoke all on function private.repeated_post_answer(p_entry_id uuid) from public, anon, authenticated, service_role;
 
-create or replace function public.accept_submission(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer DEFAULT NULL::integer, p_account_per_hour integer DEFAULT NULL::integer, p_account_per_day integer DEFAULT NULL::integer, p_idempotency_key text DEFAULT NULL::text, p_client_counted boolean DEFAULT false)
+create or replace function private.accept_entry(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[])
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -109,15 +109,16 @@ declare
   v_verified boolean;
   v_epoch double precision := extract(epoch from now());
   v_second bigint := floor(extract(epoch from now()))::bigint;
+  v_minute bigint := floor(extract(epoch from now()) / 60)::bigint;
+  v_hour bigint := floor(extract(epoch from now()) / 3600)::bigint;
   v_hits integer[];
-  v_units bigint[];
-  v_hour_hits integer[];
-  v_hour_units bigint[];
+  v_last bigint;
   v_retry_after integer := 0;
   v_skipped text;
   v_delivery_id uuid;
   v_key bytea;
   v_first uuid;
+  v_counted boolean;
 begin
   -- `for key share` keeps the form from being deleted until this transaction ends; its settings
   -- are read under the same lock, so the decision to e-mail follows the form as it is now.
@@ -155,26 +156,39 @@ begin
   end if;
 
   -- Per form, all clients together (a backstop when addresses are cheap): the posts of the last
-  -- sixty seconds, by second, under the form's counter row lock so racing posts see each other.
+  -- sixty seconds, by second. One statement counts the post when there is room, under the form's
+  -- counter row lock, so a racing post waits and then decides on the count this one left.
   if p_form_per_minute is not null then
-    select c.hits, c.units into v_hits, v_units
-      from private.form_post_counts c where c.form_id = p_form_id for update;
-    if not found then
+    for attempt in 1 .. 2 loop
+      update private.form_post_counts c
+         set (hits, last_second) =
+               (select a.hits, a.last from private.ring_take(c.hits, c.last_second, v_second, 60, 1) a)
+       where c.form_id = p_form_id
+         and private.ring_sum(c.hits, c.last_second, v_second, 60) < p_form_per_minute;
+      v_counted := found;
+      exit when v_counted or attempt = 2;
+      -- The form's first post (or a full minute): the row, then the same statement once more.
       insert into private.form_post_counts (form_id) values (p_form_id) on conflict do nothing;
-      select c.hits, c.units into v_hits, v_units
-        from private.form_post_counts c where c.form_id = p_form_id for update;
-    end if;
-    if public.ring_count(v_hits, v_units, v_second - 59) >= p_form_per_minute then
+    end loop;
+    if not v_counted then
+      select c.hits, c.last_second into v_hits, v_last
+        from private.form_post_counts c where c.form_id = p_form_id;
       delete from private.post_idempotency i where i.form_id = p_form_id and i.key_hash = v_key;
       return jsonb_build_object(
         'status', 'rate_limited',
         'retry_after', greatest(
-          ceil(public.ring_oldest(v_hits, v_units, v_second - 59) + 60 - v_epoch)::integer, 1)
+          ceil(private.ring_first(v_hits, v_last, v_second, 60) + 60 - v_epoch)::integer, 1)
       );
     end if;
-    update private.form_post_counts c
-       set (hits, units) = (select a.hits, a.units from public.ring_add(v_hits, v_units, v_second, 60, 1) a)
-     where c.form_id = p_form_id;
+  end if;
+
+  -- The account's month (plan quota): after every check that may refuse the post, so that a post
+  -- refused for another reason is never counted; in this transaction, so the count and the entry
+  -- commit together.
+  v_retry_after := private.take_submission_quota(v_owner, p_is_spam);
+  if v_retry_after > 0 then
+    delete from private.post_idempotency i where i.form_id = p_form_id and i.key_hash = v_key;
+    return jsonb_build_object('status', 'quota_exceeded', 'retry_after', v_retry_after);
   end if;
 
   -- Whether to e-mail, and if not, why. Spam is never e-mailed (is_spam says so).
@@ -184,43 +198,47 @@ begin
     elsif not v_verified then
       v_skipped := 'unverified';
     elsif p_account_per_hour is not null or p_account_per_day is not null then
-      -- One decision at a time per account (its counter row's lock, held to the end), so racing
-      -- posts cannot both take the last slot.
-      select c.minute_hits, c.minute_units, c.hour_hits, c.hour_units
-        into v_hits, v_units, v_hour_hits, v_hour_units
-        from private.notification_counts c where c.user_id = v_owner for update;
-      if not found then
+      -- One statement counts the notification when both caps have room, under the account's
+      -- counter row lock (held to the end), so racing posts cannot both take the last slot. The
+      -- mail is queued below, in this transaction: it commits with its count.
+      for attempt in 1 .. 2 loop
+        update private.notification_counts c
+           set (minute_hits, last_minute) =
+                 (select m.hits, m.last from private.ring_take(c.minute_hits, c.last_minute, v_minute, 61, 1) m),
+               (hour_hits, last_hour) =
+                 (select h.hits, h.last from private.ring_take(c.hour_hits, c.last_hour, v_hour, 25, 1) h)
+         where c.user_id = v_owner
+           and (p_account_per_hour is null
+                or private.ring_sum(c.minute_hits, c.last_minute, v_minute, 61) < p_account_per_hour)
+           and (p_account_per_day is null
+                or private.ring_sum(c.hour_hits, c.last_hour, v_hour, 25) < p_account_per_day);
+        v_counted := found;
+        exit when v_counted or attempt = 2;
         insert into private.notification_counts (user_id) values (v_owner) on conflict do nothing;
-        select c.minute_hits, c.minute_units, c.hour_hits, c.hour_units
-          into v_hits, v_units, v_hour_hits, v_hour_units
-          from private.notification_counts c where c.user_id = v_owner for update;
-      end if;
-      if p_account_per_hour is not null and public.ring_count(
-           v_hits, v_units, floor(v_epoch / 60)::bigint - 60) >= p_account_per_hour then
-        v_skipped := 'hourly_limit';
-      elsif p_account_per_day is not null and public.ring_count(
-           v_hour_hits, v_hour_units, floor(v_epoch / 3600)::bigint - 24) >= p_account_per_day then
-        v_skipped := 'daily_limit';
+      end loop;
+      if not v_counted then
+        select c.minute_hits, c.last_minute into v_hits, v_last
+          from private.notification_counts c where c.user_id = v_owner;
+        if p_account_per_day is not null and (p_account_per_hour is null or private.ring_sum(
+             v_hits, v_last, v_minute, 61) < p_account_per_hour) then
+          v_skipped := 'daily_limit';
+        else
+          v_skipped := 'hourly_limit';
+        end if;
       end if;
     end if;
-  end if;
-
-  -- The account's month (plan quota): last, so that a post refused for any other reason is never
-  -- counted; in this transaction, so the count and the entry commit together.
-  v_retry_after := private.take_submission_quota(v_owner, p_is_spam);
-  if v_retry_after > 0 then
-    delete from private.post_idempotency i where i.form_id = p_form_id and i.key_hash = v_key;
-    return jsonb_build_object('status', 'quota_exceeded', 'retry_after', v_retry_after);
   end if;
 
   -- The visitor's network, for the autoresponder's per-visitor cap (its trigger reads it in this
   -- transaction only).
   perform set_config('tinyback.client', coalesce(p_ip_hash, ''), true);
 
-  -- The entry's owner is set by the entries_set_owner trigger, from the form.
-  insert into public.entries (id, form_id, name, email, message, data, is_spam, notification_skipped)
+  -- The entry's owner is set by the entries_set_owner trigger, from the form; the order of the
+  -- custom fields is checked against the data by entries_set_field_order.
+  insert into public.entries (id, form_id, name, email, message, data, is_spam, notification_skipped,
+                              field_order)
     values (p_entry_id, p_form_id, p_name, p_email, p_message, coalesce(p_data, '{}'::jsonb),
-            p_is_spam, v_skipped);
+            p_is_spam, v_skipped, p_field_order);
 
   if not p_is_spam and p_notification is not null and v_skipped is null then
     insert into public.email_deliveries
@@ -236,7 +254,10 @@ begin
         p_notification ->> 'html'
       )
       returning id into v_delivery_id;
-    perform public.count_notification_send(v_owner, now());
+    -- Counted above when a cap applies; without caps the counters still record the send.
+    if p_account_per_hour is null and p_account_per_day is null then
+      perform public.count_notification_send(v_owner, now());
+    end if;
   end if;
 
   return jsonb_build_object(
@@ -244,6 +265,24 @@ begin
     'entry_id', p_entry_id,
     'delivery_id', v_delivery_id,
     'notification_skipped', v_skipped
+  );
+end;
+$function$;
+revoke all on function private.accept_entry(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[]) from public, anon, authenticated, service_role;
+comment on function private.accept_entry(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[]) is
+  'The body of accept_submission() and accept_post(): the caps, the idempotency key, the quota, the entry and its notification; p_field_order is the order the visitor sent the fields in.';
+
+create or replace function public.accept_submission(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer DEFAULT NULL::integer, p_account_per_hour integer DEFAULT NULL::integer, p_account_per_day integer DEFAULT NULL::integer, p_idempotency_key text DEFAULT NULL::text, p_client_counted boolean DEFAULT false)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  return private.accept_entry(
+    p_entry_id, p_form_id, p_ip_hash, p_name, p_email, p_message, p_data, p_is_spam,
+    p_notification, p_per_minute, p_per_day, p_form_per_minute, p_account_per_hour,
+    p_account_per_day, p_idempotency_key, p_client_counted, null
   );
 end;
 $function$;
@@ -276,20 +315,11 @@ begin
   if p_seen is distinct from v_form then
     return jsonb_build_object('status', 'form_changed', 'form', v_form);
   end if;
-  -- Read by the entry's BEFORE INSERT trigger (private.set_entry_field_order), for this entry only.
-  perform set_config(
-    'tinyback.sent_field_order',
-    case when p_field_order is null then ''
-         else jsonb_build_object('entry_id', p_entry_id, 'fields', to_jsonb(p_field_order))::text
-    end,
-    true
-  );
-  v_result := public.accept_submission(
+  v_result := private.accept_entry(
     p_entry_id, p_form_id, p_ip_hash, p_name, p_email, p_message, p_data, p_is_spam,
     p_notification, p_per_minute, p_per_day, p_form_per_minute, p_account_per_hour,
-    p_account_per_day, p_idempotency_key, p_client_counted
+    p_account_per_day, p_idempotency_key, p_client_counted, p_field_order
   );
-  perform set_config('tinyback.sent_field_order', '', true);
   if v_result ->> 'status' is distinct from 'accepted' or v_result ? 'repeated' then
     return v_result;
   end if;

@@ -16,14 +16,14 @@ set check_function_bodies = off;
 create table private.notification_counts (
   user_id uuid not null,
   minute_hits integer[] default '{}'::integer[] not null,
-  minute_units bigint[] default '{}'::bigint[] not null,
+  last_minute bigint,
   hour_hits integer[] default '{}'::integer[] not null,
-  hour_units bigint[] default '{}'::bigint[] not null,
+  last_hour bigint,
   constraint notification_counts_pkey PRIMARY KEY (user_id),
   constraint notification_counts_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
 );
 comment on table private.notification_counts is
-  'Notifications queued per account by minute (last hour) and hour (last day), for the caps.';
+  'Notifications queued per account by minute (last hour) and hour (last day), for the caps (rings: minute_hits[m % 61 + 1] counts minute m, up to last_minute; hour_hits[h % 25 + 1] hour h, up to last_hour).';
 
 create table private.notification_sends (
   user_id uuid not null,
@@ -69,10 +69,10 @@ declare
 begin
   insert into private.notification_counts (user_id) values (p_user) on conflict (user_id) do nothing;
   update private.notification_counts c
-     set (minute_hits, minute_units) =
-           (select m.hits, m.units from public.ring_add(c.minute_hits, c.minute_units, v_minute, 61, 1) m),
-         (hour_hits, hour_units) =
-           (select h.hits, h.units from public.ring_add(c.hour_hits, c.hour_units, v_hour, 25, 1) h)
+     set (minute_hits, last_minute) =
+           (select m.hits, m.last from private.ring_take(c.minute_hits, c.last_minute, v_minute, 61, 1) m),
+         (hour_hits, last_hour) =
+           (select h.hits, h.last from private.ring_take(c.hour_hits, c.last_hour, v_hour, 25, 1) h)
    where c.user_id = p_user;
 end;
 $function$;
@@ -151,9 +151,9 @@ declare
   v_form public.forms%rowtype;
   v_epoch double precision := extract(epoch from now());
   v_hits integer[];
-  v_units bigint[];
+  v_last bigint;
   v_hour_hits integer[];
-  v_hour_units bigint[];
+  v_last_hour bigint;
   v_room integer;
   v_held integer;
   v_queued integer := 0;
@@ -176,12 +176,12 @@ begin
 
   -- One decision at a time per account (its counter row's lock), as accept_submission() takes it.
   insert into private.notification_counts (user_id) values (v_uid) on conflict do nothing;
-  select c.minute_hits, c.minute_units, c.hour_hits, c.hour_units
-    into v_hits, v_units, v_hour_hits, v_hour_units
+  select c.minute_hits, c.last_minute, c.hour_hits, c.last_hour
+    into v_hits, v_last, v_hour_hits, v_last_hour
     from private.notification_counts c where c.user_id = v_uid for update;
   v_room := least(
-    c_per_hour - public.ring_count(v_hits, v_units, floor(v_epoch / 60)::bigint - 60),
-    c_per_day - public.ring_count(v_hour_hits, v_hour_units, floor(v_epoch / 3600)::bigint - 24)
+    c_per_hour - private.ring_sum(v_hits, v_last, floor(v_epoch / 60)::bigint, 61),
+    c_per_day - private.ring_sum(v_hour_hits, v_last_hour, floor(v_epoch / 3600)::bigint, 25)
   );
 
   select count(*)::integer into v_held

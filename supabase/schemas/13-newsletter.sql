@@ -54,15 +54,15 @@ comment on table private.newsletter_tokens is
 
 create table private.newsletter_rate_limits (
   ip_hash text not null,
-  window_kind text not null,
-  window_start timestamp with time zone not null,
-  hits integer default 0 not null,
-  constraint newsletter_rate_limits_pkey PRIMARY KEY (ip_hash, window_kind),
-  constraint newsletter_rate_limits_window_kind CHECK ((window_kind = ANY (ARRAY['minute'::text, 'day'::text])))
+  minute_start timestamp with time zone not null,
+  minute_hits integer default 0 not null,
+  day_start timestamp with time zone not null,
+  day_hits integer default 0 not null,
+  constraint newsletter_rate_limits_pkey PRIMARY KEY (ip_hash)
 );
-create index newsletter_rate_limits_window_idx ON private.newsletter_rate_limits (window_start);
+create index newsletter_rate_limits_day_idx ON private.newsletter_rate_limits (day_start);
 comment on table private.newsletter_rate_limits is
-  'Newsletter sign-up requests per client (salted IP hash) and window; written only by request_newsletter_subscription().';
+  'Newsletter sign-up requests per client (salted IP hash) in its current minute and day; written only by request_newsletter_subscription().';
 
 -- ------------------------------------------------------------------------------------------------
 -- Functions
@@ -109,9 +109,9 @@ begin
   -- expired, and requests their addresses' owners never confirmed. Rows another request holds
   -- are skipped, so two requests never wait on each other here.
   delete from private.newsletter_rate_limits
-   where (ip_hash, window_kind) in (
-     select r.ip_hash, r.window_kind from private.newsletter_rate_limits r
-      where r.window_start < now() - interval '2 days'
+   where ip_hash in (
+     select r.ip_hash from private.newsletter_rate_limits r
+      where r.day_start < now() - interval '2 days'
       limit 100 for update skip locked);
   delete from private.newsletter_tokens
    where token_hash in (

@@ -609,19 +609,19 @@ describe('spam defence', () => {
 
     // The minute passes (moved back in the database rather than waited for).
     await pool.query(
-      `update private.submission_rate_limits set window_start = window_start - interval '1 minute'
-        where form_id = $1 and window_kind = 'minute'`,
+      `update private.submission_rate_limits set minute_start = minute_start - interval '1 minute'
+        where form_id = $1`,
       [form.formId],
     );
     expect((await send(form, 6)).status).toBe(200);
 
     // The daily allowance is separate: once used up, the wait is until the day's end.
+    await pool.query(`update private.submission_rate_limits set day_hits = $2 where form_id = $1`, [
+      form.formId,
+      LIMITS.ratePerDay,
+    ]);
     await pool.query(
-      `update private.submission_rate_limits set hits = $2 where form_id = $1 and window_kind = 'day'`,
-      [form.formId, LIMITS.ratePerDay],
-    );
-    await pool.query(
-      `update private.submission_rate_limits set hits = 0 where form_id = $1 and window_kind = 'minute'`,
+      `update private.submission_rate_limits set minute_hits = 0 where form_id = $1`,
       [form.formId],
     );
     const daily = await send(form, 7);
