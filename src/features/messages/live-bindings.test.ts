@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import {
   failRequests,
   holdRequests,
@@ -282,5 +282,29 @@ describe('applyMessagesChange: updates and deletes', () => {
     });
     expect(client.getQueryState(messagesKeys.unread())?.isInvalidated).toBe(true);
     expect(client.getQueryState(messagesKeys.counts())?.isInvalidated).toBe(true);
+  });
+
+  it('reads the counts on screen again once for a burst of changes', async () => {
+    let reads = 0;
+    const observer = new QueryObserver(client, {
+      queryKey: messagesKeys.unread(),
+      queryFn: () => ++reads,
+      staleTime: Infinity,
+    });
+    const unsubscribe = observer.subscribe(() => {});
+    await vi.waitFor(() => expect(reads).toBe(1));
+    for (const message of [existing, makeMessage(), makeMessage()]) {
+      void applyMessagesChange(client, {
+        table: 'entries',
+        eventType: 'DELETE',
+        new: {},
+        old: { id: message.id },
+      });
+    }
+    expect(client.getQueryState(messagesKeys.unread())?.isInvalidated).toBe(true);
+    await vi.waitFor(() => expect(reads).toBe(2));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(reads).toBe(2);
+    unsubscribe();
   });
 });

@@ -7,7 +7,8 @@
 // payload that lacks a shown column (Realtime leaves out values too large for it) is read back
 // before it is shown. The message is merged into every cached list whose view, form and search it
 // matches, flagged as new. An UPDATE (read, spam) is merged; a DELETE (its payload holds only the
-// id) is removed. Counts are read again after every change.
+// id) is removed. Counts are marked stale by every change and read again, a burst of changes at a
+// time.
 import type { QueryClient } from '@tanstack/react-query';
 import { formsListKey } from '../../config/query-keys';
 import type { Tables } from '../../lib/database';
@@ -22,9 +23,30 @@ import type { Delivery, Message } from './types';
 
 /**
  * Read-backs asked for within this window go in one request: a burst of submissions costs one
- * read per open dashboard, not one per message. The message is on screen before it starts.
+ * read per open dashboard, not one per message. The message is on screen before it starts (except
+ * for a payload without a shown column), so the window costs no time to see it.
  */
-const READ_BACK_BATCH_MS = 50;
+const READ_BACK_BATCH_MS = 250;
+
+/**
+ * The counts are marked stale at once, and the ones on screen read again at most once per this
+ * window: a burst of submissions costs one recount, not one (cancelled by the next) per message.
+ */
+const RECOUNT_MS = 250;
+
+const recounting = new WeakSet<QueryClient>();
+
+function countsChanged(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: messagesKeys.unread(), refetchType: 'none' });
+  void client.invalidateQueries({ queryKey: messagesKeys.counts(), refetchType: 'none' });
+  if (recounting.has(client)) return;
+  recounting.add(client);
+  setTimeout(() => {
+    recounting.delete(client);
+    void client.refetchQueries({ queryKey: messagesKeys.unread(), type: 'active' });
+    void client.refetchQueries({ queryKey: messagesKeys.counts(), type: 'active' });
+  }, RECOUNT_MS);
+}
 
 let batch: { ids: Set<string>; read: Promise<Map<string, Message>> } | null = null;
 
@@ -152,8 +174,7 @@ export function applyMessagesChange(client: QueryClient, change: RowChange): Pro
       });
     }
   }
-  void client.invalidateQueries({ queryKey: messagesKeys.unread() });
-  void client.invalidateQueries({ queryKey: messagesKeys.counts() });
+  countsChanged(client);
   return readBack;
 }
 
