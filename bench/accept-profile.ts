@@ -5,17 +5,20 @@
 // so the statements inside functions and triggers are counted too) and track_functions = all,
 // applies supabase/migrations, creates one owner (its own confirmed e-mail as the form's target,
 // so every post queues a notification, as in production) and one form, then calls accept_post N
-// times through one `pg` connection as the service role, as the form endpoint does: an
-// idempotency key per post, two custom fields with their order, a notification, BENCH_CLIENTS
-// visitors in turn. The caps are lifted (as FORMS_RATE_LIMITS=off does) so that every post is
-// accepted; the counters behind them are still taken and written. Prints:
-//   - the call's time (round trip measured by the client, and its execution time in Postgres);
+// times through BENCH_CONNECTIONS `pg` connections (1: one post after another) as the service
+// role, as the form endpoint does: an idempotency key per post, two custom fields with their
+// order, a notification, BENCH_CLIENTS visitors in turn. The caps are lifted (as
+// FORMS_RATE_LIMITS=off does) so that every post is accepted; the counters behind them are still
+// taken and written. Prints:
+//   - the call's time (round trip measured by the client, and its execution time in Postgres),
+//     and posts per second;
 //   - WAL records and bytes per post (pg_stat_wal and the insert position, autovacuum off);
 //   - per statement (nested ones included): calls, mean time and WAL per post;
 //   - per function and trigger: calls and own time per post.
 //
-//   npm run bench:accept           (BENCH_POSTS=2000, BENCH_CLIENTS=16, BENCH_WARMUP=300;
-//                                   BENCH_SUPABASE_DIR=<other checkout>/supabase for a before)
+//   npm run bench:accept           (BENCH_POSTS=2000, BENCH_CLIENTS=256, BENCH_WARMUP=300,
+//                                   BENCH_CONNECTIONS=1; BENCH_SUPABASE_DIR=<other
+//                                   checkout>/supabase profiles that version's migrations)
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -28,8 +31,10 @@ import { freePorts } from '../local-stack/stack.ts';
 import { machineSummary } from './report.ts';
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 2000);
-const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 256);
 const WARM_UP = Number(process.env.BENCH_WARMUP ?? 300);
+/** Connections posting at once (each one post after another); 1 profiles a post alone. */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
 /** The forms function's value for a lifted cap (supabase/functions/forms/settings.ts). */
 const LIFTED = 1_000_000_000;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -92,8 +97,22 @@ try {
     [form.id],
   );
 
-  // As PostgREST runs an RPC for the service role.
-  await pool.query('set role service_role');
+  // As PostgREST runs an RPC: as the service role.
+  const posting = new pg.Pool({
+    connectionString: url,
+    max: CONNECTIONS,
+    options: '-c role=service_role',
+  });
+  posting.on('error', () => undefined);
+  /** Runs `sql` on every posting connection (all of them checked out at once). */
+  const onEach = async (sql: string) => {
+    const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => posting.connect()));
+    try {
+      await Promise.all(clients.map((c) => c.query(sql).then(() => c.query('select 1'))));
+    } finally {
+      for (const c of clients) c.release();
+    }
+  };
   const text =
     'Name: Ada Lovelace\nE-mail: ada@example.test\n\nHello! I would like to know more about ' +
     'your project and its pricing.\n\ntopic: pricing\nplan: team\n';
@@ -105,7 +124,7 @@ try {
   });
   const call = async (n: number) => {
     const started = performance.now();
-    const { rows } = await pool.query<{ r: { status: string } }>(
+    const { rows } = await posting.query<{ r: { status: string } }>(
       `select public.accept_post(
          p_seen => $1, p_entry_id => $2, p_form_id => $3, p_ip_hash => $4, p_name => $5,
          p_email => $6, p_message => $7, p_data => $8, p_is_spam => false,
@@ -131,10 +150,21 @@ try {
     return performance.now() - started;
   };
 
-  for (let n = 0; n < WARM_UP; n++) await call(n);
-  await pool.query('reset role');
+  /** Posts `from` … `from + count - 1`, CONNECTIONS at a time; the latency of each. */
+  const run = async (from: number, count: number) => {
+    const times: number[] = [];
+    let next = from;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (next < from + count) times.push(await call(next++));
+      }),
+    );
+    return times;
+  };
+
+  await run(0, WARM_UP);
   // The warm-up's own counts reach shared memory first, so that the resets clear them.
-  await pool.query('select pg_stat_force_next_flush()');
+  await onEach('select pg_stat_force_next_flush()');
   await pool.query('checkpoint');
   await pool.query('select extensions.pg_stat_statements_reset()');
   await pool.query('select pg_stat_reset()'); // this database's function counters
@@ -142,14 +172,13 @@ try {
   const {
     rows: [{ lsn: lsnBefore }],
   } = await pool.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text lsn');
-  await pool.query('set role service_role');
 
-  const times: number[] = [];
   const started = performance.now();
-  for (let n = WARM_UP; n < WARM_UP + POSTS; n++) times.push(await call(n));
+  const times = await run(WARM_UP, POSTS);
   const elapsed = performance.now() - started;
 
-  await pool.query('reset role');
+  await onEach('select pg_stat_force_next_flush()');
+  await posting.end();
   await pool.query('select pg_stat_force_next_flush()');
   const {
     rows: [wal],
@@ -173,7 +202,7 @@ try {
        from extensions.pg_stat_statements s
       where s.dbid = (select oid from pg_database where datname = current_database())
         and s.query not ilike '%pg_stat%' and s.query not ilike '%pg_current_wal%'
-        and s.query not in ('reset role', 'set role service_role')
+        and s.query not in ('select 1')
       order by s.total_exec_time desc`,
   );
   const { rows: functions } = await pool.query<{
@@ -203,13 +232,14 @@ try {
     `Measured ${new Date().toISOString()} on ${machineSummary()}, load average (1 min) ${os.loadavg()[0].toFixed(1)}.`,
   );
   console.log(
-    `${POSTS} posts after ${WARM_UP} warm-up posts, one connection, ${CLIENTS} visitors in turn.\n`,
+    `${POSTS} posts after ${WARM_UP} warm-up posts, ${CONNECTIONS} connection${CONNECTIONS === 1 ? '' : 's'} posting at once, ${CLIENTS} visitors in turn.\n`,
   );
   console.log('| per post | value |');
   console.log('|---|---|');
   console.log(
-    `| call, round trip (mean / p50 / p99) | ${f3(elapsed / POSTS)} / ${f3(pct(0.5))} / ${f3(pct(0.99))} ms |`,
+    `| call, round trip (mean / p50 / p99) | ${f3(times.reduce((a, b) => a + b, 0) / POSTS)} / ${f3(pct(0.5))} / ${f3(pct(0.99))} ms |`,
   );
+  console.log(`| posts per second | ${(POSTS / (elapsed / 1000)).toFixed(0)} |`);
   console.log(`| accept_post() execution in Postgres (mean) | ${top ? f3(top.mean) : '?'} ms |`);
   console.log(`| WAL records (pg_stat_wal) | ${f2(per(wal.records))} |`);
   console.log(
