@@ -1,6 +1,7 @@
 // Entry point of the `forms` Edge Function: wires the environment (Supabase service client, salts,
 // site URL) and the outbox worker into the request handler. Everything else lives in pure modules.
 import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
+import { connectDatabase, databaseUrlFromEnv } from '../_shared/database.ts';
 import { createOutbox } from '../_shared/outbox/worker.ts';
 import { handleRequest, type FormsDeps } from './handler.ts';
 import { captchaVerifyUrlFromEnv, createCaptchaCheck } from './captcha.ts';
@@ -22,17 +23,19 @@ function required(name: string): string {
 const supabase = createClient(required('SUPABASE_URL'), required('SUPABASE_SERVICE_ROLE_KEY'), {
   auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 });
+// Every post's calls and the outbox's go straight to Postgres (_shared/database.ts).
+const db = connectDatabase(databaseUrlFromEnv(env));
 const salt = ipSaltFromEnv(env);
 // Said once per start: a deployment that misses these keeps working, but not as intended.
 const warn = (message: string) => console.warn(`forms: ${message}`);
 const siteUrl = siteUrlFromEnv(env, warn);
 const clientIpPolicy = clientIpPolicyFromEnv(env, warn);
 // Known forms are remembered for a minute (at most 1 000): accept_post confirms each on use.
-const formStore = createFormStore(supabase, submissionLimitsFromEnv(env, warn));
+const formStore = createFormStore({ rest: supabase, db }, submissionLimitsFromEnv(env, warn));
 const forms = cachedForms(formStore, { ttlMs: 60_000, maxForms: 1_000 });
 // The outbox worker (_shared/outbox/): mail, webhooks and target confirmations, sent in-process.
 const outbox = createOutbox({
-  client: supabase,
+  client: db,
   env,
   siteUrl,
   log: (message) => console.error(`forms: ${message}`),
@@ -52,7 +55,7 @@ const deps: FormsDeps = {
   beginCaptchaPost: formStore.beginCaptchaPost,
   // Forms with CAPTCHA only: their secret is read and the provider asked before storing.
   checkCaptcha: createCaptchaCheck({
-    loadSecret: (formId) => loadCaptchaSecret(supabase, formId),
+    loadSecret: (formId) => loadCaptchaSecret(db, formId),
     verifyUrl: captchaVerifyUrlFromEnv(env, warn),
     log: (message) => console.error(`forms: ${message}`),
   }),
@@ -62,7 +65,7 @@ const deps: FormsDeps = {
   sendWebhooksNow: (entryId) => outbox.webhooksNow({ entryId }),
   // Never fails the post: without the copy, that one message cannot be sent later.
   holdNotification: (entryId, notification) =>
-    holdNotification(supabase, entryId, notification).catch((err) =>
+    holdNotification(db, entryId, notification).catch((err) =>
       console.error(`forms: keeping a notification failed: ${(err as Error).message}`),
     ),
   async background(work) {

@@ -1,7 +1,10 @@
-// Storage for the endpoint through supabase-js with the service role: works unchanged on hosted
-// Supabase, self-hosted Supabase and the local stack. One RPC per step, each its own transaction:
-// one per accepted post (accept_post). The outbox's storage is _shared/outbox/store.ts.
+// Storage for the endpoint: works unchanged on hosted Supabase, self-hosted Supabase and the local
+// stack. The calls of every post (accept_post, begin_captcha_post, a held notification, a CAPTCHA
+// secret) go over the direct database connection (_shared/database.ts), one statement and
+// transaction each; the form lookup, cached a minute per form, reads REST with the service role.
+// The outbox's storage is _shared/outbox/store.ts.
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
+import type { RpcClient } from '../_shared/outbox/store.ts';
 import type { AcceptInput, AcceptResult, BeginCaptchaResult, FormRecord } from './model.ts';
 import type { Notification } from './notification.ts';
 import type { SubmissionLimits } from './settings.ts';
@@ -31,17 +34,23 @@ async function ownerTimeZone(client: SupabaseClient, formId: string): Promise<st
   }
 }
 
-/** `limits`: the caps passed to accept_submission (settings.ts; LIMITS unless lifted for tests). */
-export function createFormStore(client: SupabaseClient, limits: SubmissionLimits) {
+/**
+ * `rest`: the service-role supabase-js client; `db`: the direct connection. `limits`: the caps
+ * passed to accept_submission (settings.ts; LIMITS unless lifted for tests).
+ */
+export function createFormStore(
+  { rest, db }: { rest: SupabaseClient; db: RpcClient },
+  limits: SubmissionLimits,
+) {
   return {
     async loadForm(id: string): Promise<FormRecord | null> {
       const [{ data, error }, timeZone] = await Promise.all([
-        client
+        rest
           .from('forms')
           .select('id, name, target_email, allowed_origin, redirect_url, captcha_provider')
           .eq('id', id)
           .maybeSingle(),
-        ownerTimeZone(client, id),
+        ownerTimeZone(rest, id),
       ]);
       if (error) throw new Error(`forms lookup: ${error.message}`);
       return data ? { ...formRow(data as FormRecord), time_zone: timeZone } : null;
@@ -51,7 +60,7 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
     // answers form_changed with the current form) and accepts in the same transaction.
     async accept(input: AcceptInput): Promise<AcceptResult> {
       const n = input.notification;
-      const { data, error } = await client.rpc('accept_post', {
+      const { data, error } = await db.rpc('accept_post', {
         p_seen: formRow(input.form),
         p_entry_id: input.entryId,
         p_form_id: input.formId,
@@ -119,7 +128,7 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
       ipHash: string;
       idempotencyKey: string | null;
     }): Promise<BeginCaptchaResult> {
-      const { data, error } = await client.rpc('begin_captcha_post', {
+      const { data, error } = await db.rpc('begin_captcha_post', {
         p_form_id: input.formId,
         p_ip_hash: input.ipHash,
         p_idempotency_key: input.idempotencyKey,
@@ -140,10 +149,7 @@ export function createFormStore(client: SupabaseClient, limits: SubmissionLimits
 }
 
 /** A form's CAPTCHA secret (form_captcha_secret(), for the service role only), or null. */
-export async function loadCaptchaSecret(
-  client: SupabaseClient,
-  formId: string,
-): Promise<string | null> {
+export async function loadCaptchaSecret(client: RpcClient, formId: string): Promise<string | null> {
   const { data, error } = await client.rpc('form_captcha_secret', { p_form_id: formId });
   if (error) throw new Error(`form_captcha_secret: ${error.message}`);
   return typeof data === 'string' ? data : null;
@@ -155,7 +161,7 @@ export async function loadCaptchaSecret(
  * send once it is confirmed.
  */
 export async function holdNotification(
-  client: SupabaseClient,
+  client: RpcClient,
   entryId: string,
   n: Notification,
 ): Promise<void> {

@@ -9,6 +9,7 @@
 // retries it.
 import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { clientSaltFromEnv, hashClientKey } from '../_shared/client-hash.ts';
+import { connectDatabase, databaseUrlFromEnv } from '../_shared/database.ts';
 import { clientIp, rateLimitKey } from '../_shared/client-ip.ts';
 import { createOutbox } from '../_shared/outbox/worker.ts';
 import { handleRequest, type NewsletterDeps } from './handler.ts';
@@ -35,8 +36,9 @@ const siteUrl = env('SITE_URL') || null;
 if (!siteUrl)
   console.warn('newsletter: SITE_URL is not set; confirm/unsubscribe links answer in plain text.');
 
+// The outbox claims and finishes its jobs over a direct connection, as in the forms function.
 const outbox = createOutbox({
-  client: supabase,
+  client: connectDatabase(databaseUrlFromEnv(env), { max: 2 }),
   env,
   siteUrl,
   log: (message) => console.error(`newsletter: ${message}`),

@@ -1,12 +1,12 @@
-// The outbox's storage through supabase-js with the service role (each function's index.ts passes
-// its client): e-mail jobs are claimed and finished a batch per call, webhook deliveries claimed
+// The outbox's storage over a client with supabase-js's `rpc` (each function's index.ts passes its
+// direct database connection, _shared/database.ts): e-mail jobs are claimed and finished a batch per call, webhook deliveries claimed
 // under a lease and recorded one attempt per call, and waiting target-address confirmations
 // composed in one call. Each RPC is its own transaction.
 import { CONFIRMATIONS, DELIVERY } from '../limits.ts';
 import type { ClaimedJob, DeliveryStore } from './mail-delivery.ts';
 import type { ClaimedWebhook, WebhookStore } from './webhook-delivery.ts';
 
-/** The one supabase-js method used here (index.ts passes its service-role client). */
+/** supabase-js's `rpc`: what the stores call (the direct connection answers it the same way). */
 export interface RpcClient {
   rpc(
     name: string,

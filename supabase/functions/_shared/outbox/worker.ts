@@ -20,7 +20,7 @@ import { runWebhookDeliveries, type WebhookWorkerDeps } from './webhook-delivery
 import { sendWebhook } from './webhook-sender.ts';
 
 export interface OutboxOptions {
-  /** The function's service-role client (its `rpc` is all the outbox uses). */
+  /** The function's direct database connection (_shared/database.ts; `rpc` is all it uses). */
   client: RpcClient;
   env: (name: string) => string | undefined;
   /** SITE_URL, for the confirmation links; null: confirmations wait until it is set. */
