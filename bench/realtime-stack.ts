@@ -1,10 +1,11 @@
-// The local stack of `npm run bench:realtime`, run in a process of its own so that the 100–500
-// subscribed clients of the benchmark do not share an event loop with the Realtime server (as on
-// Supabase, where clients and server are different machines).
+// The local stack of the benchmarks (bench:realtime, bench:live, bench:submissions), run in a
+// process of its own so that the load they generate (100–500 subscribed clients, posting clients)
+// does not share an event loop with the servers (as on Supabase, where clients and servers are
+// different machines).
 //
-// Started by bench/realtime.ts (and bench/live.ts) with BENCH_DATA_DIR, and BENCH_FUNCTION_ENV (a
-// JSON object, e.g. {"FORMS_RATE_LIMITS":"off"}) for the Edge Functions if given; prints one JSON
-// line {apiUrl, anonKey, serviceRoleKey, dbUrl} once ready and stops the stack on SIGINT/SIGTERM.
+// Started through bench/stack-process.ts with BENCH_DATA_DIR, and BENCH_FUNCTION_ENV (a JSON object,
+// e.g. {"FORMS_RATE_LIMITS":"off"}) for the Edge Functions if given; prints one JSON line
+// {apiUrl, anonKey, serviceRoleKey, dbUrl} once ready and stops the stack on SIGINT/SIGTERM.
 import { freePorts, startStack } from '../local-stack/stack.ts';
 import { REALTIME_LIMITS } from '../local-stack/realtime/limits.ts';
 
@@ -24,6 +25,12 @@ const stack = await startStack({
   authRateLimits: { signInSignUps: 100_000, tokenRefresh: 100_000 },
   functionEnv: process.env.BENCH_FUNCTION_ENV
     ? (JSON.parse(process.env.BENCH_FUNCTION_ENV) as Record<string, string>)
+    : undefined,
+  // BENCH_FUNCTION_LOG=1: the functions' log lines, one per line on stdout as `functions: …`.
+  log: process.env.BENCH_FUNCTION_LOG
+    ? (service, message) => {
+        if (service === 'functions') console.log(`functions: ${message.replace(/\n/g, ' ')}`);
+      }
     : undefined,
 });
 const { apiUrl, anonKey, serviceRoleKey, dbUrl } = stack.settings;

@@ -1,8 +1,9 @@
 // Benchmark (not a test): how many submissions per second does the full path take, next to what
 // the database alone takes?
 //
-// Starts its own local stack on free ports in a temporary folder, with the forms function's rate
-// limits lifted by the test-only FORMS_RATE_LIMITS=off (one machine posts far more than any
+// Starts its own local stack on free ports in a temporary folder, in a process of its own
+// (bench/stack-process.ts: the posting clients never share the servers' event loop), with the forms
+// function's rate limits lifted by the test-only FORMS_RATE_LIMITS=off (one machine posts far more than any
 // visitor may). One owner, one form whose target is the owner's own confirmed e-mail, so every
 // post stores an entry and queues an e-mail job, as in production; the SMTP send runs after the
 // answer. At 1, 16 and 64 clients it measures, in the same run:
@@ -22,7 +23,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePorts, startStack } from '../local-stack/stack.ts';
+import { startStackProcess, stopProcess } from './stack-process.ts';
 import { machineSummary, writeSection } from './report.ts';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,16,64').split(',').map(Number);
@@ -115,17 +116,11 @@ function post(url: URL, agent: http.Agent, localAddress: string, body: string): 
 
 async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tinyback-bench-submissions-'));
-  const [api, db, mailWeb, smtp] = await freePorts(4);
-  const functionLog: string[] = [];
-  const stack = await startStack({
-    dataDir,
-    ports: { api, db, mailWeb, smtp },
-    seed: false,
+  const { child, settings, functionLog } = await startStackProcess(dataDir, {
     functionEnv: RATE_LIMITS_OFF,
-    log: (service, message) => {
-      if (service === 'functions') functionLog.push(message);
-    },
+    functionLog: true,
   });
+  const stack = { settings, pool: new pg.Pool({ connectionString: settings.dbUrl, max: 2 }) };
   const agents: http.Agent[] = [];
   try {
     // The owner's own confirmed e-mail is the form's target: no confirmation step, every post
@@ -279,7 +274,8 @@ async function main() {
     await writeSection('submissions', 'Submission throughput', machine, lines, notes);
   } finally {
     for (const agent of agents) agent.destroy();
-    await stack.stop();
+    await stack.pool.end();
+    await stopProcess(child);
     await rm(dataDir, { recursive: true, force: true });
   }
 }
