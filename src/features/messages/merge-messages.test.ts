@@ -4,6 +4,7 @@ import {
   listRows,
   mergeEntryChange,
   mergeEntryDetail,
+  shareRows,
   withDeliveries,
   type MessagePages,
 } from './merge-messages';
@@ -260,5 +261,30 @@ describe('withDeliveries', () => {
     expect(data!.pages[0].rows[0].delivery).toEqual(sent);
     expect(data!.pages[0].rows[1]).toBe(b);
     expect(withDeliveries(list, new Map())).toBe(list);
+  });
+});
+
+describe('shareRows', () => {
+  it('keeps every unchanged message the same object when one arrives at the top', () => {
+    const [a, b, c] = [makeMessage(), makeMessage(), makeMessage()];
+    const before = pages([a, b], [c]);
+    // As a refetch answers: equal rows, but new objects.
+    const fresh = makeMessage();
+    const after = pages([fresh, { ...a }, { ...b }], [{ ...c }]);
+    const shared = shareRows(before, after) as MessagePages;
+    expect(listRows(shared)).toEqual([fresh, a, b, c]);
+    expect(shared.pages[0].rows[1]).toBe(a);
+    expect(shared.pages[0].rows[2]).toBe(b);
+    expect(shared.pages[1]).toBe(before.pages[1]);
+  });
+
+  it('gives a changed message a new object and keeps equal data as it was', () => {
+    const [a, b] = [makeMessage(), makeMessage()];
+    const before = pages([a, b]);
+    const read = { ...b, read_at: '2026-11-22T00:00:00Z' };
+    const shared = shareRows(before, pages([{ ...a }, read])) as MessagePages;
+    expect(shared.pages[0].rows[0]).toBe(a);
+    expect(shared.pages[0].rows[1]).toEqual(read);
+    expect(shareRows(before, pages([{ ...a }, { ...b }]))).toBe(before);
   });
 });

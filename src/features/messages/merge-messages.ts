@@ -2,7 +2,7 @@
 // inbox list (an infinite query of keyset pages) and into a cached single message. Builds on
 // lib/merge-change's mergeIntoPages, with the list's own membership rule (view, form, search)
 // and order (newest first).
-import type { InfiniteData } from '@tanstack/react-query';
+import { replaceEqualDeep, type InfiniteData } from '@tanstack/react-query';
 import { changedId, mergeIntoPages, type RowChange } from '../../lib/merge-change';
 import { messageColumns } from './message-fields';
 import { compareNewestFirst, matchesFilter } from './message-query';
@@ -141,4 +141,35 @@ export function deliveryPatches(
   deliveries: ReadonlyMap<string, Message['delivery']>,
 ): Map<string, Partial<Message>> {
   return new Map([...deliveries].map(([id, delivery]) => [id, { delivery: delivery ?? null }]));
+}
+
+/**
+ * The lists' structural sharing: every message that did not change stays the same object, matched
+ * by id rather than by position (the default compares position by position, so a message arriving
+ * at the top would make every row below it a new object, and every card render again).
+ */
+export function shareRows(previous: unknown, next: unknown): unknown {
+  const before = previous as MessagePages | undefined;
+  const after = next as MessagePages | undefined;
+  if (!before?.pages || !after?.pages) return replaceEqualDeep(previous, next);
+  const known = new Map(listRows(before).map((row) => [row.id, row]));
+  let changed = before.pages.length !== after.pages.length;
+  const pages = after.pages.map((page, i) => {
+    const rows = page.rows.map((row) => {
+      const old = known.get(row.id);
+      return old ? replaceEqualDeep(old, row) : row;
+    });
+    const was = before.pages[i];
+    const sameRows =
+      was !== undefined &&
+      was.rows.length === rows.length &&
+      rows.every((row, j) => row === was.rows[j]);
+    const next = replaceEqualDeep(was?.next, page.next);
+    if (sameRows && next === was.next) return was;
+    changed = true;
+    return { ...page, rows: sameRows ? was.rows : rows, next };
+  });
+  const pageParams = replaceEqualDeep(before.pageParams, after.pageParams);
+  if (!changed && pageParams === before.pageParams) return before;
+  return { ...after, pages, pageParams };
 }

@@ -4,6 +4,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import * as yup from 'yup';
 import { supabase } from '../../../lib/supabase';
+import { shareRows } from '../merge-messages';
 import { toMessage } from '../message-fields';
 import {
   MAX_SEARCH_LENGTH,
@@ -84,5 +85,6 @@ export function useMessages(filter: MessageFilter) {
     queryFn: ({ pageParam, signal }) => getMessagesPage({ filter, cursor: pageParam, signal }),
     initialPageParam: null as Cursor | null,
     getNextPageParam: (lastPage) => lastPage.next ?? undefined,
+    structuralSharing: shareRows,
   });
 }
