@@ -78,6 +78,20 @@ const layerZones = [
 const KEBAB_MESSAGE =
   'File and folder names are kebab-case: rename "{{ target }}" (e.g. message-list.tsx, use-forms.ts).';
 
+/** Packages only some function modules may import (used by the functions' import rules below). */
+const FUNCTION_IMPORT_RULES = {
+  'supabase-js': {
+    regex: '^(npm:|jsr:)?@supabase/',
+    message:
+      "Only a function's index.ts and supabase-store.ts import supabase-js: pass the client or a store into this module instead.",
+  },
+  postgres: {
+    regex: '^(npm:)?(pg|postgres)(@|/|$)',
+    message:
+      'Only supabase/functions/_shared/database.ts connects to Postgres: pass its client (an `rpc`) into this module instead.',
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', '.stack-data', 'test-artifacts', 'coverage'] },
   js.configs.recommended,
@@ -135,26 +149,37 @@ export default tseslint.config(
       ],
     },
   },
-  // In a function, only its entry (index.ts) and its store module talk to supabase-js; the pure
-  // modules take what they need as arguments, so unit tests run them without a database.
-  {
-    files: ['supabase/functions/**/*.ts'],
-    ignores: ['supabase/functions/*/index.ts', 'supabase/functions/*/supabase-store.ts'],
+  // In a function, only its entry (index.ts) and its store module talk to supabase-js, and only
+  // _shared/database.ts opens Postgres connections; the pure modules take what they need as
+  // arguments, so unit tests run them without a database.
+  ...[
+    {
+      files: ['supabase/functions/**/*.ts'],
+      ignores: [
+        'supabase/functions/*/index.ts',
+        'supabase/functions/*/supabase-store.ts',
+        'supabase/functions/_shared/database.ts',
+        'supabase/functions/**/*.test.ts',
+      ],
+      patterns: ['supabase-js', 'postgres'],
+    },
+    // Unit tests run on Node and may use its pg (sql-call.test.ts checks the driver's quoting).
+    { files: ['supabase/functions/**/*.test.ts'], patterns: ['supabase-js'] },
+    {
+      files: ['supabase/functions/*/index.ts', 'supabase/functions/*/supabase-store.ts'],
+      patterns: ['postgres'],
+    },
+    { files: ['supabase/functions/_shared/database.ts'], patterns: ['supabase-js'] },
+  ].map(({ files, ignores = [], patterns }) => ({
+    files,
+    ignores,
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            {
-              regex: '^(npm:|jsr:)?@supabase/',
-              message:
-                "Only a function's index.ts and supabase-store.ts import supabase-js: pass the client or a store into this module instead.",
-            },
-          ],
-        },
+        { patterns: patterns.map((name) => FUNCTION_IMPORT_RULES[name]) },
       ],
     },
-  },
+  })),
 
   // Only src/config/env.ts reads import.meta.env (validated once, typed for everyone else).
   {
