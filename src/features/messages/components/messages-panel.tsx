@@ -1,7 +1,7 @@
 // The Messages tab: the owner's messages (inbox or spam, one form or all, searched on the
 // server), newest first and live, with read state, delivery status, bulk actions, a detail
 // drawer and CSV export. Its state lives in the URL (see use-messages-params.ts).
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import {
   Box,
   Button,
@@ -33,6 +33,7 @@ import { LoadMore, MessageListEmpty, MessageListError, MessageListSkeleton } fro
 import { RetentionNotice } from './retention-notice';
 import { SearchBox } from './search-box';
 import { useMessagesParams } from './use-messages-params';
+import { useStableCallback } from './use-stable-callback';
 
 interface FormOption {
   id: string;
@@ -52,9 +53,22 @@ interface PendingDelete {
   fromDetail?: boolean;
 }
 
-export function MessagesPanel({ forms }: MessagesPanelProps) {
-  const { filter, messageId, setForm, setView, setSearch, openMessage, closeMessage } =
-    useMessagesParams();
+const MemoExportButton = memo(ExportButton);
+const MemoSearchBox = memo(SearchBox);
+const MemoRetentionNotice = memo(RetentionNotice);
+const MemoMessageDetail = memo(MessageDetail);
+const MemoConfirmDeleteDialog = memo(ConfirmDeleteDialog);
+
+export const MessagesPanel = memo(function MessagesPanel({ forms }: MessagesPanelProps) {
+  const params = useMessagesParams();
+  const { filter, messageId } = params;
+  // Stable handlers: the parts of the panel below are memoized and render again only when what
+  // they show changes, not on every message that arrives.
+  const setForm = useStableCallback(params.setForm);
+  const setView = useStableCallback(params.setView);
+  const setSearch = useStableCallback(params.setSearch);
+  const openMessage = useStableCallback(params.openMessage);
+  const closeMessage = useStableCallback(params.closeMessage);
   const list = useMessages(filter);
   const counts = useViewCounts(filter.formId);
   const action = useMessageAction();
@@ -86,7 +100,7 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
     if (selection.key !== filterKey) return [];
     return rows.filter((row) => selection.ids.has(row.id)).map((row) => row.id);
   }, [rows, selection, filterKey]);
-  const select = (ids: readonly string[], selected: boolean) =>
+  const select = useStableCallback((ids: readonly string[], selected: boolean) =>
     setSelection((current) => {
       const next = new Set(current.key === filterKey ? current.ids : []);
       for (const id of ids) {
@@ -94,9 +108,10 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
         else next.delete(id);
       }
       return { key: filterKey, ids: next };
-    });
+    }),
+  );
   const selectedSet = useMemo(() => new Set(selectedIds), [selectedIds]);
-  const clearSelection = () => setSelection({ key: filterKey, ids: new Set() });
+  const clearSelection = useStableCallback(() => setSelection({ key: filterKey, ids: new Set() }));
 
   const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null);
 
@@ -106,22 +121,17 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
   const inFlight = useMemo(() => rows.filter(isDeliveryInFlight).map((row) => row.id), [rows]);
   useDeliveryPolling(inFlight);
 
-  const run = action.run;
+  const run = useStableCallback(action.run);
 
-  // The cards' handlers stay the same from render to render (they call the latest select, open
-  // and run), so a card that did not change is not rendered again when a message arrives.
-  const latest = useRef({ select, openMessage, run });
-  useEffect(() => {
-    latest.current = { select, openMessage, run };
-  });
+  // One set of handlers for every card: a card that did not change is not rendered again when a
+  // message arrives.
   const onCardSelect = useCallback(
-    (id: string, selected: boolean) => latest.current.select([id], selected),
-    [],
+    (id: string, selected: boolean) => select([id], selected),
+    [select],
   );
-  const onCardOpen = useCallback((id: string) => latest.current.openMessage(id), []);
   const onCardAction = useCallback(
-    (id: string, next: MessageAction) => latest.current.run({ ids: [id], action: next }),
-    [],
+    (id: string, next: MessageAction) => run({ ids: [id], action: next }),
+    [run],
   );
   const onCardDelete = useCallback(
     (message: Message) => setPendingDelete({ ids: [message.id], sender: senderName(message) }),
@@ -134,13 +144,30 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
     [run],
   );
 
-  function confirmDelete() {
+  const confirmDelete = useStableCallback(() => {
     if (!pendingDelete) return;
     remove.mutate(pendingDelete.ids);
     if (pendingDelete.fromDetail) closeMessage();
     select(pendingDelete.ids, false);
     setPendingDelete(null);
-  }
+  });
+  const cancelDelete = useCallback(() => setPendingDelete(null), []);
+  const onDetailDelete = useCallback(
+    (message: Message) =>
+      setPendingDelete({ ids: [message.id], sender: senderName(message), fromDetail: true }),
+    [],
+  );
+  const toggleAll = useStableCallback((checked: boolean) =>
+    select(
+      rows.map((row) => row.id),
+      checked,
+    ),
+  );
+  const exportFormName = useCallback((id: string) => formNames.get(id), [formNames]);
+  const viewCounts = useMemo(
+    () => (counts.data ? { inbox: counts.data.inbox, spam: counts.data.spam } : undefined),
+    [counts.data],
+  );
 
   function bulkAction(next: MessageAction) {
     run({ ids: selectedIds, action: next });
@@ -158,35 +185,21 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
         <Heading as="h1" size="xl">
           Messages
         </Heading>
-        <ExportButton filter={filter} formName={(id) => formNames.get(id)} />
+        <MemoExportButton filter={filter} formName={exportFormName} />
       </Flex>
 
       <Flex gap="3" wrap="wrap" align="center">
-        <ViewSwitch
-          view={filter.view}
-          counts={counts.data ? { inbox: counts.data.inbox, spam: counts.data.spam } : undefined}
-          onChange={setView}
+        <ViewSwitch view={filter.view} counts={viewCounts} onChange={setView} />
+        <FormFilter
+          formId={filter.formId}
+          forms={forms}
+          unknownForm={unknownForm}
+          onChange={setForm}
         />
-        <NativeSelect.Root size="md" width={{ base: 'full', sm: '56' }}>
-          <NativeSelect.Field
-            aria-label="Filter by form"
-            value={filter.formId ?? ''}
-            onChange={(event) => setForm(event.currentTarget.value || null)}
-          >
-            <option value="">All forms</option>
-            {unknownForm && <option value={filter.formId ?? ''}>Selected form</option>}
-            {forms.map((form) => (
-              <option key={form.id} value={form.id}>
-                {visibleText(form.name)}
-              </option>
-            ))}
-          </NativeSelect.Field>
-          <NativeSelect.Indicator />
-        </NativeSelect.Root>
-        <SearchBox value={filter.q} onSearch={setSearch} />
+        <MemoSearchBox value={filter.q} onSearch={setSearch} />
       </Flex>
 
-      <RetentionNotice formId={filter.formId} formName={shownFormName} />
+      <MemoRetentionNotice formId={filter.formId} formName={shownFormName} />
 
       {/* New messages are announced; the cards themselves carry a visible "New" badge. */}
       <VisuallyHidden role="status" aria-live="polite">
@@ -201,26 +214,12 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
         <MessageListEmpty filter={filter} onClearSearch={() => setSearch('')} />
       ) : (
         <Stack gap="3">
-          <Flex justify="space-between" align="center" gap="3" wrap="wrap" minH="8">
-            <Checkbox.Root
-              checked={allSelected ? true : someSelected ? 'indeterminate' : false}
-              onCheckedChange={(details) =>
-                select(
-                  rows.map((row) => row.id),
-                  details.checked === true,
-                )
-              }
-              size="sm"
-            >
-              <Checkbox.HiddenInput />
-              <Checkbox.Control />
-              <Checkbox.Label>Select all loaded messages</Checkbox.Label>
-            </Checkbox.Root>
-            <Text textStyle="sm" color="fg.muted">
-              {rows.length === 1 ? '1 message' : `${rows.length} messages`}
-              {list.hasNextPage ? ' loaded' : ''}
-            </Text>
-          </Flex>
+          <ListHeader
+            checked={allSelected ? true : someSelected ? 'indeterminate' : false}
+            onToggleAll={toggleAll}
+            count={rows.length}
+            more={list.hasNextPage}
+          />
 
           {selectedIds.length > 0 && (
             <BulkActionBar
@@ -239,7 +238,7 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
               formName={formNameOf(message)}
               selected={selectedSet.has(message.id)}
               onSelect={onCardSelect}
-              onOpen={onCardOpen}
+              onOpen={openMessage}
               onAction={onCardAction}
               onDelete={onCardDelete}
             />
@@ -263,25 +262,23 @@ export function MessagesPanel({ forms }: MessagesPanelProps) {
         </Stack>
       )}
 
-      <MessageDetail
+      <MemoMessageDetail
         messageId={messageId}
         listed={listed}
         formName={formNameOf}
         onClose={closeMessage}
         onAction={onDetailAction}
-        onDelete={(message) =>
-          setPendingDelete({ ids: [message.id], sender: senderName(message), fromDetail: true })
-        }
+        onDelete={onDetailDelete}
       />
-      <ConfirmDeleteDialog
+      <MemoConfirmDeleteDialog
         count={pendingDelete?.ids.length ?? 0}
         sender={pendingDelete?.sender}
         onConfirm={confirmDelete}
-        onCancel={() => setPendingDelete(null)}
+        onCancel={cancelDelete}
       />
     </Stack>
   );
-}
+});
 
 /** What the live region says when messages arrive while the list is open. */
 function arrivalAnnouncement(rows: readonly Message[]): string {
@@ -293,7 +290,68 @@ function arrivalAnnouncement(rows: readonly Message[]): string {
     : `${arrived.length} new messages, the latest from ${latest}.`;
 }
 
-function ViewSwitch({
+const FormFilter = memo(function FormFilter({
+  formId,
+  forms,
+  unknownForm,
+  onChange,
+}: {
+  formId: string | null;
+  forms: readonly FormOption[];
+  unknownForm: boolean;
+  onChange: (formId: string | null) => void;
+}) {
+  return (
+    <NativeSelect.Root size="md" width={{ base: 'full', sm: '56' }}>
+      <NativeSelect.Field
+        aria-label="Filter by form"
+        value={formId ?? ''}
+        onChange={(event) => onChange(event.currentTarget.value || null)}
+      >
+        <option value="">All forms</option>
+        {unknownForm && <option value={formId ?? ''}>Selected form</option>}
+        {forms.map((form) => (
+          <option key={form.id} value={form.id}>
+            {visibleText(form.name)}
+          </option>
+        ))}
+      </NativeSelect.Field>
+      <NativeSelect.Indicator />
+    </NativeSelect.Root>
+  );
+});
+
+const ListHeader = memo(function ListHeader({
+  checked,
+  onToggleAll,
+  count,
+  more,
+}: {
+  checked: boolean | 'indeterminate';
+  onToggleAll: (checked: boolean) => void;
+  count: number;
+  more: boolean;
+}) {
+  return (
+    <Flex justify="space-between" align="center" gap="3" wrap="wrap" minH="8">
+      <Checkbox.Root
+        checked={checked}
+        onCheckedChange={(details) => onToggleAll(details.checked === true)}
+        size="sm"
+      >
+        <Checkbox.HiddenInput />
+        <Checkbox.Control />
+        <Checkbox.Label>Select all loaded messages</Checkbox.Label>
+      </Checkbox.Root>
+      <Text textStyle="sm" color="fg.muted">
+        {count === 1 ? '1 message' : `${count} messages`}
+        {more ? ' loaded' : ''}
+      </Text>
+    </Flex>
+  );
+});
+
+const ViewSwitch = memo(function ViewSwitch({
   view,
   counts,
   onChange,
@@ -344,4 +402,4 @@ function ViewSwitch({
       </ButtonGroup>
     </Box>
   );
-}
+});
