@@ -9,8 +9,13 @@
 -- - The form's per-minute counter, the account's notification counters and the month's quota are
 --   each counted by one UPDATE whose condition is the cap (under the row's lock, as before; a
 --   racing post waits and decides on the new count), instead of a locking read, then an update.
---   The quota is now taken before the notification decision, so the notification is counted in
---   the same statement that decides it; neither refuses a post for the other.
+-- - Those shared counter rows stay locked until the post commits, and every racing post of the form
+--   or the account waits for them; so the entry and its e-mail job are now stored first and the
+--   counters taken last, in a block. When a counter refuses the post or caps its e-mail (rare),
+--   the block is undone (its savepoint) and taken again: counting only, in the order they always
+--   had, to answer the refusal (the same counts kept, the same quota warning), or storing the
+--   entry with the notification cap it met. The notification is counted by the statement that
+--   decides it, after the quota.
 -- - The ring counters (the form's posts by second, the account's notifications by minute and by
 --   hour) keep one count per slot and the latest unit counted, instead of a unit beside every
 --   count: the same windows in about a third of the bytes, so each update writes less WAL. The
@@ -172,6 +177,7 @@ declare
   v_key bytea;
   v_first uuid;
   v_counted boolean;
+  v_storing boolean := true;
 begin
   -- `for key share` keeps the form from being deleted until this transaction ends; its settings
   -- are read under the same lock, so the decision to e-mail follows the form as it is now.
@@ -208,110 +214,149 @@ begin
     end if;
   end if;
 
-  -- Per form, all clients together (a backstop when addresses are cheap): the posts of the last
-  -- sixty seconds, by second. One statement counts the post when there is room, under the form's
-  -- counter row lock, so a racing post waits and then decides on the count this one left.
-  if p_form_per_minute is not null then
-    for attempt in 1 .. 2 loop
-      update private.form_post_counts c
-         set (hits, last_second) =
-               (select a.hits, a.last from private.ring_take(c.hits, c.last_second, v_second, 60, 1) a)
-       where c.form_id = p_form_id
-         and private.ring_sum(c.hits, c.last_second, v_second, 60) < p_form_per_minute;
-      v_counted := found;
-      exit when v_counted or attempt = 2;
-      -- The form's first post (or a full minute): the row, then the same statement once more.
-      insert into private.form_post_counts (form_id) values (p_form_id) on conflict do nothing;
-    end loop;
-    if not v_counted then
-      select c.hits, c.last_second into v_hits, v_last
-        from private.form_post_counts c where c.form_id = p_form_id;
-      delete from private.post_idempotency i where i.form_id = p_form_id and i.key_hash = v_key;
-      return jsonb_build_object(
-        'status', 'rate_limited',
-        'retry_after', greatest(
-          ceil(private.ring_first(v_hits, v_last, v_second, 60) + 60 - v_epoch)::integer, 1)
-      );
-    end if;
-  end if;
+  -- The visitor's network, for the autoresponder's per-visitor cap (its trigger reads it in this
+  -- transaction only).
+  perform set_config('tinyback.client', coalesce(p_ip_hash, ''), true);
 
-  -- The account's month (plan quota): after every check that may refuse the post, so that a post
-  -- refused for another reason is never counted; in this transaction, so the count and the entry
-  -- commit together.
-  v_retry_after := private.take_submission_quota(v_owner, p_is_spam);
-  if v_retry_after > 0 then
-    delete from private.post_idempotency i where i.form_id = p_form_id and i.key_hash = v_key;
-    return jsonb_build_object('status', 'quota_exceeded', 'retry_after', v_retry_after);
-  end if;
-
-  -- Whether to e-mail, and if not, why. Spam is never e-mailed (is_spam says so).
+  -- Whether to e-mail, and if not, why: the form's settings here, the account's caps below. Spam
+  -- is never e-mailed (is_spam says so).
   if not p_is_spam and p_notification is not null then
     if not v_notify then
       v_skipped := 'off';
     elsif not v_verified then
       v_skipped := 'unverified';
-    elsif p_account_per_hour is not null or p_account_per_day is not null then
-      -- One statement counts the notification when both caps have room, under the account's
-      -- counter row lock (held to the end), so racing posts cannot both take the last slot. The
-      -- mail is queued below, in this transaction: it commits with its count.
-      for attempt in 1 .. 2 loop
-        update private.notification_counts c
-           set (minute_hits, last_minute) =
-                 (select m.hits, m.last from private.ring_take(c.minute_hits, c.last_minute, v_minute, 61, 1) m),
-               (hour_hits, last_hour) =
-                 (select h.hits, h.last from private.ring_take(c.hour_hits, c.last_hour, v_hour, 25, 1) h)
-         where c.user_id = v_owner
-           and (p_account_per_hour is null
-                or private.ring_sum(c.minute_hits, c.last_minute, v_minute, 61) < p_account_per_hour)
-           and (p_account_per_day is null
-                or private.ring_sum(c.hour_hits, c.last_hour, v_hour, 25) < p_account_per_day);
-        v_counted := found;
-        exit when v_counted or attempt = 2;
-        insert into private.notification_counts (user_id) values (v_owner) on conflict do nothing;
-      end loop;
-      if not v_counted then
-        select c.minute_hits, c.last_minute into v_hits, v_last
-          from private.notification_counts c where c.user_id = v_owner;
-        if p_account_per_day is not null and (p_account_per_hour is null or private.ring_sum(
-             v_hits, v_last, v_minute, 61) < p_account_per_hour) then
-          v_skipped := 'daily_limit';
-        else
-          v_skipped := 'hourly_limit';
+    end if;
+  end if;
+
+  -- The shared counters (the form's minute, the account's month and notification caps) lock their
+  -- rows until this transaction ends, and every racing post of the form or the account waits for
+  -- them. So the entry and its e-mail job are stored first and the counters taken last, in one
+  -- block: when a counter refuses the post or caps its e-mail (rare), the block is undone (its
+  -- savepoint) and taken again: to answer the refusal (counting only, in the order below, as a
+  -- refused post always was), or to store the entry with the cap it met.
+  for v_pass in 1 .. 5 loop
+    begin
+      if v_storing then
+        -- The entry's owner is set by the entries_set_owner trigger, from the form; the order of
+        -- the custom fields is checked against the data by entries_set_field_order.
+        insert into public.entries (id, form_id, name, email, message, data, is_spam,
+                                    notification_skipped, field_order)
+          values (p_entry_id, p_form_id, p_name, p_email, p_message, coalesce(p_data, '{}'::jsonb),
+                  p_is_spam, v_skipped, p_field_order);
+        if not p_is_spam and p_notification is not null and v_skipped is null then
+          insert into public.email_deliveries
+              (kind, entry_id, user_id, recipient, subject, reply_to, text_body, html_body)
+            values (
+              'notification',
+              p_entry_id,
+              v_owner,
+              v_recipient,
+              p_notification ->> 'subject',
+              nullif(p_notification ->> 'reply_to', ''),
+              p_notification ->> 'text',
+              p_notification ->> 'html'
+            )
+            returning id into v_delivery_id;
         end if;
       end if;
+
+      -- Per form, all clients together (a backstop when addresses are cheap): the posts of the
+      -- last sixty seconds, by second. One statement counts the post when there is room, under
+      -- the form's counter row lock, so a racing post waits and then decides on the count this
+      -- one left.
+      if p_form_per_minute is not null then
+        for attempt in 1 .. 2 loop
+          update private.form_post_counts c
+             set (hits, last_second) =
+                   (select a.hits, a.last from private.ring_take(c.hits, c.last_second, v_second, 60, 1) a)
+           where c.form_id = p_form_id
+             and private.ring_sum(c.hits, c.last_second, v_second, 60) < p_form_per_minute;
+          v_counted := found;
+          exit when v_counted or attempt = 2;
+          -- The form's first post (or a full minute): the row, then the same statement once more.
+          insert into private.form_post_counts (form_id) values (p_form_id) on conflict do nothing;
+        end loop;
+        if not v_counted then
+          if v_storing then
+            raise sqlstate 'TB409';
+          end if;
+          select c.hits, c.last_second into v_hits, v_last
+            from private.form_post_counts c where c.form_id = p_form_id;
+          delete from private.post_idempotency i where i.form_id = p_form_id and i.key_hash = v_key;
+          return jsonb_build_object(
+            'status', 'rate_limited',
+            'retry_after', greatest(
+              ceil(private.ring_first(v_hits, v_last, v_second, 60) + 60 - v_epoch)::integer, 1)
+          );
+        end if;
+      end if;
+
+      -- The account's month (plan quota): after every check that may refuse the post, so that a
+      -- post refused for another reason is never counted; in this transaction, so the count and
+      -- the entry commit together.
+      v_retry_after := private.take_submission_quota(v_owner, p_is_spam);
+      if v_retry_after > 0 then
+        if v_storing then
+          raise sqlstate 'TB409';
+        end if;
+        delete from private.post_idempotency i where i.form_id = p_form_id and i.key_hash = v_key;
+        return jsonb_build_object('status', 'quota_exceeded', 'retry_after', v_retry_after);
+      end if;
+
+      if not v_storing then
+        -- Room was made meanwhile: store the post after all.
+        raise sqlstate 'TB410';
+      end if;
+
+      -- The account's notification caps: one statement counts the e-mail when both have room,
+      -- under the account's counter row lock (held to the end), so racing posts cannot both take
+      -- the last slot; its job above commits with the count.
+      if not p_is_spam and p_notification is not null and v_skipped is null
+         and (p_account_per_hour is not null or p_account_per_day is not null) then
+        for attempt in 1 .. 2 loop
+          update private.notification_counts c
+             set (minute_hits, last_minute) =
+                   (select m.hits, m.last from private.ring_take(c.minute_hits, c.last_minute, v_minute, 61, 1) m),
+                 (hour_hits, last_hour) =
+                   (select h.hits, h.last from private.ring_take(c.hour_hits, c.last_hour, v_hour, 25, 1) h)
+           where c.user_id = v_owner
+             and (p_account_per_hour is null
+                  or private.ring_sum(c.minute_hits, c.last_minute, v_minute, 61) < p_account_per_hour)
+             and (p_account_per_day is null
+                  or private.ring_sum(c.hour_hits, c.last_hour, v_hour, 25) < p_account_per_day);
+          v_counted := found;
+          exit when v_counted or attempt = 2;
+          insert into private.notification_counts (user_id) values (v_owner) on conflict do nothing;
+        end loop;
+        if not v_counted then
+          -- A cap is reached: the entry is stored again with it, without the e-mail.
+          select c.minute_hits, c.last_minute into v_hits, v_last
+            from private.notification_counts c where c.user_id = v_owner;
+          if p_account_per_day is not null and (p_account_per_hour is null or private.ring_sum(
+               v_hits, v_last, v_minute, 61) < p_account_per_hour) then
+            v_skipped := 'daily_limit';
+          else
+            v_skipped := 'hourly_limit';
+          end if;
+          raise sqlstate 'TB410';
+        end if;
+      elsif v_delivery_id is not null then
+        -- Without caps the counters still record the send.
+        perform public.count_notification_send(v_owner, now());
+      end if;
+      exit;
+    exception
+      when sqlstate 'TB409' then
+        v_storing := false;
+        v_delivery_id := null;
+      when sqlstate 'TB410' then
+        v_storing := true;
+        v_delivery_id := null;
+    end;
+    if v_pass = 5 then
+      raise exception 'accept_entry: the counters of form % kept changing', p_form_id;
     end if;
-  end if;
-
-  -- The visitor's network, for the autoresponder's per-visitor cap (its trigger reads it in this
-  -- transaction only).
-  perform set_config('tinyback.client', coalesce(p_ip_hash, ''), true);
-
-  -- The entry's owner is set by the entries_set_owner trigger, from the form; the order of the
-  -- custom fields is checked against the data by entries_set_field_order.
-  insert into public.entries (id, form_id, name, email, message, data, is_spam, notification_skipped,
-                              field_order)
-    values (p_entry_id, p_form_id, p_name, p_email, p_message, coalesce(p_data, '{}'::jsonb),
-            p_is_spam, v_skipped, p_field_order);
-
-  if not p_is_spam and p_notification is not null and v_skipped is null then
-    insert into public.email_deliveries
-        (kind, entry_id, user_id, recipient, subject, reply_to, text_body, html_body)
-      values (
-        'notification',
-        p_entry_id,
-        v_owner,
-        v_recipient,
-        p_notification ->> 'subject',
-        nullif(p_notification ->> 'reply_to', ''),
-        p_notification ->> 'text',
-        p_notification ->> 'html'
-      )
-      returning id into v_delivery_id;
-    -- Counted above when a cap applies; without caps the counters still record the send.
-    if p_account_per_hour is null and p_account_per_day is null then
-      perform public.count_notification_send(v_owner, now());
-    end if;
-  end if;
+  end loop;
 
   return jsonb_build_object(
     'status', 'accepted',

@@ -129,6 +129,30 @@ describe('racing posts', () => {
     expect(day.filter((a) => a.notification_skipped === 'daily_limit').length).toBe(7);
   });
 
+  it('past the account’s cap, with an autoresponder, all get stored without waiting on each other', async () => {
+    // The autoresponder takes the account's lock when the entry is stored; a post that meets the
+    // notification cap is stored again after its counts, and must not deadlock with the others.
+    const form = await ownForm();
+    await pool.query(
+      `insert into public.form_autoresponders (form_id, user_id, enabled, body)
+       values ($1, $2, true, 'Thanks, {{name}}')`,
+      [form.formId, form.userId],
+    );
+    const answers = await race(16, (i) =>
+      accept(form.formId, `client-${i}`, { accountPerHour: 2, accountPerDay: 100 }),
+    );
+    expect(byStatus(answers)).toEqual({ accepted: 16 });
+    expect(answers.filter((a) => a.delivery_id).length).toBe(2);
+    expect(await storedFor(pool, form.formId)).toEqual({ entries: 16, deliveries: 2 });
+    const { rows } = await pool.query<{ n: number }>(
+      `select count(*)::int as n from public.email_deliveries d
+         join public.entries e on e.id = d.source_entry_id
+        where e.form_id = $1 and d.kind = 'autoresponse'`,
+      [form.formId],
+    );
+    expect(rows[0]!.n).toBe(1);
+  });
+
   it('to the newsletter from one client take exactly its minute', async () => {
     const ip = `newsletter-racer-${randomUUID().slice(0, 8)}`;
     await freshMinute(pool);
