@@ -21,7 +21,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { createClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import ws from 'ws';
@@ -54,6 +54,8 @@ interface Sample {
   frame: number;
   /** Frame → shown: the client's part. */
   client: number;
+  /** Answer → the reference subscriber in Node got it (the server's part, without the page). */
+  reference: number | undefined;
 }
 
 interface Result {
@@ -192,6 +194,7 @@ async function main() {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   let site: SiteServer | undefined;
   let browser: Browser | undefined;
+  let reference: SupabaseClient | undefined;
   try {
     const email = `bench-live-${Date.now()}@example.test`;
     // Created confirmed by the service role (sign-ups wait for their e-mail to be confirmed),
@@ -217,6 +220,35 @@ async function main() {
        values ($1, 'Contact', $2, $3) returning id`,
       [ownerId, email, ORIGIN],
     );
+
+    // A reference subscriber in Node, as the dashboard subscribes (src/lib/live-sync.ts): when
+    // Realtime delivers each post to a client that does nothing else, so the page's own share of
+    // the time can be told from the server's.
+    const subscriber = createClient(settings.apiUrl, settings.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: ws as unknown as typeof WebSocket },
+    });
+    reference = subscriber;
+    const signedIn = await subscriber.auth.signInWithPassword({ email, password: PASSWORD });
+    if (signedIn.error) throw signedIn.error;
+    const delivered = new Map<number, number>();
+    await new Promise<void>((resolve, reject) => {
+      subscriber
+        .channel(`live:${ownerId}`)
+        .on(
+          'postgres_changes',
+          { event: 'INSERT', schema: 'public', table: 'entries', filter: `user_id=eq.${ownerId}` },
+          (payload) => {
+            const at = Date.now();
+            const n = /\[lb:(\d+)\]/.exec(String((payload.new as { message?: unknown }).message));
+            if (n) delivered.set(Number(n[1]), at);
+          },
+        )
+        .subscribe((state, err) => {
+          if (state === 'SUBSCRIBED') resolve();
+          else if (state !== 'CLOSED') reject(err ?? new Error(`reference subscriber: ${state}`));
+        });
+    });
 
     console.log('Building the site against the stack…');
     const built = performance.now();
@@ -287,7 +319,13 @@ async function main() {
         const shown = seen.shown[n];
         if (shown === undefined) continue;
         const frame = seen.frame[n] ?? shown;
-        samples.push({ shown: Math.max(0, shown - at), frame: frame - at, client: shown - frame });
+        const reached = delivered.get(n);
+        samples.push({
+          shown: Math.max(0, shown - at),
+          frame: frame - at,
+          client: shown - frame,
+          reference: reached === undefined ? undefined : reached - at,
+        });
       }
       return samples;
     };
@@ -318,12 +356,15 @@ async function main() {
     }
 
     const lines = [
-      `| posts/s | posts | shown | answer → shown: p50 | p95 (target < ${TARGET_P95_MS} ms) | p99 | max | answer → Realtime frame in the page: p50 / p95 | frame → shown: p50 / p95 | load (1 min) |`,
-      '|---|---|---|---|---|---|---|---|---|---|',
+      `| posts/s | posts | shown | answer → shown: p50 | p95 (target < ${TARGET_P95_MS} ms) | p99 | max | answer → event at a Node subscriber: p50 / p95 | answer → Realtime frame in the page: p50 / p95 | frame → shown: p50 / p95 | load (1 min) |`,
+      '|---|---|---|---|---|---|---|---|---|---|---|',
       ...results.map((r) => {
         const shown = r.samples.map((s) => s.shown);
         const frame = r.samples.map((s) => s.frame);
         const client = r.samples.map((s) => s.client);
+        const reference = r.samples.flatMap((s) =>
+          s.reference === undefined ? [] : [s.reference],
+        );
         const p95 = percentile(shown, 0.95);
         return [
           '',
@@ -334,6 +375,7 @@ async function main() {
           `${ms(p95)} ${p95 < TARGET_P95_MS ? '(met)' : '(missed)'}`,
           ms(percentile(shown, 0.99)),
           ms(Math.max(...shown)),
+          `${ms(percentile(reference, 0.5))} / ${ms(percentile(reference, 0.95))}`,
           `${ms(percentile(frame, 0.5))} / ${ms(percentile(frame, 0.95))}`,
           `${ms(percentile(client, 0.5))} / ${ms(percentile(client, 0.95))}`,
           r.load.toFixed(1),
@@ -347,7 +389,8 @@ async function main() {
     const notes = [
       `Production build in headless Chromium (1280 × 800), one owner with the form's inbox open and live; ${WARM_UP_POSTS} warm-up posts per scenario, each scenario on a freshly opened inbox.`,
       "Posts: JSON to the form endpoint with the form's Origin, on a schedule (open loop), each a new message that queues an e-mail to the owner; rate limits lifted by the test-only FORMS_RATE_LIMITS=off.",
-      'Times are Date.now() on one machine: the bench at the 2xx answer, the page at the animation frame after the card entered the DOM (a MutationObserver) and at the Realtime frame (a WebSocket listener). A card shown before its answer arrived counts as 0 ms.',
+      "Times are Date.now() on one machine: the bench at the 2xx answer, the page at the animation frame after the card entered the DOM (a MutationObserver) and at the Realtime frame (a WebSocket listener, which runs on the page's main thread and so waits behind its work). A card shown before its answer arrived counts as 0 ms; the other columns may be negative (an event before the answer).",
+      "The Node subscriber is a second client of the same owner, subscribed as the dashboard is, in the bench's process: the server's part of the time without the page.",
       `Stack, site server, load generator and Chromium share the machine (${os.cpus().length} cores); the load column is the 1-minute load average after the scenario.`,
     ];
     console.log(`\n${lines.join('\n')}\n\nMachine: ${machine}.\n${notes.join('\n')}`);
@@ -356,6 +399,7 @@ async function main() {
     }
   } finally {
     agent.destroy();
+    await reference?.removeAllChannels();
     await browser?.close();
     await site?.close();
     await pool.end();
