@@ -91,6 +91,9 @@ export const MessageCard = memo(function MessageCard({
       borderColor={selected ? 'teal.emphasized' : 'border'}
       bg={highlighted || selected ? 'teal.subtle' : 'bg'}
       transition="background-color 1.5s ease-out, border-color 0.2s"
+      // Off-screen cards skip style, layout and paint until scrolled near: a message arriving at
+      // the top of a long list lays out the cards on screen, not every loaded one.
+      css={{ contentVisibility: 'auto', containIntrinsicSize: 'auto 11rem' }}
       p={{ base: '3', md: '4' }}
       _hover={{ borderColor: 'teal.emphasized' }}
       _focusVisible={{ outline: '2px solid', outlineColor: 'teal.focusRing', outlineOffset: '2px' }}
