@@ -5,7 +5,8 @@ import {
   mergeEntryChange,
   mergeEntryDetail,
   shareRows,
-  withDeliveries,
+  deliveryPatches,
+  withPatches,
   type MessagePages,
 } from './merge-messages';
 import { FORM_BETA, FORM_CONTACT, makeMessage } from './testing/fixtures';
@@ -245,7 +246,7 @@ describe('mergeEntryDetail', () => {
   });
 });
 
-describe('withDeliveries', () => {
+describe('withPatches', () => {
   it('replaces the deliveries of named rows only', () => {
     const a = makeMessage();
     const b = makeMessage();
@@ -257,10 +258,10 @@ describe('withDeliveries', () => {
       next_attempt_at: 'T',
       sent_at: 'S',
     };
-    const data = withDeliveries(list, new Map([[a.id, sent]]));
+    const data = withPatches(list, deliveryPatches(new Map([[a.id, sent]])));
     expect(data!.pages[0].rows[0].delivery).toEqual(sent);
     expect(data!.pages[0].rows[1]).toBe(b);
-    expect(withDeliveries(list, new Map())).toBe(list);
+    expect(withPatches(list, new Map())).toBe(list);
   });
 });
 

@@ -128,14 +128,6 @@ export function withPatches(
   return changed ? { ...data, pages } : data;
 }
 
-/** The list with each row's delivery replaced where `deliveries` names the row. */
-export function withDeliveries(
-  data: MessagePages | undefined,
-  deliveries: ReadonlyMap<string, Message['delivery']>,
-): MessagePages | undefined {
-  return withPatches(data, deliveryPatches(deliveries));
-}
-
 /** Deliveries as patches of the rows they belong to. */
 export function deliveryPatches(
   deliveries: ReadonlyMap<string, Message['delivery']>,
