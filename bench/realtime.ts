@@ -11,16 +11,15 @@
 // owners until p99 passes 1 s. Prints a table and writes it into docs/PERFORMANCE.md.
 //
 //   npm run bench:realtime         (about three minutes)
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import ws from 'ws';
 import { machineSummary, writeSection } from './report.ts';
+import { startStackProcess, stopProcess } from './stack-process.ts';
 
 const OWNERS = 500;
 const PASSWORD = 'bench-password-1';
@@ -69,34 +68,6 @@ interface Result {
 const quantile = (sorted: number[], q: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * q) - 1)] : NaN;
 const ms = (value: number) => (Number.isNaN(value) ? '–' : `${value.toFixed(1)} ms`);
-
-async function startStackProcess(dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/realtime-stack.ts'], {
-    env: { ...process.env, BENCH_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const settings = await new Promise<{
-    apiUrl: string;
-    anonKey: string;
-    serviceRoleKey: string;
-    dbUrl: string;
-  }>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`stack exited with ${code}`)));
-    lines.on('line', (line) => {
-      if (line.startsWith('{')) resolve(JSON.parse(line));
-    });
-  });
-  return { child, settings };
-}
-
-async function stopProcess(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-}
 
 /** Runs `work` over `items`, `limit` at a time. */
 async function inParallel<T>(
