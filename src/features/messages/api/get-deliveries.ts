@@ -61,5 +61,8 @@ export function useDeliveryPolling(entryIds: readonly string[]) {
     initialDataUpdatedAt: () => Date.now(),
     staleTime: DELIVERY_POLL_MS,
     gcTime: 0,
+    // It writes into the lists; its own result is shown nowhere, so it never renders the inbox
+    // (a message arriving with its e-mail in flight changes the key: a new query each time).
+    notifyOnChangeProps: [],
   });
 }
