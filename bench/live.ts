@@ -1,7 +1,7 @@
 // Benchmark (not a test): how soon after a visitor's post is answered does the message show in
 // its owner's open inbox?
 //
-// Starts its own local stack (bench/realtime-stack.ts, in a separate process, with the forms
+// Starts its own local stack (bench/stack-process.ts: a separate process, with the forms
 // function's rate limits lifted by the test-only FORMS_RATE_LIMITS=off) on free ports in a
 // temporary folder, builds the production site against it and serves it, creates a confirmed
 // owner with one form (target: the owner's own address, so every post queues an e-mail, as in
@@ -10,17 +10,18 @@
 // times each post from its 2xx answer to the message on screen: the page records, with Date.now()
 // on the same machine's clock, when a card with the post's marker entered the DOM (a
 // MutationObserver) and the animation frame after that ("shown"); a listener on the page's
-// WebSocket records when the Realtime frame carrying it arrived, which splits the time into
-// server (answer → frame) and client (frame → shown). Scenarios: 1 post/s and 20 posts/s, each on
-// a freshly opened inbox. Prints p50/p95/p99 and writes them into docs/PERFORMANCE.md.
+// WebSocket records when the Realtime frame carrying it arrived (answer → frame, frame → shown),
+// and a second subscriber in Node gives the server's part without the page. Scenarios: 1 post/s
+// (60 posts) and 20 posts/s (400 posts), each on a freshly opened inbox. Prints p50/p95/p99 and
+// writes them into docs/PERFORMANCE.md.
 //
-//   npm run bench:live             (about three minutes, most of it the site's build)
+//   npm run bench:live             (about two and a half minutes; BENCH_LIVE_SLOW_POSTS and
+//                                   BENCH_LIVE_FAST_POSTS change the counts, BENCH_LIVE_NO_WRITE=1
+//                                   leaves docs/PERFORMANCE.md alone)
 import http from 'node:http';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
@@ -28,6 +29,7 @@ import ws from 'ws';
 import { launchBrowser, waitForAppOnGoto } from '../tests/e2e/support/browser.ts';
 import { serveSite, type SiteServer } from '../tests/e2e/site-server.ts';
 import { machineSummary, writeSection } from './report.ts';
+import { startStackProcess, stopProcess } from './stack-process.ts';
 
 const ORIGIN = 'https://site.example.test';
 const PASSWORD = 'bench-password-1';
@@ -39,13 +41,6 @@ const SCENARIOS = [
   { rate: 1, posts: Number(process.env.BENCH_LIVE_SLOW_POSTS ?? 60) },
   { rate: 20, posts: Number(process.env.BENCH_LIVE_FAST_POSTS ?? 400) },
 ];
-
-interface Settings {
-  apiUrl: string;
-  anonKey: string;
-  serviceRoleKey: string;
-  dbUrl: string;
-}
 
 interface Sample {
   /** Post's 2xx answer → card shown (the animation frame after it entered the DOM). */
@@ -76,33 +71,6 @@ const percentile = (values: number[], p: number) => {
 };
 const ms = (value: number) => (Number.isNaN(value) ? '–' : `${Math.round(value)} ms`);
 const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis));
-
-async function startStackProcess(dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/realtime-stack.ts'], {
-    env: {
-      ...process.env,
-      BENCH_DATA_DIR: dataDir,
-      BENCH_FUNCTION_ENV: JSON.stringify({ FORMS_RATE_LIMITS: 'off' }),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const settings = await new Promise<Settings>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`stack exited with ${code}`)));
-    lines.on('line', (line) => {
-      if (line.startsWith('{')) resolve(JSON.parse(line) as Settings);
-    });
-  });
-  return { child, settings };
-}
-
-async function stopProcess(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(10_000)]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-}
 
 /**
  * Runs in the page before its own scripts, on every navigation: records per post marker
@@ -189,7 +157,9 @@ function post(url: URL, agent: http.Agent, body: string): Promise<number> {
 
 async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tinyback-bench-live-'));
-  const { child, settings } = await startStackProcess(dataDir);
+  const { child, settings } = await startStackProcess(dataDir, {
+    functionEnv: { FORMS_RATE_LIMITS: 'off' },
+  });
   const pool = new pg.Pool({ connectionString: settings.dbUrl, max: 2 });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   let site: SiteServer | undefined;
