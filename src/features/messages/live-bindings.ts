@@ -13,6 +13,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { formsListKey } from '../../config/query-keys';
 import type { Tables } from '../../lib/database';
 import type { LiveBinding } from '../../lib/live-sync';
+import { refetchSoon } from '../../lib/refetch-soon';
 import type { RowChange } from '../../lib/merge-change';
 import { getMessagesById } from './api/get-messages-by-id';
 import { messagesKeys } from './api/query-keys';
@@ -28,24 +29,10 @@ import type { Delivery, Message } from './types';
  */
 const READ_BACK_BATCH_MS = 250;
 
-/**
- * The counts are marked stale at once, and the ones on screen read again at most once per this
- * window: a burst of submissions costs one recount, not one (cancelled by the next) per message.
- */
-const RECOUNT_MS = 250;
-
-const recounting = new WeakSet<QueryClient>();
-
+/** Unread and per-view counts follow every change, read again once per burst (refetch-soon.ts). */
 function countsChanged(client: QueryClient): void {
-  void client.invalidateQueries({ queryKey: messagesKeys.unread(), refetchType: 'none' });
-  void client.invalidateQueries({ queryKey: messagesKeys.counts(), refetchType: 'none' });
-  if (recounting.has(client)) return;
-  recounting.add(client);
-  setTimeout(() => {
-    recounting.delete(client);
-    void client.refetchQueries({ queryKey: messagesKeys.unread(), type: 'active' });
-    void client.refetchQueries({ queryKey: messagesKeys.counts(), type: 'active' });
-  }, RECOUNT_MS);
+  refetchSoon(client, messagesKeys.unread());
+  refetchSoon(client, messagesKeys.counts());
 }
 
 let batch: { ids: Set<string>; read: Promise<Map<string, Message>> } | null = null;
