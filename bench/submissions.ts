@@ -16,7 +16,8 @@
 // were still queued when the level ended and the rate counting that wait.
 //
 //   npm run bench:submissions      (about a minute; BENCH_SECONDS=… changes the 5 s per level,
-//                                   BENCH_LEVELS=1,16 the client counts)
+//                                   BENCH_LEVELS=1,16 the client counts, BENCH_FORMS=16 the
+//                                   number of forms and owners the clients post to, 1 by default)
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -28,6 +29,9 @@ import { machineSummary, writeSection } from './report.ts';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,16,64').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Forms (each its own owner) the clients post to: 1 is the worst case, every post on one form's
+ * and one account's counter rows (a form takes at most 60 posts a minute in production). */
+const FORMS = Number(process.env.BENCH_FORMS ?? 1);
 const WARM_UP_SECONDS = 1;
 const ORIGIN = 'https://site.example.test';
 /** The test-only switch of the forms function (supabase/functions/forms/README.md). */
@@ -123,29 +127,33 @@ async function main() {
   const stack = { settings, pool: new pg.Pool({ connectionString: settings.dbUrl, max: 2 }) };
   const agents: http.Agent[] = [];
   try {
-    // The owner's own confirmed e-mail is the form's target: no confirmation step, every post
-    // queues an e-mail job.
-    const ownerId = randomUUID();
-    const ownerEmail = `owner-${ownerId.slice(0, 8)}@example.test`;
-    await stack.pool.query(
-      `insert into auth.users (instance_id, id, aud, role, email, email_confirmed_at,
-                               raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-       values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2,
-               now(), '{"provider":"email","providers":["email"]}', '{}', now(), now())`,
-      [ownerId, ownerEmail],
-    );
-    // Far more posts than any plan's month: the owner has no quota.
-    await stack.pool.query(`select public.set_account_plan($1, 'unlimited')`, [ownerId]);
-    const {
-      rows: [form],
-    } = await stack.pool.query<{ id: string; notify_email: boolean; target_verified: boolean }>(
-      `insert into public.forms (user_id, name, target_email, allowed_origin)
-       values ($1, 'Contact', $2, $3) returning id, notify_email, target_verified`,
-      [ownerId, ownerEmail, ORIGIN],
-    );
-    if (!form.notify_email || !form.target_verified) throw new Error('form would not e-mail');
-
-    const url = new URL(`${stack.settings.apiUrl}/functions/v1/forms/${form.id}`);
+    // Each owner's own confirmed e-mail is its form's target: no confirmation step, every post
+    // queues an e-mail job. BENCH_FORMS owners with one form each; client i posts to form i mod n.
+    const createForm = async () => {
+      const ownerId = randomUUID();
+      const ownerEmail = `owner-${ownerId.slice(0, 8)}@example.test`;
+      await stack.pool.query(
+        `insert into auth.users (instance_id, id, aud, role, email, email_confirmed_at,
+                                 raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+         values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2,
+                 now(), '{"provider":"email","providers":["email"]}', '{}', now(), now())`,
+        [ownerId, ownerEmail],
+      );
+      // Far more posts than any plan's month: the owner has no quota.
+      await stack.pool.query(`select public.set_account_plan($1, 'unlimited')`, [ownerId]);
+      const {
+        rows: [form],
+      } = await stack.pool.query<{ id: string; notify_email: boolean; target_verified: boolean }>(
+        `insert into public.forms (user_id, name, target_email, allowed_origin)
+         values ($1, 'Contact', $2, $3) returning id, notify_email, target_verified`,
+        [ownerId, ownerEmail, ORIGIN],
+      );
+      if (!form.notify_email || !form.target_verified) throw new Error('form would not e-mail');
+      return form.id;
+    };
+    const formIds: string[] = [];
+    for (let i = 0; i < FORMS; i++) formIds.push(await createForm());
+    const urls = formIds.map((id) => new URL(`${stack.settings.apiUrl}/functions/v1/forms/${id}`));
     const body = JSON.stringify({
       name: 'Ada Lovelace',
       email: 'ada@example.test',
@@ -158,17 +166,17 @@ async function main() {
       return agent;
     });
     const fullPath = (client: number) =>
-      post(url, clientAgents[client], `127.0.1.${client + 1}`, body);
+      post(urls[client % FORMS], clientAgents[client], `127.0.1.${client + 1}`, body);
 
     // The same columns accept_submission writes (the owner comes from the entries_set_owner
     // trigger there too).
-    const insert = (pool: pg.Pool) => async () => {
+    const insert = (pool: pg.Pool) => async (client: number) => {
       await pool.query(
         `insert into public.entries (id, form_id, name, email, message, data, is_spam)
          values ($1, $2, $3, $4, $5, $6, false)`,
         [
           randomUUID(),
-          form.id,
+          formIds[client % FORMS],
           'Ada Lovelace',
           'ada@example.test',
           'Hello! I would like to know more about your project and its pricing.',
@@ -179,10 +187,10 @@ async function main() {
 
     const count = async () => {
       const { rows } = await stack.pool.query<{ entries: number; jobs: number }>(
-        `select (select count(*)::int from public.entries where form_id = $1) entries,
+        `select (select count(*)::int from public.entries where form_id = any($1)) entries,
                 (select count(*)::int from public.email_deliveries d
-                   join public.entries e on e.id = d.entry_id where e.form_id = $1) jobs`,
-        [form.id],
+                   join public.entries e on e.id = d.entry_id where e.form_id = any($1)) jobs`,
+        [formIds],
       );
       return rows[0];
     };
@@ -194,8 +202,8 @@ async function main() {
           await stack.pool.query<{ n: number }>(
             `select count(*)::int n from public.email_deliveries d
                join public.entries e on e.id = d.entry_id
-              where e.form_id = $1 and d.status <> 'sent'`,
-            [form.id],
+              where e.form_id = any($1) and d.status <> 'sent'`,
+            [formIds],
           )
         ).rows[0].n;
       const started = performance.now();
@@ -266,6 +274,9 @@ async function main() {
     const machine = machineSummary();
     const notes = [
       `${SECONDS} s per level after a ${WARM_UP_SECONDS} s warm-up; every 2xx checked against the committed entries and e-mail jobs.`,
+      FORMS === 1
+        ? 'One form and one owner take every post (the worst case: every post counts on the same form and account counter rows; BENCH_FORMS=16 spreads the clients over 16 owners).'
+        : `${FORMS} forms, each its own owner; client i posts to form i mod ${FORMS}.`,
       'E-mails are sent after the answer, in batches, to the stack\'s mail catcher; "counting their sending" divides the posts by the level\'s time plus the wait until the last of its e-mails was sent.',
       `Load average (1 min) at the end: ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores (other work on the machine slows every row; the ratio is taken in the same run).`,
       'Rate limits: lifted by the test-only FORMS_RATE_LIMITS=off (the function logged its warning); never set it in production.',
