@@ -28,6 +28,7 @@ import type { Browser, Page } from 'playwright-core';
 import ws from 'ws';
 import { launchBrowser, waitForAppOnGoto } from '../tests/e2e/support/browser.ts';
 import { serveSite, type SiteServer } from '../tests/e2e/site-server.ts';
+import { postForm } from './form-post.ts';
 import { machineSummary, writeSection } from './report.ts';
 import { startStackProcess, stopProcess } from './stack-process.ts';
 
@@ -121,39 +122,6 @@ const RECORD_ARRIVALS = `(() => {
 type Arrivals = Record<'frame' | 'dom' | 'shown', Record<string, number>>;
 const arrivals = (page: Page) =>
   page.evaluate(() => (window as unknown as { __liveBench: Arrivals }).__liveBench);
-
-/** One JSON post; resolves with Date.now() at its 2xx answer. */
-function post(url: URL, agent: http.Agent, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          origin: ORIGIN,
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const at = Date.now();
-          const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve(at);
-          else
-            reject(new Error(`HTTP ${status}: ${Buffer.concat(chunks).toString().slice(0, 200)}`));
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tinyback-bench-live-'));
@@ -265,7 +233,7 @@ async function main() {
             message: `[lb:${n}] Hello! I would like to know more about your project and its pricing.`,
           });
           try {
-            answered.set(n, await post(url, agent, body));
+            answered.set(n, await postForm(url, { agent, origin: ORIGIN, body }));
           } catch (err) {
             errors++;
             firstError ??= (err as Error).message;

@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startStackProcess, stopProcess } from './stack-process.ts';
+import { postForm } from './form-post.ts';
 import { machineSummary, writeSection } from './report.ts';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,16,64').split(',').map(Number);
@@ -82,42 +83,6 @@ async function load(
   return { ok, errors, firstError, seconds: (performance.now() - started) / 1000, latencies };
 }
 
-/** One JSON post through a client's own keep-alive connection; resolves on a 2xx. */
-function post(url: URL, agent: http.Agent, localAddress: string, body: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        localAddress,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          origin: ORIGIN,
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          (res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300
-            ? resolve()
-            : reject(
-                new Error(
-                  `HTTP ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 200)}`,
-                ),
-              ),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tinyback-bench-submissions-'));
   const { child, settings, functionLog } = await startStackProcess(dataDir, {
@@ -166,7 +131,12 @@ async function main() {
       return agent;
     });
     const fullPath = (client: number) =>
-      post(urls[client % FORMS], clientAgents[client], `127.0.1.${client + 1}`, body);
+      postForm(urls[client % FORMS], {
+        agent: clientAgents[client],
+        localAddress: `127.0.1.${client + 1}`,
+        origin: ORIGIN,
+        body,
+      }).then(() => undefined);
 
     // The same columns accept_submission writes (the owner comes from the entries_set_owner
     // trigger there too).
