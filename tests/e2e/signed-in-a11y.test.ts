@@ -40,6 +40,28 @@ const focusedElement = (page: Page) =>
   });
 
 /**
+ * Waits until `dialog` is open and holds the focus. Its focus trap starts a frame after it shows;
+ * a dialog closed before that frame never took the focus and has none to hand back.
+ */
+async function focusedIn(dialog: Locator) {
+  await dialog.waitFor();
+  await expect
+    .poll(() => dialog.evaluate((el) => el.contains(document.activeElement)), {
+      message: 'focus inside the dialog once it opened',
+    })
+    .toBe(true);
+}
+
+/** Polls until `locator` has the focus; the failure says what has it instead. */
+async function expectFocus(page: Page, locator: Locator, what: string) {
+  await expect
+    .poll(async () => ((await hasFocus(locator)) ? 'focused' : await focusedElement(page)), {
+      message: `focus ${what}`,
+    })
+    .toBe('focused');
+}
+
+/**
  * Opens a dialog from `opener` with the keyboard, closes it with `close` and expects the focus
  * back on `opener`.
  */
@@ -54,12 +76,10 @@ async function roundTrip(
   const dialog = page
     .getByRole('dialog', { name: dialogName })
     .or(page.getByRole('alertdialog', { name: dialogName }));
-  await dialog.waitFor();
+  await focusedIn(dialog);
   await close(dialog);
   await dialog.waitFor({ state: 'detached' });
-  await expect
-    .poll(() => hasFocus(opener), { message: `focus after "${dialogName}" closed` })
-    .toBe(true);
+  await expectFocus(page, opener, `after "${dialogName}" closed`);
 }
 
 const pressEscape = (page: Page) => () => page.keyboard.press('Escape');
@@ -288,12 +308,10 @@ describe('signed-in pages are accessible in Chromium', () => {
       await create.getByLabel('Allowed origin', { exact: true }).fill('https://example.com');
       await pressButton(create, 'Create')();
       const ready = page.getByRole('dialog', { name: '"Throwaway" is ready' });
-      await ready.waitFor();
+      await focusedIn(ready);
       await page.keyboard.press('Escape');
       await ready.waitFor({ state: 'detached' });
-      await expect
-        .poll(() => hasFocus(newForm), { message: "focus after the new form's code closed" })
-        .toBe(true);
+      await expectFocus(page, newForm, "after the new form's code closed");
 
       // Deleted: the opener went with the form, so the focus goes to the page's content, not to
       // the start of the document.
@@ -301,6 +319,7 @@ describe('signed-in pages are accessible in Chromium', () => {
       await throwaway.getByRole('button', { name: 'Delete' }).focus();
       await page.keyboard.press('Enter');
       const confirm = page.getByRole('alertdialog', { name: /^Delete/ });
+      await focusedIn(confirm);
       await pressButton(confirm, 'Delete')();
       await throwaway.waitFor({ state: 'detached' });
       await confirm.waitFor({ state: 'detached' });
