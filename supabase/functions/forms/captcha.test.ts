@@ -224,7 +224,7 @@ describe('the handler with a CAPTCHA form', () => {
         accepts.push(input);
         return answers.shift() ?? { status: 'accepted', entryId: input.entryId, deliveryId: null };
       },
-      hashIp: async (ip) => `hash:${ip}`,
+      hashIp: (ip) => `hash:${ip}`,
       checkCaptcha: opts.checkCaptcha,
       sendNow: async () => undefined,
       background: async (work) => work,

@@ -33,7 +33,7 @@ function fakeDeps(overrides: Partial<FormsDeps> = {}, redirectUrl: string | null
         }
       );
     },
-    hashIp: async (ip) => `hash(${ip})`,
+    hashIp: (ip) => `hash(${ip})`,
     sendNow: async (id) => void sent.push(id),
     background: (work) => work,
     deliverDue: async () => ({ claimed: 2, sent: 2, retrying: 0, failed: 0 }),

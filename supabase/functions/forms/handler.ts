@@ -34,7 +34,7 @@ export interface FormsDeps {
    * e-mail notifications are off, which the database decides under the form's lock).
    */
   accept(input: AcceptInput): Promise<AcceptResult>;
-  hashIp(ip: string): Promise<string>;
+  hashIp(ip: string): string;
   /**
    * Before a CAPTCHA check: counts the post against the client's allowance (so refused tokens
    * cost the client too), or answers a repeated idempotency key with the first post's entry.
@@ -184,7 +184,7 @@ async function handleSubmission(
   try {
     // Never an address the client wrote; IPv6 clients counted by their /64 network.
     const ip = clientIp(req.headers, deps.clientIpPolicy);
-    const ipHash = await deps.hashIp(rateLimitKey(ip));
+    const ipHash = deps.hashIp(rateLimitKey(ip));
     for (let tries = 1; ; tries++) {
       // Before storing, against the form as it is stored with (form_changed comes back here).
       const provider = form.captcha_provider ?? null;

@@ -20,7 +20,7 @@ function depsAnswering(result: (entryId: string) => AcceptResult) {
       redirect_url: null,
     }),
     accept: async (input) => result(input.entryId),
-    hashIp: async (ip) => `hash(${ip})`,
+    hashIp: (ip) => `hash(${ip})`,
     sendNow: async () => undefined,
     holdNotification: async (entryId, notification) => void held.push([entryId, notification]),
     background: (work) => work,

@@ -13,8 +13,18 @@ export interface LocalTime {
   timeZone: string;
 }
 
-function partsIn(at: Date, timeZone: string): Record<string, string> {
-  const format = new Intl.DateTimeFormat('en-GB', {
+/**
+ * One formatter per zone, kept: building one costs about 0.2 ms, using it a hundredth of that, and
+ * every notification needs one. Zones are a few hundred names; an unknown one throws and is not
+ * kept.
+ */
+const formats = new Map<string, Intl.DateTimeFormat>();
+const MAX_KEPT_FORMATS = 1_000;
+
+function formatIn(timeZone: string): Intl.DateTimeFormat {
+  let format = formats.get(timeZone);
+  if (format) return format;
+  format = new Intl.DateTimeFormat('en-GB', {
     timeZone,
     weekday: 'short',
     day: 'numeric',
@@ -26,8 +36,14 @@ function partsIn(at: Date, timeZone: string): Record<string, string> {
     hourCycle: 'h23',
     timeZoneName: 'longOffset',
   });
+  if (formats.size >= MAX_KEPT_FORMATS) formats.clear();
+  formats.set(timeZone, format);
+  return format;
+}
+
+function partsIn(at: Date, timeZone: string): Record<string, string> {
   const parts: Record<string, string> = {};
-  for (const part of format.formatToParts(at)) parts[part.type] = part.value;
+  for (const part of formatIn(timeZone).formatToParts(at)) parts[part.type] = part.value;
   return parts;
 }
 
