@@ -840,24 +840,6 @@ export type Database = {
       };
       resend_target_confirmation: { Args: { p_form_id: string }; Returns: Json };
       revoke_api_key: { Args: { p_id: string }; Returns: boolean };
-      ring_add: {
-        Args: {
-          p_by: number;
-          p_hits: number[];
-          p_size: number;
-          p_unit: number;
-          p_units: number[];
-        };
-        Returns: Record<string, unknown>;
-      };
-      ring_count: {
-        Args: { p_hits: number[]; p_since: number; p_units: number[] };
-        Returns: number;
-      };
-      ring_oldest: {
-        Args: { p_hits: number[]; p_since: number; p_units: number[] };
-        Returns: number;
-      };
       send_held_notifications: { Args: { p_form_id: string }; Returns: Json };
       send_webhook_test: { Args: { p_webhook_id: string }; Returns: string };
       set_account_plan: {

@@ -232,53 +232,6 @@ AS $function$
 $function$;
 revoke all on function private.mail_label(p_value text, p_max integer) from public, anon, authenticated, service_role;
 
-create or replace function public.ring_add(p_hits integer[], p_units bigint[], p_unit bigint, p_size integer, p_by integer, OUT hits integer[], OUT units bigint[])
- RETURNS record
- LANGUAGE plpgsql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-declare
-  v_slot integer := (p_unit % p_size)::integer + 1;
-begin
-  hits := p_hits;
-  units := p_units;
-  if coalesce(cardinality(hits), 0) <> p_size or coalesce(cardinality(units), 0) <> p_size then
-    hits := array_fill(0, array[p_size]);
-    units := array_fill(-1::bigint, array[p_size]);
-  end if;
-  if units[v_slot] < p_unit then
-    hits[v_slot] := p_by;
-    units[v_slot] := p_unit;
-  elsif units[v_slot] = p_unit then
-    hits[v_slot] := hits[v_slot] + p_by;
-  end if;
-end;
-$function$;
-revoke all on function public.ring_add(p_hits integer[], p_units bigint[], p_unit bigint, p_size integer, p_by integer, OUT hits integer[], OUT units bigint[]) from public, anon, authenticated, service_role;
-
-create or replace function public.ring_count(p_hits integer[], p_units bigint[], p_since bigint)
- RETURNS integer
- LANGUAGE sql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-  select coalesce(sum(r.h), 0)::integer
-    from unnest(p_hits, p_units) as r(h, u)
-   where r.u >= p_since;
-$function$;
-revoke all on function public.ring_count(p_hits integer[], p_units bigint[], p_since bigint) from public, anon, authenticated, service_role;
-
-create or replace function public.ring_oldest(p_hits integer[], p_units bigint[], p_since bigint)
- RETURNS bigint
- LANGUAGE sql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-  select min(r.u) from unnest(p_hits, p_units) as r(h, u) where r.u >= p_since and r.h > 0;
-$function$;
-revoke all on function public.ring_oldest(p_hits integer[], p_units bigint[], p_since bigint) from public, anon, authenticated, service_role;
-
 create or replace function private.ring_now(p_hits integer[], p_last bigint, p_unit bigint, p_size integer)
  RETURNS integer[]
  LANGUAGE plpgsql

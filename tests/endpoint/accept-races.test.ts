@@ -172,41 +172,71 @@ describe('racing posts', () => {
   });
 });
 
+/**
+ * The ring counters as they were before 20261212100000_cheaper_accept.sql: a unit beside every
+ * slot. A slot counts its unit; a newer unit takes the slot over; an older one than the slot
+ * holds is dropped. The model the new helpers (a count per slot and the latest unit) must match.
+ */
+class UnitRing {
+  private readonly hits: number[];
+  private readonly units: number[];
+  constructor(private readonly size: number) {
+    this.hits = Array<number>(size).fill(0);
+    this.units = Array<number>(size).fill(-1);
+  }
+  add(unit: number, by: number): void {
+    const slot = unit % this.size;
+    if (this.units[slot]! < unit) {
+      this.hits[slot] = by;
+      this.units[slot] = unit;
+    } else if (this.units[slot] === unit) {
+      this.hits[slot]! += by;
+    }
+  }
+  /** What the slots of `since` and later counted. */
+  count(since: number): number {
+    return this.units.reduce((sum, u, i) => (u >= since ? sum + this.hits[i]! : sum), 0);
+  }
+  /** The oldest unit since `since` with a count, or null. */
+  oldest(since: number): number | null {
+    const counted = this.units.filter((u, i) => u >= since && this.hits[i]! > 0);
+    return counted.length ? Math.min(...counted) : null;
+  }
+}
+
 describe('ring counters', () => {
-  it('count what the rings with a unit per slot counted, step by step', async () => {
+  it('count what a ring with a unit per slot counted, step by step', async () => {
     // A fixed pseudo-random walk over the units (seconds), with repeats, gaps shorter and longer
     // than the ring, and a step back (a transaction that began a little earlier).
     let seed = 42;
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const steps = [0, 0, 0, 1, 1, 2, 3, 7, 30, 58, 59, 60, 61, 125, -1];
     let unit = 1_800_000_000;
-    let old = { hits: [] as number[], units: [] as string[] };
+    const model = new UnitRing(60);
     let ring = { hits: [] as number[], last: null as string | null };
     for (let i = 0; i < 300; i++) {
       unit += steps[Math.floor(next() * steps.length)]!;
       const by = 1 + Math.floor(next() * 3);
+      model.add(unit, by);
       const { rows } = await pool.query<{
-        old_hits: number[];
-        old_units: string[];
         hits: number[];
         last: string;
-        old_count: number;
         count: number;
-        old_first: string | null;
         first: string | null;
       }>(
-        `select o.hits as old_hits, o.units as old_units, n.hits, n.last,
-                public.ring_count(o.hits, o.units, $5::bigint - 59) as old_count,
-                private.ring_sum(n.hits, n.last, $5::bigint, 60) as count,
-                public.ring_oldest(o.hits, o.units, $5::bigint - 59) as old_first,
-                private.ring_first(n.hits, n.last, $5::bigint, 60) as first
-           from public.ring_add($1::integer[], $2::bigint[], $5::bigint, 60, $6) o,
-                private.ring_take($3::integer[], $4::bigint, $5::bigint, 60, $6) n`,
-        [old.hits, old.units, ring.hits, ring.last, unit, by],
+        `select n.hits, n.last,
+                private.ring_sum(n.hits, n.last, $3::bigint, 60) as count,
+                private.ring_first(n.hits, n.last, $3::bigint, 60) as first
+           from private.ring_take($1::integer[], $2::bigint, $3::bigint, 60, $4) n`,
+        [ring.hits, ring.last, unit, by],
       );
       const r = rows[0]!;
-      expect([i, r.count, r.first], `unit ${unit}`).toEqual([i, r.old_count, r.old_first]);
-      old = { hits: r.old_hits, units: r.old_units };
+      const first = model.oldest(unit - 59);
+      expect([i, r.count, r.first], `unit ${unit}`).toEqual([
+        i,
+        model.count(unit - 59),
+        first === null ? null : String(first),
+      ]);
       ring = { hits: r.hits, last: r.last };
     }
   });
