@@ -11,14 +11,15 @@ let catcher: MailCatcher;
 let smtp: { host: string; port: number };
 let web: string;
 
-async function start() {
-  const [webPort, smtpPort] = await freePorts(2);
+/** Starts a catcher; on the given ports, as the stack restarts its own. */
+async function start(ports?: { webPort: number; smtpPort: number }) {
+  const [webPort, smtpPort] = ports ? [ports.webPort, ports.smtpPort] : await freePorts(2);
   catcher = await startMailCatcher({ host: HOST, webPort, smtpPort });
   smtp = { host: HOST, port: smtpPort };
   web = `http://${HOST}:${webPort}`;
 }
 
-beforeAll(start);
+beforeAll(() => start());
 afterAll(() => catcher?.close());
 
 describe('the mail catcher', () => {
@@ -57,7 +58,34 @@ describe('the mail catcher', () => {
     await clearMail(web);
     await sendMail(smtp, { to: 'e@example.test', subject: 'Before stop', text: 'five', html: '5' });
     await catcher.close();
-    await start();
+    await start({ webPort: Number(new URL(web).port), smtpPort: smtp.port });
     expect((await listMail(web)).map((m) => m.subject)).toEqual(['Before stop']);
+  });
+
+  it('keeps a second catcher in the same process apart: its own servers and mail', async () => {
+    const [webPort, smtpPort] = await freePorts(2);
+    const other = await startMailCatcher({ host: HOST, webPort, smtpPort });
+    const otherWeb = `http://${HOST}:${webPort}`;
+    try {
+      await clearMail(web);
+      await sendMail(smtp, {
+        to: 'f@example.test',
+        subject: 'First catcher',
+        text: '6',
+        html: '6',
+      });
+      await sendMail(
+        { host: HOST, port: smtpPort },
+        { to: 'g@example.test', subject: 'Second catcher', text: '7', html: '7' },
+      );
+      expect((await listMail(web)).map((m) => m.subject)).toEqual(['First catcher']);
+      expect((await listMail(otherWeb)).map((m) => m.subject)).toEqual(['Second catcher']);
+    } finally {
+      await other.close();
+    }
+    // Stopping the second leaves the first serving.
+    await sendMail(smtp, { to: 'h@example.test', subject: 'Still here', text: '8', html: '8' });
+    expect((await listMail(web)).map((m) => m.subject)).toEqual(['First catcher', 'Still here']);
+    await expect(fetch(`${otherWeb}/email`)).rejects.toThrow();
   });
 });

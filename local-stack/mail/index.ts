@@ -61,8 +61,6 @@ export const READERS = [
   'getEmailEml',
   'relayMail',
 ] as const;
-/** maildev's module functions before the first catcher wrapped them (see storeLazily). */
-let originals: Record<string, (...args: unknown[]) => unknown> | undefined;
 /** Longest wait for maildev to store one handed-over message (it reports no parse failure). */
 const STORE_TIMEOUT_MS = 5_000;
 interface MaildevWeb {
@@ -81,8 +79,40 @@ interface MaildevWeb {
 
 const require = createRequire(import.meta.url);
 
-// maildev keeps its servers in module-level singletons, so a process can run one catcher at a time.
-let running = false;
+/** One copy of maildev's modules, with what the catcher on it needs to remember. */
+interface Maildev {
+  mailserver: MaildevMailServer;
+  web: MaildevWeb;
+  /** maildev's module functions before the first catcher wrapped them (see storeLazily). */
+  originals?: Record<string, (...args: unknown[]) => unknown>;
+  running: boolean;
+}
+
+/**
+ * maildev keeps its servers and its store in module-level singletons. Each catcher address gets a
+ * copy of maildev's own modules (its dependencies stay shared), so two stacks in one process (the
+ * test projects' setups) keep their own servers and mail, and a catcher restarted on the same
+ * address finds the store it left.
+ */
+const maildevs = new Map<string, Maildev>();
+
+function maildevFor(address: string): Maildev {
+  let maildev = maildevs.get(address);
+  if (maildev) return maildev;
+  const lib = path.dirname(require.resolve('maildev/lib/mailserver'));
+  for (const key of Object.keys(require.cache)) {
+    if (key.startsWith(lib + path.sep)) delete require.cache[key];
+  }
+  const logger = require('maildev/lib/logger') as { setLevel(level: number): void };
+  logger.setLevel(0);
+  maildev = {
+    mailserver: require('maildev/lib/mailserver') as MaildevMailServer,
+    web: require('maildev/lib/web') as MaildevWeb,
+    running: false,
+  };
+  maildevs.set(address, maildev);
+  return maildev;
+}
 
 /**
  * Starts maildev's SMTP and web servers directly instead of through its entry point: the entry
@@ -96,20 +126,19 @@ export async function startMailCatcher(opts: {
   smtpPort: number;
   log?: (message: string) => void;
 }): Promise<MailCatcher> {
-  if (running) throw new Error('A mail catcher is already running in this process');
+  const maildev = maildevFor(`${opts.host}:${opts.smtpPort}`);
+  if (maildev.running)
+    throw new Error(`A mail catcher is already running on port ${opts.smtpPort}`);
   let handOverWaiting = () => Promise.resolve();
   const log = opts.log ?? (() => undefined);
-  const logger = require('maildev/lib/logger') as { setLevel(level: number): void };
-  const mailserver = require('maildev/lib/mailserver') as MaildevMailServer;
-  const web = require('maildev/lib/web') as MaildevWeb;
-  logger.setLevel(0);
+  const { mailserver, web } = maildev;
 
   // Messages live only as long as the catcher, like Inbucket/Mailpit in `supabase start`.
   const mailDir = await mkdtemp(path.join(tmpdir(), 'tinyback-mail-'));
-  running = true;
+  maildev.running = true;
   try {
     mailserver.create(opts.smtpPort, opts.host, mailDir);
-    handOverWaiting = storeLazily(mailserver);
+    handOverWaiting = storeLazily(maildev);
     // Each SMTP reply is a small write; with Nagle's algorithm on, a reply written while the
     // previous one is unacknowledged waits for the client's delayed ACK (40 ms on Linux), which
     // held every message to about 50 ms and kept the outbox from keeping up with the posts.
@@ -139,7 +168,7 @@ export async function startMailCatcher(opts: {
   } catch (err) {
     await stopServers(mailserver, web);
     await rm(mailDir, { recursive: true, force: true });
-    running = false;
+    maildev.running = false;
     throw err;
   }
 
@@ -152,7 +181,7 @@ export async function startMailCatcher(opts: {
         // maildev's store does) before its folder goes.
         await handOverWaiting();
         await rm(mailDir, { recursive: true, force: true });
-        running = false;
+        maildev.running = false;
       })();
       return closed;
     },
@@ -164,11 +193,12 @@ export async function startMailCatcher(opts: {
  * raw message, and makes every API call that reads or deletes messages first hand the waiting
  * ones to maildev's own handler, in arrival order. A web UI (subscribed to 'new') gets them at once.
  */
-function storeLazily(mailserver: MaildevMailServer): () => Promise<void> {
+function storeLazily(maildev: Maildev): () => Promise<void> {
+  const { mailserver } = maildev;
   const parseNow = mailserver.smtp.onData;
   // maildev's own functions, kept from the first start: a restarted catcher wraps them, not the
   // wrappers of the catcher before it.
-  const own = (originals ??= Object.fromEntries(
+  const own = (maildev.originals ??= Object.fromEntries(
     [...READERS, 'deleteAllEmail', 'on', 'removeListener'].map((name) => [name, mailserver[name]]),
   ) as Record<string, (...args: unknown[]) => unknown>);
   const on = own.on as MaildevMailServer['on'];
