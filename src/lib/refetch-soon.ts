@@ -1,7 +1,7 @@
 // Realtime changes arrive in bursts (a form's submissions, a bulk action). Aggregates that follow
 // them (counts, usage) are marked stale at once, and the ones on screen read again at most once
 // per window: a burst costs one request per query, not one per change (each cancelling the last).
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
 
 export const REFETCH_WINDOW_MS = 250;
 
@@ -19,5 +19,6 @@ export function refetchSoon(client: QueryClient, queryKey: QueryKey): void {
       for (const key of due.values()) void client.refetchQueries({ queryKey: key, type: 'active' });
     }, REFETCH_WINDOW_MS);
   }
-  keys.set(JSON.stringify(queryKey), queryKey);
+  // TanStack's own key hash: the same key however its objects' properties are ordered.
+  keys.set(hashKey(queryKey), queryKey);
 }
