@@ -11,6 +11,7 @@ import {
   supabaseDb,
 } from '../../../components/testing/supabase-server';
 import { samplePosts, type BlogRow } from '../testing/fixtures';
+import { SLOW } from '../../../components/testing/render';
 import { renderBlog } from '../testing/render';
 import { SKELETON_CARD_COUNT } from './post-grid';
 
@@ -191,10 +192,13 @@ describe('BlogListPage', () => {
     // Placeholders are for the eye only.
     expect(screen.getByTestId('post-grid-skeleton')).toHaveAttribute('aria-hidden', 'true');
     expect(screen.getAllByTestId('post-card-skeleton')).toHaveLength(SKELETON_CARD_COUNT);
-    expect(await screen.findByText('The posts could not be loaded.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('The posts could not be loaded.', undefined, SLOW),
+    ).toBeInTheDocument();
     server.resetHandlers();
     await user.click(screen.getByRole('button', { name: 'Try again' }));
-    await waitFor(() => expect(cardTitles()).toHaveLength(4));
+    // The retry renders the list's chunk and four cards: seconds on a busy machine.
+    await waitFor(() => expect(cardTitles()).toHaveLength(4), SLOW);
   });
 
   it('refreshes the list when the window regains focus', async () => {
