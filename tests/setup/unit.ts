@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeEach, vi } from 'vitest';
 import { sessionStore } from '../../src/lib/session-storage';
 import {
@@ -8,6 +9,11 @@ import {
   server,
   supabaseDb,
 } from '../../src/components/testing/supabase-server';
+
+// findBy… and waitFor give up after 5 s rather than 1 s: on a busy machine (CI runs the browser
+// and integration suites alongside) a lazy chunk and its render can take longer than a second.
+// A passing test waits no longer for it; only a failing one takes longer to say so.
+configure({ asyncUtilTimeout: 5_000 });
 
 // The real Supabase client talks to the handlers of supabase-server.ts; a request none of them
 // answers fails the test, so no test reaches the network by mistake. Listening starts before the
