@@ -19,8 +19,8 @@ const MAX_EXTENSION = 16;
 
 // C0 and C1 controls, DEL; the bidirectional controls (LRE … RLO, LRI … PDI, LRM, RLM, ALM); the
 // line and paragraph separators; zero-width and byte-order marks.
-// eslint-disable-next-line no-control-regex
 const UNSAFE =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b-\u200f\u061c\u2028\u2029\ufeff]/g;
 /** What Storage refuses in a key (its key rule, with `/` taken out: a name is one segment). */
 const NOT_IN_KEY = /[^A-Za-z0-9 _!.*'()&$=@;:+,?-]/g;
