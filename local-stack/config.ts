@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
 import { loadAuthMailTemplates, type AuthMailTemplates } from './auth/mail-templates.ts';
 import { exposedSchemas, refuseUnsupportedAuth } from './config-checks.ts';
+import { DEFAULT_FILE_SIZE_LIMIT, parseSizeLimit } from './storage/limits.ts';
 
 export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SUPABASE_DIR = path.join(PROJECT_DIR, 'supabase');
@@ -113,10 +114,24 @@ export interface ProjectConfig {
   };
   functions: FunctionConfig[];
   seedPaths: string[];
+  storage: {
+    /** `[storage] file_size_limit` in bytes (the CLI's default: 50 MiB). */
+    fileSizeLimit: number;
+  };
 }
 
 type Table = Record<string, unknown>;
 const table = (v: unknown): Table => (v && typeof v === 'object' ? (v as Table) : {});
+
+/** `[storage] file_size_limit` (`"50MiB"`, `"20MB"` or bytes), else the CLI's 50 MiB. */
+function storageFileSizeLimit(storage: Table): number {
+  if (storage.file_size_limit === undefined) return DEFAULT_FILE_SIZE_LIMIT;
+  try {
+    return parseSizeLimit(storage.file_size_limit);
+  } catch (err) {
+    throw new Error(`supabase/config.toml: [storage] file_size_limit: ${(err as Error).message}`);
+  }
+}
 
 /** Reads supabase/config.toml (the same file the Supabase CLI reads). */
 export function loadProjectConfig(supabaseDir = SUPABASE_DIR): ProjectConfig {
@@ -196,6 +211,7 @@ export function loadProjectConfig(supabaseDir = SUPABASE_DIR): ProjectConfig {
     },
     functions,
     seedPaths: seed.enabled === false ? [] : seedPaths,
+    storage: { fileSizeLimit: storageFileSizeLimit(table(toml.storage)) },
   };
 }
 

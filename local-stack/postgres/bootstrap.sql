@@ -1,5 +1,6 @@
 -- What a Supabase database has before a project's migrations run, reduced to the parts tinyback
 -- uses: the API roles, the `auth` schema with Supabase's names and helper functions, the
+-- `storage` schema (Storage's tables, helpers and delete guard), the
 -- `extensions` schema, the empty `supabase_realtime` publication and the migration history table.
 -- Idempotent: safe to run on every start.
 
@@ -183,6 +184,121 @@ $$;
 
 grant execute on function auth.uid(), auth.role(), auth.email(), auth.jwt()
   to anon, authenticated, service_role;
+
+-- storage ---------------------------------------------------------------------------------------
+-- Supabase Storage's tables (storage/v1's migrations, reduced to the columns it has today), so
+-- product migrations add policies on storage.objects as they would on Supabase. The Storage
+-- stand-in (local-stack/storage/) runs its SQL as the caller's role: RLS decides.
+create schema if not exists storage;
+grant usage on schema storage to postgres, anon, authenticated, service_role;
+
+create table if not exists storage.buckets (
+  id text primary key,
+  name text not null,
+  owner uuid,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  public boolean default false,
+  avif_autodetection boolean default false,
+  file_size_limit bigint,
+  allowed_mime_types text[],
+  owner_id text,
+  type text not null default 'STANDARD' check (type in ('STANDARD', 'ANALYTICS')),
+  versioning_status text
+);
+create unique index if not exists bname on storage.buckets (name);
+
+create table if not exists storage.objects (
+  id uuid primary key default gen_random_uuid(),
+  bucket_id text references storage.buckets (id),
+  name text,
+  owner uuid,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  last_accessed_at timestamptz default now(),
+  metadata jsonb,
+  path_tokens text[] generated always as (string_to_array(name, '/')) stored,
+  version text,
+  owner_id text,
+  user_metadata jsonb,
+  archived_at timestamptz,
+  is_delete_marker boolean not null default false,
+  is_versioned boolean not null default false
+);
+create unique index if not exists bucketid_objname on storage.objects (bucket_id, name);
+create index if not exists name_prefix_search on storage.objects (name text_pattern_ops);
+
+alter table storage.buckets enable row level security;
+alter table storage.objects enable row level security;
+-- As on Supabase: every API role has every right on the tables; RLS policies decide (none at
+-- first, so only service_role, which has BYPASSRLS, gets anywhere).
+grant all on storage.buckets, storage.objects to anon, authenticated, service_role;
+
+create or replace function storage.foldername(name text) returns text[]
+language plpgsql immutable
+as $$
+declare
+  _parts text[];
+begin
+  select string_to_array(name, '/') into _parts;
+  return _parts[1 : array_length(_parts, 1) - 1];
+end
+$$;
+
+create or replace function storage.filename(name text) returns text
+language plpgsql immutable
+as $$
+declare
+  _parts text[];
+begin
+  select string_to_array(name, '/') into _parts;
+  return _parts[array_length(_parts, 1)];
+end
+$$;
+
+create or replace function storage.extension(name text) returns text
+language plpgsql immutable
+as $$
+declare
+  _parts text[];
+  _filename text;
+begin
+  select string_to_array(name, '/') into _parts;
+  select _parts[array_length(_parts, 1)] into _filename;
+  return reverse(split_part(reverse(_filename), '.', 1));
+end
+$$;
+
+-- What the running request does (`storage.object.upload`, …), for policies that tell them apart.
+create or replace function storage.operation() returns text
+language plpgsql stable
+as $$
+begin
+  return current_setting('storage.operation', true);
+end
+$$;
+
+grant execute on function storage.foldername(text), storage.filename(text),
+  storage.extension(text), storage.operation() to anon, authenticated, service_role;
+
+-- Rows deleted by SQL would leave their files behind: only the Storage API, which sets
+-- `storage.allow_delete_query` for its own deletes, may delete (Supabase's migration 0055).
+create or replace function storage.protect_delete() returns trigger
+language plpgsql
+as $$
+begin
+  if coalesce(current_setting('storage.allow_delete_query', true), 'false') <> 'true' then
+    raise exception 'Direct deletion from storage tables is not allowed. Use the Storage API instead.'
+      using hint = 'This prevents accidental data loss from orphaned objects.',
+            errcode = '42501';
+  end if;
+  return null;
+end
+$$;
+create or replace trigger protect_buckets_delete before delete on storage.buckets
+  for each statement execute function storage.protect_delete();
+create or replace trigger protect_objects_delete before delete on storage.objects
+  for each statement execute function storage.protect_delete();
 
 -- realtime --------------------------------------------------------------------------------------
 do $$
