@@ -181,3 +181,20 @@ export const API_KEYS = {
   /** Longest Authorization header read, in characters; longer ones are refused unread. */
   maxAuthorizationLength: 256,
 } as const;
+
+/**
+ * File uploads: the deployment's ceilings. A form's own limits (its Edit dialog's "Files" part)
+ * are at most these; the defaults are what a form starts with when its owner turns uploads on.
+ */
+export const UPLOADS = {
+  /** Largest file, in bytes (10 MiB). */
+  maxFileBytes: 10 * 1024 * 1024,
+  /** Largest submission's files together, in bytes (25 MiB). */
+  maxTotalBytes: 25 * 1024 * 1024,
+  /** Most files in one submission. */
+  maxFiles: 10,
+  /** A form's limits until its owner changes them. */
+  defaults: { maxFileBytes: 5 * 1024 * 1024, maxTotalBytes: 10 * 1024 * 1024, maxFiles: 3 },
+  /** Bytes read from a file's start to judge its kind (kinds.ts). */
+  sniffBytes: 4_100,
+} as const;
