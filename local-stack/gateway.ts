@@ -2,7 +2,7 @@
 // path, refuses requests without a known API key as Kong's key-auth does (Auth, REST, Realtime),
 // maps the new-style API keys to the demo JWTs, answers CORS for the APIs, routes the public form
 // path `/api/forms/{id}` to the `forms` Edge Function, and answers 501 for the Supabase services
-// it does not run (Storage, GraphQL, …) instead of a bare 404.
+// it does not run (GraphQL, …) instead of a bare 404.
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -16,6 +16,7 @@ export interface GatewayServices {
   auth: HttpService;
   rest: HttpService;
   functions: HttpService;
+  storage: HttpService;
   realtime: UpgradeService;
 }
 
@@ -23,7 +24,7 @@ const API_CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
   'Access-Control-Allow-Headers':
-    'authorization, x-client-info, apikey, content-type, accept, accept-profile, content-profile, prefer, range, x-supabase-api-version, x-retry-count, traceparent, tracestate, baggage',
+    'authorization, x-client-info, apikey, content-type, accept, accept-profile, content-profile, prefer, range, x-supabase-api-version, x-retry-count, traceparent, tracestate, baggage, x-upsert, x-metadata, cache-control',
   'Access-Control-Expose-Headers':
     'content-range, content-location, preference-applied, x-supabase-api-version, x-sb-error-code, retry-after',
   'Access-Control-Max-Age': '3600',
@@ -31,7 +32,6 @@ const API_CORS = {
 
 /** Supabase services behind the same gateway that the local stack does not run. */
 const UNSERVED: [string, string][] = [
-  ['/storage/v1', 'Storage'],
   ['/graphql/v1', 'GraphQL (pg_graphql)'],
   ['/realtime/v1/api', "Realtime's REST API (broadcast over HTTP)"],
   ['/pg', 'The database API of Studio (postgres-meta)'],
@@ -103,7 +103,7 @@ function mapApiKeys(req: IncomingMessage, anonKey: string, serviceRoleKey: strin
 /** What the gateway does with a path, by the prefix it starts with. */
 type Mount =
   | { kind: 'forms' }
-  | { kind: 'service'; prefix: string; service: HttpService; protectedApi: boolean }
+  | { kind: 'service'; prefix: string; service: HttpService; protectedApi: boolean; cors: boolean }
   | { kind: 'unserved'; prefix: string; name: string }
   | { kind: 'health' };
 
@@ -121,13 +121,16 @@ export function createGateway(
   // The site owner's rewrite, set up as the README says a production host must be.
   mountAt(router, '/api/forms', { kind: 'forms' });
   // CORS and key-auth as on Supabase's Kong for Auth and REST; Edge Functions check verify_jwt.
-  const mounts: [string, HttpService, boolean][] = [
-    ['/auth/v1', services.auth, true],
-    ['/rest/v1', services.rest, true],
-    ['/functions/v1', services.functions, false],
+  // Storage gets CORS without key-auth, as in self-hosted Supabase's `kong.yml`: signed and
+  // public URLs are opened without an API key, and Storage checks the JWT itself.
+  const mounts: [string, HttpService, { protectedApi: boolean; cors: boolean }][] = [
+    ['/auth/v1', services.auth, { protectedApi: true, cors: true }],
+    ['/rest/v1', services.rest, { protectedApi: true, cors: true }],
+    ['/storage/v1', services.storage, { protectedApi: false, cors: true }],
+    ['/functions/v1', services.functions, { protectedApi: false, cors: false }],
   ];
-  for (const [prefix, service, protectedApi] of mounts) {
-    mountAt(router, prefix, { kind: 'service', prefix, service, protectedApi });
+  for (const [prefix, service, options] of mounts) {
+    mountAt(router, prefix, { kind: 'service', prefix, service, ...options });
   }
   for (const [prefix, name] of UNSERVED)
     mountAt(router, prefix, { kind: 'unserved', prefix, name });
@@ -143,15 +146,17 @@ export function createGateway(
       return services.functions.handle(req, res, rest, url);
     }
     if (mount?.kind === 'service') {
-      const { prefix, service, protectedApi } = mount;
+      const { prefix, service, protectedApi, cors } = mount;
       const path = url.pathname.slice(prefix.length) || '/';
-      if (protectedApi) {
+      if (cors) {
         // Kong's CORS plugin runs first: preflights pass, and refusals carry CORS headers.
         for (const [k, v] of Object.entries(API_CORS)) res.setHeader(k, v);
         if (req.method === 'OPTIONS') {
           res.writeHead(200, { 'Content-Length': 0 });
           return res.end();
         }
+      }
+      if (protectedApi) {
         // Kong matches route paths by prefix.
         const open = prefix === '/auth/v1' && OPEN_AUTH_PATHS.some((p) => path.startsWith(p));
         const key = open ? ({ ok: true } as const) : checkApiKey(req, url, keys);

@@ -1,5 +1,5 @@
 // Starts and stops the whole Docker-free local stack: PostgreSQL, the mail catcher, the
-// stand-in Auth/REST/Realtime/Functions services and the gateway that mounts them.
+// stand-in Auth/REST/Storage/Realtime/Functions services and the gateway that mounts them.
 import type { Server } from 'node:http';
 import net from 'node:net';
 import pg from 'pg';
@@ -20,6 +20,7 @@ import { applyMigrations, applySeed, bootstrap } from './postgres/migrate.ts';
 import { startMailCatcher } from './mail/index.ts';
 import { createAuthService } from './auth/index.ts';
 import { createRestService } from './rest/index.ts';
+import { createStorageService } from './storage/index.ts';
 import { createRealtimeService } from './realtime/index.ts';
 import { createFunctionsService } from './functions/index.ts';
 
@@ -84,6 +85,7 @@ const STOP_STEP_MS = {
   functions: 3_000,
   realtime: 4_000,
   rest: 2_000,
+  storage: 2_000,
   mail: 2_000,
   pool: 2_000,
 } as const;
@@ -200,6 +202,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const auth = createAuthService(ctx);
     const rest = createRestService(ctx);
     stops.push(['rest', async () => rest.close?.(), STOP_STEP_MS.rest]);
+    const storage = await createStorageService(ctx, { fresh: postgres.created });
+    stops.push(['storage', async () => storage.close?.(), STOP_STEP_MS.storage]);
     const realtime = await createRealtimeService(ctx);
     stops.push(['realtime', () => realtime.close(), STOP_STEP_MS.realtime]);
     const functions = createFunctionsService(ctx, {
@@ -218,7 +222,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     aborts.push(async () => functions.abort());
 
     const gateway = createGateway(
-      { auth, rest, functions, realtime },
+      { auth, rest, storage, functions, realtime },
       { anonKey: settings.anonKey, serviceRoleKey: settings.serviceRoleKey },
       (m) => log('gateway', m),
     );

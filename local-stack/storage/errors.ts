@@ -13,9 +13,12 @@ export class StorageError extends Error {
     super(message);
   }
 
-  /** The HTTP status Storage answers with: 500 stays 500, anything else is a 400. */
+  /**
+   * The HTTP status Storage answers with: 500 stays 500, anything else is a 400. The local stack's
+   * refusal of what it does not serve is a 501, as the gateway's for services it does not run.
+   */
   get httpStatus(): number {
-    return this.statusCode === '500' ? 500 : 400;
+    return this.statusCode === '500' || this.statusCode === '501' ? Number(this.statusCode) : 400;
   }
 }
 

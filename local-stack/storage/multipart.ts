@@ -28,7 +28,7 @@ const malformed = () => errors.invalidRequest('Malformed multipart/form-data bod
 
 /** Reads a stream of chunks up to markers, keeping only what has not been handed on yet. */
 class ChunkReader {
-  buffer = Buffer.alloc(0);
+  buffer: Buffer = Buffer.alloc(0);
   private iterator: AsyncIterator<Buffer>;
   private ended = false;
 

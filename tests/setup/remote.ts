@@ -43,6 +43,7 @@ export async function provideRemoteTarget(
     proxySecret: remote.proxySecret,
     jwtSecret: remote.jwtSecret,
     mail: remote.mailWebUrl !== null,
+    storageDir: null,
   });
   // Rows left by an earlier run that was cut short go first, so every run starts clean.
   await removeRemoteTestRows(remote.dbUrl);

@@ -28,6 +28,8 @@ export interface TargetInfo {
   jwtSecret: string | null;
   /** Does `stack.mailWebUrl` lead to a catcher of every e-mail the functions send? */
   mail: boolean;
+  /** The local stack's Storage folder (objects' files under `objects/`); null for a deployment. */
+  storageDir: string | null;
 }
 
 declare module 'vitest' {
@@ -100,6 +102,7 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
       proxySecret: LOCAL_FORMS_PROXY_SECRET,
       jwtSecret: s.jwtSecret,
       mail: true,
+      storageDir: path.join(dataDir, 'storage'),
     });
   } catch (err) {
     await stop();
