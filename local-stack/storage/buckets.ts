@@ -8,8 +8,9 @@ import { readJsonObject } from './body.ts';
 import { checkBucketName } from './keys.ts';
 import { parseSizeLimit } from './limits.ts';
 
-const BUCKET_COLUMNS = `id, name, owner, public, file_size_limit, allowed_mime_types, type,
-  created_at, updated_at`;
+// file_size_limit is a bigint, which node-postgres reads as a string; Storage answers a number.
+const BUCKET_COLUMNS = `id, name, owner, public, file_size_limit::float8 as file_size_limit,
+  allowed_mime_types, type, created_at, updated_at`;
 const SORT_COLUMNS = new Set(['id', 'name', 'created_at', 'updated_at']);
 
 interface BucketSettings {

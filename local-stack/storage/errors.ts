@@ -75,7 +75,13 @@ export const errors = {
 export function toStorageError(err: unknown): StorageError {
   if (err instanceof StorageError) return err;
   const pgError = err as { code?: string; message?: string };
-  if (pgError.code === '42501') return errors.accessDenied(pgError.message ?? 'Access denied');
+  if (pgError.code === '42501') {
+    // Storage words every RLS refusal alike, without the table's name.
+    const rls = pgError.message?.startsWith('new row violates row-level security policy');
+    return errors.accessDenied(
+      rls ? 'new row violates row-level security policy' : (pgError.message ?? 'Access denied'),
+    );
+  }
   if (pgError.code === '23505') return errors.alreadyExists('KeyAlreadyExists');
   if (pgError.code === '23503') return errors.noSuchBucket();
   return errors.internal();

@@ -1,9 +1,9 @@
 // The gateway's answer for the Supabase services the local stack does not run (a 501 that names
-// the service, through supabase-js and plain HTTP, instead of a 404 that reads like a typo), and
+// the service, instead of a 404 that reads like a typo; Storage's own refusals are in
+// storage.test.ts), and
 // its key-auth: like Supabase's Kong, it refuses Auth, REST and Realtime requests without one of
 // the project's API keys, and leaves the e-mail link paths and Edge Functions open.
 import { randomUUID } from 'node:crypto';
-import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import ws from 'ws';
 import { describe, expect, inject, it } from 'vitest';
@@ -12,18 +12,6 @@ import { PUBLISHABLE_KEY, SECRET_KEY } from '../../local-stack/config.ts';
 const stack = inject('stack');
 
 describe('Supabase services the local stack does not run', () => {
-  it('answers Storage through supabase-js with a 501 that names it', async () => {
-    const supabase = createClient(stack.apiUrl, stack.serviceRoleKey, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      realtime: { transport: ws as unknown as typeof WebSocket },
-    });
-    const { data, error } = await supabase.storage.from('avatars').list();
-    expect(data).toBeNull();
-    expect(error?.message).toBe(
-      'Storage (/storage/v1) is not served by the local stack (see local-stack/README.md)',
-    );
-  });
-
   it('answers GraphQL, Realtime over HTTP, postgres-meta and Analytics with 501 JSON', async () => {
     for (const path of [
       '/graphql/v1',
