@@ -129,3 +129,21 @@ describe('loadProjectConfig: settings Supabase reads that the stack does not imp
     ).not.toThrow();
   });
 });
+
+describe('loadProjectConfig: [storage]', () => {
+  it("reads file_size_limit as the CLI writes it, else the CLI's 50 MiB", () => {
+    expect(loadProjectConfig(supabaseDir('')).storage.fileSizeLimit).toBe(50 * 1024 * 1024);
+    expect(
+      loadProjectConfig(supabaseDir('[storage]\nfile_size_limit = "5MiB"\n')).storage.fileSizeLimit,
+    ).toBe(5 * 1024 * 1024);
+  });
+
+  it('refuses a size it cannot read, and buckets it would not seed', () => {
+    expect(() => loadProjectConfig(supabaseDir('[storage]\nfile_size_limit = "big"\n'))).toThrow(
+      '[storage] file_size_limit: not a size: "big"',
+    );
+    expect(() =>
+      loadProjectConfig(supabaseDir('[storage.buckets.avatars]\npublic = true\n')),
+    ).toThrow('[storage.buckets] is not supported by the local stack');
+  });
+});

@@ -125,6 +125,12 @@ const table = (v: unknown): Table => (v && typeof v === 'object' ? (v as Table) 
 
 /** `[storage] file_size_limit` (`"50MiB"`, `"20MB"` or bytes), else the CLI's 50 MiB. */
 function storageFileSizeLimit(storage: Table): number {
+  // The CLI creates these buckets (and uploads their objects_path) at start; the stand-in does not.
+  if (Object.keys(table(storage.buckets)).length) {
+    throw new Error(
+      'supabase/config.toml: [storage.buckets] is not supported by the local stack (buckets are not seeded from config.toml; create them in supabase/seed.sql or with the service role)',
+    );
+  }
   if (storage.file_size_limit === undefined) return DEFAULT_FILE_SIZE_LIMIT;
   try {
     return parseSizeLimit(storage.file_size_limit);

@@ -32,12 +32,18 @@ function realtimeAnswersHeartbeat(settings: StackSettings): Promise<void> {
   });
 }
 
-/** Resolves when Auth, REST, Realtime, Functions and the mail catcher all answer. */
+/** Resolves when Auth, REST, Storage, Realtime, Functions and the mail catcher all answer. */
 export async function checkReady(settings: StackSettings): Promise<void> {
   const headers = { apikey: settings.anonKey };
   await Promise.all([
     answers(`${settings.apiUrl}/auth/v1/health`, { headers }, (s) => s === 200),
     answers(`${settings.apiUrl}/rest/v1/`, { headers }, (s) => s === 200),
+    // As anon: RLS shows no bucket, but the list answers (and the database behind it).
+    answers(
+      `${settings.apiUrl}/storage/v1/bucket`,
+      { headers: { ...headers, Authorization: `Bearer ${settings.anonKey}` } },
+      (s) => s === 200,
+    ),
     // The functions router answers an unknown name with its own 404.
     answers(`${settings.apiUrl}/functions/v1/__ready_probe__`, { method: 'GET' }, (s) => s === 404),
     answers(`${settings.mailWebUrl}/email`, {}, (s) => s === 200),

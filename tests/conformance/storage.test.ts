@@ -92,6 +92,14 @@ describe('Storage buckets', () => {
     });
   });
 
+  it('shows visitors no bucket: RLS on storage.buckets, no policy', async () => {
+    const { data, error } = await visitor.storage.listBuckets();
+    expect(error).toBeNull();
+    expect(data).toEqual([]);
+    const own = await visitor.storage.getBucket(BUCKET);
+    expect((own.error as ApiError).statusCode).toBe('404');
+  });
+
   it('refuses a second bucket of the same name (409 in the body, 400 on the wire)', async () => {
     const { error } = await service.storage.createBucket(BUCKET);
     expect((error as ApiError).status).toBe(400);
