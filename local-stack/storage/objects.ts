@@ -27,19 +27,25 @@ export interface ObjectRow {
 
 const OBJECT_COLUMNS = 'id, name, version, metadata, user_metadata, created_at, updated_at';
 
-/** The object as the caller sees it (NoSuchBucket, then NoSuchKey for a missing or hidden row). */
+/**
+ * The object as the caller sees it (NoSuchBucket, then NoSuchKey for a missing or hidden row). With
+ * `publicRead`, a public bucket's object is read without RLS, as Storage serves public buckets.
+ */
 export async function visibleObject(
   runtime: StorageRuntime,
   call: StorageCall,
   operation: string,
+  publicRead = false,
 ): Promise<ObjectRow> {
-  if (!(await findBucket(runtime, call.bucket))) throw errors.noSuchBucket();
+  const bucket = await findBucket(runtime, call.bucket);
+  if (!bucket) throw errors.noSuchBucket();
   checkKey(call.key);
-  const rows = await inTransaction(
-    runtime.pool,
-    { caller: call.caller, operation },
-    async (client) => selectObject(client, call.bucket, call.key),
-  );
+  const rows =
+    publicRead && bucket.public
+      ? await selectObject(runtime.adminPool, call.bucket, call.key)
+      : await inTransaction(runtime.pool, { caller: call.caller, operation }, async (client) =>
+          selectObject(client, call.bucket, call.key),
+        );
   if (!rows[0]) throw errors.noSuchKey();
   return rows[0];
 }
@@ -106,7 +112,7 @@ export async function sendObject(
 }
 
 export async function download(runtime: StorageRuntime, call: StorageCall) {
-  const object = await visibleObject(runtime, call, 'storage.object.get_authenticated');
+  const object = await visibleObject(runtime, call, 'storage.object.get_authenticated', true);
   await sendObject(runtime, call.res, call.req.method ?? 'GET', call.url, call.bucket, object);
 }
 

@@ -107,6 +107,47 @@ describe('Storage buckets', () => {
   });
 });
 
+describe('Storage buckets: deleting, public buckets', () => {
+  it('deletes an empty bucket, refuses one with objects (409)', async () => {
+    const name = `doomed-${randomUUID().slice(0, 8)}`;
+    expect((await service.storage.createBucket(name)).error).toBeNull();
+    const file = await service.storage
+      .from(name)
+      .upload('x.txt', new Blob(['x'], { type: 'text/plain' }));
+    expect(file.error).toBeNull();
+    const full = await service.storage.deleteBucket(name);
+    expect((full.error as ApiError).statusCode).toBe('409');
+    expect((await service.storage.from(name).remove(['x.txt'])).error).toBeNull();
+    expect((await service.storage.deleteBucket(name)).error).toBeNull();
+    const gone = await service.storage.getBucket(name);
+    expect((gone.error as ApiError).statusCode).toBe('404');
+  });
+
+  it("serves a public bucket's objects by URL without a JWT, and no private bucket's", async () => {
+    const name = `public-${randomUUID().slice(0, 8)}`;
+    expect((await service.storage.createBucket(name, { public: true })).error).toBeNull();
+    const file = await service.storage
+      .from(name)
+      .upload('logo.txt', new Blob(['public bytes'], { type: 'text/plain' }));
+    expect(file.error).toBeNull();
+    const res = await fetch(visitor.storage.from(name).getPublicUrl('logo.txt').data.publicUrl);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('public bytes');
+    // A signed-in download of a public bucket skips RLS too (no policy covers this bucket).
+    const asUser = await alice.client.storage.from(name).download('logo.txt');
+    expect(await asUser.data?.text()).toBe('public bytes');
+
+    const upload = await alice.client.storage
+      .from(BUCKET)
+      .upload(`${alice.id}/not-public.txt`, new Blob(['private'], { type: 'text/plain' }));
+    expect(upload.error).toBeNull();
+    const privateUrl = visitor.storage.from(BUCKET).getPublicUrl(`${alice.id}/not-public.txt`);
+    const refused = await fetch(privateUrl.data.publicUrl);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ statusCode: '404', error: 'Bucket not found' });
+  });
+});
+
 describe('Storage objects under RLS', () => {
   it('uploads, downloads the same bytes, lists and describes an object', async () => {
     const key = `${alice.id}/note.txt`;
@@ -129,6 +170,9 @@ describe('Storage objects under RLS', () => {
       mimetype: 'text/plain',
       cacheControl: 'max-age=3600',
     });
+
+    expect((await alice.client.storage.from(BUCKET).exists(key)).data).toBe(true);
+    expect((await bob.client.storage.from(BUCKET).exists(key)).data).toBe(false);
 
     const info = await alice.client.storage.from(BUCKET).info(key);
     expect(info.error).toBeNull();
