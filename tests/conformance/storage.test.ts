@@ -259,6 +259,11 @@ describe('Storage objects under RLS', () => {
     expect(intrusion.error?.message).toBe('new row violates row-level security policy');
     expect(await rowCount(`${alice.id}/from-bob.txt`)).toBe(0);
     expect(await filesOf(`${alice.id}/from-bob.txt`)).toEqual([]);
+    const anonymous = await visitor.storage
+      .from(BUCKET)
+      .upload(`${alice.id}/from-visitor.txt`, new Blob(['x'], { type: 'text/plain' }));
+    expect((anonymous.error as ApiError).statusCode).toBe('403');
+    expect(await rowCount(`${alice.id}/from-visitor.txt`)).toBe(0);
   });
 
   it("refuses an upload over the bucket's size limit and keeps neither row nor file", async () => {
@@ -279,6 +284,21 @@ describe('Storage objects under RLS', () => {
       .from(BUCKET)
       .upload(key, new Blob(['x'.repeat(BUCKET_LIMIT)], { type: 'text/plain' }));
     expect(fits.error).toBeNull();
+  });
+
+  it('keeps keys with spaces and punctuation, through download, list and signed URLs', async () => {
+    const key = `${alice.id}/My file (1) & more.txt`;
+    const bucket = alice.client.storage.from(BUCKET);
+    expect((await bucket.upload(key, new Blob(['odd'], { type: 'text/plain' }))).error).toBeNull();
+    expect(await (await bucket.download(key)).data!.text()).toBe('odd');
+    expect((await bucket.list(alice.id)).data!.map((o) => o.name)).toContain(
+      'My file (1) & more.txt',
+    );
+    const signed = await bucket.createSignedUrl(key, 60);
+    expect(await (await fetch(signed.data!.signedUrl)).text()).toBe('odd');
+    const invalid = await bucket.upload(`${alice.id}/a<b.txt`, new Blob(['x']));
+    expect((invalid.error as ApiError).statusCode).toBe('400');
+    expect(invalid.error?.message).toBe(`Invalid key: ${alice.id}/a<b.txt`);
   });
 
   it('refuses a MIME type the bucket does not allow', async () => {
