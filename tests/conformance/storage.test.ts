@@ -100,6 +100,27 @@ describe('Storage buckets', () => {
     expect((own.error as ApiError).statusCode).toBe('404');
   });
 
+  it('updates a bucket: its limits change what uploads it takes', async () => {
+    const name = `changing-${randomUUID().slice(0, 8)}`;
+    expect((await service.storage.createBucket(name)).error).toBeNull();
+    const updated = await service.storage.updateBucket(name, {
+      public: false,
+      fileSizeLimit: '1KB',
+      allowedMimeTypes: ['image/png'],
+    });
+    expect(updated.error).toBeNull();
+    expect((await service.storage.getBucket(name)).data).toMatchObject({
+      file_size_limit: 1000,
+      allowed_mime_types: ['image/png'],
+    });
+    const text = await service.storage
+      .from(name)
+      .upload('a.txt', new Blob(['x'], { type: 'text/plain' }));
+    expect((text.error as ApiError).statusCode).toBe('415');
+    const missing = await service.storage.updateBucket(`nope-${randomUUID()}`, { public: true });
+    expect((missing.error as ApiError).statusCode).toBe('404');
+  });
+
   it('refuses a second bucket of the same name (409 in the body, 400 on the wire)', async () => {
     const { error } = await service.storage.createBucket(BUCKET);
     expect((error as ApiError).status).toBe(400);
@@ -299,6 +320,65 @@ describe('Storage objects under RLS', () => {
     const invalid = await bucket.upload(`${alice.id}/a<b.txt`, new Blob(['x']));
     expect((invalid.error as ApiError).statusCode).toBe('400');
     expect(invalid.error?.message).toBe(`Invalid key: ${alice.id}/a<b.txt`);
+  });
+
+  it('lists one level at a time: folders with a null id, search, sorting and paging', async () => {
+    const folder = `${alice.id}/listing`;
+    const bucket = alice.client.storage.from(BUCKET);
+    for (const name of ['b.txt', 'a.txt', 'c.txt', 'sub/deep.txt']) {
+      const upload = await bucket.upload(
+        `${folder}/${name}`,
+        new Blob([name], { type: 'text/plain' }),
+      );
+      expect(upload.error).toBeNull();
+    }
+    const all = (await bucket.list(folder)).data!;
+    expect(all.map((o) => [o.name, o.id === null])).toEqual([
+      ['a.txt', false],
+      ['b.txt', false],
+      ['c.txt', false],
+      ['sub', true],
+    ]);
+    const page = await bucket.list(folder, {
+      limit: 2,
+      offset: 1,
+      sortBy: { column: 'name', order: 'desc' },
+    });
+    expect(page.data!.map((o) => o.name)).toEqual(['c.txt', 'b.txt']);
+    expect((await bucket.list(folder, { search: 'b' })).data!.map((o) => o.name)).toEqual([
+      'b.txt',
+    ]);
+    expect((await bucket.list(`${folder}/sub`)).data!.map((o) => o.name)).toEqual(['deep.txt']);
+  });
+
+  it('replaces an existing object with update(), and refuses one that does not exist', async () => {
+    const key = `${alice.id}/updated.txt`;
+    const bucket = alice.client.storage.from(BUCKET);
+    expect((await bucket.upload(key, new Blob(['old'], { type: 'text/plain' }))).error).toBeNull();
+    const updated = await bucket.update(key, new Blob(['new'], { type: 'text/plain' }));
+    expect(updated.error).toBeNull();
+    expect(await (await bucket.download(key)).data!.text()).toBe('new');
+    expect(await filesOf(key)).toHaveLength(target.storageDir ? 1 : 0);
+    const missing = await bucket.update(
+      `${alice.id}/never.txt`,
+      new Blob(['x'], { type: 'text/plain' }),
+    );
+    expect((missing.error as ApiError).statusCode).toBe('404');
+    expect(await filesOf(`${alice.id}/never.txt`)).toEqual([]);
+  });
+
+  it('lets a signed URL expire', async () => {
+    const key = `${alice.id}/short-lived.txt`;
+    const bucket = alice.client.storage.from(BUCKET);
+    expect(
+      (await bucket.upload(key, new Blob(['brief'], { type: 'text/plain' }))).error,
+    ).toBeNull();
+    const signed = await bucket.createSignedUrl(key, 1);
+    expect(signed.error).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const res = await fetch(signed.data!.signedUrl);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'ExpiredToken' });
   });
 
   it('refuses a MIME type the bucket does not allow', async () => {
