@@ -1,7 +1,8 @@
 // Who a Storage request acts as, and running its SQL as them: the bearer JWT is verified with the
 // project's secret (a bad or missing one is AccessDenied), and each request's statements run in one
 // transaction with `set local role <the JWT's role>` and the claims Storage sets
-// (`request.jwt.claims`, `request.jwt.claim.sub`/`.role`, `storage.operation`), so the RLS
+// (`request.jwt.claims`, `request.jwt.claim.sub`/`.role`, `request.method`/`.path`/`.headers`,
+// `storage.operation`), so the RLS
 // policies on storage.objects and storage.buckets decide, as on Supabase.
 import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
@@ -14,16 +15,36 @@ export interface Caller {
   claims: Claims;
   /** The JWT's `sub`: the owner of what the caller uploads. */
   sub: string | undefined;
+  /** `request.method`, `request.path`, `request.headers` as Storage sets them for policies. */
+  request: { method: string; path: string; headers: Record<string, string> };
 }
 
-export async function identifyCaller(req: IncomingMessage, jwtSecret: string): Promise<Caller> {
+/** The request as policies see it (`current_setting('request.headers')::json`, …). */
+export function requestSettingsOf(req: IncomingMessage, path: string): Caller['request'] {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return { method: req.method ?? 'GET', path, headers };
+}
+
+export async function identifyCaller(
+  req: IncomingMessage,
+  path: string,
+  jwtSecret: string,
+): Promise<Caller> {
   const token = bearerToken(req);
   if (!token) throw errors.accessDenied('Missing authorization header');
   const result = await verifyJwt(token, jwtSecret);
   if (!result.ok) throw errors.accessDenied(result.message);
   const claims = result.claims;
   const role = typeof claims.role === 'string' && claims.role ? claims.role : 'anon';
-  return { role, claims, sub: typeof claims.sub === 'string' ? claims.sub : undefined };
+  return {
+    role,
+    claims,
+    sub: typeof claims.sub === 'string' ? claims.sub : undefined,
+    request: requestSettingsOf(req, path),
+  };
 }
 
 /** What a transaction runs as: a caller (their role and claims), or the superuser pool as is. */
@@ -61,6 +82,9 @@ export async function inTransaction<T>(
         ['request.jwt.claims', JSON.stringify({ ...caller.claims, role: caller.role })],
         ['request.jwt.claim.sub', caller.sub ?? ''],
         ['request.jwt.claim.role', caller.role],
+        ['request.method', caller.request.method],
+        ['request.path', caller.request.path],
+        ['request.headers', JSON.stringify(caller.request.headers)],
       );
     }
     const values = settings.flat();

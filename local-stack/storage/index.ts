@@ -8,7 +8,7 @@ import pg from 'pg';
 import type { HttpService, StackContext } from '../context.ts';
 import { authenticatorUrl } from '../postgres/authenticator.ts';
 import { logConnectionErrors } from '../postgres/pool-errors.ts';
-import { identifyCaller } from './caller.ts';
+import { identifyCaller, requestSettingsOf } from './caller.ts';
 import type { StorageRuntime } from './context.ts';
 import { errors, sendStorageError, toStorageError } from './errors.ts';
 import { ObjectFiles } from './files.ts';
@@ -63,9 +63,10 @@ export async function createStorageService(
         if (typeof handler === 'string') throw notServed(method, urlPath, handler);
         const bucket = decodeParam(params.bucket);
         const key = decodeParam(params['*']);
+        // Open routes check their token themselves and run as the admin, not as a caller.
         const caller = handler.open
-          ? { role: 'anon', claims: {}, sub: undefined }
-          : await identifyCaller(req, ctx.settings.jwtSecret);
+          ? { role: 'anon', claims: {}, sub: undefined, request: requestSettingsOf(req, urlPath) }
+          : await identifyCaller(req, urlPath, ctx.settings.jwtSecret);
         await handler.run(runtime, { req, res, url, bucket, key, caller });
       } catch (err) {
         const error = toStorageError(err);

@@ -222,7 +222,7 @@ export async function remove(runtime: StorageRuntime, call: StorageCall) {
   if (!(await findBucket(runtime, call.bucket))) throw errors.noSuchBucket();
   const rows = await inTransaction(
     runtime.pool,
-    { caller: call.caller, operation: 'storage.object.delete', allowDelete: true },
+    { caller: call.caller, operation: 'storage.object.delete_many', allowDelete: true },
     async (client) =>
       (
         await client.query<ObjectRow & { bucket_id: string; last_accessed_at: Date }>(

@@ -114,19 +114,29 @@ async function writeRow(
     if (!rows[0]) throw errors.noSuchKey();
     return { id: rows[0].id, replaced };
   }
-  const onConflict =
-    request.mode === 'upsert'
-      ? `on conflict (bucket_id, name) do update set owner = excluded.owner,
-           owner_id = excluded.owner_id, metadata = excluded.metadata,
-           user_metadata = excluded.user_metadata, version = excluded.version,
-           updated_at = now(), last_accessed_at = now()`
-      : '';
+  if (request.mode === 'create') {
+    // No RETURNING: it would need a SELECT policy too, and an upload needs INSERT alone.
+    const id = randomUUID();
+    await client.query(
+      `insert into storage.objects (id, bucket_id, name, owner, owner_id, metadata, user_metadata,
+         version)
+       values ($8, $1, $2, $3, $4, $5, $6, $7)`,
+      [...values, id],
+    );
+    return { id, replaced: null };
+  }
+  // An upsert needs SELECT and UPDATE besides INSERT, as on Supabase.
   const { rows } = await client.query<{ id: string }>(
     `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
-     values ($1, $2, $3, $4, $5, $6, $7) ${onConflict} returning id`,
+     values ($1, $2, $3, $4, $5, $6, $7)
+     on conflict (bucket_id, name) do update set owner = excluded.owner,
+       owner_id = excluded.owner_id, metadata = excluded.metadata,
+       user_metadata = excluded.user_metadata, version = excluded.version,
+       updated_at = now(), last_accessed_at = now()
+     returning id`,
     values,
   );
-  return { id: rows[0].id, replaced: request.mode === 'upsert' ? replaced : null };
+  return { id: rows[0].id, replaced };
 }
 
 /** Stores the request's body as the object; answers Storage's `{Id, Key}`. */

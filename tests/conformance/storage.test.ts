@@ -455,6 +455,36 @@ describe('Storage objects under RLS', () => {
   });
 });
 
+describe('what policies see', () => {
+  it('storage.operation() and the request, set per call as Storage sets them', async () => {
+    const name = `ops-${randomUUID().slice(0, 8)}`;
+    expect((await service.storage.createBucket(name)).error).toBeNull();
+    await db.query(`
+      create policy "${name} upload" on storage.objects for insert to authenticated
+        with check (bucket_id = '${name}' and storage.operation() = 'storage.object.upload'
+          and current_setting('request.headers')::json ->> 'x-upsert' = 'false');
+      create policy "${name} download" on storage.objects for select to authenticated
+        using (bucket_id = '${name}' and storage.operation() = 'storage.object.get_authenticated'
+          and current_setting('request.method') = 'GET');`);
+    try {
+      const bucket = alice.client.storage.from(name);
+      expect(
+        (await bucket.upload('a.txt', new Blob(['a'], { type: 'text/plain' }))).error,
+      ).toBeNull();
+      expect(await (await bucket.download('a.txt')).data!.text()).toBe('a');
+      // Listing is another operation: the policy shows it nothing.
+      expect((await bucket.list('')).data).toEqual([]);
+      const upsert = await bucket.upload('b.txt', new Blob(['b'], { type: 'text/plain' }), {
+        upsert: true,
+      });
+      expect((upsert.error as ApiError).statusCode).toBe('403');
+    } finally {
+      await db.query(`drop policy "${name} upload" on storage.objects;
+        drop policy "${name} download" on storage.objects;`);
+    }
+  });
+});
+
 describe('what the local Storage does not serve', () => {
   it('answers a refusal that names the route', async () => {
     const moved = await alice.client.storage.from(BUCKET).move(`${alice.id}/a`, `${alice.id}/b`);
