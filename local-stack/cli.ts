@@ -56,6 +56,7 @@ export async function runStackCli(argv: string[]): Promise<RunningStack> {
       `API URL:          ${s.apiUrl}`,
       `  Auth:           ${s.apiUrl}/auth/v1`,
       `  REST:           ${s.apiUrl}/rest/v1`,
+      `  Storage:        ${s.apiUrl}/storage/v1`,
       `  Realtime:       ${s.apiUrl.replace('http', 'ws')}/realtime/v1/websocket`,
       `  Functions:      ${s.apiUrl}/functions/v1/<name>  (form endpoint: ${s.apiUrl}/functions/v1/forms/<formId>)`,
       `DB URL:           ${s.dbUrl}`,
