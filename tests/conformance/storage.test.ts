@@ -381,6 +381,34 @@ describe('Storage objects under RLS', () => {
     expect(await res.json()).toMatchObject({ code: 'ExpiredToken' });
   });
 
+  it('caps a bucket without a limit at the global one (50 MiB), streaming', async () => {
+    const name = `unlimited-${randomUUID().slice(0, 8)}`;
+    expect((await service.storage.createBucket(name)).error).toBeNull();
+    const chunk = new Uint8Array(1024 * 1024);
+    let sent = 0;
+    // 50 MiB and one byte, made as they are sent.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 50) {
+          controller.enqueue(new Uint8Array(1));
+          controller.close();
+        } else controller.enqueue(chunk);
+        sent++;
+      },
+    });
+    const { error } = await service.storage
+      .from(name)
+      .upload('big.bin', body, { contentType: 'application/octet-stream' });
+    expect((error as ApiError).statusCode).toBe('413');
+    expect(sent).toBe(51);
+    expect(
+      (await db.query('select 1 from storage.objects where bucket_id = $1', [name])).rows,
+    ).toEqual([]);
+    if (target.storageDir) {
+      expect(await readdir(path.join(target.storageDir, 'uploads'))).toEqual([]);
+    }
+  });
+
   it('refuses a MIME type the bucket does not allow', async () => {
     const key = `${alice.id}/doc.pdf`;
     const { error } = await alice.client.storage
