@@ -258,6 +258,56 @@ export type Database = {
           },
         ];
       };
+      entry_files: {
+        Row: {
+          created_at: string;
+          entry_id: string;
+          form_id: string;
+          id: string;
+          kind: string;
+          mime_type: string;
+          name: string;
+          object_key: string;
+          position: number;
+          size: number;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          entry_id: string;
+          form_id: string;
+          id?: string;
+          kind: string;
+          mime_type: string;
+          name: string;
+          object_key: string;
+          position: number;
+          size: number;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          entry_id?: string;
+          form_id?: string;
+          id?: string;
+          kind?: string;
+          mime_type?: string;
+          name?: string;
+          object_key?: string;
+          position?: number;
+          size?: number;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'entry_files_entry_id_fkey';
+            columns: ['entry_id'];
+            isOneToOne: false;
+            referencedRelation: 'entries';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       form_autoresponders: {
         Row: {
           body: string;
@@ -327,6 +377,50 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: 'form_retention_form_id_fkey';
+            columns: ['form_id'];
+            isOneToOne: true;
+            referencedRelation: 'forms';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      form_uploads: {
+        Row: {
+          created_at: string;
+          enabled: boolean;
+          form_id: string;
+          kinds: string[];
+          max_file_bytes: number;
+          max_files: number;
+          max_total_bytes: number;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          enabled?: boolean;
+          form_id: string;
+          kinds?: string[];
+          max_file_bytes?: number;
+          max_files?: number;
+          max_total_bytes?: number;
+          updated_at?: string;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          enabled?: boolean;
+          form_id?: string;
+          kinds?: string[];
+          max_file_bytes?: number;
+          max_files?: number;
+          max_total_bytes?: number;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'form_uploads_form_id_fkey';
             columns: ['form_id'];
             isOneToOne: true;
             referencedRelation: 'forms';

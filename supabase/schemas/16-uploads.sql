@@ -1,0 +1,168 @@
+-- File uploads
+--
+-- Files attached to submissions: a form's upload settings, the files stored with each entry (the
+-- objects themselves are in Storage's private bucket `submission-files`, under
+-- `<user_id>/<form_id>/<entry_id>/<n>-<name>`), what the endpoint has written for an entry not yet
+-- committed (for the sweep), and the objects of deleted files still to remove through the
+-- Storage API (Storage refuses direct deletes from its tables). Design: docs/UPLOADS.md.
+--
+-- Part of the declarative schema (supabase/schemas/, loaded in file-name order, as
+-- config.toml's [db.migrations] schema_paths says): the current definition of this capability.
+-- Change it here, then `npm run db:diff` prints the migration to add to supabase/migrations/.
+
+-- Function bodies may name objects of later files.
+set check_function_bodies = off;
+
+-- ------------------------------------------------------------------------------------------------
+-- Tables
+-- ------------------------------------------------------------------------------------------------
+create table public.form_uploads (
+  form_id uuid not null,
+  user_id uuid not null,
+  enabled boolean default false not null,
+  kinds text[] default '{image,pdf,office,text}'::text[] not null,
+  max_file_bytes integer default 5242880 not null,
+  max_total_bytes integer default 10485760 not null,
+  max_files integer default 3 not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint form_uploads_pkey PRIMARY KEY (form_id),
+  constraint form_uploads_form_id_fkey FOREIGN KEY (form_id) REFERENCES public.forms(id) ON DELETE CASCADE,
+  constraint form_uploads_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE,
+  -- The deployment's ceilings (UPLOADS in supabase/functions/_shared/limits.ts).
+  constraint form_uploads_kinds CHECK (((cardinality(kinds) <= 5) AND (kinds <@ ARRAY['image'::text, 'pdf'::text, 'office'::text, 'text'::text, 'archive'::text]))),
+  constraint form_uploads_max_file_bytes CHECK (((max_file_bytes >= 1) AND (max_file_bytes <= 10485760))),
+  constraint form_uploads_max_total_bytes CHECK (((max_total_bytes >= 1) AND (max_total_bytes <= 26214400))),
+  constraint form_uploads_max_files CHECK (((max_files >= 1) AND (max_files <= 10)))
+);
+create index form_uploads_user_id_idx ON public.form_uploads (user_id);
+comment on table public.form_uploads is
+  'Per-form file upload settings (no row: uploads off); the endpoint holds them to the deployment''s ceilings.';
+
+create table public.entry_files (
+  id uuid default gen_random_uuid() not null,
+  entry_id uuid not null,
+  user_id uuid not null,
+  form_id uuid not null,
+  "position" smallint not null,
+  object_key text not null,
+  name text not null,
+  kind text not null,
+  mime_type text not null,
+  size bigint not null,
+  created_at timestamp with time zone default now() not null,
+  constraint entry_files_pkey PRIMARY KEY (id),
+  constraint entry_files_entry_id_fkey FOREIGN KEY (entry_id) REFERENCES public.entries(id) ON DELETE CASCADE,
+  constraint entry_files_entry_position_key UNIQUE (entry_id, "position"),
+  constraint entry_files_object_key_key UNIQUE (object_key),
+  constraint entry_files_position CHECK ((("position" >= 1) AND ("position" <= 10))),
+  constraint entry_files_name CHECK (((char_length(name) >= 1) AND (char_length(name) <= 150))),
+  constraint entry_files_kind CHECK ((kind = ANY (ARRAY['image'::text, 'pdf'::text, 'office'::text, 'text'::text, 'archive'::text]))),
+  constraint entry_files_size CHECK (((size >= 0) AND (size <= 10485760))),
+  -- Under its owner, form and entry, so Storage's policies can tell the owner by the first folder.
+  constraint entry_files_object_key CHECK ((object_key = (((((((user_id)::text || '/'::text) || (form_id)::text) || '/'::text) || (entry_id)::text) || '/'::text) || split_part(object_key, '/'::text, 4))))
+);
+create index entry_files_user_id_idx ON public.entry_files (user_id);
+comment on table public.entry_files is
+  'The files stored with an entry: shown name, kind, type, size and the object''s key in the submission-files bucket.';
+
+create table private.pending_uploads (
+  entry_id uuid not null,
+  user_id uuid not null,
+  form_id uuid not null,
+  created_at timestamp with time zone default now() not null,
+  constraint pending_uploads_pkey PRIMARY KEY (entry_id)
+);
+create index pending_uploads_created_at_idx ON private.pending_uploads (created_at);
+comment on table private.pending_uploads is
+  'Entries whose files the endpoint has begun to write and not yet committed; the sweep removes the objects of old ones.';
+
+create table private.deleted_files (
+  object_key text not null,
+  deleted_at timestamp with time zone default now() not null,
+  constraint deleted_files_pkey PRIMARY KEY (object_key)
+);
+comment on table private.deleted_files is
+  'Objects of deleted entry files still to remove through the Storage API (by the scheduled pass).';
+
+-- ------------------------------------------------------------------------------------------------
+-- Functions
+-- ------------------------------------------------------------------------------------------------
+create or replace function private.remember_deleted_files()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into private.deleted_files (object_key)
+    select g.object_key from gone g
+    on conflict do nothing;
+  return null;
+end;
+$function$;
+revoke all on function private.remember_deleted_files() from public, anon, authenticated, service_role;
+
+-- ------------------------------------------------------------------------------------------------
+-- Triggers
+-- ------------------------------------------------------------------------------------------------
+create trigger form_uploads_prepare BEFORE INSERT OR UPDATE ON public.form_uploads FOR EACH ROW EXECUTE FUNCTION public.prepare_form_setting();
+create trigger entry_files_remember_deleted AFTER DELETE ON public.entry_files REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION private.remember_deleted_files();
+
+-- ------------------------------------------------------------------------------------------------
+-- Row level security
+-- ------------------------------------------------------------------------------------------------
+alter table public.form_uploads enable row level security;
+create policy "Upload settings are deletable by their owner" on public.form_uploads
+  for delete to authenticated
+  using ((( SELECT auth.uid() AS uid) = user_id));
+create policy "Upload settings can be created by the form owner" on public.form_uploads
+  for insert to authenticated
+  with check (((( SELECT auth.uid() AS uid) = user_id) AND (EXISTS ( SELECT 1
+   FROM public.forms f
+  WHERE ((f.id = form_uploads.form_id) AND (f.user_id = ( SELECT auth.uid() AS uid)))))));
+create policy "Upload settings are viewable by their owner" on public.form_uploads
+  for select to authenticated
+  using ((( SELECT auth.uid() AS uid) = user_id));
+create policy "Upload settings are updatable by their owner" on public.form_uploads
+  for update to authenticated
+  using ((( SELECT auth.uid() AS uid) = user_id))
+  with check ((( SELECT auth.uid() AS uid) = user_id));
+
+alter table public.entry_files enable row level security;
+create policy "Entry files are viewable by their owner" on public.entry_files
+  for select to authenticated
+  using ((( SELECT auth.uid() AS uid) = user_id));
+
+alter table private.pending_uploads enable row level security;
+alter table private.deleted_files enable row level security;
+
+-- Storage: the owner reads the objects under their own first folder in the submission-files
+-- bucket; nobody else (anon included) reads, lists or signs them. Only the service role (the
+-- endpoint, the sweep) writes and removes them.
+create policy "Submission files are readable by their owner" on storage.objects
+  for select to authenticated
+  using (((bucket_id = 'submission-files'::text) AND ((storage.foldername(name))[1] = (( SELECT auth.uid() AS uid))::text)));
+
+-- ------------------------------------------------------------------------------------------------
+-- Grants
+-- ------------------------------------------------------------------------------------------------
+revoke all on table public.form_uploads from public, anon, authenticated, service_role;
+grant select, delete on table public.form_uploads to authenticated;
+grant all on table public.form_uploads to service_role;
+grant insert (form_id, user_id, enabled, kinds, max_file_bytes, max_total_bytes, max_files) on table public.form_uploads to authenticated;
+grant update (form_id, enabled, kinds, max_file_bytes, max_total_bytes, max_files) on table public.form_uploads to authenticated;
+
+revoke all on table public.entry_files from public, anon, authenticated, service_role;
+grant select on table public.entry_files to authenticated;
+grant all on table public.entry_files to service_role;
+
+revoke all on table private.pending_uploads from public, anon, authenticated, service_role;
+revoke all on table private.deleted_files from public, anon, authenticated, service_role;
+
+-- ------------------------------------------------------------------------------------------------
+-- Data: the private bucket (its own size cap: the largest file the deployment allows)
+-- ------------------------------------------------------------------------------------------------
+insert into storage.buckets (id, name, public, file_size_limit)
+  values ('submission-files', 'submission-files', false, 10485760)
+  on conflict (id) do nothing;
