@@ -1,7 +1,7 @@
 // The bucket routes (`/bucket`, `/bucket/{id}`), run as the caller: RLS on storage.buckets decides
 // who sees and changes which bucket (service_role bypasses it).
 import { sendJson } from '../http.ts';
-import { inTransaction } from './caller.ts';
+import { inTransaction, uuidOrNull } from './caller.ts';
 import type { StorageCall, StorageRuntime } from './context.ts';
 import { errors } from './errors.ts';
 import { readJsonObject } from './body.ts';
@@ -53,12 +53,6 @@ function bucketSettings(body: Record<string, unknown>, globalLimit: number): Buc
     settings.allowedMimeTypes = types as string[] | null;
   }
   return settings;
-}
-
-function uuidOrNull(value: string | undefined): string | null {
-  return value && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
-    ? value
-    : null;
 }
 
 export async function createBucket(runtime: StorageRuntime, call: StorageCall) {

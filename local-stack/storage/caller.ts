@@ -19,6 +19,13 @@ export interface Caller {
   request: { method: string; path: string; headers: Record<string, string> };
 }
 
+/** The deprecated uuid `owner` column takes a `sub` only when it is a uuid (`owner_id` takes any). */
+export function uuidOrNull(value: string | null | undefined): string | null {
+  return value && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+    ? value
+    : null;
+}
+
 /** The request as policies see it (`current_setting('request.headers')::json`, …). */
 export function requestSettingsOf(req: IncomingMessage, path: string): Caller['request'] {
   const headers: Record<string, string> = {};

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
-import { inTransaction, type Caller } from './caller.ts';
+import { inTransaction, uuidOrNull, type Caller } from './caller.ts';
 import { findBucket, type StorageRuntime } from './context.ts';
 import { errors, StorageError } from './errors.ts';
 import type { StagedFile } from './files.ts';
@@ -93,27 +93,16 @@ async function writeRow(
   metadata: object,
   userMetadata: unknown,
 ): Promise<{ id: string; replaced: string | null }> {
-  const { rows: existing } = await client.query<{ version: string | null }>(
-    'select version from storage.objects where bucket_id = $1 and name = $2',
-    [request.bucket, request.key],
-  );
-  const replaced = existing[0]?.version ?? null;
   const owner = request.owner ?? null;
-  const ownerUuid =
-    owner && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(owner)
-      ? owner
-      : null;
-  const values = [request.bucket, request.key, ownerUuid, owner, metadata, userMetadata, version];
-  if (request.mode === 'update') {
-    const { rows } = await client.query<{ id: string }>(
-      `update storage.objects set owner = $3, owner_id = $4, metadata = $5, user_metadata = $6,
-         version = $7, updated_at = now(), last_accessed_at = now()
-       where bucket_id = $1 and name = $2 returning id`,
-      values,
-    );
-    if (!rows[0]) throw errors.noSuchKey();
-    return { id: rows[0].id, replaced };
-  }
+  const values = [
+    request.bucket,
+    request.key,
+    uuidOrNull(owner),
+    owner,
+    metadata,
+    userMetadata,
+    version,
+  ];
   if (request.mode === 'create') {
     // No RETURNING: it would need a SELECT policy too, and an upload needs INSERT alone.
     const id = randomUUID();
@@ -124,6 +113,22 @@ async function writeRow(
       [...values, id],
     );
     return { id, replaced: null };
+  }
+  // The version whose file goes once the new one is committed.
+  const { rows: existing } = await client.query<{ version: string | null }>(
+    'select version from storage.objects where bucket_id = $1 and name = $2',
+    [request.bucket, request.key],
+  );
+  const replaced = existing[0]?.version ?? null;
+  if (request.mode === 'update') {
+    const { rows } = await client.query<{ id: string }>(
+      `update storage.objects set owner = $3, owner_id = $4, metadata = $5, user_metadata = $6,
+         version = $7, updated_at = now(), last_accessed_at = now()
+       where bucket_id = $1 and name = $2 returning id`,
+      values,
+    );
+    if (!rows[0]) throw errors.noSuchKey();
+    return { id: rows[0].id, replaced };
   }
   // An upsert needs SELECT and UPDATE besides INSERT, as on Supabase.
   const { rows } = await client.query<{ id: string }>(
