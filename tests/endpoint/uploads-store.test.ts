@@ -15,7 +15,7 @@ import {
   KindRefused,
 } from '../../supabase/functions/forms/uploads/receive.ts';
 import { uploadSettings } from '../../supabase/functions/forms/uploads/settings.ts';
-import type { IncomingFile } from '../../supabase/functions/forms/uploads/stream.ts';
+import type { IncomingFile } from '../../supabase/functions/forms/uploads/incoming.ts';
 import { serviceClient } from '../support/supabase-users.ts';
 
 const stack = inject('stack');

@@ -6,7 +6,7 @@ import { keyName, shownName } from './file-name.ts';
 import type { FileStore } from './file-store.ts';
 import { judgeFile, type Detected, type FileKind } from './kinds.ts';
 import type { UploadSettings } from './settings.ts';
-import type { IncomingFile } from './stream.ts';
+import type { IncomingFile } from './incoming.ts';
 
 export interface StoredFile {
   /** 1, 2, … in the order the files came. */

@@ -7,6 +7,9 @@
 // so the caller can remove what it stored.
 import busboy from 'npm:busboy@1.6.0';
 import { Readable } from 'node:stream';
+import type { IncomingFile } from './incoming.ts';
+
+export type { IncomingFile } from './incoming.ts';
 
 export interface StreamLimits {
   maxFiles: number;
@@ -17,17 +20,6 @@ export interface StreamLimits {
   maxFieldBytes: number;
   /** Bytes read ahead from each file's start (UPLOADS.sniffBytes). */
   headBytes: number;
-}
-
-export interface IncomingFile {
-  /** The form field the file came in. */
-  field: string;
-  /** The name the browser sent (unsafe: see file-name.ts). */
-  filename: string;
-  /** The file's first bytes (fewer when the file is shorter). */
-  head: Uint8Array;
-  /** The whole file, head included. It errors with a StreamRefusal when a limit is broken. */
-  body: ReadableStream<Uint8Array>;
 }
 
 export type StreamRefusal =
