@@ -723,6 +723,7 @@ export type Database = {
           p_email: string;
           p_entry_id: string;
           p_field_order?: string[];
+          p_files?: Json;
           p_form_id: string;
           p_form_per_minute: number;
           p_idempotency_key?: string;
@@ -792,6 +793,10 @@ export type Database = {
           p_per_minute: number;
         };
         Returns: Json;
+      };
+      begin_uploads: {
+        Args: { p_entry_id: string; p_form_id: string };
+        Returns: undefined;
       };
       claim_email_deliveries: {
         Args: {

@@ -103,6 +103,55 @@ end;
 $function$;
 revoke all on function private.remember_deleted_files() from public, anon, authenticated, service_role;
 
+create or replace function public.begin_uploads(p_entry_id uuid, p_form_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  -- Before the first object of an entry is written: what the sweep cleans if the entry never
+  -- commits.
+  insert into private.pending_uploads (entry_id, user_id, form_id)
+    select p_entry_id, f.user_id, f.id from public.forms f where f.id = p_form_id
+    on conflict (entry_id) do nothing;
+  if not found and not exists (select 1 from private.pending_uploads p where p.entry_id = p_entry_id) then
+    raise exception 'form % does not exist', p_form_id using errcode = 'foreign_key_violation';
+  end if;
+end;
+$function$;
+revoke all on function public.begin_uploads(p_entry_id uuid, p_form_id uuid) from public, anon, authenticated, service_role;
+grant execute on function public.begin_uploads(p_entry_id uuid, p_form_id uuid) to service_role;
+
+create or replace function private.store_entry_files(p_entry_id uuid, p_files jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_count integer;
+begin
+  if jsonb_typeof(p_files) is distinct from 'array' or jsonb_array_length(p_files) > 10 then
+    raise exception 'p_files must be an array of at most 10 files' using errcode = 'check_violation';
+  end if;
+  -- The owner and form come from the entry; the table's checks hold the key under them.
+  insert into public.entry_files
+      (entry_id, user_id, form_id, "position", object_key, name, kind, mime_type, size)
+    select e.id, e.user_id, e.form_id, f."position", f.object_key, f.name, f.kind, f.mime_type,
+           f.size
+      from public.entries e,
+           jsonb_to_recordset(p_files)
+             as f("position" smallint, object_key text, name text, kind text, mime_type text,
+                  size bigint)
+     where e.id = p_entry_id;
+  get diagnostics v_count = row_count;
+  delete from private.pending_uploads p where p.entry_id = p_entry_id;
+  return v_count;
+end;
+$function$;
+revoke all on function private.store_entry_files(p_entry_id uuid, p_files jsonb) from public, anon, authenticated, service_role;
+
 -- ------------------------------------------------------------------------------------------------
 -- Triggers
 -- ------------------------------------------------------------------------------------------------

@@ -1,0 +1,140 @@
+// A post's files in the database: begin_uploads() records the entry before its first object is
+// written; accept_post() stores the file rows with the entry in one transaction and clears that
+// record; files that break a rule (a key outside the entry's folder, an unknown kind, too many)
+// store nothing at all, the entry included; a repeated post stores no second set.
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { superuserPool } from '../support/db.ts';
+import { seedForm, type SeededForm } from './support.ts';
+
+const stack = inject('stack');
+let pool: pg.Pool;
+let form: SeededForm;
+let seen: unknown;
+
+beforeAll(async () => {
+  pool = superuserPool(stack.dbUrl);
+  form = await seedForm(pool, 'Files');
+  const { rows } = await pool.query(
+    `select jsonb_build_object('id', f.id, 'name', f.name, 'target_email', f.target_email,
+       'allowed_origin', f.allowed_origin, 'redirect_url', f.redirect_url,
+       'captcha_provider', f.captcha_provider) seen from public.forms f where f.id = $1`,
+    [form.formId],
+  );
+  seen = rows[0].seen;
+});
+afterAll(() => pool?.end());
+
+/** Runs `sql` as the service role, as the function's direct connection does. */
+async function asService<T extends pg.QueryResultRow>(sql: string, params: unknown[]) {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query('set local role service_role');
+    const result = await client.query<T>(sql, params);
+    await client.query('commit');
+    return result.rows;
+  } catch (err) {
+    await client.query('rollback');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+const fileOf = (entryId: string, position: number, over: Record<string, unknown> = {}) => ({
+  position,
+  object_key: `${form.userId}/${form.formId}/${entryId}/${position}-cv.pdf`,
+  name: 'cv.pdf',
+  kind: 'pdf',
+  mime_type: 'application/pdf',
+  size: 1234,
+  ...over,
+});
+
+function post(entryId: string, files: unknown, idempotencyKey: string | null = null) {
+  return asService<{ r: { status: string; repeated?: boolean } }>(
+    `select public.accept_post(p_seen => $1, p_entry_id => $2, p_form_id => $3,
+       p_ip_hash => $4, p_name => 'Ada', p_email => 'ada@example.test', p_message => 'hi',
+       p_data => '{}', p_is_spam => false, p_notification => null, p_per_minute => 1000,
+       p_per_day => 1000, p_form_per_minute => null, p_account_per_hour => null,
+       p_account_per_day => null, p_idempotency_key => $5, p_files => $6) as r`,
+    [seen, entryId, form.formId, `files-${randomUUID()}`, idempotencyKey, JSON.stringify(files)],
+  ).then((rows) => rows[0]!.r);
+}
+
+const pending = async (entryId: string) =>
+  (await pool.query('select 1 from private.pending_uploads where entry_id = $1', [entryId]))
+    .rowCount;
+const stored = async (entryId: string) =>
+  (
+    await pool.query(
+      `select (select count(*) from public.entries where id = $1)::int as entries,
+              (select count(*) from public.entry_files where entry_id = $1)::int as files`,
+      [entryId],
+    )
+  ).rows[0];
+
+describe('accept_post with files', () => {
+  it('stores the file rows with the entry and clears the pending record', async () => {
+    const entryId = randomUUID();
+    await asService('select public.begin_uploads($1, $2)', [entryId, form.formId]);
+    expect(await pending(entryId)).toBe(1);
+    const answer = await post(entryId, [fileOf(entryId, 1), fileOf(entryId, 2, { kind: 'text' })]);
+    expect(answer.status).toBe('accepted');
+    expect(await stored(entryId)).toEqual({ entries: 1, files: 2 });
+    expect(await pending(entryId)).toBe(0);
+    const { rows } = await pool.query(
+      'select user_id, form_id from public.entry_files where entry_id = $1 limit 1',
+      [entryId],
+    );
+    expect(rows[0]).toEqual({ user_id: form.userId, form_id: form.formId });
+  });
+
+  it('stores nothing, the entry included, when a file breaks a rule', async () => {
+    const cases: [string, (entryId: string) => unknown][] = [
+      ['a key outside the entry', (id) => [fileOf(id, 1, { object_key: `${randomUUID()}/x` })]],
+      ['an unknown kind', (id) => [fileOf(id, 1, { kind: 'exe' })]],
+      ['too large', (id) => [fileOf(id, 1, { size: 10 * 1024 * 1024 + 1 })]],
+      ['two at one position', (id) => [fileOf(id, 1), fileOf(id, 1)]],
+      ['more than ten', (id) => Array.from({ length: 11 }, (_, i) => fileOf(id, i + 1))],
+      ['not a list', () => ({ position: 1 })],
+    ];
+    for (const [what, files] of cases) {
+      const entryId = randomUUID();
+      await asService('select public.begin_uploads($1, $2)', [entryId, form.formId]);
+      await expect(post(entryId, files(entryId)), what).rejects.toThrow();
+      expect(await stored(entryId), what).toEqual({ entries: 0, files: 0 });
+      // The record stays for the sweep, which removes whatever objects were written.
+      expect(await pending(entryId), what).toBe(1);
+    }
+  });
+
+  it('stores no second set of files for a repeated post', async () => {
+    const [first, again] = [randomUUID(), randomUUID()];
+    const key = `files-${randomUUID()}`;
+    expect((await post(first, [fileOf(first, 1)], key)).status).toBe('accepted');
+    const repeated = await post(again, [fileOf(again, 1)], key);
+    expect(repeated.repeated).toBe(true);
+    expect(await stored(again)).toEqual({ entries: 0, files: 0 });
+    expect(await stored(first)).toEqual({ entries: 1, files: 1 });
+  });
+
+  it('lets only the service role begin uploads', async () => {
+    for (const role of ['authenticated', 'anon']) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(`set local role ${role}`);
+        await expect(
+          client.query('select public.begin_uploads($1, $2)', [randomUUID(), form.formId]),
+          role,
+        ).rejects.toMatchObject({ code: '42501' });
+      } finally {
+        await client.query('rollback');
+        client.release();
+      }
+    }
+  });
+});
