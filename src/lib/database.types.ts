@@ -796,7 +796,7 @@ export type Database = {
       };
       begin_uploads: {
         Args: { p_entry_id: string; p_form_id: string };
-        Returns: undefined;
+        Returns: number;
       };
       claim_email_deliveries: {
         Args: {
@@ -967,6 +967,7 @@ export type Database = {
         };
         Returns: Json;
       };
+      storage_use: { Args: Record<PropertyKey, never>; Returns: Json };
       sweep_retention: { Args: { p_limit?: number }; Returns: Json };
       target_confirmation_details: { Args: { p_token: string }; Returns: Json };
       unsubscribe_newsletter: { Args: { p_token: string }; Returns: string };

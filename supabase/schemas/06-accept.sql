@@ -338,8 +338,10 @@ AS $function$
 declare
   v_form jsonb;
   v_result jsonb;
+  v_owner uuid;
+  v_file_bytes bigint;
 begin
-  select jsonb_build_object(
+  select f.user_id, jsonb_build_object(
            'id', f.id,
            'name', f.name,
            'target_email', f.target_email,
@@ -347,7 +349,7 @@ begin
            'redirect_url', f.redirect_url,
            'captcha_provider', f.captcha_provider
          )
-    into v_form
+    into v_owner, v_form
     from public.forms f where f.id = p_form_id;
   if v_form is null then
     return jsonb_build_object('status', 'form_not_found');
@@ -355,12 +357,23 @@ begin
   if p_seen is distinct from v_form then
     return jsonb_build_object('status', 'form_changed', 'form', v_form);
   end if;
+  -- The post's files count against the owner's storage before anything is stored; given back
+  -- below if the entry is not stored after all.
+  if jsonb_typeof(p_files) = 'array' and jsonb_array_length(p_files) > 0 then
+    v_file_bytes := private.files_bytes(p_files);
+    if not private.reserve_storage(v_owner, v_file_bytes) then
+      return jsonb_build_object('status', 'storage_full');
+    end if;
+  end if;
   v_result := private.accept_entry(
     p_entry_id, p_form_id, p_ip_hash, p_name, p_email, p_message, p_data, p_is_spam,
     p_notification, p_per_minute, p_per_day, p_form_per_minute, p_account_per_hour,
     p_account_per_day, p_idempotency_key, p_client_counted, p_field_order
   );
   if v_result ->> 'status' is distinct from 'accepted' or v_result ? 'repeated' then
+    if v_file_bytes is not null then
+      perform private.release_storage(v_owner, v_file_bytes);
+    end if;
     return v_result;
   end if;
   -- The post's files, already in Storage: their rows commit with the entry (or not at all).

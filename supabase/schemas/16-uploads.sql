@@ -85,6 +85,25 @@ create table private.deleted_files (
 comment on table private.deleted_files is
   'Objects of deleted entry files still to remove through the Storage API (by the scheduled pass).';
 
+create table private.upload_settings (
+  id boolean default true not null,
+  storage_quota_bytes bigint default 1073741824,
+  constraint upload_settings_pkey PRIMARY KEY (id),
+  constraint upload_settings_id_check CHECK (id),
+  constraint upload_settings_storage_quota_bytes CHECK (((storage_quota_bytes IS NULL) OR (storage_quota_bytes >= 0)))
+);
+comment on table private.upload_settings is
+  'One row: the deployment''s storage quota per account for submission files, in bytes (null: none).';
+
+create table private.storage_usage (
+  user_id uuid not null,
+  bytes bigint default 0 not null,
+  constraint storage_usage_pkey PRIMARY KEY (user_id),
+  constraint storage_usage_bytes CHECK ((bytes >= 0))
+);
+comment on table private.storage_usage is
+  'Bytes of submission files each account keeps (taken when an entry''s files are stored, given back when they are deleted).';
+
 -- ------------------------------------------------------------------------------------------------
 -- Functions
 -- ------------------------------------------------------------------------------------------------
@@ -98,28 +117,108 @@ begin
   insert into private.deleted_files (object_key)
     select g.object_key from gone g
     on conflict do nothing;
+  -- The space is the owner's again at once; the objects go with the scheduled pass.
+  update private.storage_usage u
+     set bytes = greatest(0, u.bytes - g.bytes)
+    from (select g.user_id, sum(g.size) as bytes from gone g group by g.user_id) g
+   where u.user_id = g.user_id;
   return null;
 end;
 $function$;
 revoke all on function private.remember_deleted_files() from public, anon, authenticated, service_role;
 
 create or replace function public.begin_uploads(p_entry_id uuid, p_form_id uuid)
- RETURNS void
+ RETURNS bigint
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  v_owner uuid;
 begin
+  select f.user_id into v_owner from public.forms f where f.id = p_form_id;
+  if v_owner is null then
+    raise exception 'form % does not exist', p_form_id using errcode = 'foreign_key_violation';
+  end if;
   -- Before the first object of an entry is written: what the sweep cleans if the entry never
   -- commits.
   insert into private.pending_uploads (entry_id, user_id, form_id)
-    select p_entry_id, f.user_id, f.id from public.forms f where f.id = p_form_id
+    values (p_entry_id, v_owner, p_form_id)
     on conflict (entry_id) do nothing;
-  if not found and not exists (select 1 from private.pending_uploads p where p.entry_id = p_entry_id) then
-    raise exception 'form % does not exist', p_form_id using errcode = 'foreign_key_violation';
-  end if;
+  -- The owner's storage left (null: no quota), so a post that cannot fit stops early; the
+  -- reservation when the entry is stored is what holds.
+  return private.storage_left(v_owner);
 end;
 $function$;
+
+create or replace function private.storage_left(p_user uuid)
+ RETURNS bigint
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select greatest(0, s.storage_quota_bytes - coalesce(
+           (select u.bytes from private.storage_usage u where u.user_id = p_user), 0))
+    from private.upload_settings s
+   where s.id and s.storage_quota_bytes is not null;
+$function$;
+revoke all on function private.storage_left(p_user uuid) from public, anon, authenticated, service_role;
+
+create or replace function private.files_bytes(p_files jsonb)
+ RETURNS bigint
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select coalesce(sum((f.value ->> 'size')::bigint), 0) from jsonb_array_elements(p_files) f;
+$function$;
+revoke all on function private.files_bytes(p_files jsonb) from public, anon, authenticated, service_role;
+
+create or replace function private.reserve_storage(p_user uuid, p_bytes bigint)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_quota bigint;
+begin
+  select s.storage_quota_bytes into v_quota from private.upload_settings s where s.id;
+  insert into private.storage_usage (user_id) values (p_user) on conflict do nothing;
+  -- One statement under the row's lock: racing posts cannot together pass the quota.
+  update private.storage_usage u
+     set bytes = u.bytes + p_bytes
+   where u.user_id = p_user and (v_quota is null or u.bytes + p_bytes <= v_quota);
+  return found;
+end;
+$function$;
+revoke all on function private.reserve_storage(p_user uuid, p_bytes bigint) from public, anon, authenticated, service_role;
+
+create or replace function private.release_storage(p_user uuid, p_bytes bigint)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  update private.storage_usage u set bytes = greatest(0, u.bytes - p_bytes) where u.user_id = p_user;
+$function$;
+revoke all on function private.release_storage(p_user uuid, p_bytes bigint) from public, anon, authenticated, service_role;
+
+create or replace function public.storage_use()
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  -- The signed-in owner's submission files: bytes kept, and the deployment's quota (null: none).
+  select jsonb_build_object(
+    'used_bytes', coalesce((select u.bytes from private.storage_usage u where u.user_id = (select auth.uid())), 0),
+    'quota_bytes', (select s.storage_quota_bytes from private.upload_settings s where s.id)
+  )
+  where (select auth.uid()) is not null;
+$function$;
+revoke all on function public.storage_use() from public, anon, authenticated, service_role;
+grant execute on function public.storage_use() to authenticated;
 revoke all on function public.begin_uploads(p_entry_id uuid, p_form_id uuid) from public, anon, authenticated, service_role;
 grant execute on function public.begin_uploads(p_entry_id uuid, p_form_id uuid) to service_role;
 
@@ -185,6 +284,8 @@ create policy "Entry files are viewable by their owner" on public.entry_files
 
 alter table private.pending_uploads enable row level security;
 alter table private.deleted_files enable row level security;
+alter table private.upload_settings enable row level security;
+alter table private.storage_usage enable row level security;
 
 -- Storage: the owner reads the objects under their own first folder in the submission-files
 -- bucket; nobody else (anon included) reads, lists or signs them. Only the service role (the
@@ -208,10 +309,15 @@ grant all on table public.entry_files to service_role;
 
 revoke all on table private.pending_uploads from public, anon, authenticated, service_role;
 revoke all on table private.deleted_files from public, anon, authenticated, service_role;
+revoke all on table private.upload_settings from public, anon, authenticated, service_role;
+revoke all on table private.storage_usage from public, anon, authenticated, service_role;
 
 -- ------------------------------------------------------------------------------------------------
--- Data: the private bucket (its own size cap: the largest file the deployment allows)
+-- Data: the deployment's setting and the private bucket (its own size cap: the largest file the
+-- deployment allows)
 -- ------------------------------------------------------------------------------------------------
+insert into private.upload_settings (id) values (true) on conflict (id) do nothing;
+
 insert into storage.buckets (id, name, public, file_size_limit)
   values ('submission-files', 'submission-files', false, 10485760)
   on conflict (id) do nothing;
