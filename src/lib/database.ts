@@ -18,6 +18,9 @@ type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed';
 /** Why the endpoint queued no notification e-mail for a message. */
 export type NotificationSkipped = 'off' | 'unverified' | 'hourly_limit' | 'daily_limit';
 
+/** A kind of uploaded file (the endpoint's kinds.ts; checked on form_uploads and entry_files). */
+export type FileKind = 'image' | 'pdf' | 'office' | 'text' | 'archive';
+
 /** Filled by a trigger from the form when left out (clients never choose the owner). */
 interface OwnerFromForm {
   user_id?: string;
@@ -29,6 +32,11 @@ type Refinements = {
       api_keys: { Row: { scope: ApiKeyScope } };
       email_deliveries: { Row: { status: DeliveryStatus } };
       entries: { Row: { notification_skipped: NotificationSkipped | null } };
+      entry_files: { Row: { kind: FileKind } };
+      form_uploads: {
+        Row: { kinds: FileKind[] };
+        Insert: OwnerFromForm & { kinds?: FileKind[] };
+      };
       forms: {
         Row: {
           /** The form's CAPTCHA (null: none); set through set_form_captcha(). */

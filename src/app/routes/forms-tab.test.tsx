@@ -12,6 +12,7 @@ import {
 } from '../../components/testing/supabase-server';
 import { env } from '../../config/env';
 import { makeCounts, makeForm, OWNER_ID, seedForms } from '../../features/forms/testing/fixtures';
+import { seedUploadSettings } from '../../features/uploads/testing/fixtures';
 import { FormsTab } from './forms-tab';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -247,7 +248,14 @@ describe('FormsPanel', () => {
 
       const dialog = within(await screen.findByRole('dialog', { name: 'Edit Form' }, SLOW));
       const tabs = dialog.getAllByRole('tab').map((tab) => tab.textContent);
-      expect(tabs).toEqual(['Form', 'Webhooks', 'Autoresponder', 'Spam protection', 'Retention']);
+      expect(tabs).toEqual([
+        'Form',
+        'Webhooks',
+        'Autoresponder',
+        'Spam protection',
+        'Retention',
+        'Files',
+      ]);
       expect(dialog.getByRole('tab', { name: 'Form' })).toHaveAttribute('aria-selected', 'true');
       // The settings tabs are not rendered (nor their data requested) until opened.
       expect(dialog.queryByText(/Each new message is also posted/)).not.toBeInTheDocument();
@@ -351,6 +359,25 @@ describe('FormsPanel', () => {
     await user.click(within(ask).getByRole('button', { name: 'Discard changes' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), SLOW);
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('shows the uploads feature as the Files tab, marked while it holds unsaved changes', async () => {
+    const contact = makeForm({ name: 'Contact' });
+    seedForms({ forms: [contact] });
+    seedUploadSettings();
+    const user = userEvent.setup();
+    renderPanel();
+    await user.click(within(await card('Contact')).getByRole('button', { name: 'Edit' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit Form' }, SLOW));
+    await user.click(dialog.getByRole('tab', { name: 'Files' }));
+    const accept = await dialog.findByRole('checkbox', { name: 'Accept files' }, SLOW);
+    expect(requestsTo('get', 'form_uploads')).toEqual([
+      expect.objectContaining({ query: expect.objectContaining({ form_id: `eq.${contact.id}` }) }),
+    ]);
+    await user.click(accept);
+    expect(dialog.getByRole('tab', { name: /^Files/ })).toHaveAccessibleName(
+      'Files(unsaved changes)',
+    );
   });
 
   it('asks before deleting, naming the form and how many messages go with it', async () => {

@@ -1,12 +1,14 @@
 // The Forms tab as the app composes it: the forms feature's panel, whose Edit dialog shows the
 // webhooks feature's section as its Webhooks tab and the form settings feature's sections as its
-// Autoresponder, Spam protection and Retention tabs (features never import each other).
+// Autoresponder, Spam protection and Retention tabs, and the uploads feature's section as its Files
+// tab (features never import each other).
 import { FormsPanel, type FormsPanelProps } from '../../features/forms';
 import {
   AutoresponderSection,
   CaptchaSection,
   RetentionSection,
 } from '../../features/form-settings';
+import { FilesSection } from '../../features/uploads';
 import { WebhooksSection } from '../../features/webhooks';
 import type { Tables } from '../../lib/database';
 
@@ -25,6 +27,8 @@ const renderCaptcha = (form: Tables<'forms'>) => <CaptchaSection form={form} />;
 
 const renderRetention = (formId: string) => <RetentionSection formId={formId} />;
 
+const renderFiles = (formId: string) => <FilesSection formId={formId} />;
+
 export function FormsTab(props: Pick<FormsPanelProps, 'onOpenMessages'>) {
   return (
     <FormsPanel
@@ -33,6 +37,7 @@ export function FormsTab(props: Pick<FormsPanelProps, 'onOpenMessages'>) {
       renderAutoresponder={renderAutoresponder}
       renderCaptcha={renderCaptcha}
       renderRetention={renderRetention}
+      renderFiles={renderFiles}
     />
   );
 }

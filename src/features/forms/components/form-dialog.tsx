@@ -1,12 +1,12 @@
 // The 'Create New Form' dialog, and the same dialog to edit a form with its settings, in tabs: the
 // form itself (fields, e-mail notifications, thank-you page), webhooks, autoresponder, spam
-// protection (CAPTCHA) and retention. One save model for every tab: each is saved by its own button
+// protection (CAPTCHA), retention and file uploads. One save model for every tab: each is saved by its own button
 // in the tab ("Save form", "Save reply", …; a webhook's switches act at once), the dialog stays
 // open, a tab with unsaved changes is marked, and closing with unsaved changes asks first (switching
 // tabs keeps them). Formik + Yup check every field inline; a refusal from the server is shown in the dialog, on the field it
 // concerns when there is one. A new form's target starts as the account's own address, which needs
-// no confirmation. The settings tabs' sections belong to other features (webhooks, form-settings):
-// the app passes them in as render props.
+// no confirmation. The settings tabs' sections belong to other features (webhooks, form-settings,
+// uploads): the app passes them in as render props.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useFormik } from 'formik';
 import {
@@ -59,6 +59,8 @@ export interface SettingsTabRenderers {
   renderCaptcha?: (form: Form) => ReactNode;
   /** The Retention tab: the form settings feature's retention section. */
   renderRetention?: (formId: string) => ReactNode;
+  /** The Files tab: the uploads feature's section. */
+  renderFiles?: (formId: string) => ReactNode;
 }
 
 export interface FormDialogProps extends SettingsTabRenderers {
@@ -96,6 +98,7 @@ const EDIT_TABS = [
   { value: 'autoresponder', label: 'Autoresponder' },
   { value: 'captcha', label: 'Spam protection' },
   { value: 'retention', label: 'Retention' },
+  { value: 'files', label: 'Files' },
 ] as const;
 type EditTab = (typeof EDIT_TABS)[number]['value'];
 const TAB_ORDER = EDIT_TABS.map((t) => t.value);
@@ -435,6 +438,11 @@ function FormDialogFields({
             <Tabs.Content value="retention" pt="4">
               <UnsavedChangesScope report={reporters.retention}>
                 {settingsTabs.renderRetention?.(form.id)}
+              </UnsavedChangesScope>
+            </Tabs.Content>
+            <Tabs.Content value="files" pt="4">
+              <UnsavedChangesScope report={reporters.files}>
+                {settingsTabs.renderFiles?.(form.id)}
               </UnsavedChangesScope>
             </Tabs.Content>
           </Tabs.Root>

@@ -1,0 +1,7 @@
+// Query keys of the uploads feature, in one place: a form's upload settings and a file's
+// thumbnail address.
+export const uploadsKeys = {
+  all: ['uploads'] as const,
+  settings: (formId: string) => ['uploads', 'settings', formId] as const,
+  thumbnail: (objectKey: string) => ['uploads', 'thumbnail', objectKey] as const,
+};
