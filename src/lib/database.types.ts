@@ -798,6 +798,7 @@ export type Database = {
         Args: { p_entry_id: string; p_form_id: string };
         Returns: number;
       };
+      claim_deleted_files: { Args: { p_limit?: number }; Returns: string[] };
       claim_email_deliveries: {
         Args: {
           p_id: string;
@@ -815,6 +816,15 @@ export type Database = {
           reply_to: string;
           subject: string;
           text_body: string;
+        }[];
+      };
+      claim_pending_uploads: {
+        Args: { p_limit?: number; p_older_than_seconds?: number };
+        Returns: {
+          committed: boolean;
+          entry_id: string;
+          form_id: string;
+          user_id: string;
         }[];
       };
       claim_webhook_deliveries: {
@@ -869,6 +879,7 @@ export type Database = {
         Args: Record<PropertyKey, never>;
         Returns: undefined;
       };
+      finish_deleted_files: { Args: { p_keys: string[] }; Returns: number };
       finish_email_deliveries: { Args: { p_results: Json }; Returns: number };
       finish_email_delivery: {
         Args: {
@@ -879,6 +890,10 @@ export type Database = {
           p_sent: boolean;
         };
         Returns: boolean;
+      };
+      finish_pending_uploads: {
+        Args: { p_entry_ids: string[] };
+        Returns: number;
       };
       finish_webhook_delivery: {
         Args: {

@@ -321,3 +321,79 @@ insert into private.upload_settings (id) values (true) on conflict (id) do nothi
 insert into storage.buckets (id, name, public, file_size_limit)
   values ('submission-files', 'submission-files', false, 10485760)
   on conflict (id) do nothing;
+
+-- ================================================================================================
+-- The file sweep: what the scheduled pass (the forms function's `_deliver`,
+-- supabase/functions/forms/uploads/sweep.ts) asks for and reports done. Objects are removed
+-- through the Storage API between the two calls, so each batch is read, removed, then deleted
+-- here; a pass that fails in between leaves its rows for the next one. Removing an object that is
+-- already gone is no error, so two passes that read the same rows do no harm: no lease is kept.
+-- ================================================================================================
+create or replace function public.claim_deleted_files(p_limit integer DEFAULT 500)
+ RETURNS SETOF text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  -- Oldest first; at most 1 000, what one Storage remove call takes.
+  select d.object_key from private.deleted_files d
+   order by d.deleted_at, d.object_key
+   limit least(greatest(p_limit, 0), 1000);
+$function$;
+revoke all on function public.claim_deleted_files(p_limit integer) from public, anon, authenticated, service_role;
+grant execute on function public.claim_deleted_files(p_limit integer) to service_role;
+
+create or replace function public.finish_deleted_files(p_keys text[])
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_count integer;
+begin
+  -- Called once Storage has confirmed these objects are gone.
+  delete from private.deleted_files d where d.object_key = any(p_keys);
+  get diagnostics v_count = row_count;
+  return v_count;
+end;
+$function$;
+revoke all on function public.finish_deleted_files(p_keys text[]) from public, anon, authenticated, service_role;
+grant execute on function public.finish_deleted_files(p_keys text[]) to service_role;
+
+create or replace function public.claim_pending_uploads(p_older_than_seconds integer DEFAULT 3600, p_limit integer DEFAULT 50)
+ RETURNS TABLE(entry_id uuid, user_id uuid, form_id uuid, committed boolean)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  -- Entries whose post began writing objects long ago and never cleared its record. One whose
+  -- entry exists did commit (entry_files rows exist only with their entry): its objects are never
+  -- removed here, whatever left its record behind.
+  select p.entry_id, p.user_id, p.form_id,
+         exists (select 1 from public.entries e where e.id = p.entry_id)
+    from private.pending_uploads p
+   where p.created_at < now() - make_interval(secs => greatest(p_older_than_seconds, 0))
+   order by p.created_at, p.entry_id
+   limit least(greatest(p_limit, 0), 1000);
+$function$;
+revoke all on function public.claim_pending_uploads(p_older_than_seconds integer, p_limit integer) from public, anon, authenticated, service_role;
+grant execute on function public.claim_pending_uploads(p_older_than_seconds integer, p_limit integer) to service_role;
+
+create or replace function public.finish_pending_uploads(p_entry_ids uuid[])
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_count integer;
+begin
+  -- Called once the entries' objects are gone (or, for a committed entry, kept on purpose).
+  delete from private.pending_uploads p where p.entry_id = any(p_entry_ids);
+  get diagnostics v_count = row_count;
+  return v_count;
+end;
+$function$;
+revoke all on function public.finish_pending_uploads(p_entry_ids uuid[]) from public, anon, authenticated, service_role;
+grant execute on function public.finish_pending_uploads(p_entry_ids uuid[]) to service_role;

@@ -11,6 +11,8 @@ import { cachedForms } from './form-cache.ts';
 import { hashIp, ipSaltFromEnv, isServiceKey } from './secrets.ts';
 import { clientIpPolicyFromEnv, siteUrlFromEnv, submissionLimitsFromEnv } from './settings.ts';
 import { createFormStore, holdNotification, loadCaptchaSecret } from './supabase-store.ts';
+import { storageFileStore } from './uploads/file-store.ts';
+import { createFileSweep, sweepDatabase } from './uploads/sweep.ts';
 
 const env = (name: string) => Deno.env.get(name);
 
@@ -33,13 +35,22 @@ const clientIpPolicy = clientIpPolicyFromEnv(env, warn);
 // Known forms are remembered for a minute (at most 1 000): accept_post confirms each on use.
 const formStore = createFormStore({ rest: supabase, db }, submissionLimitsFromEnv(env, warn));
 const forms = cachedForms(formStore, { ttlMs: 60_000, maxForms: 1_000 });
-// The outbox worker (_shared/outbox/): mail, webhooks and target confirmations, sent in-process.
+// The outbox worker (_shared/outbox/): mail, webhooks and target confirmations, sent in-process;
+// its scheduled run also removes the objects of deleted and abandoned uploads from Storage.
 const outbox = createOutbox({
   client: db,
   env,
   siteUrl,
   log: (message) => console.error(`forms: ${message}`),
   warn,
+  sweepFiles: createFileSweep({
+    db: sweepDatabase(db),
+    files: storageFileStore({
+      url: required('SUPABASE_URL'),
+      serviceKey: required('SUPABASE_SERVICE_ROLE_KEY'),
+    }),
+    log: (message) => console.error(`forms: ${message}`),
+  }),
 });
 
 // On Supabase's Edge Runtime, waitUntil keeps the worker alive for the send after we answer.

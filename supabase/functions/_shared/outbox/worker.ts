@@ -29,7 +29,16 @@ export interface OutboxOptions {
   log(message: string): void;
   /** Said once at start about a setting that works, but not as intended. */
   warn(message: string): void;
+  /**
+   * More work for the scheduled run, beside the deliveries: the forms function's file sweep
+   * (forms/uploads/sweep.ts), whose counts the run's report carries as `files`. It must not
+   * reject; if it does, that is logged and the deliveries' report is answered without it.
+   */
+  sweepFiles?: () => Promise<Record<string, number>>;
 }
+
+/** The scheduled run's report: the deliveries' counts, and the file sweep's when there is one. */
+export type ScheduledReport = DeliveryReport & { files?: Record<string, number> };
 
 export interface Outbox {
   /**
@@ -45,12 +54,15 @@ export interface Outbox {
   confirmationsSoon(): Promise<void>;
   /** Sends webhook deliveries now (an entry's after its post, or one just queued); never throws. */
   webhooksNow(only: { entryId?: string; id?: string }): Promise<void>;
-  /** The scheduled run (`_deliver`): confirmations, due e-mail and due webhooks, counted. */
-  deliverDue(): Promise<DeliveryReport>;
+  /**
+   * The scheduled run (`_deliver`): confirmations, due e-mail and due webhooks, counted; and the
+   * file sweep, when the function has one.
+   */
+  deliverDue(): Promise<ScheduledReport>;
 }
 
 export function createOutbox(opts: OutboxOptions): Outbox {
-  const { client, env, siteUrl, log, warn } = opts;
+  const { client, env, siteUrl, log, warn, sweepFiles } = opts;
   const mailStore = createMailStore(client);
   const webhooks: WebhookWorkerDeps = {
     store: createWebhookStore(client),
@@ -88,6 +100,15 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       log,
     });
 
+  const deliverAll = withConfirmations(async () => {
+    // A webhook failure is logged and never keeps the e-mails from going out (nor the reverse).
+    const hooks = runWebhookDeliveries(webhooks).catch((err) => {
+      log(`webhook run failed: ${(err as Error).message}`);
+      return { claimed: 0, sent: 0, retrying: 0, failed: 0 };
+    });
+    return addReports(await sendMail(), await hooks);
+  });
+
   return {
     mailSoon: createSendSoon(sendMail, log),
     confirmationsSoon: createSendSoon(withConfirmations(sendMail), log),
@@ -100,13 +121,15 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       }
     },
     // Webhooks go out in the same scheduled run, alongside the e-mails.
-    deliverDue: withConfirmations(async () => {
-      // A webhook failure is logged and never keeps the e-mails from going out (nor the reverse).
-      const hooks = runWebhookDeliveries(webhooks).catch((err) => {
-        log(`webhook run failed: ${(err as Error).message}`);
-        return { claimed: 0, sent: 0, retrying: 0, failed: 0 };
+    deliverDue: async () => {
+      // Objects to remove from Storage wait on nothing the deliveries do, nor they on them.
+      const files = sweepFiles?.().catch((err) => {
+        log(`file sweep failed: ${(err as Error).message}`);
+        return undefined;
       });
-      return addReports(await sendMail(), await hooks);
-    }),
+      const report: ScheduledReport = await deliverAll();
+      const swept = await files;
+      return swept ? { ...report, files: swept } : report;
+    },
   };
 }

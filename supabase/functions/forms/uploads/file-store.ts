@@ -1,6 +1,7 @@
 // The submission-files bucket as the endpoint writes it: an object streamed to Storage's HTTP API
-// as it arrives (never held whole), and objects removed. With the service role: visitors never
-// write to Storage themselves on this path. Only fetch: the same under Deno and Node.
+// as it arrives (never held whole), and objects removed; the scheduled sweep also lists an entry's
+// folder. With the service role: visitors never write to Storage themselves on this path. Only
+// fetch: the same under Deno and Node.
 
 export const FILES_BUCKET = 'submission-files';
 
@@ -9,6 +10,12 @@ export interface FileStore {
   put(key: string, body: ReadableStream<Uint8Array>, mimeType: string): Promise<{ size: number }>;
   /** Removes the objects; missing ones are no error. */
   remove(keys: readonly string[]): Promise<void>;
+}
+
+/** What the sweep needs besides removing: the objects written under an entry's folder. */
+export interface ListingFileStore extends FileStore {
+  /** Keys of at most `limit` objects directly under `folder` (`a/b/c`, no trailing slash). */
+  list(folder: string, limit: number): Promise<string[]>;
 }
 
 /** Each path segment encoded, the slashes kept. */
@@ -20,7 +27,7 @@ export function storageFileStore(opts: {
   serviceKey: string;
   bucket?: string;
   fetch?: typeof fetch;
-}): FileStore {
+}): ListingFileStore {
   const bucket = opts.bucket ?? FILES_BUCKET;
   const send = opts.fetch ?? fetch;
   const headers = { apikey: opts.serviceKey, authorization: `Bearer ${opts.serviceKey}` };
@@ -66,6 +73,27 @@ export function storageFileStore(opts: {
       });
       if (!res.ok) throw new Error(`Storage did not remove files: ${res.status}`);
       await res.body?.cancel();
+    },
+    async list(folder, limit) {
+      const res = await send(`${opts.url}/storage/v1/object/list/${encodeURIComponent(bucket)}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          prefix: `${folder}/`,
+          limit,
+          offset: 0,
+          sortBy: { column: 'name', order: 'asc' },
+        }),
+      });
+      if (!res.ok) {
+        await res.body?.cancel();
+        throw new Error(`Storage did not list ${folder}: ${res.status}`);
+      }
+      const rows = (await res.json()) as { name?: unknown; id?: unknown }[];
+      // Folders come back too, without an id; only objects are removed.
+      return rows
+        .filter((row) => typeof row.name === 'string' && row.id != null)
+        .map((row) => `${folder}/${row.name as string}`);
     },
   };
 }
