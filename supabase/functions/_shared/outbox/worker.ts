@@ -38,7 +38,7 @@ export interface OutboxOptions {
 }
 
 /** The scheduled run's report: the deliveries' counts, and the file sweep's when there is one. */
-export type ScheduledReport = DeliveryReport & { files?: Record<string, number> };
+type ScheduledReport = DeliveryReport & { files?: Record<string, number> };
 
 export interface Outbox {
   /**
