@@ -796,7 +796,7 @@ export type Database = {
       };
       begin_uploads: {
         Args: { p_entry_id: string; p_form_id: string };
-        Returns: number;
+        Returns: Json;
       };
       claim_deleted_files: { Args: { p_limit?: number }; Returns: string[] };
       claim_email_deliveries: {

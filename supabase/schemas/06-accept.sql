@@ -357,23 +357,40 @@ begin
   if p_seen is distinct from v_form then
     return jsonb_build_object('status', 'form_changed', 'form', v_form);
   end if;
-  -- The post's files count against the owner's storage before anything is stored; given back
-  -- below if the entry is not stored after all.
   if jsonb_typeof(p_files) = 'array' and jsonb_array_length(p_files) > 0 then
     v_file_bytes := private.files_bytes(p_files);
-    if not private.reserve_storage(v_owner, v_file_bytes) then
-      return jsonb_build_object('status', 'storage_full');
-    end if;
   end if;
-  v_result := private.accept_entry(
-    p_entry_id, p_form_id, p_ip_hash, p_name, p_email, p_message, p_data, p_is_spam,
-    p_notification, p_per_minute, p_per_day, p_form_per_minute, p_account_per_hour,
-    p_account_per_day, p_idempotency_key, p_client_counted, p_field_order
-  );
+  if v_file_bytes is null then
+    v_result := private.accept_entry(
+      p_entry_id, p_form_id, p_ip_hash, p_name, p_email, p_message, p_data, p_is_spam,
+      p_notification, p_per_minute, p_per_day, p_form_per_minute, p_account_per_hour,
+      p_account_per_day, p_idempotency_key, p_client_counted, p_field_order
+    );
+  else
+    -- A post with files, in a block of its own: judged once the entry is in (a repeat is answered
+    -- as the first post whatever else holds), and a refusal takes the entry back out.
+    begin
+      v_result := private.accept_entry(
+        p_entry_id, p_form_id, p_ip_hash, p_name, p_email, p_message, p_data, p_is_spam,
+        p_notification, p_per_minute, p_per_day, p_form_per_minute, p_account_per_hour,
+        p_account_per_day, p_idempotency_key, p_client_counted, p_field_order
+      );
+      if v_result ->> 'status' = 'accepted' and not v_result ? 'repeated' then
+        -- Read under a minute-old copy of the form: the owner may have turned uploads off since.
+        if not exists (select 1 from public.form_uploads u where u.form_id = p_form_id and u.enabled) then
+          raise exception 'uploads are off' using errcode = 'TBUP0';
+        end if;
+        -- Under the owner's usage row lock: racing posts cannot together pass the quota.
+        if not private.reserve_storage(v_owner, v_file_bytes) then
+          raise exception 'storage full' using errcode = 'TBUP1';
+        end if;
+      end if;
+    exception
+      when sqlstate 'TBUP0' then return jsonb_build_object('status', 'uploads_off');
+      when sqlstate 'TBUP1' then return jsonb_build_object('status', 'storage_full');
+    end;
+  end if;
   if v_result ->> 'status' is distinct from 'accepted' or v_result ? 'repeated' then
-    if v_file_bytes is not null then
-      perform private.release_storage(v_owner, v_file_bytes);
-    end if;
     return v_result;
   end if;
   -- The post's files, already in Storage: their rows commit with the entry (or not at all).

@@ -128,7 +128,7 @@ $function$;
 revoke all on function private.remember_deleted_files() from public, anon, authenticated, service_role;
 
 create or replace function public.begin_uploads(p_entry_id uuid, p_form_id uuid)
- RETURNS bigint
+ RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
@@ -145,9 +145,9 @@ begin
   insert into private.pending_uploads (entry_id, user_id, form_id)
     values (p_entry_id, v_owner, p_form_id)
     on conflict (entry_id) do nothing;
-  -- The owner's storage left (null: no quota), so a post that cannot fit stops early; the
-  -- reservation when the entry is stored is what holds.
-  return private.storage_left(v_owner);
+  -- The owner (whose folder the objects go in) and their storage left (null: no quota), so a
+  -- post that cannot fit stops early; the reservation when the entry is stored is what holds.
+  return jsonb_build_object('user_id', v_owner, 'storage_left', private.storage_left(v_owner));
 end;
 $function$;
 
@@ -194,15 +194,6 @@ end;
 $function$;
 revoke all on function private.reserve_storage(p_user uuid, p_bytes bigint) from public, anon, authenticated, service_role;
 
-create or replace function private.release_storage(p_user uuid, p_bytes bigint)
- RETURNS void
- LANGUAGE sql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-  update private.storage_usage u set bytes = greatest(0, u.bytes - p_bytes) where u.user_id = p_user;
-$function$;
-revoke all on function private.release_storage(p_user uuid, p_bytes bigint) from public, anon, authenticated, service_role;
 
 create or replace function public.storage_use()
  RETURNS jsonb

@@ -16,6 +16,11 @@ let seen: unknown;
 beforeAll(async () => {
   pool = superuserPool(stack.dbUrl);
   form = await seedForm(pool, 'Files');
+  // accept_post stores files only for a form whose uploads are on.
+  await pool.query(
+    'insert into public.form_uploads (form_id, user_id, enabled) values ($1, $2, true)',
+    [form.formId, form.userId],
+  );
   const { rows } = await pool.query(
     `select jsonb_build_object('id', f.id, 'name', f.name, 'target_email', f.target_email,
        'allowed_origin', f.allowed_origin, 'redirect_url', f.redirect_url,
@@ -119,6 +124,100 @@ describe('accept_post with files', () => {
     expect(repeated.repeated).toBe(true);
     expect(await stored(again)).toEqual({ entries: 0, files: 0 });
     expect(await stored(first)).toEqual({ entries: 1, files: 1 });
+  });
+
+  it("counts the files against the owner's storage and refuses what does not fit", async () => {
+    const other = await seedForm(pool, 'Quota');
+    await pool.query(
+      'insert into public.form_uploads (form_id, user_id, enabled) values ($1, $2, true)',
+      [other.formId, other.userId],
+    );
+    const { rows: quota } = await pool.query<{ q: string }>(
+      'select storage_quota_bytes::text q from private.upload_settings',
+    );
+    const quotaBytes = Number(quota[0]!.q);
+    await pool.query('insert into private.storage_usage (user_id, bytes) values ($1, $2)', [
+      other.userId,
+      quotaBytes - 1500,
+    ]);
+    const used = async () =>
+      Number(
+        (
+          await pool.query<{ b: string }>(
+            'select bytes::text b from private.storage_usage where user_id = $1',
+            [other.userId],
+          )
+        ).rows[0]!.b,
+      );
+    const { rows: seenRows } = await pool.query(
+      `select jsonb_build_object('id', f.id, 'name', f.name, 'target_email', f.target_email,
+         'allowed_origin', f.allowed_origin, 'redirect_url', f.redirect_url,
+         'captcha_provider', f.captcha_provider) seen from public.forms f where f.id = $1`,
+      [other.formId],
+    );
+    const postOther = (entryId: string, key: string | null = null) =>
+      asService<{ r: { status: string; repeated?: boolean } }>(
+        `select public.accept_post(p_seen => $1, p_entry_id => $2, p_form_id => $3,
+           p_ip_hash => $4, p_name => null, p_email => null, p_message => 'hi', p_data => '{}',
+           p_is_spam => false, p_notification => null, p_per_minute => 1000, p_per_day => 1000,
+           p_form_per_minute => null, p_account_per_hour => null, p_account_per_day => null,
+           p_idempotency_key => $5, p_files => $6) as r`,
+        [
+          seenRows[0].seen,
+          entryId,
+          other.formId,
+          `quota-${randomUUID()}`,
+          key,
+          JSON.stringify([
+            {
+              position: 1,
+              object_key: `${other.userId}/${other.formId}/${entryId}/1-cv.pdf`,
+              name: 'cv.pdf',
+              kind: 'pdf',
+              mime_type: 'application/pdf',
+              size: 1234,
+            },
+          ]),
+        ],
+      ).then((rows) => rows[0]!.r);
+
+    const first = randomUUID();
+    const begun = await asService<{ b: { user_id: string; storage_left: number } }>(
+      'select public.begin_uploads($1, $2) as b',
+      [first, other.formId],
+    );
+    expect(begun[0]!.b).toEqual({ user_id: other.userId, storage_left: 1500 });
+    expect((await postOther(first, 'k1')).status).toBe('accepted');
+    expect(await used()).toBe(quotaBytes - 266);
+
+    // A repeat stores nothing and takes nothing.
+    expect((await postOther(randomUUID(), 'k1')).repeated).toBe(true);
+    expect(await used()).toBe(quotaBytes - 266);
+
+    const second = randomUUID();
+    expect((await postOther(second)).status).toBe('storage_full');
+    expect(await stored(second)).toEqual({ entries: 0, files: 0 });
+    expect(await used()).toBe(quotaBytes - 266);
+
+    // Deleting the message gives its bytes back at once.
+    await pool.query('delete from public.entries where id = $1', [first]);
+    expect(await used()).toBe(quotaBytes - 1500);
+    expect((await postOther(second)).status).toBe('accepted');
+  });
+
+  it('stores no files for a form whose uploads were turned off since it was read', async () => {
+    await pool.query('update public.form_uploads set enabled = false where form_id = $1', [
+      form.formId,
+    ]);
+    try {
+      const entryId = randomUUID();
+      expect((await post(entryId, [fileOf(entryId, 1)])).status).toBe('uploads_off');
+      expect(await stored(entryId)).toEqual({ entries: 0, files: 0 });
+    } finally {
+      await pool.query('update public.form_uploads set enabled = true where form_id = $1', [
+        form.formId,
+      ]);
+    }
   });
 
   it('lets only the service role begin uploads', async () => {

@@ -62,6 +62,35 @@ export const REFUSAL_TEXTS: Record<RefusalPageCode, RefusalText> = {
     remedy: 'fix',
     fix: 'Remove the attached file and send the form again.',
   },
+  file_too_large: {
+    title: 'A file is too large',
+    body: `${NOT_SENT} An attached file is larger than this form accepts, so neither your message nor its files were kept.`,
+    remedy: 'fix',
+    fix: 'Attach a smaller file (or a compressed copy) and send the form again.',
+  },
+  files_too_large: {
+    title: 'The files are too large together',
+    body: `${NOT_SENT} Together, the attached files are larger than this form accepts, so neither your message nor its files were kept.`,
+    remedy: 'fix',
+    fix: 'Attach fewer or smaller files and send the form again.',
+  },
+  too_many_files: {
+    title: 'Too many files',
+    body: `${NOT_SENT} More files were attached than this form accepts, so neither your message nor its files were kept.`,
+    remedy: 'fix',
+    fix: 'Attach fewer files and send the form again.',
+  },
+  file_type_not_allowed: {
+    title: 'This type of file is not accepted',
+    body: `${NOT_SENT} An attached file is of a type this form does not take (judged from its content, not its name), so neither your message nor its files were kept.`,
+    remedy: 'fix',
+    fix: 'Attach a file of another type — an image or a PDF, say — and send the form again.',
+  },
+  storage_full: {
+    title: 'This form cannot take more files',
+    body: `${NOT_SENT} The file storage of this form’s owner is full. ${OWNER}`,
+    remedy: 'owner',
+  },
   captcha_required: {
     title: 'Please complete the CAPTCHA',
     body: `${NOT_SENT} The form asks you to show you are a person before it sends.`,

@@ -10,6 +10,11 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'file_uploads_unsupported'
+  | 'file_too_large'
+  | 'files_too_large'
+  | 'too_many_files'
+  | 'file_type_not_allowed'
+  | 'storage_full'
   | 'invalid_fields'
   | 'rate_limited'
   | 'quota_exceeded'
@@ -29,13 +34,22 @@ export interface EndpointError {
   fields?: Record<string, string>;
   /** Seconds the client should wait before trying again (429 and 503). */
   retryAfter?: number;
+  /** The limit a file refusal broke: bytes, or a number of files. */
+  limit?: number;
+}
+
+/** Bytes as the refusals say them: "5 MB", "2.5 MB", "900 KB" (1 MB = 1 048 576 bytes). */
+export function megabytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
 }
 
 const fail = (
   status: number,
   code: ErrorCode,
   error: string,
-  extra: Pick<EndpointError, 'fields' | 'retryAfter'> = {},
+  extra: Pick<EndpointError, 'fields' | 'retryAfter' | 'limit'> = {},
 ): EndpointError => ({ status, code, error, ...extra });
 
 export const ERRORS = {
@@ -53,6 +67,33 @@ export const ERRORS = {
     ),
   fileUpload: () =>
     fail(415, 'file_uploads_unsupported', 'File uploads are not supported; remove the file field.'),
+  // A form with uploads on: each names the field and the limit broken; nothing was stored.
+  fileTooLarge: (field: string, limit: number) =>
+    fail(413, 'file_too_large', `Each file may be at most ${megabytes(limit)}.`, {
+      fields: { [field]: `This file is larger than ${megabytes(limit)}.` },
+      limit,
+    }),
+  filesTooLarge: (field: string, limit: number) =>
+    fail(413, 'files_too_large', `The files together may be at most ${megabytes(limit)}.`, {
+      fields: { [field]: `The files together are larger than ${megabytes(limit)}.` },
+      limit,
+    }),
+  tooManyFiles: (field: string, limit: number) =>
+    fail(422, 'too_many_files', `At most ${limit} ${limit === 1 ? 'file' : 'files'} may be sent.`, {
+      fields: { [field]: `More than ${limit} ${limit === 1 ? 'file' : 'files'} were attached.` },
+      limit,
+    }),
+  fileTypeNotAllowed: (field: string) =>
+    fail(415, 'file_type_not_allowed', 'This form does not accept files of this type.', {
+      fields: { [field]: 'This type of file is not accepted here.' },
+    }),
+  // The owner's storage is full: the visitor cannot help it; nothing was stored.
+  storageFull: () =>
+    fail(
+      413,
+      'storage_full',
+      "This form's file storage is full, so your message and its files were not stored. Please contact the site owner another way.",
+    ),
   tooLarge: (detail: string) => fail(413, 'payload_too_large', detail),
   bodyTooLarge: () =>
     fail(413, 'payload_too_large', `The body is larger than ${LIMITS.maxBodyBytes} bytes.`),

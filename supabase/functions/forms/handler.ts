@@ -22,6 +22,12 @@ import { functionRoute, matchRoute } from '../_shared/route.ts';
 import { isUuid } from '../_shared/uuid.ts';
 import type { DeliveryReport } from '../_shared/outbox/report.ts';
 import type { AcceptInput, AcceptResult, BeginCaptchaResult, FormRecord } from './model.ts';
+import type { StoredFile } from './uploads/receive.ts';
+
+/** A multipart post to a form with uploads on, read with its files stored (uploads/post-files.ts). */
+export type PostWithFiles =
+  | { ok: true; fields: [string, string][]; files: StoredFile[] }
+  | { ok: false; error: EndpointError };
 
 export interface FormsDeps {
   /**
@@ -64,6 +70,14 @@ export interface FormsDeps {
   holdNotification?(entryId: string, notification: Notification): Promise<void>;
   /** Lets work finish after the response (EdgeRuntime.waitUntil) or awaits it briefly. */
   background(work: Promise<void>): Promise<void>;
+  /**
+   * Reads a multipart post to a form with uploads on, storing its files as the entry `entryId`'s
+   * as they arrive; a refusal has removed what it stored. Throws when storage is unreachable.
+   * Absent: posts with files are refused as before uploads existed.
+   */
+  readPostWithFiles?(req: Request, form: FormRecord, entryId: string): Promise<PostWithFiles>;
+  /** Removes the objects of files a post stored and did not keep; must never throw. */
+  removeFiles?(files: readonly StoredFile[]): Promise<void>;
   /** Processes due deliveries (the `_deliver` route). */
   deliverDue(): Promise<DeliveryReport>;
   /** True when the Authorization header carries the service-role key. */
@@ -145,170 +159,230 @@ async function handleSubmission(
   let corsOrigin = seenCorsOrigin;
   const refuse = (err: EndpointError) => errorResponse(err, { json, corsOrigin, refusalSite });
   const contentType = req.headers.get('content-type');
-  if (!bodyKind(contentType)) return refuse(ERRORS.unsupportedType());
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (declared > LIMITS.maxBodyBytes) return refuse(ERRORS.bodyTooLarge());
-
-  let body: Uint8Array | null;
-  try {
-    body = await readLimited(req, LIMITS.maxBodyBytes);
-  } catch {
-    return refuse(ERRORS.invalidBody('The request body could not be read.'));
-  }
-  if (!body) return refuse(ERRORS.bodyTooLarge());
-
-  const parsed = parseBody(contentType, body);
-  if (!parsed.ok) return refuse(parsed.error);
-  const checked = validateSubmission(parsed.fields);
-  if (!checked.ok) return refuse(checked.error);
-  const submission = checked.submission;
-  const headerKey = req.headers.get(IDEMPOTENCY.header);
-  if (headerKey !== null && !isIdempotencyKey(headerKey.trim()))
-    return refuse(
-      ERRORS.invalidBody(
-        `The ${IDEMPOTENCY.header} header must be 1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters.`,
-      ),
-    );
-  // The header wins over the embed code's hidden field.
-  const idempotencyKey = headerKey?.trim() || submission.idempotencyKey;
-
+  const kind = bodyKind(contentType);
+  if (!kind) return refuse(ERRORS.unsupportedType());
   const entryId = deps.newId();
-  const receivedAt = deps.now();
-  let result: AcceptResult;
-  // The provider whose token this post passed (checked once, again only if the form changes it).
-  let captchaPassed: CaptchaProvider | null = null;
-  // The notification composed for the form the post was stored against.
-  let composed: Notification | null = null;
-  // Counted against the client's allowance before a CAPTCHA check, so not again when stored.
-  let clientCounted = false;
-  try {
-    // Never an address the client wrote; IPv6 clients counted by their /64 network.
-    const ip = clientIp(req.headers, deps.clientIpPolicy);
-    const ipHash = deps.hashIp(rateLimitKey(ip));
-    for (let tries = 1; ; tries++) {
-      // Before storing, against the form as it is stored with (form_changed comes back here).
-      const provider = form.captcha_provider ?? null;
-      if (provider && captchaPassed !== provider) {
-        if (!clientCounted && deps.beginCaptchaPost) {
-          // Counted first: a client spends its own allowance, not the provider's patience.
-          const begun = await deps.beginCaptchaPost({ formId: form.id, ipHash, idempotencyKey });
-          if (begun.status === 'rate_limited') return refuse(ERRORS.rateLimited(begun.retryAfter));
-          if (begun.status === 'form_not_found') return refuse(ERRORS.formNotFound());
-          if (begun.status === 'repeated') {
-            result = {
-              status: 'accepted',
-              entryId: begun.entryId,
-              deliveryId: null,
-              repeated: true,
-            };
-            break;
-          }
-          clientCounted = true;
-        }
-        const verdict: CaptchaVerdict = deps.checkCaptcha
-          ? await deps.checkCaptcha({
-              formId: form.id,
-              provider,
-              fields: parsed.fields,
-              remoteIp: ip,
-              allowedOrigin: form.allowed_origin,
-            })
-          : { ok: false, kind: 'unavailable', detail: 'no CAPTCHA check configured' };
-        if (!verdict.ok) {
-          // A remembered form may predate its owner turning CAPTCHA off or changing provider
-          // (posts without the old widget's token would be refused for a minute): refuse only
-          // on a fresh read. The post stays counted, so it is not counted again if stored.
-          if (!fresh) {
-            fresh = true;
-            const current = await deps.loadForm(form.id, { fresh: true });
-            if (!current) return refuse(ERRORS.formNotFound());
-            if ((current.captcha_provider ?? null) !== provider) {
-              form = current;
-              if (!originAllowed(req.headers, form.allowed_origin)) {
-                corsOrigin = null;
-                return refuse(ERRORS.originNotAllowed());
-              }
-              corsOrigin = originOf(form.allowed_origin);
-              continue;
-            }
-          }
-          return refuse(captchaError(verdict));
-        }
-        captchaPassed = provider;
-      }
-      const notification = submission.isSpam
-        ? null
-        : composeNotification({
-            formName: form.name,
-            targetEmail: form.target_email,
-            entryId,
-            receivedAt,
-            fields: submission.ordered,
-            subject: submission.subject,
-            replyTo: submission.replyTo,
-            siteUrl: deps.siteUrl,
-            timeZone: form.time_zone ?? null,
-          });
-      composed = notification;
-      result = await deps.accept({
-        entryId,
-        formId: form.id,
-        form,
-        ipHash,
-        name: submission.name,
-        email: submission.email,
-        message: submission.message,
-        data: submission.data,
-        fieldOrder: submission.ordered.map(([name]) => name),
-        isSpam: submission.isSpam,
-        notification,
-        idempotencyKey,
-        clientCounted,
-      });
-      if (result.status !== 'form_changed') break;
-      // Edited since it was read: the post is judged again against the form as it is now.
-      form = result.form;
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  const readFiles = deps.readPostWithFiles;
+  // A post with files is larger than any without: a remembered form may predate its owner
+  // turning uploads on, so it is read again before the post is refused or read.
+  if (
+    kind === 'multipart' &&
+    readFiles &&
+    !form.uploads?.enabled &&
+    !fresh &&
+    !(declared <= LIMITS.maxBodyBytes)
+  ) {
+    try {
+      const current = await deps.loadForm(form.id, { fresh: true });
+      if (!current) return refuse(ERRORS.formNotFound());
+      form = current;
       fresh = true;
-      if (!originAllowed(req.headers, form.allowed_origin)) {
-        corsOrigin = null;
-        return refuse(ERRORS.originNotAllowed());
-      }
-      corsOrigin = originOf(form.allowed_origin);
-      if (tries >= MAX_STORE_TRIES) throw new Error('the form kept changing while storing a post');
+    } catch (err) {
+      deps.log(`form lookup failed: ${(err as Error).message}`);
+      return refuse(ERRORS.storageFailed());
     }
-  } catch (err) {
-    deps.log(`storing a submission failed: ${(err as Error).message}`);
-    return refuse(ERRORS.storageFailed());
+    if (!originAllowed(req.headers, form.allowed_origin)) {
+      corsOrigin = null;
+      return refuse(ERRORS.originNotAllowed());
+    }
+    corsOrigin = originOf(form.allowed_origin);
   }
-  if (result.status === 'rate_limited') return refuse(ERRORS.rateLimited(result.retryAfter));
-  if (result.status === 'quota_exceeded') return refuse(ERRORS.quotaExceeded(result.retryAfter));
-  if (result.status === 'form_not_found') return refuse(ERRORS.formNotFound());
-  // Stored but not e-mailed while the target waits for its confirmation: kept for the owner.
-  if (result.notificationSkipped === 'unverified' && composed && deps.holdNotification)
-    await deps.background(deps.holdNotification(result.entryId, composed));
 
-  // Started first so that it runs alongside the e-mail rather than after it; skipped when storage
-  // says the entry queued none (one call and transaction less per post on forms without webhooks)
-  // and for a repeat, which queued nothing.
-  const webhooksNow =
-    result.webhooksQueued === false || result.repeated
-      ? undefined
-      : deps.sendWebhooksNow?.(result.entryId);
-  // The notification and the autoresponse go out in the same batch; either one starts it.
-  const mailId = result.deliveryId ?? result.autoresponseId ?? null;
-  if (mailId) await deps.background(deps.sendNow(mailId));
-  if (webhooksNow) await deps.background(webhooksNow);
+  let fields: [string, string][];
+  // The post's files, already in Storage (null: a post read whole, without files).
+  let files: StoredFile[] | null = null;
+  if (kind === 'multipart' && readFiles && form.uploads?.enabled) {
+    let read: PostWithFiles;
+    try {
+      read = await readFiles(req, form, entryId);
+    } catch (err) {
+      deps.log(`reading a post with files failed: ${(err as Error).message}`);
+      return refuse(ERRORS.storageFailed());
+    }
+    if (!read.ok) return refuse(read.error);
+    fields = read.fields;
+    files = read.files;
+  } else {
+    if (declared > LIMITS.maxBodyBytes) return refuse(ERRORS.bodyTooLarge());
+    let body: Uint8Array | null;
+    try {
+      body = await readLimited(req, LIMITS.maxBodyBytes);
+    } catch {
+      return refuse(ERRORS.invalidBody('The request body could not be read.'));
+    }
+    if (!body) return refuse(ERRORS.bodyTooLarge());
+    const parsed = parseBody(contentType, body);
+    if (!parsed.ok) return refuse(parsed.error);
+    fields = parsed.fields;
+  }
 
-  return successResponse({
-    id: result.entryId,
-    json,
-    corsOrigin,
-    // A valid `_next` wins, then the form's own thank-you page, then the site's (if known).
-    redirectTo:
-      safeNext(submission.next, form.allowed_origin) ??
-      safeRedirectUrl(form.redirect_url) ??
-      (deps.siteUrl ? `${deps.siteUrl.replace(/\/+$/, '')}/thanks` : null),
-  });
+  // Whatever ends the post without its entry keeping them, its files' objects go before the answer.
+  let filesKept = false;
+  try {
+    return await acceptPost();
+  } finally {
+    if (files?.length && !filesKept) await deps.removeFiles?.(files);
+  }
+
+  async function acceptPost(): Promise<Response> {
+    const checked = validateSubmission(fields);
+    if (!checked.ok) return refuse(checked.error);
+    const submission = checked.submission;
+    const headerKey = req.headers.get(IDEMPOTENCY.header);
+    if (headerKey !== null && !isIdempotencyKey(headerKey.trim()))
+      return refuse(
+        ERRORS.invalidBody(
+          `The ${IDEMPOTENCY.header} header must be 1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters.`,
+        ),
+      );
+    // The header wins over the embed code's hidden field.
+    const idempotencyKey = headerKey?.trim() || submission.idempotencyKey;
+
+    const receivedAt = deps.now();
+    let result: AcceptResult;
+    // The provider whose token this post passed (checked once, again only if the form changes it).
+    let captchaPassed: CaptchaProvider | null = null;
+    // The notification composed for the form the post was stored against.
+    let composed: Notification | null = null;
+    // Counted against the client's allowance before a CAPTCHA check, so not again when stored.
+    let clientCounted = false;
+    try {
+      // Never an address the client wrote; IPv6 clients counted by their /64 network.
+      const ip = clientIp(req.headers, deps.clientIpPolicy);
+      const ipHash = deps.hashIp(rateLimitKey(ip));
+      for (let tries = 1; ; tries++) {
+        // Before storing, against the form as it is stored with (form_changed comes back here).
+        const provider = form.captcha_provider ?? null;
+        if (provider && captchaPassed !== provider) {
+          if (!clientCounted && deps.beginCaptchaPost) {
+            // Counted first: a client spends its own allowance, not the provider's patience.
+            const begun = await deps.beginCaptchaPost({ formId: form.id, ipHash, idempotencyKey });
+            if (begun.status === 'rate_limited')
+              return refuse(ERRORS.rateLimited(begun.retryAfter));
+            if (begun.status === 'form_not_found') return refuse(ERRORS.formNotFound());
+            if (begun.status === 'repeated') {
+              result = {
+                status: 'accepted',
+                entryId: begun.entryId,
+                deliveryId: null,
+                repeated: true,
+              };
+              break;
+            }
+            clientCounted = true;
+          }
+          const verdict: CaptchaVerdict = deps.checkCaptcha
+            ? await deps.checkCaptcha({
+                formId: form.id,
+                provider,
+                fields,
+                remoteIp: ip,
+                allowedOrigin: form.allowed_origin,
+              })
+            : { ok: false, kind: 'unavailable', detail: 'no CAPTCHA check configured' };
+          if (!verdict.ok) {
+            // A remembered form may predate its owner turning CAPTCHA off or changing provider
+            // (posts without the old widget's token would be refused for a minute): refuse only
+            // on a fresh read. The post stays counted, so it is not counted again if stored.
+            if (!fresh) {
+              fresh = true;
+              const current = await deps.loadForm(form.id, { fresh: true });
+              if (!current) return refuse(ERRORS.formNotFound());
+              if ((current.captcha_provider ?? null) !== provider) {
+                form = current;
+                if (!originAllowed(req.headers, form.allowed_origin)) {
+                  corsOrigin = null;
+                  return refuse(ERRORS.originNotAllowed());
+                }
+                corsOrigin = originOf(form.allowed_origin);
+                continue;
+              }
+            }
+            return refuse(captchaError(verdict));
+          }
+          captchaPassed = provider;
+        }
+        const notification = submission.isSpam
+          ? null
+          : composeNotification({
+              formName: form.name,
+              targetEmail: form.target_email,
+              entryId,
+              receivedAt,
+              fields: submission.ordered,
+              subject: submission.subject,
+              replyTo: submission.replyTo,
+              siteUrl: deps.siteUrl,
+              timeZone: form.time_zone ?? null,
+            });
+        composed = notification;
+        result = await deps.accept({
+          entryId,
+          formId: form.id,
+          form,
+          ipHash,
+          name: submission.name,
+          email: submission.email,
+          message: submission.message,
+          data: submission.data,
+          fieldOrder: submission.ordered.map(([name]) => name),
+          isSpam: submission.isSpam,
+          notification,
+          idempotencyKey,
+          clientCounted,
+          // Spam keeps no files.
+          files: submission.isSpam ? null : files,
+        });
+        if (result.status !== 'form_changed') break;
+        // Edited since it was read: the post is judged again against the form as it is now.
+        form = result.form;
+        fresh = true;
+        if (!originAllowed(req.headers, form.allowed_origin)) {
+          corsOrigin = null;
+          return refuse(ERRORS.originNotAllowed());
+        }
+        corsOrigin = originOf(form.allowed_origin);
+        if (tries >= MAX_STORE_TRIES)
+          throw new Error('the form kept changing while storing a post');
+      }
+    } catch (err) {
+      deps.log(`storing a submission failed: ${(err as Error).message}`);
+      return refuse(ERRORS.storageFailed());
+    }
+    if (result.status === 'rate_limited') return refuse(ERRORS.rateLimited(result.retryAfter));
+    if (result.status === 'quota_exceeded') return refuse(ERRORS.quotaExceeded(result.retryAfter));
+    if (result.status === 'form_not_found') return refuse(ERRORS.formNotFound());
+    if (result.status === 'storage_full') return refuse(ERRORS.storageFull());
+    if (result.status === 'uploads_off') return refuse(ERRORS.fileUpload());
+    filesKept = !submission.isSpam && !result.repeated;
+    // Stored but not e-mailed while the target waits for its confirmation: kept for the owner.
+    if (result.notificationSkipped === 'unverified' && composed && deps.holdNotification)
+      await deps.background(deps.holdNotification(result.entryId, composed));
+
+    // Started first so that it runs alongside the e-mail rather than after it; skipped when storage
+    // says the entry queued none (one call and transaction less per post on forms without webhooks)
+    // and for a repeat, which queued nothing.
+    const webhooksNow =
+      result.webhooksQueued === false || result.repeated
+        ? undefined
+        : deps.sendWebhooksNow?.(result.entryId);
+    // The notification and the autoresponse go out in the same batch; either one starts it.
+    const mailId = result.deliveryId ?? result.autoresponseId ?? null;
+    if (mailId) await deps.background(deps.sendNow(mailId));
+    if (webhooksNow) await deps.background(webhooksNow);
+
+    return successResponse({
+      id: result.entryId,
+      json,
+      corsOrigin,
+      // A valid `_next` wins, then the form's own thank-you page, then the site's (if known).
+      redirectTo:
+        safeNext(submission.next, form.allowed_origin) ??
+        safeRedirectUrl(form.redirect_url) ??
+        (deps.siteUrl ? `${deps.siteUrl.replace(/\/+$/, '')}/thanks` : null),
+    });
+  }
 }
 
 async function handleDeliver(req: Request, deps: FormsDeps): Promise<Response> {

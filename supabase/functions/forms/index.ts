@@ -11,7 +11,9 @@ import { cachedForms } from './form-cache.ts';
 import { hashIp, ipSaltFromEnv, isServiceKey } from './secrets.ts';
 import { clientIpPolicyFromEnv, siteUrlFromEnv, submissionLimitsFromEnv } from './settings.ts';
 import { createFormStore, holdNotification, loadCaptchaSecret } from './supabase-store.ts';
+import { detectType } from './uploads/detect.ts';
 import { storageFileStore } from './uploads/file-store.ts';
+import { postFilesReader, removeStored } from './uploads/post-files.ts';
 import { createFileSweep, sweepDatabase } from './uploads/sweep.ts';
 
 const env = (name: string) => Deno.env.get(name);
@@ -35,6 +37,12 @@ const clientIpPolicy = clientIpPolicyFromEnv(env, warn);
 // Known forms are remembered for a minute (at most 1 000): accept_post confirms each on use.
 const formStore = createFormStore({ rest: supabase, db }, submissionLimitsFromEnv(env, warn));
 const forms = cachedForms(formStore, { ttlMs: 60_000, maxForms: 1_000 });
+// Files of posts to forms with uploads on: streamed to Storage's private bucket as they arrive.
+const fileStore = storageFileStore({
+  url: required('SUPABASE_URL'),
+  serviceKey: required('SUPABASE_SERVICE_ROLE_KEY'),
+});
+const logError = (message: string) => console.error(`forms: ${message}`);
 // The outbox worker (_shared/outbox/): mail, webhooks and target confirmations, sent in-process;
 // its scheduled run also removes the objects of deleted and abandoned uploads from Storage.
 const outbox = createOutbox({
@@ -45,10 +53,7 @@ const outbox = createOutbox({
   warn,
   sweepFiles: createFileSweep({
     db: sweepDatabase(db),
-    files: storageFileStore({
-      url: required('SUPABASE_URL'),
-      serviceKey: required('SUPABASE_SERVICE_ROLE_KEY'),
-    }),
+    files: fileStore,
     log: (message) => console.error(`forms: ${message}`),
   }),
 });
@@ -88,6 +93,13 @@ const deps: FormsDeps = {
     await Promise.race([work, new Promise((r) => (timer = setTimeout(r, IMMEDIATE_SEND_WAIT_MS)))]);
     clearTimeout(timer);
   },
+  readPostWithFiles: postFilesReader({
+    store: fileStore,
+    detect: detectType,
+    beginUploads: formStore.beginUploads,
+    log: logError,
+  }),
+  removeFiles: (files) => removeStored(fileStore, files, logError),
   // Confirmation e-mails, due e-mail and due webhooks: the scheduled run.
   deliverDue: outbox.deliverDue,
   isServiceRole: (authorization) => isServiceKey(authorization, env),

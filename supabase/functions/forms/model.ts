@@ -3,6 +3,8 @@
 // Supabase store all speak these types; none of them depends on another for them.
 import type { CaptchaProvider } from './captcha.ts';
 import type { Notification } from './notification.ts';
+import type { StoredFile } from './uploads/receive.ts';
+import type { UploadSettings } from './uploads/settings.ts';
 
 export interface FormRecord {
   id: string;
@@ -18,6 +20,8 @@ export interface FormRecord {
    * the form, not part of what accept_post compares.
    */
   time_zone?: string | null;
+  /** The form's file uploads (uploads/settings.ts); absent: off. Read beside the form, like the zone. */
+  uploads?: UploadSettings;
 }
 
 export interface AcceptInput {
@@ -39,6 +43,8 @@ export interface AcceptInput {
   idempotencyKey: string | null;
   /** The post was already counted against the client's allowance (before its CAPTCHA check). */
   clientCounted: boolean;
+  /** The files already in Storage, stored with the entry (null: the post took no upload path). */
+  files?: readonly StoredFile[] | null;
 }
 
 export type AcceptResult =
@@ -59,6 +65,10 @@ export type AcceptResult =
   /** Nothing stored: the owner's plan allows no more submissions this month (until retryAfter). */
   | { status: 'quota_exceeded'; retryAfter: number }
   | { status: 'form_not_found' }
+  /** Nothing stored: the post's files do not fit in the owner's storage quota. */
+  | { status: 'storage_full' }
+  /** Nothing stored: the post has files and the form's uploads were turned off since it was read. */
+  | { status: 'uploads_off' }
   /** Nothing stored: the form was edited since it was read; this is how it is now. */
   | { status: 'form_changed'; form: FormRecord };
 

@@ -99,7 +99,13 @@ export function errorResponse(
     });
   }
   if (opts.json) {
-    const body = { ok: false, error: err.error, code: err.code, fields: err.fields ?? {} };
+    const body = {
+      ok: false,
+      error: err.error,
+      code: err.code,
+      fields: err.fields ?? {},
+      ...(err.limit !== undefined && { limit: err.limit }),
+    };
     return Response.json(body, {
       status: err.status,
       headers: { ...headers, ...corsHeaders(opts.corsOrigin) },

@@ -8,6 +8,7 @@ import type { RpcClient } from '../_shared/outbox/store.ts';
 import type { AcceptInput, AcceptResult, BeginCaptchaResult, FormRecord } from './model.ts';
 import type { Notification } from './notification.ts';
 import type { SubmissionLimits } from './settings.ts';
+import { uploadSettings } from './uploads/settings.ts';
 
 /** Exactly the columns accept_post compares, in the shape it builds them. */
 function formRow(form: FormRecord): FormRecord {
@@ -47,13 +48,20 @@ export function createFormStore(
       const [{ data, error }, timeZone] = await Promise.all([
         rest
           .from('forms')
-          .select('id, name, target_email, allowed_origin, redirect_url, captcha_provider')
+          .select(
+            'id, name, target_email, allowed_origin, redirect_url, captcha_provider, form_uploads(enabled, kinds, max_file_bytes, max_total_bytes, max_files)',
+          )
           .eq('id', id)
           .maybeSingle(),
         ownerTimeZone(rest, id),
       ]);
       if (error) throw new Error(`forms lookup: ${error.message}`);
-      return data ? { ...formRow(data as FormRecord), time_zone: timeZone } : null;
+      if (!data) return null;
+      // One-to-one (form_uploads' key is the form's id): PostgREST embeds an object or null.
+      const { form_uploads: uploads, ...form } = data as unknown as FormRecord & {
+        form_uploads: Record<string, unknown> | null;
+      };
+      return { ...formRow(form), time_zone: timeZone, uploads: uploadSettings(uploads) };
     },
 
     // One call per post: accept_post checks that the form is still as the handler saw it (else it
@@ -81,6 +89,16 @@ export function createFormStore(
         p_idempotency_key: input.idempotencyKey,
         p_client_counted: input.clientCounted,
         p_field_order: input.fieldOrder,
+        ...(input.files && {
+          p_files: input.files.map((f) => ({
+            position: f.position,
+            object_key: f.objectKey,
+            name: f.name,
+            kind: f.kind,
+            mime_type: f.mimeType,
+            size: f.size,
+          })),
+        }),
       });
       if (error) throw new Error(`accept_post: ${error.message}`);
       const result = data as {
@@ -113,13 +131,38 @@ export function createFormStore(
       if (result.status === 'quota_exceeded')
         return { status: 'quota_exceeded', retryAfter: Number(result.retry_after) };
       if (result.status === 'form_not_found') return { status: 'form_not_found' };
+      if (result.status === 'storage_full') return { status: 'storage_full' };
+      if (result.status === 'uploads_off') return { status: 'uploads_off' };
       // The owner (and so the zone) of a form never changes: the seen form's zone carries over.
       if (result.status === 'form_changed' && result.form)
         return {
           status: 'form_changed',
-          form: { ...formRow(result.form), time_zone: input.form.time_zone ?? null },
+          form: {
+            ...formRow(result.form),
+            time_zone: input.form.time_zone ?? null,
+            // Read with the form: an edit to them is seen at the next fresh read.
+            uploads: input.form.uploads,
+          },
         };
       throw new Error(`accept_post: unexpected answer ${JSON.stringify(result)}`);
+    },
+
+    // Before a post's first file is written: the entry is recorded for the sweep (should it never
+    // be stored); answers the owner and the bytes their storage has left (null: no quota).
+    async beginUploads(
+      entryId: string,
+      formId: string,
+    ): Promise<{ userId: string; storageLeft: number | null }> {
+      const { data, error } = await db.rpc('begin_uploads', {
+        p_entry_id: entryId,
+        p_form_id: formId,
+      });
+      if (error) throw new Error(`begin_uploads: ${error.message}`);
+      const result = data as { user_id: string; storage_left: number | string | null };
+      return {
+        userId: result.user_id,
+        storageLeft: result.storage_left === null ? null : Number(result.storage_left),
+      };
     },
 
     // A form with CAPTCHA: the post is counted (or found to be a repeat) before its token is checked.
