@@ -315,6 +315,7 @@ async function handleSubmission(
               replyTo: submission.replyTo,
               siteUrl: deps.siteUrl,
               timeZone: form.time_zone ?? null,
+              files: files ?? undefined,
             });
         composed = notification;
         result = await deps.accept({

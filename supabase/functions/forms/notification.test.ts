@@ -178,3 +178,26 @@ describe('local time', () => {
     });
   });
 });
+
+describe("a notification's files", () => {
+  const files = [
+    { name: 'photo <b>.png', size: 68, kind: 'image' },
+    { name: 'cv.pdf', size: 3 * 1024 * 1024 + 100, kind: 'pdf' },
+  ];
+
+  it('names each file with its size and kind, and sends to the dashboard for them', () => {
+    const n = composeNotification({ ...base, files, siteUrl: 'https://tinyback.example' });
+    expect(n.text).toContain(
+      '2 files attached (open the message in your dashboard to download them):\n  photo <b>.png (68 B, image)\n  cv.pdf (3.0 MB, pdf)',
+    );
+    expect(n.html).toContain('<li>photo &lt;b&gt;.png (68 B, image)</li>');
+    expect(n.html).not.toContain('<b>.png');
+    // Never a link to a file: only the message's page in the dashboard.
+    expect(n.text).not.toMatch(/storage\/v1|submission-files/);
+    expect(n.html).not.toMatch(/storage\/v1|submission-files/);
+  });
+
+  it('says nothing of files when there are none', () => {
+    expect(composeNotification(base).text).not.toContain('attached');
+  });
+});

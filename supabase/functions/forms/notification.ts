@@ -32,6 +32,20 @@ export interface Notification {
   html: string;
 }
 
+/** A file as the notification names it: never a link to the file (it opens in the dashboard). */
+export interface NotifiedFile {
+  name: string;
+  size: number;
+  kind: string;
+}
+
+/** "68 B", "4.2 KB", "3.1 MB". */
+export function fileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
 function defaultSubject(formName: string): string {
   return `New submission: ${formName}`;
 }
@@ -48,6 +62,8 @@ export function composeNotification(input: {
   siteUrl?: string | null;
   /** The owner's IANA time zone (profiles.time_zone); null or unknown: UTC. */
   timeZone?: string | null;
+  /** The files stored with the message (uploads), named with their size and kind. */
+  files?: readonly NotifiedFile[];
 }): Notification {
   const formName = visibleText(headerSafe(input.formName));
   const subject =
@@ -67,10 +83,16 @@ export function composeNotification(input: {
     const lines = value.split(/\r\n|[\n\r\u2028\u2029]/);
     return lines.length > 1 ? `${name}:\n  ${lines.join('\n  ')}` : `${name}: ${value}`;
   });
+  const files = (input.files ?? []).map((file) => ({
+    name: visibleText(file.name),
+    about: `${fileSize(file.size)}, ${file.kind}`,
+  }));
+  const filesHeading = `${files.length} ${files.length === 1 ? 'file' : 'files'} attached (open the message in your dashboard to download ${files.length === 1 ? 'it' : 'them'}):`;
   const text = [
     `New submission to the form "${formName}".`,
     '',
     ...textFields,
+    ...(files.length ? ['', filesHeading, ...files.map((f) => `  ${f.name} (${f.about})`)] : []),
     '',
     '--',
     `Received ${when.text}.`,
@@ -98,6 +120,11 @@ export function composeNotification(input: {
     '<p style="margin:0 0 16px;font-weight:bold;color:#0f766e">tinyback</p>' +
     `<p>New submission to the form <strong>${escapeHtml(formName)}</strong>.</p>` +
     `<table cellspacing="0" cellpadding="0" role="presentation">${rows}</table>` +
+    (files.length
+      ? `<p>${escapeHtml(filesHeading)}</p><ul>` +
+        files.map((f) => `<li>${escapeHtml(f.name)} (${escapeHtml(f.about)})</li>`).join('') +
+        '</ul>'
+      : '') +
     `<p>Received <strong>${escapeHtml(when.when)}</strong> (${escapeHtml(when.zone)}).</p>` +
     (link
       ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;background:#0d9488;` +
