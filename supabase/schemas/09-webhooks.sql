@@ -265,7 +265,12 @@ begin
          f.id, f.name,
          case when e.id is null then null else jsonb_build_object(
            'id', e.id, 'name', e.name, 'email', e.email, 'message', e.message, 'data', e.data,
-           'is_spam', e.is_spam, 'created_at', e.created_at) end,
+           'is_spam', e.is_spam, 'created_at', e.created_at,
+           -- The entry's files (16-uploads.sql): the sender signs each key into an expiring URL.
+           'files', coalesce((select jsonb_agg(jsonb_build_object(
+               'name', ef.name, 'size', ef.size, 'kind', ef.kind, 'mime_type', ef.mime_type,
+               'object_key', ef.object_key) order by ef."position")
+             from public.entry_files ef where ef.entry_id = e.id), '[]'::jsonb)) end,
          coalesce((select s.allow_local from private.webhook_settings s where s.id), false)
     from claimed c
     join public.webhooks w on w.id = c.webhook_id

@@ -56,6 +56,8 @@ const outbox = createOutbox({
     files: fileStore,
     log: (message) => console.error(`forms: ${message}`),
   }),
+  // Webhook payloads carry each file's URL, signed at each attempt and expiring.
+  signFile: (key, seconds) => fileStore.sign(key, seconds),
 });
 
 // On Supabase's Edge Runtime, waitUntil keeps the worker alive for the send after we answer.

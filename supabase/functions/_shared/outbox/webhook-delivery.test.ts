@@ -90,3 +90,77 @@ describe('webhook worker', () => {
     }
   });
 });
+
+describe("a webhook's files", () => {
+  const entry = {
+    id: 'e-1',
+    name: 'Ada',
+    email: null,
+    message: 'see attached',
+    data: {},
+    is_spam: false,
+    created_at: now.toISOString(),
+    files: [
+      {
+        name: 'cv.pdf',
+        size: 900,
+        kind: 'pdf',
+        mime_type: 'application/pdf',
+        object_key: 'u/f/e-1/1-cv.pdf',
+      },
+      {
+        name: 'a.png',
+        size: 68,
+        kind: 'image',
+        mime_type: 'image/png',
+        object_key: 'u/f/e-1/2-a.png',
+      },
+    ],
+  };
+
+  it('carries each file with a URL signed at this attempt that expires, never its key', async () => {
+    const { deps, sent } = worker([job({ entry })], ok);
+    const signed: [string, number][] = [];
+    deps.signFile = async (key, seconds) => {
+      signed.push([key, seconds]);
+      if (key.endsWith('a.png')) throw new Error('Storage away');
+      return `https://storage.example/${key}?token=t`;
+    };
+    await runWebhookDeliveries(deps);
+    expect(signed).toEqual([
+      ['u/f/e-1/1-cv.pdf', WEBHOOKS.fileUrlSeconds],
+      ['u/f/e-1/2-a.png', WEBHOOKS.fileUrlSeconds],
+    ]);
+    const body = JSON.parse(sent[0]!.body);
+    const expires = new Date(now.getTime() + WEBHOOKS.fileUrlSeconds * 1000).toISOString();
+    expect(body.entry.files).toEqual([
+      {
+        name: 'cv.pdf',
+        size: 900,
+        kind: 'pdf',
+        mime_type: 'application/pdf',
+        url: 'https://storage.example/u/f/e-1/1-cv.pdf?token=t',
+        expires_at: expires,
+      },
+      // A URL that could not be signed is told as none; the delivery still goes.
+      {
+        name: 'a.png',
+        size: 68,
+        kind: 'image',
+        mime_type: 'image/png',
+        url: null,
+        expires_at: null,
+      },
+    ]);
+    expect(sent[0]!.body).not.toContain('object_key');
+  });
+
+  it('names the files in a chat message, without URLs', async () => {
+    const { deps, sent } = worker([job({ entry, format: 'slack' })], ok);
+    deps.signFile = async (key) => `https://storage.example/${key}`;
+    await runWebhookDeliveries(deps);
+    const text = JSON.parse(sent[0]!.body).text as string;
+    expect(text).toContain('*Files:* cv.pdf, a.png');
+    expect(text).not.toContain('storage.example');
+  });
+});

@@ -13,6 +13,7 @@ import {
   WEBHOOKS,
   type WebhookEntry,
   type WebhookEvent,
+  type WebhookFile,
   type WebhookFormat,
 } from './webhooks.ts';
 
@@ -29,10 +30,22 @@ export interface ClaimedWebhook {
   secret: string;
   form_id: string;
   form_name: string;
-  entry: WebhookEntry | null;
+  /** As claimed: its files carry their object keys, signed into URLs when the body is built. */
+  entry: ClaimedEntry | null;
   /** The database's half of the local-targets switch (webhook_settings.allow_local). */
   allow_local: boolean;
 }
+
+/** A file as claim_webhook_deliveries() gives it: its object's key, not yet a URL. */
+export interface ClaimedFile {
+  name: string;
+  size: number;
+  kind: string;
+  mime_type: string;
+  object_key: string;
+}
+
+export type ClaimedEntry = Omit<WebhookEntry, 'files'> & { files?: ClaimedFile[] };
 
 export interface WebhookAttempt {
   ok: boolean;
@@ -64,7 +77,29 @@ export interface WebhookWorkerDeps {
   ): Promise<SendResult>;
   /** The function's half of the local-targets switch (WEBHOOKS_ALLOW_LOCAL=on). */
   allowLocal: boolean;
+  /** A signed download URL of a stored file for `seconds`; absent: files carry no URL. */
+  signFile?(objectKey: string, seconds: number): Promise<string>;
   now(): Date;
+}
+
+/** The entry's files with URLs signed for this attempt (a failed signature leaves the URL null). */
+async function signedEntry(
+  entry: ClaimedEntry | null,
+  deps: WebhookWorkerDeps,
+  now: Date,
+): Promise<WebhookEntry | null> {
+  if (!entry) return null;
+  const { files, ...rest } = entry;
+  if (!files?.length) return { ...rest, files: [] };
+  const seconds = WEBHOOKS.fileUrlSeconds;
+  const expires = new Date(now.getTime() + seconds * 1000).toISOString();
+  const signed = await Promise.all(
+    files.map(async ({ object_key: key, ...file }): Promise<WebhookFile> => {
+      const url = deps.signFile ? await deps.signFile(key, seconds).catch(() => null) : null;
+      return { ...file, url, expires_at: url ? expires : null };
+    }),
+  );
+  return { ...rest, files: signed };
 }
 
 async function deliverOne(job: ClaimedWebhook, deps: WebhookWorkerDeps): Promise<WebhookAttempt> {
@@ -73,7 +108,7 @@ async function deliverOne(job: ClaimedWebhook, deps: WebhookWorkerDeps): Promise
     event: job.event,
     deliveryId: job.id,
     form: { id: job.form_id, name: job.form_name },
-    entry: job.entry,
+    entry: await signedEntry(job.entry, deps, now),
     now,
   });
   const headers = {

@@ -18,6 +18,8 @@ export const WEBHOOKS = {
   excerptChars: 500,
   /** How long a worker holds a claimed delivery before another may take it, in seconds. */
   leaseSeconds: 60,
+  /** How long the signed URL of a file in a payload works, in seconds (signed at each attempt). */
+  fileUrlSeconds: 60 * 60,
   /** Deliveries one `_deliver` run sends at most. */
   batchSize: 20,
   /** A receiver may reject deliveries whose signed time is older than this, in seconds. */
@@ -31,6 +33,17 @@ export const DELIVERY_HEADER = 'X-Tinyback-Delivery';
 export type WebhookFormat = 'json' | 'slack' | 'discord';
 export type WebhookEvent = 'entry.created' | 'test';
 
+/** A file stored with the entry, as the payload carries it: metadata and an expiring URL. */
+export interface WebhookFile {
+  name: string;
+  size: number;
+  kind: string;
+  mime_type: string;
+  /** A signed download URL (null when it could not be signed), valid until `expires_at`. */
+  url: string | null;
+  expires_at: string | null;
+}
+
 export interface WebhookEntry {
   id: string;
   name: string | null;
@@ -39,6 +52,8 @@ export interface WebhookEntry {
   data: Record<string, unknown>;
   is_spam: boolean;
   created_at: string;
+  /** The entry's files (uploads); absent or empty when it has none. */
+  files?: WebhookFile[];
 }
 
 export interface WebhookEventInput {
@@ -104,6 +119,8 @@ function summaryLines(entry: WebhookEntry): [string, string][] {
   for (const [key, value] of Object.entries(entry.data ?? {})) {
     lines.push([key, Array.isArray(value) ? value.join(', ') : String(value)]);
   }
+  // Names only: a chat message outlives any signed URL.
+  if (entry.files?.length) lines.push(['Files', entry.files.map((file) => file.name).join(', ')]);
   return lines;
 }
 

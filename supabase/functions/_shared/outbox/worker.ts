@@ -35,6 +35,8 @@ export interface OutboxOptions {
    * reject; if it does, that is logged and the deliveries' report is answered without it.
    */
   sweepFiles?: () => Promise<Record<string, number>>;
+  /** Signs a download URL of a stored file for a webhook payload (the forms function's Storage). */
+  signFile?: (objectKey: string, seconds: number) => Promise<string>;
 }
 
 /** The scheduled run's report: the deliveries' counts, and the file sweep's when there is one. */
@@ -62,11 +64,12 @@ export interface Outbox {
 }
 
 export function createOutbox(opts: OutboxOptions): Outbox {
-  const { client, env, siteUrl, log, warn, sweepFiles } = opts;
+  const { client, env, siteUrl, log, warn, sweepFiles, signFile } = opts;
   const mailStore = createMailStore(client);
   const webhooks: WebhookWorkerDeps = {
     store: createWebhookStore(client),
     send: (url, body, headers, allowLocal) => sendWebhook(url, body, headers, { allowLocal }),
+    signFile,
     allowLocal: allowLocalFromEnv(env),
     now: () => new Date(),
   };

@@ -18,6 +18,12 @@ export interface ListingFileStore extends FileStore {
   list(folder: string, limit: number): Promise<string[]>;
 }
 
+/** The bucket over Storage's HTTP API: besides the above, download URLs signed for a while. */
+export interface StorageFiles extends ListingFileStore {
+  /** A URL that downloads `key` (as an attachment) for `seconds`, then stops working. */
+  sign(key: string, seconds: number): Promise<string>;
+}
+
 /** Each path segment encoded, the slashes kept. */
 const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');
 
@@ -27,7 +33,7 @@ export function storageFileStore(opts: {
   serviceKey: string;
   bucket?: string;
   fetch?: typeof fetch;
-}): ListingFileStore {
+}): StorageFiles {
   const bucket = opts.bucket ?? FILES_BUCKET;
   const send = opts.fetch ?? fetch;
   const headers = { apikey: opts.serviceKey, authorization: `Bearer ${opts.serviceKey}` };
@@ -73,6 +79,24 @@ export function storageFileStore(opts: {
       });
       if (!res.ok) throw new Error(`Storage did not remove files: ${res.status}`);
       await res.body?.cancel();
+    },
+    async sign(key, seconds) {
+      const res = await send(
+        `${opts.url}/storage/v1/object/sign/${encodeURIComponent(bucket)}/${encodeKey(key)}`,
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ expiresIn: seconds }),
+        },
+      );
+      if (!res.ok) {
+        await res.body?.cancel();
+        throw new Error(`Storage did not sign ${key}: ${res.status}`);
+      }
+      const { signedURL } = (await res.json()) as { signedURL?: unknown };
+      if (typeof signedURL !== 'string') throw new Error(`Storage did not sign ${key}`);
+      // As storage-js does: relative to /storage/v1; `download` makes it an attachment.
+      return `${opts.url}/storage/v1${signedURL}${signedURL.includes('?') ? '&' : '?'}download=`;
     },
     async list(folder, limit) {
       const res = await send(`${opts.url}/storage/v1/object/list/${encodeURIComponent(bucket)}`, {
