@@ -6,9 +6,14 @@ import { useDocumentTitle } from '../../components/use-document-title';
 import { useForms } from '../../features/forms';
 import { MessagesPanel, useUnreadCount } from '../../features/messages';
 import { UsageBanner } from '../../features/plans';
+import { MessageFiles } from '../../features/uploads';
+import type { EntryFile } from '../../config/uploads';
 import { FormsTab } from './forms-tab';
 
 type Tab = 'forms' | 'submissions';
+
+// A message's files in its drawer: the uploads feature's list inside the messages feature's drawer.
+const renderFiles = (files: readonly EntryFile[]) => <MessageFiles files={files} />;
 
 export function FormsPage() {
   const [params, setParams] = useSearchParams();
@@ -51,7 +56,7 @@ export function FormsPage() {
           <FormsTab onOpenMessages={openMessages} />
         </Tabs.Content>
         <Tabs.Content value="submissions" pt="6">
-          <MessagesPanel forms={forms.data ?? []} />
+          <MessagesPanel forms={forms.data ?? []} renderFiles={renderFiles} />
         </Tabs.Content>
       </Tabs.Root>
     </Container>

@@ -5,7 +5,8 @@
 // functions it calls (`supabaseDb.rpc`, `supabaseDb.edgeFunction`), reads what was asked
 // (`supabaseDb.requests`) and steers single requests with `failRequests` / `holdRequests`.
 // Only what the app sends is understood: PostgREST's eq, neq, is, in, lt, lte, gt, gte, ilike and
-// or/and filters, order, limit, offset, counts, embeds read as stored, upserts and single objects.
+// or/and filters, order, limit, offset, counts, embeds read as stored (an `!inner` one answers only
+// the rows whose embed is not empty), upserts and single objects.
 import { delay, http, HttpResponse, ws, type JsonBodyType } from 'msw';
 import { setupServer } from 'msw/node';
 import type { User } from '@supabase/supabase-js';
@@ -305,6 +306,18 @@ function project(row: Row, select: string | null): Row {
   return out;
 }
 
+/** Whether a row has every `!inner` embed the select names (PostgREST's inner join). */
+function hasInnerEmbeds(row: Row, select: string | null): boolean {
+  if (!select) return true;
+  return splitTop(select).every((item) => {
+    const name = item.replace(/\(.*\)$/s, '');
+    const [alias, source = alias] = name.split(':');
+    if (!/!inner\b/.test(source)) return true;
+    const value = row[alias] ?? row[source.split('!')[0]];
+    return Array.isArray(value) ? value.length > 0 : value !== null && value !== undefined;
+  });
+}
+
 // ---- The handlers -----------------------------------------------------------------------------
 
 const json = (data: JsonBodyType, init?: ResponseInit) => HttpResponse.json(data, init);
@@ -376,7 +389,12 @@ async function tableRequest({ request, params }: { request: Request; params: { t
   const all = supabaseDb.rows(table);
 
   if (req.method === 'GET' || req.method === 'HEAD') {
-    const found = ordered(all.filter(matches), search.get('order'));
+    const select = search.get('select');
+    const shown = (row: Row) => (tableRules.render ? tableRules.render(row) : row);
+    const found = ordered(
+      all.filter((row) => matches(row) && hasInnerEmbeds(shown(row), select)),
+      search.get('order'),
+    );
     const offset = Number(search.get('offset') ?? 0);
     const limit = search.has('limit') ? Number(search.get('limit')) : Infinity;
     return answerRows(req, found.slice(offset, offset + limit), 200, found.length);

@@ -4,10 +4,11 @@ import {
   csvField,
   extraColumns,
   fieldCell,
+  filesCell,
   messagesToCsv,
   neutralizeFormula,
 } from './csv';
-import { FORM_BETA, makeMessage } from './testing/fixtures';
+import { FORM_BETA, makeFile, makeMessage } from './testing/fixtures';
 
 /** The file's lines without the BOM and the final line break. */
 function lines(csv: string): string[] {
@@ -92,7 +93,7 @@ describe('messagesToCsv', () => {
   it('starts with a BOM, ends lines with CRLF and has the header row', () => {
     const csv = messagesToCsv([]);
     expect(csv.startsWith(CSV_BOM)).toBe(true);
-    expect(csv).toBe(`${CSV_BOM}"Date","Form","Name","Email","Message"\r\n`);
+    expect(csv).toBe(`${CSV_BOM}"Date","Form","Name","Email","Message","Files"\r\n`);
   });
 
   it('writes one row per message with ISO dates and the form name', () => {
@@ -105,8 +106,8 @@ describe('messagesToCsv', () => {
       }),
     ]);
     expect(lines(csv)).toEqual([
-      '"Date","Form","Name","Email","Message"',
-      '"2026-11-24T12:47:16.433Z","Contact","Zoë","zoe@example.com","Grüße, ""friends""\nbye"',
+      '"Date","Form","Name","Email","Message","Files"',
+      '"2026-11-24T12:47:16.433Z","Contact","Zoë","zoe@example.com","Grüße, ""friends""\nbye",""',
     ]);
   });
 
@@ -114,7 +115,7 @@ describe('messagesToCsv', () => {
     const csv = messagesToCsv([
       makeMessage({ created_at: '2026-01-01T00:00:00Z', name: null, email: null, message: 'hi' }),
     ]);
-    expect(lines(csv)[1]).toBe('"2026-01-01T00:00:00.000Z","Contact","","","hi"');
+    expect(lines(csv)[1]).toBe('"2026-01-01T00:00:00.000Z","Contact","","","hi",""');
   });
 
   it('adds a column per custom field, joins a list with "; " and writes JSON for other values', () => {
@@ -127,9 +128,11 @@ describe('messagesToCsv', () => {
       }),
     ]);
     const [header, first, second] = lines(csv);
-    expect(header).toBe('"Date","Form","Name","Email","Message","company","tags","size","nested"');
-    expect(first.endsWith(',"Hello there","ACME","","",""')).toBe(true);
-    expect(second.endsWith(',"Hello there","Initech","a; b","12","{""x"":[1]}"')).toBe(true);
+    expect(header).toBe(
+      '"Date","Form","Name","Email","Message","Files","company","tags","size","nested"',
+    );
+    expect(first.endsWith(',"Hello there","","ACME","","",""')).toBe(true);
+    expect(second.endsWith(',"Hello there","","Initech","a; b","12","{""x"":[1]}"')).toBe(true);
   });
 
   it('neutralises each item of a list, quotes and all', () => {
@@ -151,8 +154,8 @@ describe('messagesToCsv', () => {
       }),
     ]);
     expect(lines(csv)).toEqual([
-      `"Date","Form","Name","Email","Message","'=x"`,
-      `"2026-01-01T00:00:00.000Z","Contact","'=cmd|calc","'@evil","'+1","'-5"`,
+      `"Date","Form","Name","Email","Message","Files","'=x"`,
+      `"2026-01-01T00:00:00.000Z","Contact","'=cmd|calc","'@evil","'+1","","'-5"`,
     ]);
   });
 
@@ -166,9 +169,26 @@ describe('messagesToCsv', () => {
       }),
     ]);
     expect(lines(csv)).toEqual([
-      `"Date","Form","Name","Email","Message","a;'@b"`,
-      `"2026-01-01T00:00:00.000Z","Contact","ok;'=cmd|' /C calc'!A0","ada@example.com","ok;'=1+1;","x;'-1"`,
+      `"Date","Form","Name","Email","Message","Files","a;'@b"`,
+      `"2026-01-01T00:00:00.000Z","Contact","ok;'=cmd|' /C calc'!A0","ada@example.com","ok;'=1+1;","","x;'-1"`,
     ]);
+  });
+
+  it('names the files in the order sent, joined by "; ", each part neutralised', () => {
+    const csv = messagesToCsv([
+      makeMessage({
+        created_at: '2026-01-01T00:00:00Z',
+        message: 'see attached',
+        files: [
+          makeFile({ position: 2, name: '=sum.xlsx' }),
+          makeFile({ position: 1, name: 'cv; final.pdf' }),
+        ],
+      }),
+    ]);
+    expect(lines(csv)[1]).toBe(
+      `"2026-01-01T00:00:00.000Z","Contact","Ada Lovelace","ada@example.com","see attached","cv; final.pdf; '=sum.xlsx"`,
+    );
+    expect(filesCell([])).toBe('');
   });
 
   it('takes a form name from the options when the row has none', () => {

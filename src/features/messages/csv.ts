@@ -1,14 +1,14 @@
-// The inbox as a CSV file: one row per message with its date, form, sender and message, plus one
-// column per custom field any of the messages carries (in the order first seen, each message's
+// The inbox as a CSV file: one row per message with its date, form, sender, message and the names
+// of its files (in the order sent, joined by "; "), plus one column per custom field any of the messages carries (in the order first seen, each message's
 // fields in the order sent; a field sent more than once has its items joined by "; "). RFC 4180
 // (CRLF, every field quoted, quotes doubled), UTF-8 with a byte-order mark so spreadsheet apps read
 // accents right, and cells a spreadsheet would run as a formula neutralised.
-import { fieldNames, fieldValue, type CustomFieldSource } from './message-fields';
+import { fieldNames, fieldValue, fileNames, type CustomFieldSource } from './message-fields';
 import type { Message } from './types';
 
 export const CSV_BOM = '\uFEFF';
 const CRLF = '\r\n';
-const BASE_HEADERS = ['Date', 'Form', 'Name', 'Email', 'Message'] as const;
+const BASE_HEADERS = ['Date', 'Form', 'Name', 'Email', 'Message', 'Files'] as const;
 
 // A formula start (`=`, `+`, `-`, `@`, a tab or a carriage return) at the start of the text or
 // of a `;`- or `,`-separated part of it, behind any quotes: Excel in locales whose list separator
@@ -57,6 +57,11 @@ export function fieldCell(value: unknown): string {
   return Array.isArray(shown) ? shown.map(neutralizeFormula).join(LIST_SEPARATOR) : shown;
 }
 
+/** The files' cell: their stored names in the order sent, each neutralised on its own. */
+export function filesCell(files: Message['files']): string {
+  return fileNames(files).map(neutralizeFormula).join(LIST_SEPARATOR);
+}
+
 export interface CsvOptions {
   /** A form's name when the row carries none (the form list the page has). */
   formName?: (formId: string) => string | undefined;
@@ -78,6 +83,7 @@ export function messagesToCsv(messages: readonly Message[], options: CsvOptions 
         message.name ?? '',
         message.email ?? '',
         message.message ?? '',
+        filesCell(message.files),
         ...extras.map((key) =>
           Object.hasOwn(message.data, key) ? fieldCell(message.data[key]) : '',
         ),

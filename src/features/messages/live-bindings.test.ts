@@ -12,14 +12,15 @@ import { messagesKeys } from './api/query-keys';
 import { applyMessagesChange, messagesLiveBindings } from './live-bindings';
 import { listRows, type MessagePages } from './merge-messages';
 import { searchTextOf } from './message-query';
-import { FORM_BETA, FORM_CONTACT, makeMessage, seedInbox } from './testing/fixtures';
+import { FORM_BETA, FORM_CONTACT, makeFile, makeMessage, seedInbox } from './testing/fixtures';
 import type { Delivery, Message, MessageFilter } from './types';
 
-const INBOX: MessageFilter = { formId: null, view: 'inbox', q: '' };
-const CONTACT: MessageFilter = { formId: FORM_CONTACT.id, view: 'inbox', q: '' };
-const BETA: MessageFilter = { formId: FORM_BETA.id, view: 'inbox', q: '' };
-const SPAM: MessageFilter = { formId: null, view: 'spam', q: '' };
-const SEARCH_GRACE: MessageFilter = { formId: null, view: 'inbox', q: 'grace' };
+const INBOX: MessageFilter = { formId: null, view: 'inbox', q: '', files: false };
+const CONTACT: MessageFilter = { formId: FORM_CONTACT.id, view: 'inbox', q: '', files: false };
+const BETA: MessageFilter = { formId: FORM_BETA.id, view: 'inbox', q: '', files: false };
+const SPAM: MessageFilter = { formId: null, view: 'spam', q: '', files: false };
+const SEARCH_GRACE: MessageFilter = { formId: null, view: 'inbox', q: 'grace', files: false };
+const WITH_FILES: MessageFilter = { formId: null, view: 'inbox', q: '', files: true };
 
 const SENT: Delivery = {
   status: 'sent',
@@ -42,9 +43,9 @@ const idsIn = (client: QueryClient, filter: MessageFilter) =>
 const rowIn = (client: QueryClient, filter: MessageFilter, id: string) =>
   rowsIn(client, filter).find((row) => row.id === id);
 
-/** The `entries` row as a Realtime INSERT carries it: every column, no embeds. */
+/** The `entries` row as a Realtime INSERT carries it: every column, no embeds (nor files). */
 function payload(message: Message): Record<string, unknown> {
-  const { form: _f, delivery: _d, arrivedLive: _l, ...columns } = message;
+  const { form: _f, delivery: _d, arrivedLive: _l, files: _files, ...columns } = message;
   return { ...columns, user_id: 'owner', search_text: searchTextOf(message) };
 }
 const inserted = (message: Message, row = payload(message)): RowChange => ({
@@ -178,20 +179,45 @@ describe('applyMessagesChange: inserts', () => {
     expect(idsIn(client, INBOX)).toEqual([second.id, first.id, existing.id]);
   });
 
-  it('reads nothing back when the payload and the cache tell everything', async () => {
+  it('reads nothing back for spam whose form is known (spam keeps no files)', async () => {
     const spam = makeMessage({ is_spam: true, created_at: '2026-11-21T00:00:00+00:00' });
+    await applyMessagesChange(client, inserted(spam));
+    expect(readsBack()).toBe(0);
+    expect(rowIn(client, SPAM, spam.id)).toMatchObject({
+      form: { name: FORM_CONTACT.name },
+      delivery: null,
+      files: [],
+    });
+  });
+
+  it('reads any other message back for its files, then adds it to the lists with files', async () => {
+    cached(client, WITH_FILES, []);
     const skipped = makeMessage({
       notification_skipped: 'off',
       created_at: '2026-11-22T00:00:00+00:00',
     });
-    await applyMessagesChange(client, inserted(spam));
-    await applyMessagesChange(client, inserted(skipped));
-    expect(readsBack()).toBe(0);
+    const attached = makeMessage({
+      created_at: '2026-11-23T00:00:00+00:00',
+      files: [makeFile({ name: 'cv.pdf', kind: 'pdf', mime_type: 'application/pdf' })],
+    });
+    seedInbox([existing, skipped, attached]);
+    const settled = [
+      applyMessagesChange(client, inserted(skipped)),
+      applyMessagesChange(client, inserted(attached)),
+    ];
+    // Before the read-back: no payload carries files, so neither is in the list with files.
+    expect(idsIn(client, INBOX)).toEqual([attached.id, skipped.id, existing.id]);
+    expect(idsIn(client, WITH_FILES)).toEqual([]);
+    await Promise.all(settled);
+    expect(readsBack()).toBe(1);
     expect(rowIn(client, INBOX, skipped.id)).toMatchObject({
-      form: { name: FORM_CONTACT.name },
       delivery: null,
       notification_skipped: 'off',
+      files: [],
     });
+    expect(rowIn(client, INBOX, attached.id)?.files.map((file) => file.name)).toEqual(['cv.pdf']);
+    expect(idsIn(client, WITH_FILES)).toEqual([attached.id]);
+    expect(rowIn(client, WITH_FILES, attached.id)).toMatchObject({ arrivedLive: true });
   });
 
   it('keeps the message as the payload told it when the read-back fails', async () => {

@@ -2,8 +2,8 @@
 // reload. An INSERT is shown at once, from the payload (the whole row, which RLS lets the owner
 // read): the form's name from the cached forms list (or a cached message of the same form), the
 // notification e-mail as queued (pending) unless the row says none was. What the payload cannot
-// say (a form not cached, where the e-mail stands by now) is read back by id in the background
-// and filled in; a message that cannot be read back is gone or not the reader's, and leaves. A
+// say (a form not cached, where the e-mail stands by now, the files sent with it) is read back by
+// id in the background and filled in, and a message with files then joins the "has files" lists; a message that cannot be read back is gone or not the reader's, and leaves. A
 // payload that lacks a shown column (Realtime leaves out values too large for it) is read back
 // before it is shown. The message is merged into every cached list whose view, form and search it
 // matches, flagged as new. An UPDATE (read, spam) is merged; a DELETE (its payload holds only the
@@ -120,10 +120,10 @@ async function readInserted(change: RowChange): Promise<Message | null> {
 }
 
 /**
- * Reads the message back and fills in its form and delivery; removes it when it is not there
- * (deleted again, or not the reader's). A failed read leaves it as the payload told it.
+ * Reads the message back and fills in its form, delivery and files; removes it when it is not
+ * there (deleted again, or not the reader's). A failed read leaves it as the payload told it.
  */
-async function completeInserted(client: QueryClient, id: string): Promise<void> {
+async function completeInserted(client: QueryClient, id: string, change: RowChange): Promise<void> {
   let found: Map<string, Message>;
   try {
     found = await readBatched(id);
@@ -135,9 +135,17 @@ async function completeInserted(client: QueryClient, id: string): Promise<void> 
     removeCachedMessages(client, [id]);
     return;
   }
-  const patch: Partial<Message> = { delivery: row.delivery };
+  const patch: Partial<Message> = { delivery: row.delivery, files: row.files };
   if (row.form) patch.form = row.form;
   completeCachedMessages(client, new Map([[id, patch]]));
+  // Only now is it known to have files: it joins the lists of messages with files.
+  if (row.files.length > 0) {
+    applyEntryChange(
+      client,
+      { ...change, new: { ...change.new, files: row.files } },
+      { ...row, arrivedLive: true },
+    );
+  }
 }
 
 /**
@@ -152,12 +160,17 @@ export function applyMessagesChange(client: QueryClient, change: RowChange): Pro
     const message = insertedMessage(client, change);
     if (message) {
       applyEntryChange(client, change, { ...message, arrivedLive: true });
-      // Spam and messages that queued no e-mail have nothing left to learn once the form is known.
-      if (!message.form || message.delivery) readBack = completeInserted(client, message.id);
+      // Spam has nothing left to learn once the form is known (it keeps no files); any other
+      // message may have files, which no payload carries.
+      if (!message.form || !message.is_spam)
+        readBack = completeInserted(client, message.id, change);
     } else {
       readBack = readInserted(change).then((row) => {
         // Null: deleted again before it could be read, or not the reader's.
-        if (row) applyEntryChange(client, change, { ...row, arrivedLive: true });
+        if (row) {
+          const read = { ...change, new: { ...change.new, files: row.files } };
+          applyEntryChange(client, read, { ...row, arrivedLive: true });
+        }
       });
     }
   }

@@ -12,8 +12,8 @@ import {
 import { FORM_BETA, FORM_CONTACT, makeMessage } from './testing/fixtures';
 import type { Message, MessageFilter } from './types';
 
-const INBOX: MessageFilter = { formId: null, view: 'inbox', q: '' };
-const SPAM: MessageFilter = { formId: null, view: 'spam', q: '' };
+const INBOX: MessageFilter = { formId: null, view: 'inbox', q: '', files: false };
+const SPAM: MessageFilter = { formId: null, view: 'spam', q: '', files: false };
 
 function pages(...groups: Message[][]): MessagePages {
   return {

@@ -11,8 +11,10 @@ import {
   senderEmail,
   senderName,
   toMessage,
+  filesSummary,
+  toFiles,
 } from './message-fields';
-import { FORM_CONTACT, makeMessage } from './testing/fixtures';
+import { FORM_CONTACT, makeFile, makeMessage } from './testing/fixtures';
 
 const raw = {
   id: '0b7b2c1e-6a1f-4c56-9d0e-0123456789ab',
@@ -33,6 +35,28 @@ const delivery = {
   next_attempt_at: '2026-11-24T02:50:00+00:00',
   sent_at: null,
 };
+
+describe('toFiles', () => {
+  it('keeps the files it can show, and none without an embed', () => {
+    const cv = makeFile({ name: 'cv.pdf', kind: 'pdf', mime_type: 'application/pdf' });
+    expect(toFiles(undefined)).toEqual([]);
+    expect(toFiles(null)).toEqual([]);
+    expect(toFiles([cv, { ...cv, id: 'nope' }, { ...cv, kind: 'video' }, 'x'])).toEqual([cv]);
+    // A bigint written as a string is read as a number.
+    expect(toFiles([{ ...cv, size: '2048' }])[0].size).toBe(2048);
+    expect(toMessage({ ...makeMessage(), files: [cv] }).files).toEqual([cv]);
+  });
+
+  it('names a card’s files in the order sent, bidi controls shown as tokens', () => {
+    expect(
+      filesSummary([
+        makeFile({ position: 2, name: 'b\u202Egnp.exe' }),
+        makeFile({ position: 1, name: 'a.pdf' }),
+      ]),
+    ).toBe('2 files: a.pdf, b[U+202E]gnp.exe');
+    expect(filesSummary([makeFile({ name: 'one.txt' })])).toBe('1 file: one.txt');
+  });
+});
 
 describe('toMessage', () => {
   it('reads a delivery embedded as an object', () => {

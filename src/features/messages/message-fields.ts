@@ -2,6 +2,7 @@
 // texts the spec fixes for a card ('Anonymous' for a missing name, a dash for a missing e-mail;
 // bidirectional controls shown as `[U+202E]` tokens, never obeyed), the visitor's custom fields in
 // the order sent (a repeated name as a list), and where the notification e-mail stands.
+import type { EntryFile } from '../../config/uploads';
 import { visibleText } from '../../lib/visible-text';
 import { isTimestamp, isUuid } from './message-query';
 import type { Delivery, Message, NotificationSkipped } from './types';
@@ -51,6 +52,45 @@ export function toDelivery(value: unknown): Delivery | null {
   };
 }
 
+const FILE_KINDS: readonly string[] = ['image', 'pdf', 'office', 'text', 'archive'];
+
+/** One file of the files' embed, checked; null for a row this version cannot show. */
+function toFile(value: unknown): EntryFile | null {
+  if (!isObject(value) || !isUuid(value.id)) return null;
+  const { position, name, kind, mime_type, size, object_key } = value;
+  if (typeof name !== 'string' || typeof object_key !== 'string') return null;
+  if (typeof mime_type !== 'string' || !FILE_KINDS.includes(kind as string)) return null;
+  // bigint sizes come as numbers (files are at most 10 MiB); a string is read as one too.
+  const bytes = typeof size === 'string' ? Number(size) : size;
+  if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return null;
+  return {
+    id: value.id,
+    position: typeof position === 'number' ? position : 0,
+    name,
+    kind: kind as EntryFile['kind'],
+    mime_type,
+    size: bytes,
+    object_key,
+  };
+}
+
+/** The files' embed, checked: the files that can be shown (none when the row has no embed). */
+export function toFiles(value: unknown): EntryFile[] {
+  if (!Array.isArray(value)) return [];
+  return value.map(toFile).filter((file): file is EntryFile => file !== null);
+}
+
+/** The files' names in the order sent, as shown (bidi controls as tokens). */
+export function fileNames(files: readonly Pick<EntryFile, 'name' | 'position'>[]): string[] {
+  return [...files].sort((a, b) => a.position - b.position).map((file) => file.name);
+}
+
+/** A card's line for the files: "2 files: cv.pdf, photo.png". */
+export function filesSummary(files: readonly Pick<EntryFile, 'name' | 'position'>[]): string {
+  const count = files.length === 1 ? '1 file' : `${files.length} files`;
+  return `${count}: ${fileNames(files).map(visibleText).join(', ')}`;
+}
+
 /** A stored field order, checked: a list of names, else null (none kept, or malformed). */
 function toFieldOrder(value: unknown): string[] | null {
   return Array.isArray(value) && value.every((name) => typeof name === 'string') ? value : null;
@@ -78,6 +118,7 @@ export function toMessage(raw: unknown): Message {
     created_at: raw.created_at,
     form: isObject(form) && typeof form.name === 'string' ? { name: form.name } : null,
     delivery: toDelivery(raw.delivery),
+    files: toFiles(raw.files),
     notification_skipped: toSkipReason(raw.notification_skipped),
   };
 }

@@ -4,7 +4,9 @@ import {
   cursorOf,
   filterFromParams,
   keysetFilter,
+  MESSAGE_COLUMNS,
   matchesFilter,
+  messageColumnsFor,
   searchPattern,
   searchTextOf,
 } from './message-query';
@@ -20,15 +22,25 @@ describe('filterFromParams', () => {
       view: 'spam',
       q: ' Ada ',
     });
-    expect(filterFromParams(params)).toEqual({ formId: FORM_BETA.id, view: 'spam', q: 'Ada' });
+    expect(filterFromParams(params)).toEqual({
+      formId: FORM_BETA.id,
+      view: 'spam',
+      q: 'Ada',
+      files: false,
+    });
   });
 
   it('falls back to every form, the inbox and no search', () => {
-    expect(filterFromParams(new URLSearchParams('form=nope&view=trash'))).toEqual({
+    expect(filterFromParams(new URLSearchParams('form=nope&view=trash&files=yes'))).toEqual({
       formId: null,
       view: 'inbox',
       q: '',
+      files: false,
     });
+  });
+
+  it('reads "has files"', () => {
+    expect(filterFromParams(new URLSearchParams('files=1')).files).toBe(true);
   });
 
   it('caps the search term', () => {
@@ -67,6 +79,18 @@ describe('searchPattern', () => {
   });
 });
 
+describe('messageColumnsFor', () => {
+  it('reads every message with its files, and only those with files as an inner join', () => {
+    expect(MESSAGE_COLUMNS).toContain(
+      'files:entry_files(id, position, name, kind, mime_type, size, object_key)',
+    );
+    expect(messageColumnsFor({ files: false })).toBe(MESSAGE_COLUMNS);
+    expect(messageColumnsFor({ files: true })).toBe(
+      MESSAGE_COLUMNS.replace('files:entry_files(', 'files:entry_files!inner('),
+    );
+  });
+});
+
 describe('matchesFilter', () => {
   const row = {
     form_id: FORM_CONTACT.id,
@@ -77,38 +101,59 @@ describe('matchesFilter', () => {
   };
 
   it('puts non-spam rows in the inbox only', () => {
-    expect(matchesFilter(row, { formId: null, view: 'inbox', q: '' })).toBe(true);
-    expect(matchesFilter(row, { formId: null, view: 'spam', q: '' })).toBe(false);
-    expect(matchesFilter({ ...row, is_spam: true }, { formId: null, view: 'spam', q: '' })).toBe(
-      true,
-    );
-    expect(matchesFilter({ ...row, is_spam: true }, { formId: null, view: 'inbox', q: '' })).toBe(
+    expect(matchesFilter(row, { formId: null, view: 'inbox', q: '', files: false })).toBe(true);
+    expect(matchesFilter(row, { formId: null, view: 'spam', q: '', files: false })).toBe(false);
+    expect(
+      matchesFilter({ ...row, is_spam: true }, { formId: null, view: 'spam', q: '', files: false }),
+    ).toBe(true);
+    expect(
+      matchesFilter(
+        { ...row, is_spam: true },
+        { formId: null, view: 'inbox', q: '', files: false },
+      ),
+    ).toBe(false);
+  });
+
+  it('honours the form filter', () => {
+    expect(
+      matchesFilter(row, { formId: FORM_CONTACT.id, view: 'inbox', q: '', files: false }),
+    ).toBe(true);
+    expect(matchesFilter(row, { formId: FORM_BETA.id, view: 'inbox', q: '', files: false })).toBe(
       false,
     );
   });
 
-  it('honours the form filter', () => {
-    expect(matchesFilter(row, { formId: FORM_CONTACT.id, view: 'inbox', q: '' })).toBe(true);
-    expect(matchesFilter(row, { formId: FORM_BETA.id, view: 'inbox', q: '' })).toBe(false);
+  it('keeps only rows with files in a "has files" list (a payload without them waits)', () => {
+    const withFiles = { formId: null, view: 'inbox', q: '', files: true } as const;
+    expect(matchesFilter(row, withFiles)).toBe(false);
+    expect(matchesFilter({ ...row, files: [] }, withFiles)).toBe(false);
+    expect(matchesFilter({ ...row, files: [{ id: ID }] }, withFiles)).toBe(true);
+    expect(matchesFilter({ ...row, files: [] }, { ...withFiles, files: false })).toBe(true);
   });
 
   it('searches name, e-mail and message case-insensitively', () => {
-    expect(matchesFilter(row, { formId: null, view: 'inbox', q: 'QUOTE' })).toBe(true);
-    expect(matchesFilter(row, { formId: null, view: 'inbox', q: 'example.com' })).toBe(true);
-    expect(matchesFilter(row, { formId: null, view: 'inbox', q: 'invoice' })).toBe(false);
+    expect(matchesFilter(row, { formId: null, view: 'inbox', q: 'QUOTE', files: false })).toBe(
+      true,
+    );
+    expect(
+      matchesFilter(row, { formId: null, view: 'inbox', q: 'example.com', files: false }),
+    ).toBe(true);
+    expect(matchesFilter(row, { formId: null, view: 'inbox', q: 'invoice', files: false })).toBe(
+      false,
+    );
   });
 
   it("prefers the payload's search_text", () => {
     expect(
       matchesFilter(
         { ...row, search_text: 'only this' },
-        { formId: null, view: 'inbox', q: 'only' },
+        { formId: null, view: 'inbox', q: 'only', files: false },
       ),
     ).toBe(true);
     expect(
       matchesFilter(
         { ...row, search_text: 'only this' },
-        { formId: null, view: 'inbox', q: 'ada' },
+        { formId: null, view: 'inbox', q: 'ada', files: false },
       ),
     ).toBe(false);
   });
@@ -139,7 +184,7 @@ describe('searchTextOf', () => {
     expect(
       matchesFilter(
         { is_spam: false, form_id: FORM_CONTACT.id, data: { company: 'Initech' } },
-        { formId: null, view: 'inbox', q: 'initech' },
+        { formId: null, view: 'inbox', q: 'initech', files: false },
       ),
     ).toBe(true);
   });

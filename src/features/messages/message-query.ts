@@ -2,6 +2,7 @@
 // keyset cursor and its PostgREST filter, the search pattern, the order of a list and whether a
 // row belongs in a list. The fetchers in api/ and the realtime merge share them, so a live row
 // lands in exactly the lists a fetch would have put it in.
+import { ENTRY_FILE_COLUMNS } from '../../config/uploads';
 import type { Cursor, MessageFilter, MessageView } from './types';
 
 /** Rows per page of the inbox. */
@@ -13,13 +14,24 @@ export const MAX_SEARCH_LENGTH = 200;
 
 /**
  * The columns a message is read with: explicit (never `search_text`, which only serves the
- * search), the form's name, and the notification e-mail's delivery. `email_deliveries.entry_id`
+ * search), the form's name, the notification e-mail's delivery and the files. `email_deliveries.entry_id`
  * is unique, but PostgREST may still answer the embed as an array (see toMessage).
  */
 export const MESSAGE_COLUMNS =
   'id, form_id, name, email, message, data, field_order, is_spam, read_at, created_at, ' +
   'notification_skipped, ' +
-  'form:forms(name), delivery:email_deliveries(status, attempts, last_error, next_attempt_at, sent_at)';
+  'form:forms(name), delivery:email_deliveries(status, attempts, last_error, next_attempt_at, sent_at), ' +
+  `files:entry_files(${ENTRY_FILE_COLUMNS})`;
+
+/**
+ * The columns of a list: with "has files", the files' embed is an inner join, so only messages
+ * with at least one file are answered (each still with all of its files: nothing filters them).
+ */
+export function messageColumnsFor(filter: Pick<MessageFilter, 'files'>): string {
+  return filter.files
+    ? MESSAGE_COLUMNS.replace('files:entry_files(', 'files:entry_files!inner(')
+    : MESSAGE_COLUMNS;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // What PostgREST prints for a timestamptz: ISO 8601 with an offset, maybe fractional seconds.
@@ -38,7 +50,8 @@ export function filterFromParams(params: URLSearchParams): MessageFilter {
   const form = params.get('form');
   const view: MessageView = params.get('view') === 'spam' ? 'spam' : 'inbox';
   const q = (params.get('q') ?? '').trim().slice(0, MAX_SEARCH_LENGTH);
-  return { formId: isUuid(form) ? form.toLowerCase() : null, view, q };
+  const files = params.get('files') === '1';
+  return { formId: isUuid(form) ? form.toLowerCase() : null, view, q, files };
 }
 
 /** The keyset position after a row: the next page holds rows strictly older than it. */
@@ -119,11 +132,14 @@ export function matchesFilter(
     message?: unknown;
     data?: unknown;
     search_text?: unknown;
+    files?: unknown;
   },
   filter: MessageFilter,
 ): boolean {
   if ((row.is_spam === true) !== (filter.view === 'spam')) return false;
   if (filter.formId && row.form_id !== filter.formId) return false;
+  // A Realtime payload carries no files: such a row joins a "has files" list once read back.
+  if (filter.files && !(Array.isArray(row.files) && row.files.length > 0)) return false;
   const term = filter.q.trim().toLowerCase();
   return term === '' || searchTextOf(row).includes(term);
 }

@@ -1,6 +1,8 @@
-// The inbox's data as the dashboard uses it: one message (an `entries` row with its form's name and
-// its notification e-mail's delivery), and the filter that defines one list of messages.
+// The inbox's data as the dashboard uses it: one message (an `entries` row with its form's name,
+// its notification e-mail's delivery and its files), and the filter that defines one list of
+// messages.
 
+import type { EntryFile } from '../../config/uploads';
 import type { Tables } from '../../lib/database';
 
 /** Where a message's notification e-mail stands (`email_deliveries`, at most one per entry). */
@@ -39,6 +41,11 @@ export type Message = Pick<
   form: Pick<Tables<'forms'>, 'name'> | null;
   /** `null` when no e-mail was queued: notifications off for the form, or spam. */
   delivery: Delivery | null;
+  /**
+   * The files sent with it (`entry_files`), in no particular order; empty for none, and until a
+   * message that arrived over Realtime has been read back.
+   */
+  files: EntryFile[];
   /** Set on the client when the message arrived through Realtime while the inbox was open. */
   arrivedLive?: boolean;
 };
@@ -52,6 +59,8 @@ export interface MessageFilter {
   view: MessageView;
   /** Search term as typed (trimmed); empty for no search. */
   q: string;
+  /** Only messages with at least one file. */
+  files: boolean;
 }
 
 /** A keyset position: the list continues with rows strictly older than this one. */

@@ -8,11 +8,11 @@ import { shareRows } from '../merge-messages';
 import { toMessage } from '../message-fields';
 import {
   MAX_SEARCH_LENGTH,
-  MESSAGE_COLUMNS,
   PAGE_SIZE,
   cursorOf,
   isUuid,
   keysetFilter,
+  messageColumnsFor,
   searchPattern,
 } from '../message-query';
 import type { Cursor, Message, MessageFilter, MessagePage } from '../types';
@@ -26,11 +26,13 @@ const messageFilterSchema: yup.ObjectSchema<MessageFilter> = yup.object({
     .test('uuid', 'Unknown form.', (value) => value === null || isUuid(value)),
   view: yup.mixed<MessageFilter['view']>().oneOf(['inbox', 'spam']).defined(),
   q: yup.string().max(MAX_SEARCH_LENGTH).defined(),
+  files: yup.boolean().defined(),
 });
 
 /**
  * The REST query for `limit` rows of a list after `cursor`. Search is `search_text ilike` with a
- * trigram index behind it; the owner is not named: RLS limits every read to the caller's rows.
+ * trigram index behind it; "has files" an inner join on the files; the owner is not named: RLS
+ * limits every read to the caller's rows.
  */
 export function messagesQuery(
   filter: MessageFilter,
@@ -41,7 +43,7 @@ export function messagesQuery(
   const valid = messageFilterSchema.validateSync(filter);
   let query = supabase
     .from('entries')
-    .select(MESSAGE_COLUMNS)
+    .select(messageColumnsFor(valid))
     .eq('is_spam', valid.view === 'spam');
   if (valid.formId) query = query.eq('form_id', valid.formId);
   if (valid.q.trim()) query = query.ilike('search_text', searchPattern(valid.q));

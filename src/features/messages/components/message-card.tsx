@@ -1,7 +1,7 @@
 // One message in the list, as the spec's card shows it: the form's name and id ("Form ID", wrapping
 // at any point on a narrow screen), From (or 'Anonymous'), Email (or a dash), Message and the date,
-// then the first custom fields in the order sent and how many more there are, plus read state, the
-// e-mail's delivery, a selection box and the actions. The card opens the message on click or Enter.
+// then the first custom fields in the order sent and how many more there are, the names of its
+// files, plus read state, the e-mail's delivery, a selection box and the actions. The card opens the message on click or Enter.
 import { Fragment, memo, useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import {
   Badge,
@@ -23,7 +23,13 @@ import {
 } from 'lucide-react';
 import type { MessageAction } from '../api/update-messages';
 import { formatMessageDate } from '../format-date';
-import { fieldSummary, fieldsPreview, senderEmail, senderName } from '../message-fields';
+import {
+  fieldSummary,
+  fieldsPreview,
+  filesSummary,
+  senderEmail,
+  senderName,
+} from '../message-fields';
 import { visibleText } from '../../../lib/visible-text';
 import type { Message } from '../types';
 import { DeliveryStatus } from './delivery-status';
@@ -182,6 +188,16 @@ export const MessageCard = memo(function MessageCard({
                 </Text>
               </Fragment>
             ))}
+            {message.files.length > 0 && (
+              <>
+                <Text as="dt" textStyle="sm" color="fg.muted">
+                  Files
+                </Text>
+                <Text as="dd" textStyle="sm" minW="0" truncate>
+                  {filesSummary(message.files)}
+                </Text>
+              </>
+            )}
           </Box>
           {fields.more > 0 && (
             <Text textStyle="xs" color="fg.muted">

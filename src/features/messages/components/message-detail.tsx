@@ -1,9 +1,9 @@
 // The open message (URL `message=<id>`), in a drawer: every field the visitor sent — name, e-mail
 // (a mailto link), message, and each custom field in the order sent (a field sent more than once as
 // a list) — as plain text, never HTML (names, the e-mail and field names with bidirectional
-// controls shown as tokens); the form and its id, the time, the e-mail's delivery; and the
-// actions. Opening an unread message marks it read.
-import { useEffect, useRef } from 'react';
+// controls shown as tokens); the form and its id, the time, the e-mail's delivery; its files (the
+// uploads feature's list, passed in); and the actions. Opening an unread message marks it read.
+import { useEffect, useRef, type ReactNode } from 'react';
 import {
   Alert,
   Badge,
@@ -29,6 +29,7 @@ import {
   TrashIcon,
 } from 'lucide-react';
 import { useReturnFocus } from '../../../components/return-focus';
+import type { EntryFile } from '../../../config/uploads';
 import { visibleText } from '../../../lib/visible-text';
 import { useMessage } from '../api/get-message';
 import type { MessageAction } from '../api/update-messages';
@@ -43,6 +44,8 @@ export interface MessageDetailProps {
   /** The message as a loaded list has it, if it does (no request needed then). */
   listed: Message | undefined;
   formName: (message: Message) => string;
+  /** The message's files, shown by another feature (passed in by the app). */
+  renderFiles?: (files: readonly EntryFile[]) => ReactNode;
   onClose: () => void;
   onAction: (message: Message, action: MessageAction, options?: { silent?: boolean }) => void;
   onDelete: (message: Message) => void;
@@ -52,6 +55,7 @@ export function MessageDetail({
   messageId,
   listed,
   formName,
+  renderFiles,
   onClose,
   onAction,
   onDelete,
@@ -95,7 +99,11 @@ export function MessageDetail({
             </Drawer.Header>
             <Drawer.Body>
               {message ? (
-                <MessageFields message={message} formName={formName(message)} />
+                <MessageFields
+                  message={message}
+                  formName={formName(message)}
+                  files={message.files.length > 0 ? renderFiles?.(message.files) : null}
+                />
               ) : fetched.isError ? (
                 <Alert.Root status="error" alignItems="center" flexWrap="wrap">
                   <Alert.Indicator />
@@ -147,7 +155,15 @@ export function MessageDetail({
   );
 }
 
-function MessageFields({ message, formName }: { message: Message; formName: string }) {
+function MessageFields({
+  message,
+  formName,
+  files,
+}: {
+  message: Message;
+  formName: string;
+  files: ReactNode;
+}) {
   const reply = replyHref(message);
   const extras = customFields(message);
   return (
@@ -248,6 +264,8 @@ function MessageFields({ message, formName }: { message: Message; formName: stri
           </DataList.Root>
         )}
       </Stack>
+
+      {files}
     </Stack>
   );
 }

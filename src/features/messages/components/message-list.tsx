@@ -13,12 +13,13 @@ import {
   Stack,
   VStack,
 } from '@chakra-ui/react';
-import { InboxIcon, SearchXIcon, ShieldCheckIcon } from 'lucide-react';
+import { InboxIcon, PaperclipIcon, SearchXIcon, ShieldCheckIcon } from 'lucide-react';
 import type { MessageFilter } from '../types';
 
 const EMPTY_INBOX = 'No messages received yet.';
 const EMPTY_SEARCH = 'No messages match your search.';
 const EMPTY_SPAM = 'No spam here.';
+const EMPTY_FILES = 'No messages with files.';
 
 export function MessageListSkeleton() {
   return (
@@ -62,26 +63,36 @@ export function MessageListError({
 export function MessageListEmpty({
   filter,
   onClearSearch,
+  onShowAll,
 }: {
   filter: MessageFilter;
   onClearSearch: () => void;
+  /** Turns "has files" off. */
+  onShowAll: () => void;
 }) {
   const searching = filter.q.trim() !== '';
+  const onlyFiles = !searching && filter.files;
   const [icon, title, description]: [ReactNode, string, string] = searching
     ? [<SearchXIcon key="i" />, EMPTY_SEARCH, 'Try other words, or clear the search.']
-    : filter.view === 'spam'
+    : onlyFiles
       ? [
-          <ShieldCheckIcon key="i" />,
-          EMPTY_SPAM,
-          'Messages caught by the spam filter, or that you mark as spam, show up here.',
+          <PaperclipIcon key="i" />,
+          EMPTY_FILES,
+          'Messages that visitors sent files with show up here.',
         ]
-      : [
-          <InboxIcon key="i" />,
-          EMPTY_INBOX,
-          filter.formId
-            ? 'Messages sent through this form appear here as they arrive.'
-            : 'Messages sent through your forms appear here as they arrive.',
-        ];
+      : filter.view === 'spam'
+        ? [
+            <ShieldCheckIcon key="i" />,
+            EMPTY_SPAM,
+            'Messages caught by the spam filter, or that you mark as spam, show up here.',
+          ]
+        : [
+            <InboxIcon key="i" />,
+            EMPTY_INBOX,
+            filter.formId
+              ? 'Messages sent through this form appear here as they arrive.'
+              : 'Messages sent through your forms appear here as they arrive.',
+          ];
   return (
     <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="xl">
       <EmptyState.Content>
@@ -93,6 +104,11 @@ export function MessageListEmpty({
         {searching && (
           <Button variant="outline" size="sm" onClick={onClearSearch}>
             Clear search
+          </Button>
+        )}
+        {onlyFiles && (
+          <Button variant="outline" size="sm" onClick={onShowAll}>
+            Show all messages
           </Button>
         )}
       </EmptyState.Content>

@@ -16,7 +16,7 @@ import {
   server,
   supabaseDb,
 } from '../../../components/testing/supabase-server';
-import { FORM_BETA, FORM_CONTACT, makeMessage, seedInbox } from '../testing/fixtures';
+import { FORM_BETA, FORM_CONTACT, makeFile, makeMessage, seedInbox } from '../testing/fixtures';
 import { MessagesPanel } from './messages-panel';
 
 // Small pages keep the paging test quick: 50 cards render slowly in jsdom.
@@ -143,6 +143,55 @@ describe('MessagesPanel', () => {
     const list = requestsTo('get', 'entries').find(({ query }) => query.limit === '4');
     expect(list?.query).toMatchObject({ form_id: `eq.${FORM_BETA.id}` });
     expect(screen.getByRole('combobox', { name: 'Filter by form' })).toHaveValue(FORM_BETA.id);
+  });
+
+  it('shows only messages with files on the server’s inner join, each card naming its files', async () => {
+    const grace = makeMessage({
+      name: 'Grace Hopper',
+      created_at: '2026-11-21T10:00:00+00:00',
+      files: [
+        makeFile({ position: 2, name: 'photo.png' }),
+        makeFile({ position: 1, name: 'cv.pdf', kind: 'pdf', mime_type: 'application/pdf' }),
+      ],
+    });
+    seedInbox([grace, ada, anonymous, spam]);
+    const user = userEvent.setup();
+    renderPanel();
+    const graceCard = await card('Grace Hopper');
+    expect(graceCard).toHaveTextContent('2 files: cv.pdf, photo.png');
+    expect(await card('Ada Lovelace')).not.toHaveTextContent(/files?:/);
+
+    await user.click(screen.getByRole('checkbox', { name: 'Has files' }));
+    await waitFor(
+      () => expect(screen.queryByRole('article', { name: 'Message from Ada Lovelace' })).toBeNull(),
+      SLOW,
+    );
+    expect(await card('Grace Hopper')).toBeInTheDocument();
+    expect(currentLocation()).toHaveTextContent('files=1');
+    const filtered = requestsTo('get', 'entries').at(-1);
+    expect(filtered?.query.select).toContain('files:entry_files!inner(id,position,name');
+
+    // Nothing with files in the spam view: it says so, and offers every message again.
+    await user.click(screen.getByRole('button', { name: 'Spam' }));
+    expect(await screen.findByText('No messages with files.', {}, SLOW)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Show all messages' }));
+    expect(await card('Spammer')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Has files' })).not.toBeChecked();
+  });
+
+  it("shows a message's files in its drawer with the part the app passes in", async () => {
+    const files = [makeFile({ name: 'cv.pdf', kind: 'pdf', mime_type: 'application/pdf' })];
+    const withFiles = makeMessage({ name: 'Grace Hopper', files });
+    seedInbox([withFiles, ada]);
+    const renderFiles = vi.fn((shown: readonly { name: string }[]) => (
+      <p>Files part: {shown.map((file) => file.name).join(', ')}</p>
+    ));
+    renderWithProviders(<MessagesPanel forms={FORMS} renderFiles={renderFiles} />, {
+      route: `/dashboard/forms?tab=messages&message=${withFiles.id}`,
+    });
+    const drawer = await screen.findByRole('dialog', { name: 'Message from Grace Hopper' }, SLOW);
+    expect(within(drawer).getByText('Files part: cv.pdf')).toBeInTheDocument();
+    expect(renderFiles).toHaveBeenLastCalledWith(files);
   });
 
   it('keeps the tab when the form filter changes', async () => {

@@ -1,7 +1,8 @@
-// The Messages tab: the owner's messages (inbox or spam, one form or all, searched on the
-// server), newest first and live, with read state, delivery status, bulk actions, a detail
-// drawer and CSV export. Its state lives in the URL (see use-messages-params.ts).
-import { memo, useCallback, useMemo, useState } from 'react';
+// The Messages tab: the owner's messages (inbox or spam, one form or all, only those with files
+// or all, searched on the server), newest first and live, with read state, delivery status, bulk
+// actions, a detail drawer and CSV export. Its state lives in the URL (see use-messages-params.ts).
+// A message's files are shown in the drawer by the uploads feature, which the app passes in.
+import { memo, useCallback, useMemo, useState, type ReactNode } from 'react';
 import {
   Box,
   Button,
@@ -15,6 +16,7 @@ import {
   Text,
   VisuallyHidden,
 } from '@chakra-ui/react';
+import type { EntryFile } from '../../../config/uploads';
 import { visibleText } from '../../../lib/visible-text';
 import { useDeliveryPolling } from '../api/get-deliveries';
 import { useViewCounts } from '../api/get-message-counts';
@@ -43,6 +45,8 @@ interface FormOption {
 export interface MessagesPanelProps {
   /** The owner's forms, for the filter and names. */
   forms: readonly FormOption[];
+  /** A message's files in its drawer: the uploads feature's list, passed in by the app. */
+  renderFiles?: (files: readonly EntryFile[]) => ReactNode;
 }
 
 /** Messages waiting for confirmation before they are deleted. */
@@ -59,7 +63,10 @@ const MemoRetentionNotice = memo(RetentionNotice);
 const MemoMessageDetail = memo(MessageDetail);
 const MemoConfirmDeleteDialog = memo(ConfirmDeleteDialog);
 
-export const MessagesPanel = memo(function MessagesPanel({ forms }: MessagesPanelProps) {
+export const MessagesPanel = memo(function MessagesPanel({
+  forms,
+  renderFiles,
+}: MessagesPanelProps) {
   const params = useMessagesParams();
   const { filter, messageId } = params;
   // Stable handlers: the parts of the panel below are memoized and render again only when what
@@ -67,6 +74,7 @@ export const MessagesPanel = memo(function MessagesPanel({ forms }: MessagesPane
   const setForm = useStableCallback(params.setForm);
   const setView = useStableCallback(params.setView);
   const setSearch = useStableCallback(params.setSearch);
+  const setFiles = useStableCallback(params.setFiles);
   const openMessage = useStableCallback(params.openMessage);
   const closeMessage = useStableCallback(params.closeMessage);
   const list = useMessages(filter);
@@ -196,6 +204,7 @@ export const MessagesPanel = memo(function MessagesPanel({ forms }: MessagesPane
           unknownForm={unknownForm}
           onChange={setForm}
         />
+        <FilesFilter checked={filter.files} onChange={setFiles} />
         <MemoSearchBox value={filter.q} onSearch={setSearch} />
       </Flex>
 
@@ -211,7 +220,11 @@ export const MessagesPanel = memo(function MessagesPanel({ forms }: MessagesPane
       ) : list.isError && rows.length === 0 ? (
         <MessageListError onRetry={() => void list.refetch()} retrying={list.isFetching} />
       ) : rows.length === 0 ? (
-        <MessageListEmpty filter={filter} onClearSearch={() => setSearch('')} />
+        <MessageListEmpty
+          filter={filter}
+          onClearSearch={() => setSearch('')}
+          onShowAll={() => setFiles(false)}
+        />
       ) : (
         <Stack gap="3">
           <ListHeader
@@ -266,6 +279,7 @@ export const MessagesPanel = memo(function MessagesPanel({ forms }: MessagesPane
         messageId={messageId}
         listed={listed}
         formName={formNameOf}
+        renderFiles={renderFiles}
         onClose={closeMessage}
         onAction={onDetailAction}
         onDelete={onDetailDelete}
@@ -318,6 +332,27 @@ const FormFilter = memo(function FormFilter({
       </NativeSelect.Field>
       <NativeSelect.Indicator />
     </NativeSelect.Root>
+  );
+});
+
+/** "Has files": only messages with at least one file. */
+const FilesFilter = memo(function FilesFilter({
+  checked,
+  onChange,
+}: {
+  checked: boolean;
+  onChange: (files: boolean) => void;
+}) {
+  return (
+    <Checkbox.Root
+      checked={checked}
+      onCheckedChange={(details) => onChange(details.checked === true)}
+      size="sm"
+    >
+      <Checkbox.HiddenInput />
+      <Checkbox.Control />
+      <Checkbox.Label>Has files</Checkbox.Label>
+    </Checkbox.Root>
   );
 });
 

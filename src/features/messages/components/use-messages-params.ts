@@ -1,5 +1,6 @@
 // The Messages tab's state, kept in the URL beside `tab=messages` so reload, links and the back
-// button work: `form` (one form), `view=spam`, `q` (search) and `message` (the open message).
+// button work: `form` (one form), `view=spam`, `q` (search), `files=1` (only messages with files)
+// and `message` (the open message).
 import { useMemo } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { filterFromParams, isUuid } from '../message-query';
@@ -38,6 +39,7 @@ export function useMessagesParams() {
     messageId,
     setForm: (formId: string | null) => update({ form: formId }),
     setView: (view: MessageView) => update({ view: view === 'spam' ? 'spam' : null }),
+    setFiles: (files: boolean) => update({ files: files ? '1' : null }),
     // Typing replaces the entry: one history step per search, not per debounce.
     setSearch: (q: string) => update({ q: q.trim() || null }, { replace: true }),
     openMessage: (id: string) => update({ message: id }, { state: { openedFromList: true } }),

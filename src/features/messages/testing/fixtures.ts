@@ -1,6 +1,8 @@
 // Messages for the inbox's tests: distinct senders, forms, dates and delivery states, and the
 // inbox's tables and count function in the tests' database (components/testing/supabase-server.ts).
 import { supabaseDb, type Row } from '../../../components/testing/supabase-server';
+
+export { makeFile } from '../../../components/testing/rows';
 import { searchTextOf } from '../message-query';
 import type { Message } from '../types';
 
@@ -26,6 +28,7 @@ export function makeMessage(overrides: Partial<Message> = {}): Message {
     created_at: '2026-11-20T10:00:00+00:00',
     form: { name: FORM_CONTACT.name },
     delivery: null,
+    files: [],
     notification_skipped: null,
     ...overrides,
   };

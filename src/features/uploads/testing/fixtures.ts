@@ -1,13 +1,13 @@
 // Test data for the uploads feature: a form's upload settings as the database keeps them (one row
 // per form, upserted on form_id), stored files, and Storage's signing of them in the tests' API.
 import { http, HttpResponse } from 'msw';
-import type { EntryFile } from '../../../config/uploads';
 import { env } from '../../../config/env';
-import { OWNER_ID } from '../../../components/testing/rows';
+import { FILES_FORM_ID, OWNER_ID } from '../../../components/testing/rows';
 import { server, supabaseDb } from '../../../components/testing/supabase-server';
 
-export const UPLOADS_FORM_ID = '00000000-0000-4000-9000-00000000dddd';
-export const UPLOADS_ENTRY_ID = '00000000-0000-4000-a000-00000000eeee';
+export { makeFile } from '../../../components/testing/rows';
+
+export const UPLOADS_FORM_ID = FILES_FORM_ID;
 
 /** The form_uploads table: a save fills the owner from the form, as the database's trigger does. */
 export function seedUploadSettings(rows: Record<string, unknown>[] = []) {
@@ -16,24 +16,6 @@ export function seedUploadSettings(rows: Record<string, unknown>[] = []) {
     update: (before, values) => ({ ...before, ...values, user_id: before.user_id }),
   });
   supabaseDb.seed({ form_uploads: rows });
-}
-
-let sequence = 0;
-
-/** A stored file of the test entry; the first is a PNG image unless told. */
-export function makeFile(overrides: Partial<EntryFile> = {}): EntryFile {
-  sequence += 1;
-  const name = overrides.name ?? `photo-${sequence}.png`;
-  return {
-    id: `00000000-0000-4000-b000-${String(sequence).padStart(12, '0')}`,
-    position: sequence,
-    name,
-    kind: 'image',
-    mime_type: 'image/png',
-    size: 204_800,
-    object_key: `${OWNER_ID}/${UPLOADS_FORM_ID}/${UPLOADS_ENTRY_ID}/${sequence}-${name}`,
-    ...overrides,
-  };
 }
 
 const STORAGE = `${env.supabaseUrl.replace(/\/$/, '')}/storage/v1`;
