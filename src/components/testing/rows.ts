@@ -32,7 +32,7 @@ export function makeForm(overrides: Partial<Tables<'forms'>> = {}): Tables<'form
 
 /** The form and message the stored files of the test data belong to. */
 export const FILES_FORM_ID = '00000000-0000-4000-9000-00000000dddd';
-export const FILES_ENTRY_ID = '00000000-0000-4000-a000-00000000eeee';
+const FILES_ENTRY_ID = '00000000-0000-4000-a000-00000000eeee';
 
 let fileSequence = 0;
 
