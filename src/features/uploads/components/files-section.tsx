@@ -4,7 +4,7 @@
 // own ("Save file settings").
 import { useId } from 'react';
 import { useFormik } from 'formik';
-import { Box, Checkbox, Field, Heading, Link, Stack, Switch, Text } from '@chakra-ui/react';
+import { Box, Checkbox, Field, Heading, Stack, Switch, Text } from '@chakra-ui/react';
 import {
   SettingLoadError,
   SettingLoading,
@@ -13,7 +13,6 @@ import {
 import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
-import { paths } from '../../../config/paths';
 import {
   FILE_KIND_LABELS,
   FILE_KINDS,
@@ -49,16 +48,7 @@ export function FilesSection({ formId }: FilesSectionProps) {
       </Heading>
       <Text fontSize="sm" color="fg.muted">
         Let visitors attach files to their message. Files are checked by their content, kept private
-        and only you can download them.{' '}
-        <Link
-          href={`${paths.docs}#uploads`}
-          target="_blank"
-          rel="noopener"
-          colorPalette="teal"
-          variant="underline"
-        >
-          About file uploads
-        </Link>
+        and only you can download them.
       </Text>
       {settings.isPending ? (
         <SettingLoading>Loading the file settings…</SettingLoading>

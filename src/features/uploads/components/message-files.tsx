@@ -125,7 +125,6 @@ function Thumbnail({ objectKey, name }: { objectKey: string; name: string }) {
       objectFit="cover"
       borderRadius="sm"
       flexShrink={0}
-      loading="lazy"
       // The signed address is the only credential: it is never sent on as a referrer.
       referrerPolicy="no-referrer"
       onError={() => setBroken(true)}
