@@ -58,11 +58,31 @@ export const ERROR_ROWS: ErrorRow[] = [
   },
   {
     ...pick(ERRORS.fileUpload()),
-    when: 'The multipart body contains a file; uploads are not supported yet.',
+    when: 'The multipart body contains a file and the form’s uploads are off (see File uploads).',
+  },
+  {
+    ...pick(ERRORS.fileTooLarge('', 0)),
+    when: 'A file is larger than the form allows. `fields` names the file’s field and `limit` is the limit in bytes; nothing was stored.',
+  },
+  {
+    ...pick(ERRORS.filesTooLarge('', 0)),
+    when: 'The files together are larger than the form allows per submission (`limit`, in bytes); nothing was stored.',
+  },
+  {
+    ...pick(ERRORS.storageFull()),
+    when: 'The files do not fit in the form owner’s storage quota; nothing was stored.',
+  },
+  {
+    ...pick(ERRORS.fileTypeNotAllowed('')),
+    when: 'A file’s content is of a kind the form does not take (judged from its bytes, never its name or type); nothing was stored.',
   },
   {
     ...pick(ERRORS.invalidFields({})),
     when: 'A field breaks a rule, e.g. an email that is not an e-mail address or a value that is too long. `fields` says which.',
+  },
+  {
+    ...pick(ERRORS.tooManyFiles('', 0)),
+    when: 'More files than the form allows (`limit`); nothing was stored.',
   },
   {
     ...pick(ERRORS.rateLimited(60)),
@@ -84,7 +104,8 @@ export const ERROR_ROWS: ErrorRow[] = [
     ...pick(ERRORS.storageFailed()),
     when: 'The submission could not be saved. Nothing was stored: retry after `Retry-After` seconds.',
   },
-];
+  // Stable: rows of one status keep the order above.
+].sort((a, b) => a.status - b.status);
 
 function pick(error: { status: number; code: string; retryAfter?: number }) {
   return { status: error.status, code: error.code, retryAfter: error.retryAfter !== undefined };

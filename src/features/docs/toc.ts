@@ -9,6 +9,7 @@ export const DOC_SECTIONS = [
   { id: 'allowed-origin', title: 'Allowed origin and CORS' },
   { id: 'spam', title: 'Spam defence' },
   { id: 'captcha', title: 'CAPTCHA' },
+  { id: 'uploads', title: 'File uploads' },
   { id: 'limits', title: 'Limits and error codes' },
   { id: 'notifications', title: 'E-mail notifications' },
   { id: 'api-keys', title: 'API key authentication' },

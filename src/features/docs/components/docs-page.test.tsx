@@ -215,16 +215,21 @@ describe('DocsPage', () => {
       ['404', 'form_not_found'],
       ['405', 'method_not_allowed'],
       ['413', 'payload_too_large'],
+      ['413', 'file_too_large'],
+      ['413', 'files_too_large'],
+      ['413', 'storage_full'],
       ['415', 'unsupported_media_type'],
       ['415', 'file_uploads_unsupported'],
+      ['415', 'file_type_not_allowed'],
       ['422', 'invalid_fields'],
+      ['422', 'too_many_files'],
       ['429', 'rate_limited'],
       ['429', 'quota_exceeded'],
       ['500', 'captcha_misconfigured'],
       ['503', 'captcha_unavailable'],
       [String(ERRORS.storageFailed().status), 'storage_failed'],
     ]);
-    expect(rows[10]).toHaveTextContent('Retry-After');
+    expect(rows[15]).toHaveTextContent('Retry-After');
     expect(screen.getByRole('region', { name: 'Limits and error codes' })).toHaveTextContent(
       '303 See Other',
     );

@@ -18,6 +18,7 @@ import {
   SpecialFields,
 } from './form-backend-sections';
 import { Captcha } from './captcha-docs';
+import { Uploads } from './uploads-docs';
 import {
   Analytics,
   ApiKeys,
@@ -58,6 +59,7 @@ export function DocsPage() {
             <AllowedOrigin />
             <Spam />
             <Captcha />
+            <Uploads />
             <Limits />
             <Notifications />
             <ApiKeys />
