@@ -1,7 +1,18 @@
-// /settings: the settings feature's page, with the plans feature's "Plan and usage" passed in.
+// /settings: the settings feature's page, with the plans feature's "Plan and usage" and the
+// uploads feature's file storage passed in.
 import { PlanSection } from '../../features/plans';
 import { SettingsPage as SettingsFeaturePage } from '../../features/settings';
+import { StorageUse } from '../../features/uploads';
 
 export function SettingsPage() {
-  return <SettingsFeaturePage plan={<PlanSection />} />;
+  return (
+    <SettingsFeaturePage
+      plan={
+        <>
+          <PlanSection />
+          <StorageUse />
+        </>
+      }
+    />
+  );
 }

@@ -3,3 +3,4 @@
 // the app composes into the forms and messages features.
 export { FilesSection } from './components/files-section';
 export { MessageFiles } from './components/message-files';
+export { StorageUse } from './components/storage-use';
