@@ -67,6 +67,10 @@ describe('file upload settings', () => {
     const user = userEvent.setup();
     renderSection();
     const form = await openForm();
+    expect(screen.getByRole('link', { name: 'About file uploads' })).toHaveAttribute(
+      'href',
+      '/docs#uploads',
+    );
     const enabled = form.getByRole('checkbox', { name: 'Accept files' });
     expect(enabled).not.toBeChecked();
     expect(form.queryByRole('group', { name: 'Kinds of file allowed' })).toBeNull();

@@ -4,7 +4,7 @@
 // own ("Save file settings").
 import { useId } from 'react';
 import { useFormik } from 'formik';
-import { Box, Checkbox, Field, Heading, Stack, Switch, Text } from '@chakra-ui/react';
+import { Box, Checkbox, Field, Heading, Link, Stack, Switch, Text } from '@chakra-ui/react';
 import {
   SettingLoadError,
   SettingLoading,
@@ -13,6 +13,7 @@ import {
 import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
+import { paths } from '../../../config/paths';
 import {
   FILE_KIND_LABELS,
   FILE_KINDS,
@@ -48,7 +49,16 @@ export function FilesSection({ formId }: FilesSectionProps) {
       </Heading>
       <Text fontSize="sm" color="fg.muted">
         Let visitors attach files to their message. Files are checked by their content, kept private
-        and only you can download them.
+        and only you can download them.{' '}
+        <Link
+          href={`${paths.docs}#uploads`}
+          target="_blank"
+          rel="noopener"
+          colorPalette="teal"
+          variant="underline"
+        >
+          About file uploads
+        </Link>
       </Text>
       {settings.isPending ? (
         <SettingLoading>Loading the file settings…</SettingLoading>
