@@ -9,12 +9,14 @@ import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { FILES_BUCKET } from '../../supabase/functions/forms/uploads/file-store.ts';
 import { superuserPool } from '../support/db.ts';
+import { startReceiver } from './webhook-receiver.ts';
 import { serviceClient } from '../support/supabase-users.ts';
 import {
   functionUrl,
   ORIGIN,
   rawRequest,
   resetRateLimits,
+  runDeliver,
   seedForm,
   type SeededForm,
 } from './support.ts';
@@ -211,6 +213,51 @@ describe('a post with files', () => {
     expect(res.status, res.body).toBe(200);
     const after = await counts();
     expect(after.objects).toBe(before.objects);
+  });
+});
+
+describe("a post with files, told to the form's webhook", () => {
+  it('carries each file with a signed URL that downloads the same bytes and expires', async () => {
+    const receiver = await startReceiver();
+    const { rows } = await pool.query<{ id: string }>(
+      `insert into public.webhooks (form_id, user_id, url, secret)
+       values ($1, $2, $3, 'whsec_uploads_test') returning id`,
+      [form.formId, form.userId, receiver.url('/files')],
+    );
+    try {
+      const res = await send([...textParts('For the webhook.'), pdfPart(777)]);
+      expect(res.status, res.body).toBe(200);
+      const entryId = JSON.parse(res.body).id as string;
+      let hook = receiver.received('/files').find((h) => h.raw.includes(entryId));
+      for (let i = 0; !hook && i < 50; i++) {
+        await runDeliver(stack);
+        await new Promise((r) => setTimeout(r, 200));
+        hook = receiver.received('/files').find((h) => h.raw.includes(entryId));
+      }
+      expect(hook, 'the webhook was not delivered').toBeDefined();
+      const payload = JSON.parse(hook!.raw.toString());
+      const [file] = payload.entry.files;
+      expect(file).toMatchObject({
+        name: 'cv.pdf',
+        size: 777,
+        kind: 'pdf',
+        mime_type: 'application/pdf',
+      });
+      expect(hook!.raw.toString()).not.toContain('object_key');
+      const expiresIn = Date.parse(file.expires_at) - Date.now();
+      expect(expiresIn).toBeGreaterThan(50 * 60_000);
+      expect(expiresIn).toBeLessThanOrEqual(60 * 60_000);
+      const download = await fetch(file.url);
+      expect(download.status).toBe(200);
+      expect(download.headers.get('content-disposition')).toMatch(/^attachment/);
+      expect(Buffer.from(await download.arrayBuffer()).equals(pdf(777))).toBe(true);
+      // Its token is for that file only.
+      const other = await fetch(file.url.replace('/1-cv.pdf', '/2-cv.pdf'));
+      expect(other.status).toBeGreaterThanOrEqual(400);
+    } finally {
+      await pool.query('delete from public.webhooks where id = $1', [rows[0]!.id]);
+      await receiver.close();
+    }
   });
 });
 
