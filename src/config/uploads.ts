@@ -31,6 +31,18 @@ export const FILE_KIND_LABELS = {
 
 export const FILE_KINDS = Object.keys(FILE_KIND_LABELS) as FileKind[];
 
+/**
+ * The `accept` hint of a file input for each kind (the picker's filter only: the endpoint judges
+ * every file by its content whatever the browser lets through).
+ */
+export const FILE_KIND_ACCEPT = {
+  image: 'image/*',
+  pdf: '.pdf,application/pdf',
+  office: '.doc,.docx,.xls,.xlsx,.ppt,.pptx,.odt,.ods,.odp,.rtf',
+  text: '.txt,.csv,text/plain,text/csv',
+  archive: '.zip,.gz,.tgz,.7z,.tar,.bz2',
+} as const satisfies Record<FileKind, string>;
+
 /** Allowed when a form turns uploads on, until its owner chooses. Archives are opt-in. */
 export const DEFAULT_FILE_KINDS: readonly FileKind[] = ['image', 'pdf', 'office', 'text'];
 

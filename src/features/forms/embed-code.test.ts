@@ -348,3 +348,46 @@ describe('jsString', () => {
     expect(new Function(`return ${literal};`)()).toBe('</script><!-- "\'\u2028\\');
   });
 });
+
+describe('the file input', () => {
+  const withFiles = (uploads: EmbedForm['form_uploads']) =>
+    parse(embedHtml({ supabaseUrl: SUPABASE_URL, form: { ...form, form_uploads: uploads } }));
+
+  it('is left out, and the form posts as before, while uploads are off', () => {
+    for (const uploads of [undefined, null, { enabled: false, kinds: ['pdf'], max_files: 3 }]) {
+      const doc = withFiles(uploads);
+      expect(doc.querySelector('input[type="file"]')).toBeNull();
+      expect(doc.querySelector('form')!.hasAttribute('enctype')).toBe(false);
+    }
+  });
+
+  it('is a labelled file input accepting the kinds the form takes, in a multipart form', () => {
+    const doc = withFiles({ enabled: true, kinds: ['image', 'pdf'], max_files: 3 });
+    expect(doc.querySelector('form')!.getAttribute('enctype')).toBe('multipart/form-data');
+    const input = doc.querySelector<HTMLInputElement>('input[type="file"]')!;
+    expect(input.name).toBe('attachment');
+    expect(input.accept).toBe('image/*,.pdf,application/pdf');
+    expect(input.multiple).toBe(true);
+    expect(doc.querySelector(`label[for="${input.id}"]`)!.textContent).toBe(
+      'Attachments (up to 3)',
+    );
+  });
+
+  it('takes one file when the form takes one', () => {
+    const input = withFiles({
+      enabled: true,
+      kinds: ['pdf'],
+      max_files: 1,
+    }).querySelector<HTMLInputElement>('input[type="file"]')!;
+    expect(input.multiple).toBe(false);
+  });
+
+  it('is in the fetch variant too, which sends FormData (multipart, files included)', () => {
+    const code = embedFetch({
+      supabaseUrl: SUPABASE_URL,
+      form: { ...form, form_uploads: { enabled: true, kinds: ['image'], max_files: 2 } },
+    });
+    expect(parse(code).querySelector('input[type="file"]')).not.toBeNull();
+    expect(code).toContain('body: new FormData(form)');
+  });
+});

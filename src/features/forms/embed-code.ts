@@ -11,6 +11,7 @@
 // comment, JavaScript string).
 import { IDEMPOTENCY, SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits';
 import { CAPTCHA_WIDGETS } from '../../config/captcha';
+import { FILE_KIND_ACCEPT, type FileKind } from '../../config/uploads';
 import type { CaptchaProvider } from '../../lib/database';
 
 export interface EmbedForm {
@@ -23,6 +24,8 @@ export interface EmbedForm {
   /** The form's CAPTCHA (null or absent: none) and its public site key. */
   captcha_provider?: CaptchaProvider | null;
   captcha_site_key?: string | null;
+  /** The form's file uploads (null or absent, or off: the form takes no files). */
+  form_uploads?: { enabled: boolean; kinds: string[]; max_files: number } | null;
 }
 
 export interface EmbedOptions {
@@ -131,6 +134,22 @@ function idempotencyField(prefix: string): string[] {
   ];
 }
 
+/** The file input of a form with uploads on: its `accept` hint from the kinds the form takes. */
+function fileInput(form: EmbedForm, prefix: string): string[] {
+  const uploads = form.form_uploads;
+  if (!uploads?.enabled) return [];
+  const accept = uploads.kinds
+    .filter((kind): kind is FileKind => Object.hasOwn(FILE_KIND_ACCEPT, kind))
+    .map((kind) => FILE_KIND_ACCEPT[kind])
+    .join(',');
+  const many = uploads.max_files > 1;
+  return [
+    `  <label for="${prefix}-files">${many ? `Attachments (up to ${uploads.max_files})` : 'Attachment'}</label>`,
+    `  <input id="${prefix}-files" name="attachment" type="file" accept="${escapeHtml(accept)}"${many ? ' multiple' : ''}>`,
+    ``,
+  ];
+}
+
 /** The <form> element shared by both variants (with the CAPTCHA script before it). */
 function formMarkup(
   { supabaseUrl, form }: EmbedOptions,
@@ -149,7 +168,7 @@ function formMarkup(
           `<script src="${escapeHtml(captcha.script)}" async defer></script>`,
         ]
       : []),
-    `<form${id ? ` id="${escapeHtml(id)}"` : ''} action="${escapeHtml(formEndpoint(supabaseUrl, form.id))}" method="POST">`,
+    `<form${id ? ` id="${escapeHtml(id)}"` : ''} action="${escapeHtml(formEndpoint(supabaseUrl, form.id))}" method="POST"${form.form_uploads?.enabled ? ' enctype="multipart/form-data"' : ''}>`,
     `  <input type="hidden" name="userId" value="${escapeHtml(form.user_id)}">`,
     ...(withKeyField ? idempotencyField(prefix) : []),
     ``,
@@ -162,6 +181,7 @@ function formMarkup(
     `  <label for="${prefix}-message">Message</label>`,
     `  <textarea id="${prefix}-message" name="message" rows="5" required></textarea>`,
     ``,
+    ...fileInput(form, prefix),
     `  <!-- Spam trap: hidden from people, filled in by bots. Leave it empty. -->`,
     `  <div aria-hidden="true" style="position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden">`,
     `    <label for="${prefix}-${honeypot}">Leave this field empty</label>`,

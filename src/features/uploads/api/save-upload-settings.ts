@@ -6,6 +6,7 @@ import * as yup from 'yup';
 import { FILE_KINDS, UPLOAD_LIMITS, type FileKind } from '../../../config/uploads';
 import { supabase } from '../../../lib/supabase';
 import { UPLOAD_SETTINGS_COLUMNS, type UploadSettings } from './get-upload-settings';
+import { formsListKey } from '../../../config/query-keys';
 import { uploadsKeys } from './query-keys';
 
 const bytes = (max: number) => yup.number().integer().min(1).max(max).required();
@@ -40,6 +41,10 @@ export function useSaveUploadSettings() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: saveUploadSettings,
-    onSuccess: (saved, input) => client.setQueryData(uploadsKeys.settings(input.formId), saved),
+    onSuccess: (saved, input) => {
+      client.setQueryData(uploadsKeys.settings(input.formId), saved);
+      // The forms list carries what the embed code needs of these settings (its file input).
+      void client.invalidateQueries({ queryKey: formsListKey() });
+    },
   });
 }
