@@ -9,7 +9,7 @@ import { signedInUser } from './support/auth';
 import { formCard, openFormsTab } from './support/forms';
 import { useE2e } from './support/session';
 
-const TABS = ['Form', 'Webhooks', 'Autoresponder', 'Spam protection', 'Retention'];
+const TABS = ['Form', 'Webhooks', 'Autoresponder', 'Spam protection', 'Retention', 'Files'];
 
 async function openEdit(page: Page, name: string): Promise<Locator> {
   await formCard(page, name).getByRole('button', { name: 'Edit' }).click();
