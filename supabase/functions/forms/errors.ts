@@ -39,7 +39,7 @@ export interface EndpointError {
 }
 
 /** Bytes as the refusals say them: "5 MB", "2.5 MB", "900 KB" (1 MB = 1 048 576 bytes). */
-export function megabytes(bytes: number): string {
+function megabytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
   const mb = bytes / (1024 * 1024);
   return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;

@@ -40,7 +40,7 @@ export interface NotifiedFile {
 }
 
 /** "68 B", "4.2 KB", "3.1 MB". */
-export function fileSize(bytes: number): string {
+function fileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

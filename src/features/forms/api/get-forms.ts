@@ -5,7 +5,7 @@ import type { Tables } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 
 /** What the embed code needs of a form's file uploads (the uploads feature edits them). */
-export type FormFileInput = Pick<Tables<'form_uploads'>, 'enabled' | 'kinds' | 'max_files'>;
+type FormFileInput = Pick<Tables<'form_uploads'>, 'enabled' | 'kinds' | 'max_files'>;
 
 /**
  * A form as the dashboard reads it. `target_verified`: notifications may go to target_email (the

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 import { uploadsKeys } from './query-keys';
 
-export interface StorageUse {
+interface StorageUse {
   usedBytes: number;
   quotaBytes: number | null;
 }

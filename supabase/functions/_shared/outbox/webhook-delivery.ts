@@ -37,7 +37,7 @@ export interface ClaimedWebhook {
 }
 
 /** A file as claim_webhook_deliveries() gives it: its object's key, not yet a URL. */
-export interface ClaimedFile {
+interface ClaimedFile {
   name: string;
   size: number;
   kind: string;
@@ -45,7 +45,7 @@ export interface ClaimedFile {
   object_key: string;
 }
 
-export type ClaimedEntry = Omit<WebhookEntry, 'files'> & { files?: ClaimedFile[] };
+type ClaimedEntry = Omit<WebhookEntry, 'files'> & { files?: ClaimedFile[] };
 
 export interface WebhookAttempt {
   ok: boolean;

@@ -5,15 +5,12 @@
 // failing) removes the objects already written before the answer: nothing of a refused post stays.
 import { LIMITS, UPLOADS } from '../../_shared/limits.ts';
 import { ERRORS, type EndpointError } from '../errors.ts';
+import type { PostWithFiles } from '../handler.ts';
 import type { FormRecord } from '../model.ts';
 import type { FileStore } from './file-store.ts';
 import type { Detected } from './kinds.ts';
 import { entryFolder, fileReceiver, KindRefused, type StoredFile } from './receive.ts';
 import { readMultipartStream, type StreamRefusal } from './stream.ts';
-
-export type PostWithFiles =
-  | { ok: true; fields: [string, string][]; files: StoredFile[] }
-  | { ok: false; error: EndpointError };
 
 export interface PostFilesDeps {
   store: FileStore;

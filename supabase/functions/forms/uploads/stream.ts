@@ -35,7 +35,7 @@ export type StreamOutcome<T> =
   | { ok: false; refusal: null; cause: unknown; files: T[] };
 
 /** The error a file's body ends with when a limit is broken. */
-export class LimitError extends Error {
+class LimitError extends Error {
   constructor(readonly refusal: StreamRefusal) {
     super(refusal.code);
   }
