@@ -1,13 +1,12 @@
 // A failed save of a form's upload settings, or a failed file download, in words for the owner.
 import { MAX_FILE_MB, MAX_TOTAL_MB } from './upload-settings';
 import { UPLOAD_LIMITS } from '../../config/uploads';
+import { describeSettingSaveError } from '../../lib/setting-errors';
 
-interface ErrorLike {
-  code?: unknown;
-  message?: unknown;
-  details?: unknown;
+interface StorageErrorLike {
   statusCode?: unknown;
   status?: unknown;
+  message?: unknown;
 }
 
 /** The database's check constraints on the settings, by name, and what each refusal means. */
@@ -20,22 +19,12 @@ const CONSTRAINTS: Record<string, string> = {
 
 /** `action` says what was tried ("save the file settings"). */
 export function describeUploadSettingsError(error: unknown, action: string): string {
-  const { code, message, details } = (error ?? {}) as ErrorLike;
-  if (code === '23514') {
-    const text = [message, details].filter((v) => typeof v === 'string').join(' ');
-    for (const [name, sentence] of Object.entries(CONSTRAINTS))
-      if (text.includes(name)) return sentence;
-    return `Could not ${action}: a value is out of range. Check the fields.`;
-  }
-  // The form is gone (foreign key) or is not the caller's (RLS).
-  if (code === '23503') return 'This form no longer exists. Close the dialog and open it again.';
-  if (code === '42501') return `You are not allowed to ${action}.`;
-  return `Could not ${action}. Check your connection and try again.`;
+  return describeSettingSaveError(error, action, CONSTRAINTS);
 }
 
 /** Why a file could not be opened: Storage's answer (a StorageError) in words. */
 export function describeFileError(error: unknown, name: string): string {
-  const { statusCode, status, message } = (error ?? {}) as ErrorLike;
+  const { statusCode, status, message } = (error ?? {}) as StorageErrorLike;
   const code = Number(statusCode ?? status);
   const text = typeof message === 'string' ? message.toLowerCase() : '';
   if (code === 404 || text.includes('not found'))
