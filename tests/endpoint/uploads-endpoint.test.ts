@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { LIMITS } from '../../supabase/functions/_shared/limits.ts';
 import { FILES_BUCKET } from '../../supabase/functions/forms/uploads/file-store.ts';
 import { superuserPool } from '../support/db.ts';
 import { startReceiver } from './webhook-receiver.ts';
@@ -363,6 +364,21 @@ describe('a post with files that breaks a rule', () => {
     expect(location.pathname).toBe('/form-error');
     expect(location.searchParams.get('code')).toBe('file_too_large');
     expect(location.searchParams.get('fields')).toBe('attachment');
+  });
+
+  it("counts a post with files against the client's allowance before storing any of it", async () => {
+    // Posts refused for their files spend the allowance too: a client cannot make us write
+    // file after file to Storage by having each post refused.
+    for (let i = 0; i < LIMITS.ratePerMinute; i++) {
+      const res = await send([...textParts(), pdfPart(5001)]);
+      expect(res.status, res.body).toBe(413);
+    }
+    const before = await counts();
+    const res = await send([...textParts(), png()]);
+    expect(res.status, res.body).toBe(429);
+    expect(JSON.parse(res.body).code).toBe('rate_limited');
+    // Refused before the entry was even recorded for the sweep: nothing was written.
+    expect(await counts()).toEqual(before);
   });
 
   it('refuses files for a form with uploads off, as before', async () => {

@@ -42,8 +42,9 @@ export interface FormsDeps {
   accept(input: AcceptInput): Promise<AcceptResult>;
   hashIp(ip: string): string;
   /**
-   * Before a CAPTCHA check: counts the post against the client's allowance (so refused tokens
-   * cost the client too), or answers a repeated idempotency key with the first post's entry.
+   * Before costly work (a CAPTCHA check; storing a post's files): counts the post against the
+   * client's allowance (so a refused token or file costs the client too), or answers a repeated
+   * idempotency key with the first post's entry.
    */
   beginCaptchaPost?(input: {
     formId: string;
@@ -189,10 +190,31 @@ async function handleSubmission(
     corsOrigin = originOf(form.allowed_origin);
   }
 
+  // Never an address the client wrote; IPv6 clients counted by their /64 network.
+  const ip = clientIp(req.headers, deps.clientIpPolicy);
+  const ipHash = deps.hashIp(rateLimitKey(ip));
+  // Counted against the client's allowance before costly work, so not again when stored.
+  let clientCounted = false;
+
   let fields: [string, string][];
   // The post's files, already in Storage (null: a post read whole, without files).
   let files: StoredFile[] | null = null;
   if (kind === 'multipart' && readFiles && form.uploads?.enabled) {
+    // Counted before its first byte is stored: a client over its allowance uploads nothing, and
+    // a post refused for its files still spent the client's allowance. (A repeated key is found
+    // when the post is stored; its files are then removed.)
+    if (deps.beginCaptchaPost) {
+      let begun: BeginCaptchaResult;
+      try {
+        begun = await deps.beginCaptchaPost({ formId: form.id, ipHash, idempotencyKey: null });
+      } catch (err) {
+        deps.log(`counting a post with files failed: ${(err as Error).message}`);
+        return refuse(ERRORS.storageFailed());
+      }
+      if (begun.status === 'rate_limited') return refuse(ERRORS.rateLimited(begun.retryAfter));
+      if (begun.status === 'form_not_found') return refuse(ERRORS.formNotFound());
+      clientCounted = true;
+    }
     let read: PostWithFiles;
     try {
       read = await readFiles(req, form, entryId);
@@ -245,12 +267,7 @@ async function handleSubmission(
     let captchaPassed: CaptchaProvider | null = null;
     // The notification composed for the form the post was stored against.
     let composed: Notification | null = null;
-    // Counted against the client's allowance before a CAPTCHA check, so not again when stored.
-    let clientCounted = false;
     try {
-      // Never an address the client wrote; IPv6 clients counted by their /64 network.
-      const ip = clientIp(req.headers, deps.clientIpPolicy);
-      const ipHash = deps.hashIp(rateLimitKey(ip));
       for (let tries = 1; ; tries++) {
         // Before storing, against the form as it is stored with (form_changed comes back here).
         const provider = form.captcha_provider ?? null;

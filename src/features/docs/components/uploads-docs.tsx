@@ -51,7 +51,9 @@ export function Uploads() {
       <P>
         A post that breaks a rule is refused whole (<C>413</C>, <C>415</C> or <C>422</C>, with the
         field and the limit; see Limits and error codes) and nothing of it is kept: no message, no
-        file. Posts caught by the spam trap keep no files.
+        file. Posts caught by the spam trap keep no files. A post with files counts against the
+        sender&rsquo;s rate limit before its first byte is stored, whether it is then accepted or
+        refused.
       </P>
       <Bullets>
         <Item>
