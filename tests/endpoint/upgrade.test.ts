@@ -211,7 +211,11 @@ it('keeps every row and a working endpoint when a database moves to the private 
       'newsletter_subscribers',
     ]),
   );
-  expect(withoutWindowTables(await rowCounts(stack.pool))).toEqual(withoutWindowTables(before));
+  // Every table of the previous layout keeps its rows (tables that later migrations add, such as
+  // file uploads', start with only what those migrations put in).
+  const after = await rowCounts(stack.pool);
+  const kept = Object.fromEntries(Object.keys(before).map((name) => [name, after[name]]));
+  expect(withoutWindowTables(kept)).toEqual(withoutWindowTables(before));
   // Every client keeps its counts (the minute and the day), now in one row.
   expect(windowsBefore.length).toBeGreaterThan(1);
   expect(await windowCounts(stack.pool)).toEqual(windowsBefore);
