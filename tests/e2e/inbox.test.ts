@@ -232,16 +232,18 @@ describe('inbox in Chromium', () => {
       // each neutralised.
       const rows = parseCsv((await exportCsv(page)).bytes.toString('utf8'));
       const header = rows[0]!;
-      expect(header).toEqual(['Date', 'Form', 'Name', 'Email', 'Message', ...order]);
+      // The Files column (uploads) sits after the message; these messages have none.
+      expect(header).toEqual(['Date', 'Form', 'Name', 'Email', 'Message', 'Files', ...order]);
       const carla = rows.find((row) => row[2] === 'Carla Custom')!;
-      expect(carla.slice(5)).toEqual([
+      expect(carla[5]).toBe('');
+      expect(carla.slice(6)).toEqual([
         'Large',
         "Olives; '=Basil",
         'Ring twice at the blue door',
         'x',
       ]);
       const paul = rows.find((row) => row[2] === 'Plain Paul')!;
-      expect(paul.slice(5)).toEqual(['', '', '', '']);
+      expect(paul.slice(6)).toEqual(['', '', '', '']);
 
       // At 390 px the card wraps the form's id and its fields instead of scrolling sideways.
       await page.setViewportSize({ width: 390, height: 844 });
