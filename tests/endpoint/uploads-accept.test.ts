@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { superuserPool } from '../support/db.ts';
+import { commitAsService, superuserPool } from '../support/db.ts';
 import { seedForm, type SeededForm } from './support.ts';
 
 const stack = inject('stack');
@@ -32,21 +32,8 @@ beforeAll(async () => {
 afterAll(() => pool?.end());
 
 /** Runs `sql` as the service role, as the function's direct connection does. */
-async function asService<T extends pg.QueryResultRow>(sql: string, params: unknown[]) {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    await client.query('set local role service_role');
-    const result = await client.query<T>(sql, params);
-    await client.query('commit');
-    return result.rows;
-  } catch (err) {
-    await client.query('rollback');
-    throw err;
-  } finally {
-    client.release();
-  }
-}
+const asService = <T extends pg.QueryResultRow>(sql: string, params: unknown[]) =>
+  commitAsService<T>(pool, sql, params);
 
 const fileOf = (entryId: string, position: number, over: Record<string, unknown> = {}) => ({
   position,

@@ -16,7 +16,7 @@ import {
   type FileSweepReport,
   type SweepFiles,
 } from '../../supabase/functions/forms/uploads/sweep.ts';
-import { superuserPool } from '../support/db.ts';
+import { commitAsService, superuserPool } from '../support/db.ts';
 import { createForm, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
 import { rawRequest } from './support.ts';
 
@@ -105,21 +105,8 @@ async function entryWithFiles(userId: string, formId: string) {
 }
 
 /** Runs `sql` as the service role, as the function's direct connection does. */
-async function asService<T extends pg.QueryResultRow>(sql: string, params: unknown[]) {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    await client.query('set local role service_role');
-    const result = await client.query<T>(sql, params);
-    await client.query('commit');
-    return result.rows;
-  } catch (err) {
-    await client.query('rollback');
-    throw err;
-  } finally {
-    client.release();
-  }
-}
+const asService = <T extends pg.QueryResultRow>(sql: string, params: unknown[]) =>
+  commitAsService<T>(pool, sql, params);
 
 const folderOf = (key: string) => key.slice(0, key.lastIndexOf('/'));
 

@@ -199,3 +199,27 @@ export async function createEntry(
     client.release();
   }
 }
+
+/**
+ * Runs one statement as the service role and commits it, as the functions' direct connection
+ * does; its rows, or its error thrown.
+ */
+export async function commitAsService<R extends pg.QueryResultRow>(
+  pool: pg.Pool,
+  sql: string,
+  params: unknown[],
+): Promise<R[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query('set local role service_role');
+    const result = await client.query<R>(sql, params);
+    await client.query('commit');
+    return result.rows;
+  } catch (err) {
+    await client.query('rollback');
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -3,9 +3,10 @@
 // read): the form's name from the cached forms list (or a cached message of the same form), the
 // notification e-mail as queued (pending) unless the row says none was. What the payload cannot
 // say (a form not cached, where the e-mail stands by now, the files sent with it) is read back by
-// id in the background and filled in, and a message with files then joins the "has files" lists; a message that cannot be read back is gone or not the reader's, and leaves. A
-// payload that lacks a shown column (Realtime leaves out values too large for it) is read back
-// before it is shown. The message is merged into every cached list whose view, form and search it
+// id in the background and filled in, and a message with files then joins the "has files" lists;
+// a message that cannot be read back is gone or not the reader's, and leaves. A payload that lacks
+// a shown column (Realtime leaves out values too large for it) is read back before it is shown.
+// The message is merged into every cached list whose view, form and search it
 // matches, flagged as new. An UPDATE (read, spam) is merged; a DELETE (its payload holds only the
 // id) is removed. Counts are marked stale by every change and read again, a burst of changes at a
 // time.
