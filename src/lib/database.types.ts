@@ -795,7 +795,12 @@ export type Database = {
         Returns: Json;
       };
       begin_uploads: {
-        Args: { p_entry_id: string; p_form_id: string };
+        Args: {
+          p_entry_id: string;
+          p_files?: Json;
+          p_form_id: string;
+          p_open_seconds?: number;
+        };
         Returns: Json;
       };
       claim_deleted_files: { Args: { p_limit?: number }; Returns: string[] };
@@ -878,6 +883,10 @@ export type Database = {
       delete_own_account: {
         Args: Record<PropertyKey, never>;
         Returns: undefined;
+      };
+      direct_upload_entry: {
+        Args: { p_entry_id: string; p_form_id: string };
+        Returns: Json;
       };
       finish_deleted_files: { Args: { p_keys: string[] }; Returns: number };
       finish_email_deliveries: { Args: { p_results: Json }; Returns: number };

@@ -71,6 +71,9 @@ create table private.pending_uploads (
   user_id uuid not null,
   form_id uuid not null,
   created_at timestamp with time zone default now() not null,
+  -- A direct upload's files as announced (position, name, size, object_key): the post that
+  -- follows is checked against them. Null for a streamed post.
+  files jsonb,
   constraint pending_uploads_pkey PRIMARY KEY (entry_id)
 );
 create index pending_uploads_created_at_idx ON private.pending_uploads (created_at);
@@ -127,7 +130,7 @@ end;
 $function$;
 revoke all on function private.remember_deleted_files() from public, anon, authenticated, service_role;
 
-create or replace function public.begin_uploads(p_entry_id uuid, p_form_id uuid)
+create or replace function public.begin_uploads(p_entry_id uuid, p_form_id uuid, p_files jsonb DEFAULT NULL::jsonb, p_open_seconds integer DEFAULT 0)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -141,15 +144,44 @@ begin
     raise exception 'form % does not exist', p_form_id using errcode = 'foreign_key_violation';
   end if;
   -- Before the first object of an entry is written: what the sweep cleans if the entry never
-  -- commits.
-  insert into private.pending_uploads (entry_id, user_id, form_id)
-    values (p_entry_id, v_owner, p_form_id)
+  -- commits. A direct upload (p_files: the files announced) hands out signed upload URLs that
+  -- stay open for p_open_seconds: the row is dated from when they close, so the sweep's hour
+  -- starts once nothing more can be written under the entry.
+  insert into private.pending_uploads (entry_id, user_id, form_id, files, created_at)
+    values (p_entry_id, v_owner, p_form_id, p_files,
+            now() + make_interval(secs => least(greatest(coalesce(p_open_seconds, 0), 0), 86400)))
     on conflict (entry_id) do nothing;
   -- The owner (whose folder the objects go in) and their storage left (null: no quota), so a
   -- post that cannot fit stops early; the reservation when the entry is stored is what holds.
   return jsonb_build_object('user_id', v_owner, 'storage_left', private.storage_left(v_owner));
 end;
 $function$;
+
+create or replace function public.direct_upload_entry(p_entry_id uuid, p_form_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  -- What a post naming a direct upload's entry may do: `stored` (the entry exists for this form:
+  -- a repeat; has_files: whether it kept files, a spam entry keeps none), `pending` (announced for this form and not yet stored: its files as announced,
+  -- the owner and their storage left), else `unknown` (another form's, a streamed post's, or
+  -- none at all).
+  select case
+    when exists (select 1 from public.entries e where e.id = p_entry_id and e.form_id = p_form_id)
+      then jsonb_build_object('status', 'stored', 'has_files',
+                              exists (select 1 from public.entry_files f where f.entry_id = p_entry_id))
+    when p.entry_id is not null and p.files is not null
+         and not exists (select 1 from public.entries e where e.id = p_entry_id)
+      then jsonb_build_object('status', 'pending', 'user_id', p.user_id, 'files', p.files,
+                              'storage_left', private.storage_left(p.user_id))
+    else jsonb_build_object('status', 'unknown')
+  end
+  from (select 1) one
+  left join private.pending_uploads p on p.entry_id = p_entry_id and p.form_id = p_form_id;
+$function$;
+revoke all on function public.direct_upload_entry(p_entry_id uuid, p_form_id uuid) from public, anon, authenticated, service_role;
+grant execute on function public.direct_upload_entry(p_entry_id uuid, p_form_id uuid) to service_role;
 
 create or replace function private.storage_left(p_user uuid)
  RETURNS bigint
@@ -210,8 +242,8 @@ AS $function$
 $function$;
 revoke all on function public.storage_use() from public, anon, authenticated, service_role;
 grant execute on function public.storage_use() to authenticated;
-revoke all on function public.begin_uploads(p_entry_id uuid, p_form_id uuid) from public, anon, authenticated, service_role;
-grant execute on function public.begin_uploads(p_entry_id uuid, p_form_id uuid) to service_role;
+revoke all on function public.begin_uploads(p_entry_id uuid, p_form_id uuid, p_files jsonb, p_open_seconds integer) from public, anon, authenticated, service_role;
+grant execute on function public.begin_uploads(p_entry_id uuid, p_form_id uuid, p_files jsonb, p_open_seconds integer) to service_role;
 
 create or replace function private.store_entry_files(p_entry_id uuid, p_files jsonb)
  RETURNS integer
@@ -359,10 +391,12 @@ create or replace function public.claim_pending_uploads(p_older_than_seconds int
  SET search_path TO ''
 AS $function$
   -- Entries whose post began writing objects long ago and never cleared its record. One whose
-  -- entry exists did commit (entry_files rows exist only with their entry): its objects are never
-  -- removed here, whatever left its record behind.
+  -- files are stored did commit (entry_files rows exist only with their entry): its objects are
+  -- never removed here, whatever left its record behind. An entry stored without files (spam)
+  -- keeps no objects: anything written under it since (a direct upload's URL used after the
+  -- post) goes.
   select p.entry_id, p.user_id, p.form_id,
-         exists (select 1 from public.entries e where e.id = p.entry_id)
+         exists (select 1 from public.entry_files f where f.entry_id = p.entry_id)
     from private.pending_uploads p
    where p.created_at < now() - make_interval(secs => greatest(p_older_than_seconds, 0))
    order by p.created_at, p.entry_id

@@ -382,12 +382,146 @@ describe('the file input', () => {
     expect(input.multiple).toBe(false);
   });
 
-  it('is in the fetch variant too, which sends FormData (multipart, files included)', () => {
+  it('is in the fetch variant too, which uploads files before a post without them', () => {
     const code = embedFetch({
       supabaseUrl: SUPABASE_URL,
       form: { ...form, form_uploads: { enabled: true, kinds: ['image'], max_files: 2 } },
     });
     expect(parse(code).querySelector('input[type="file"]')).not.toBeNull();
-    expect(code).toContain('body: new FormData(form)');
+    expect(code).toContain("form.action + '/uploads'");
+    expect(code).toContain('body: new URLSearchParams(data)');
+    // A form without files posts FormData as before.
+    expect(embedFetch({ supabaseUrl: SUPABASE_URL, form })).not.toContain('uploadFiles');
+  });
+});
+
+describe('the fetch variant with files', () => {
+  afterEach(() => {
+    document.body.innerHTML = '';
+  });
+
+  const withFiles: EmbedForm = {
+    ...form,
+    form_uploads: { enabled: true, kinds: ['image', 'pdf'], max_files: 2 },
+  };
+  type Call = [string, { method: string; headers: Record<string, string>; body: unknown }];
+
+  /** The embed on a page, with `files` chosen in its file input and fetch answering `answers`. */
+  function page(files: File[], answers: { status: number; body: unknown }[]) {
+    const code = embedFetch({ supabaseUrl: SUPABASE_URL, form: withFiles });
+    document.body.innerHTML = code;
+    const input = document.querySelector<HTMLInputElement>('input[type="file"]')!;
+    Object.defineProperty(input, 'files', { value: files });
+    document.querySelector<HTMLInputElement>('input[name="email"]')!.value = 'ada@example.test';
+    document.querySelector<HTMLTextAreaElement>('textarea[name="message"]')!.value = 'Hello';
+    const fetch = vi.fn(async (..._call: Call) => {
+      const answer = answers.shift()!;
+      return {
+        ok: answer.status < 300,
+        status: answer.status,
+        headers: new Headers(),
+        json: async () => answer.body,
+      };
+    });
+    runInline(code, { window: { crypto: { randomUUID: () => 'key-1' } }, fetch });
+    const status = document.querySelector('[role="status"]')!;
+    const send = async (expected: string) => {
+      status.textContent = '';
+      document.querySelector('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+      await vi.waitFor(() => expect(status.textContent).toContain(expected));
+    };
+    return { fetch, send };
+  }
+
+  const photo = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'photo.png', {
+    type: 'image/png',
+  });
+  const cv = new File(['%PDF-1.7'], 'cv.pdf', { type: 'application/pdf' });
+
+  it('asks for upload URLs, PUTs each file, then posts the text fields naming the entry', async () => {
+    const { fetch, send } = page(
+      [photo, cv],
+      [
+        {
+          status: 200,
+          body: {
+            ok: true,
+            entry: 'entry-1',
+            uploads: [
+              { name: 'photo.png', path: 'u/f/entry-1/1-photo.png', url: 'https://s.test/1' },
+              { name: 'cv.pdf', path: 'u/f/entry-1/2-cv.pdf', url: 'https://s.test/2' },
+            ],
+          },
+        },
+        { status: 200, body: { Key: '1' } },
+        { status: 200, body: { Key: '2' } },
+        { status: 200, body: { ok: true, id: 'entry-1' } },
+      ],
+    );
+    await send('Thank you!');
+    const calls = fetch.mock.calls as Call[];
+    expect(calls.map(([url, init]) => [url, init.method])).toEqual([
+      [`${ACTION}/uploads`, 'POST'],
+      ['https://s.test/1', 'PUT'],
+      ['https://s.test/2', 'PUT'],
+      [ACTION, 'POST'],
+    ]);
+    expect(JSON.parse(calls[0]![1].body as string)).toEqual({
+      files: [
+        { name: 'photo.png', size: 4, field: 'attachment' },
+        { name: 'cv.pdf', size: 8, field: 'attachment' },
+      ],
+    });
+    expect(calls[1]![1].body).toBe(photo);
+    expect(calls[1]![1].headers['Content-Type']).toBe('image/png');
+    expect(calls[2]![1].body).toBe(cv);
+    const posted = new URLSearchParams(calls[3]![1].body as URLSearchParams);
+    expect(posted.get('_uploads_entry')).toBe('entry-1');
+    expect(posted.get('email')).toBe('ada@example.test');
+    expect(posted.has('attachment')).toBe(false);
+    expect(calls[3]![1].headers['Idempotency-Key']).toBe('key-1');
+  });
+
+  it("shows the uploads route's refusal and sends nothing more", async () => {
+    const { fetch, send } = page(
+      [photo],
+      [
+        {
+          status: 413,
+          body: { ok: false, code: 'file_too_large', error: 'Each file may be at most 5 MB.' },
+        },
+      ],
+    );
+    await send('Each file may be at most 5 MB.');
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('says so when an upload fails, and does not post', async () => {
+    const { fetch, send } = page(
+      [photo],
+      [
+        {
+          status: 200,
+          body: {
+            ok: true,
+            entry: 'e',
+            uploads: [{ name: 'photo.png', path: 'p', url: 'https://s.test/1' }],
+          },
+        },
+        { status: 400, body: { statusCode: '409', error: 'Duplicate' } },
+      ],
+    );
+    await send('A file could not be uploaded');
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('posts straight away when no file is chosen', async () => {
+    const { fetch, send } = page([], [{ status: 200, body: { ok: true, id: 'e' } }]);
+    await send('Thank you!');
+    const calls = fetch.mock.calls as Call[];
+    expect(calls.map(([url]) => url)).toEqual([ACTION]);
+    expect(new URLSearchParams(calls[0]![1].body as URLSearchParams).has('_uploads_entry')).toBe(
+      false,
+    );
   });
 });

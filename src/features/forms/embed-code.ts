@@ -6,6 +6,8 @@
 // the plain form carries a `_idempotency` key drawn once per page load by a tiny inline script
 // (without JavaScript the field stays empty and is ignored), and the fetch variant sends an
 // `Idempotency-Key` header drawn per message, so a double click or a retried post is stored once.
+// For a form that takes files, the plain form streams them in its multipart post, and the fetch
+// variant uploads them straight to Storage through signed upload URLs before posting.
 // A form with CAPTCHA gets the provider's script and widget, which adds its token field to the
 // form. Every interpolated value is escaped for where it lands (HTML attribute or text, HTML
 // comment, JavaScript string).
@@ -210,15 +212,60 @@ export function embedHtml(options: EmbedOptions): string {
 }
 
 /**
+ * The script part that sends a form's chosen files straight to Storage before the post: it asks
+ * the endpoint's uploads route for one signed upload URL per file (`{ files: [{ name, size,
+ * field }] }`), PUTs each file to its URL, then takes the files out of the post and names the
+ * entry the route answered instead. Answers the failed request's response and JSON, or null.
+ */
+function directUploadFunction(): string[] {
+  return [
+    `    // Files go straight to storage through upload URLs the endpoint hands out for them; the`,
+    `    // post then carries the text fields and names the uploaded files' entry.`,
+    `    async function uploadFiles(data) {`,
+    `      var chosen = [];`,
+    `      Array.prototype.forEach.call(form.querySelectorAll('input[type="file"]'), function (input) {`,
+    `        Array.prototype.forEach.call(input.files || [], function (file) {`,
+    `          chosen.push({ field: input.name, file: file });`,
+    `        });`,
+    `        data.delete(input.name);`,
+    `      });`,
+    `      if (!chosen.length) return null;`,
+    `      status.textContent = 'Uploading…';`,
+    `      var asked = await fetch(form.action + '/uploads', {`,
+    `        method: 'POST',`,
+    `        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },`,
+    `        body: JSON.stringify({ files: chosen.map(function (c) { return { name: c.file.name, size: c.file.size, field: c.field }; }) }),`,
+    `      });`,
+    `      var granted = await asked.json().catch(function () { return {}; });`,
+    `      if (!asked.ok || !granted.ok) return { response: asked, result: granted };`,
+    `      for (var i = 0; i < chosen.length; i++) {`,
+    `        var put = await fetch(granted.uploads[i].url, {`,
+    `          method: 'PUT',`,
+    `          headers: { 'Content-Type': chosen[i].file.type || 'application/octet-stream' },`,
+    `          body: chosen[i].file,`,
+    `        });`,
+    `        if (!put.ok) return { response: put, result: { error: 'A file could not be uploaded: please try again.' } };`,
+    `      }`,
+    `      data.append(${jsString(SPECIAL_FIELDS.uploadsEntry)}, granted.entry);`,
+    `      status.textContent = 'Sending…';`,
+    `      return null;`,
+    `    }`,
+  ];
+}
+
+/**
  * The form posted with fetch and `Accept: application/json`: the visitor stays on the page and
  * sees success or the endpoint's error message in a live region. Each message carries an
- * `Idempotency-Key`, kept while it is retried and drawn afresh once it has been sent.
+ * `Idempotency-Key`, kept while it is retried and drawn afresh once it has been sent. A form
+ * that takes files uploads them straight to Storage first (directUploadFunction) and posts its
+ * text fields without them.
  */
 export function embedFetch(options: EmbedOptions): string {
   const prefix = idPrefix(options.form.id);
   const formId = prefix;
   const statusId = `${prefix}-status`;
   const captcha = captchaOf(options.form);
+  const uploads = options.form.form_uploads?.enabled === true;
   return [
     ...formMarkup(options, formId, { idempotencyField: false }),
     `  <p id="${statusId}" role="status"></p>`,
@@ -231,18 +278,32 @@ export function embedFetch(options: EmbedOptions): string {
     `    var newKey = ${newKeyFunction('    ').join('\n')};`,
     `    // One key per message: a double click or a retry after an error is stored once.`,
     `    var key = newKey();`,
+    ...(uploads ? directUploadFunction() : []),
     `    form.addEventListener('submit', async function (event) {`,
     `      event.preventDefault();`,
     `      var button = form.querySelector('button[type="submit"]');`,
     `      button.disabled = true;`,
     `      status.textContent = 'Sending…';`,
     `      try {`,
-    `        var response = await fetch(form.action, {`,
-    `          method: 'POST',`,
-    `          headers: { Accept: 'application/json', ${jsString(IDEMPOTENCY.header)}: key },`,
-    `          body: new FormData(form),`,
-    `        });`,
-    `        var result = await response.json().catch(function () { return {}; });`,
+    ...(uploads
+      ? [
+          `        var data = new FormData(form);`,
+          `        var failed = await uploadFiles(data);`,
+          `        var response = failed ? failed.response : await fetch(form.action, {`,
+          `          method: 'POST',`,
+          `          headers: { Accept: 'application/json', ${jsString(IDEMPOTENCY.header)}: key },`,
+          `          body: new URLSearchParams(data),`,
+          `        });`,
+          `        var result = failed ? failed.result : await response.json().catch(function () { return {}; });`,
+        ]
+      : [
+          `        var response = await fetch(form.action, {`,
+          `          method: 'POST',`,
+          `          headers: { Accept: 'application/json', ${jsString(IDEMPOTENCY.header)}: key },`,
+          `          body: new FormData(form),`,
+          `        });`,
+          `        var result = await response.json().catch(function () { return {}; });`,
+        ]),
     `        if (response.ok && result.ok) {`,
     `          form.reset();`,
     `          key = newKey(); // the next message is a new one`,

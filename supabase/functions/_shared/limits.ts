@@ -76,6 +76,11 @@ export const SPECIAL_FIELDS = {
   captcha: ['cf-turnstile-response', 'h-captcha-response', 'g-recaptcha-response'],
   /** The post's idempotency key (the embed code fills it once per page load); never stored. */
   idempotency: '_idempotency',
+  /**
+   * The entry whose files the JavaScript embed uploaded through signed upload URLs (the uploads
+   * route hands it out); never stored as a field.
+   */
+  uploadsEntry: '_uploads_entry',
 } as const;
 
 /**
@@ -197,4 +202,10 @@ export const UPLOADS = {
   defaults: { maxFileBytes: 5 * 1024 * 1024, maxTotalBytes: 10 * 1024 * 1024, maxFiles: 3 },
   /** Bytes read from a file's start to judge its kind (kinds.ts). */
   sniffBytes: 4_100,
+  /**
+   * How long a signed upload URL works, in seconds: Storage sets it, not the caller (2 hours on
+   * hosted Supabase and the local stack; a self-hosted Storage's UPLOAD_SIGNED_URL_EXPIRATION_TIME
+   * should not exceed it). The sweep leaves a direct upload's entry alone until they have closed.
+   */
+  signedUploadSeconds: 2 * 60 * 60,
 } as const;

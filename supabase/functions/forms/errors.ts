@@ -94,6 +94,18 @@ export const ERRORS = {
       'storage_full',
       "This form's file storage is full, so your message and its files were not stored. Please contact the site owner another way.",
     ),
+  // A post naming a direct upload's entry: one this form never handed out (or whose post is not
+  // pending any more), or a file announced for it that never reached Storage.
+  uploadsEntryUnknown: () =>
+    fail(
+      400,
+      'invalid_body',
+      'The uploaded files this post names are not known to this form; upload them again.',
+    ),
+  fileMissing: (field: string, name: string) =>
+    fail(400, 'invalid_body', `The file "${name}" was announced but not uploaded; send it again.`, {
+      fields: { [field]: 'This file was not uploaded.' },
+    }),
   tooLarge: (detail: string) => fail(413, 'payload_too_large', detail),
   bodyTooLarge: () =>
     fail(413, 'payload_too_large', `The body is larger than ${LIMITS.maxBodyBytes} bytes.`),

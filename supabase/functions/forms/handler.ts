@@ -2,7 +2,7 @@
 // form lookup, origin, body, validation, rate limit, storage and the answer. Storage, hashing and
 // mail sending are injected so this module runs unchanged under Deno and in unit tests.
 import { clientIp, rateLimitKey, type ClientIpPolicy } from '../_shared/client-ip.ts';
-import { IDEMPOTENCY, LIMITS } from '../_shared/limits.ts';
+import { IDEMPOTENCY, LIMITS, SPECIAL_FIELDS } from '../_shared/limits.ts';
 import { captchaError, type CaptchaProvider, type CaptchaVerdict } from './captcha.ts';
 import { ERRORS, type EndpointError } from './errors.ts';
 import { composeNotification, type Notification } from './notification.ts';
@@ -23,6 +23,12 @@ import { isUuid } from '../_shared/uuid.ts';
 import type { DeliveryReport } from '../_shared/outbox/report.ts';
 import type { AcceptInput, AcceptResult, BeginCaptchaResult, FormRecord } from './model.ts';
 import type { StoredFile } from './uploads/receive.ts';
+import {
+  readAnnouncement,
+  type AnnouncedFile,
+  type DirectRead,
+  type SignedUploads,
+} from './uploads/direct.ts';
 
 /** A multipart post to a form with uploads on, read with its files stored (uploads/post-files.ts). */
 export type PostWithFiles =
@@ -79,6 +85,20 @@ export interface FormsDeps {
   readPostWithFiles?(req: Request, form: FormRecord, entryId: string): Promise<PostWithFiles>;
   /** Removes the objects of files a post stored and did not keep; must never throw. */
   removeFiles?(files: readonly StoredFile[]): Promise<void>;
+  /**
+   * Direct uploads (uploads/direct.ts): the uploads route's signed URLs for a new pending entry,
+   * the objects of a post naming one, judged, and their removal when the post keeps none.
+   * Absent: the uploads route answers as for a form without uploads.
+   */
+  directUploads?: {
+    begin(
+      form: FormRecord,
+      entryId: string,
+      files: readonly AnnouncedFile[],
+    ): Promise<{ ok: true; signed: SignedUploads } | { ok: false; error: EndpointError }>;
+    read(form: FormRecord, entryId: string): Promise<DirectRead>;
+    remove(form: FormRecord, entryId: string, files: readonly StoredFile[]): Promise<void>;
+  };
   /** Processes due deliveries (the `_deliver` route). */
   deliverDue(): Promise<DeliveryReport>;
   /** True when the Authorization header carries the service-role key. */
@@ -99,6 +119,9 @@ export interface FormsDeps {
 /** `/forms/{route}`: a form's id, or one of the function's own routes (`_deliver`, `_mail`, …). */
 const FORMS_ROUTE = functionRoute('forms', '/:route([^/]*)');
 
+/** `/forms/{formId}/uploads`: signed upload URLs for the JavaScript embed (uploads/direct.ts). */
+const UPLOADS_ROUTE = functionRoute('forms', '/:form([^/]+)/uploads');
+
 /** The part of the path after `/forms/` (the function's own name comes first on every platform). */
 export function routeOf(pathname: string): string | null {
   return matchRoute(FORMS_ROUTE, pathname)?.route ?? null;
@@ -107,27 +130,31 @@ export function routeOf(pathname: string): string | null {
 export async function handleRequest(req: Request, deps: FormsDeps): Promise<Response> {
   const url = new URL(req.url);
   const route = routeOf(url.pathname);
-  const json = wantsJson(req.headers);
+  // The form whose uploads route this is, if it is one.
+  const uploadsOf = route === null ? (matchRoute(UPLOADS_ROUTE, url.pathname)?.form ?? null) : null;
+  // The uploads route answers JSON only: only a script asks it.
+  const json = uploadsOf !== null || wantsJson(req.headers);
   // A browser's refused form post goes to the site's refusal page (when SITE_URL is known).
   const refusalSite =
     !json && req.method === 'POST' && isBrowserNavigation(req.headers) ? deps.siteUrl : null;
   const refuse = (err: EndpointError, corsOrigin: string | null = null) =>
     errorResponse(err, { json, corsOrigin, refusalSite });
 
-  if (route === null || route === '') return refuse(ERRORS.notFound());
+  const formId = route ?? uploadsOf;
+  if (formId === null || formId === '') return refuse(ERRORS.notFound());
   if (route === '_deliver') return handleDeliver(req, deps);
 
   if (req.method !== 'POST' && req.method !== 'OPTIONS') return refuse(ERRORS.methodNotAllowed());
-  if (!isUuid(route)) return refuse(ERRORS.formNotFound());
+  if (!isUuid(formId)) return refuse(ERRORS.formNotFound());
 
   let form: FormRecord | null;
   // Whether `form` was read from storage for this request rather than remembered.
   let fresh = false;
   try {
-    form = await deps.loadForm(route.toLowerCase());
+    form = await deps.loadForm(formId.toLowerCase());
     // A remembered form may predate an edit that allows this origin: refuse only on a fresh read.
     if (form && !originAllowed(req.headers, form.allowed_origin)) {
-      form = await deps.loadForm(route.toLowerCase(), { fresh: true });
+      form = await deps.loadForm(formId.toLowerCase(), { fresh: true });
       fresh = true;
     }
   } catch (err) {
@@ -140,6 +167,7 @@ export async function handleRequest(req: Request, deps: FormsDeps): Promise<Resp
   const corsOrigin = originOf(form.allowed_origin);
 
   if (req.method === 'OPTIONS') return preflightResponse(corsOrigin!);
+  if (uploadsOf !== null) return handleUploadsRoute(req, deps, form, fresh, corsOrigin);
   return handleSubmission(req, deps, form, json, corsOrigin, refusalSite, fresh);
 }
 
@@ -162,7 +190,7 @@ async function handleSubmission(
   const contentType = req.headers.get('content-type');
   const kind = bodyKind(contentType);
   if (!kind) return refuse(ERRORS.unsupportedType());
-  const entryId = deps.newId();
+  let entryId = deps.newId();
   const declared = Number(req.headers.get('content-length') ?? NaN);
   const readFiles = deps.readPostWithFiles;
   // A post with files is larger than any without: a remembered form may predate its owner
@@ -239,12 +267,78 @@ async function handleSubmission(
     fields = parsed.fields;
   }
 
+  // A post naming a direct upload's entry: the JavaScript embed put its files in Storage through
+  // the uploads route's signed URLs, and they are judged here as a streamed post's are.
+  const named = fields.filter(([name]) => name === SPECIAL_FIELDS.uploadsEntry);
+  // Whether `files` are a direct upload's (their entry is the one the post names).
+  let directFiles = false;
+  if (named.length > 0) {
+    if (files?.length) {
+      await deps.removeFiles?.(files);
+      return refuse(
+        ERRORS.invalidBody(
+          'Send files either in the post or through the uploads route, not both in one post.',
+        ),
+      );
+    }
+    const direct = deps.directUploads;
+    if (!direct) return refuse(ERRORS.fileUpload());
+    // A remembered form may predate its owner turning uploads on.
+    if (!form.uploads?.enabled && !fresh) {
+      try {
+        const current = await deps.loadForm(form.id, { fresh: true });
+        if (!current) return refuse(ERRORS.formNotFound());
+        form = current;
+        fresh = true;
+      } catch (err) {
+        deps.log(`form lookup failed: ${(err as Error).message}`);
+        return refuse(ERRORS.storageFailed());
+      }
+      if (!originAllowed(req.headers, form.allowed_origin)) {
+        corsOrigin = null;
+        return refuse(ERRORS.originNotAllowed());
+      }
+      corsOrigin = originOf(form.allowed_origin);
+    }
+    const namedEntry = named[0]![1].trim().toLowerCase();
+    if (named.length > 1 || !isUuid(namedEntry)) return refuse(ERRORS.uploadsEntryUnknown());
+    let read: DirectRead;
+    try {
+      read = await direct.read(form, namedEntry);
+    } catch (err) {
+      deps.log(`reading a direct upload failed: ${(err as Error).message}`);
+      return refuse(ERRORS.storageFailed());
+    }
+    if (read.status === 'refused') return refuse(read.error);
+    if (read.status === 'stored') {
+      // Its post was stored already (an answer lost on the way): answered as the first time.
+      const checked = validateSubmission(fields);
+      return successResponse({
+        id: namedEntry,
+        json,
+        corsOrigin,
+        redirectTo:
+          safeNext(checked.ok ? checked.submission.next : null, form.allowed_origin) ??
+          safeRedirectUrl(form.redirect_url) ??
+          (deps.siteUrl ? `${deps.siteUrl.replace(/\/+$/, '')}/thanks` : null),
+      });
+    }
+    // The entry the files were uploaded under, counted when its URLs were handed out.
+    entryId = namedEntry;
+    files = read.files;
+    directFiles = true;
+    clientCounted = true;
+  }
+
   // Whatever ends the post without its entry keeping them, its files' objects go before the answer.
   let filesKept = false;
   try {
     return await acceptPost();
   } finally {
-    if (files?.length && !filesKept) await deps.removeFiles?.(files);
+    if (files?.length && !filesKept) {
+      if (directFiles) await deps.directUploads?.remove(form, entryId, files);
+      else await deps.removeFiles?.(files);
+    }
   }
 
   async function acceptPost(): Promise<Response> {
@@ -401,6 +495,88 @@ async function handleSubmission(
         (deps.siteUrl ? `${deps.siteUrl.replace(/\/+$/, '')}/thanks` : null),
     });
   }
+}
+
+/**
+ * `POST /forms/{formId}/uploads` with `{ files: [{ name, size, field? }] }`: checked against the
+ * form's limits and counted against the client's allowance like a post, then answered with the
+ * entry the files go under and one signed upload URL per file (uploads/direct.ts).
+ */
+async function handleUploadsRoute(
+  req: Request,
+  deps: FormsDeps,
+  seenForm: FormRecord,
+  seenFresh: boolean,
+  seenCorsOrigin: string | null,
+): Promise<Response> {
+  let form = seenForm;
+  let corsOrigin = seenCorsOrigin;
+  const refuse = (err: EndpointError) => errorResponse(err, { json: true, corsOrigin });
+  const direct = deps.directUploads;
+  // Read afresh: a remembered form may predate its owner turning uploads on or off, and URLs
+  // handed out for a form that takes no files would be uploads refused only at the post.
+  if (direct && !seenFresh) {
+    try {
+      const current = await deps.loadForm(form.id, { fresh: true });
+      if (!current) return refuse(ERRORS.formNotFound());
+      form = current;
+    } catch (err) {
+      deps.log(`form lookup failed: ${(err as Error).message}`);
+      return refuse(ERRORS.storageFailed());
+    }
+    if (!originAllowed(req.headers, form.allowed_origin)) {
+      corsOrigin = null;
+      return refuse(ERRORS.originNotAllowed());
+    }
+    corsOrigin = originOf(form.allowed_origin);
+  }
+  const settings = form.uploads;
+  if (!direct || !settings?.enabled) {
+    await req.body?.cancel().catch(() => undefined);
+    return refuse(ERRORS.fileUpload());
+  }
+  if (bodyKind(req.headers.get('content-type')) !== 'json') {
+    await req.body?.cancel().catch(() => undefined);
+    return refuse(ERRORS.unsupportedType());
+  }
+  let body: unknown;
+  try {
+    const bytes = await readLimited(req, LIMITS.maxBodyBytes);
+    if (!bytes) return refuse(ERRORS.bodyTooLarge());
+    body = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return refuse(ERRORS.invalidBody('The request body is not JSON.'));
+  }
+
+  // Counted like a post before anything is recorded or signed; the post that follows is not
+  // counted again. Announcements refused for their files still spend the allowance.
+  const ipHash = deps.hashIp(rateLimitKey(clientIp(req.headers, deps.clientIpPolicy)));
+  if (deps.beginCaptchaPost) {
+    let begun: BeginCaptchaResult;
+    try {
+      begun = await deps.beginCaptchaPost({ formId: form.id, ipHash, idempotencyKey: null });
+    } catch (err) {
+      deps.log(`counting a direct upload failed: ${(err as Error).message}`);
+      return refuse(ERRORS.storageFailed());
+    }
+    if (begun.status === 'rate_limited') return refuse(ERRORS.rateLimited(begun.retryAfter));
+    if (begun.status === 'form_not_found') return refuse(ERRORS.formNotFound());
+  }
+  const announced = readAnnouncement(body, settings);
+  if (!announced.ok) return refuse(announced.error);
+
+  let began: Awaited<ReturnType<NonNullable<FormsDeps['directUploads']>['begin']>>;
+  try {
+    began = await direct.begin(form, deps.newId(), announced.files);
+  } catch (err) {
+    deps.log(`handing out upload URLs failed: ${(err as Error).message}`);
+    return refuse(ERRORS.storageFailed());
+  }
+  if (!began.ok) return refuse(began.error);
+  return Response.json(
+    { ok: true, ...began.signed },
+    { status: 200, headers: { ...corsHeaders(corsOrigin), 'Cache-Control': 'no-store' } },
+  );
 }
 
 async function handleDeliver(req: Request, deps: FormsDeps): Promise<Response> {

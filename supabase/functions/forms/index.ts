@@ -12,6 +12,7 @@ import { hashIp, ipSaltFromEnv, isServiceKey } from './secrets.ts';
 import { clientIpPolicyFromEnv, siteUrlFromEnv, submissionLimitsFromEnv } from './settings.ts';
 import { createFormStore, holdNotification, loadCaptchaSecret } from './supabase-store.ts';
 import { detectType } from './uploads/detect.ts';
+import { directUploads } from './uploads/direct.ts';
 import { storageFileStore } from './uploads/file-store.ts';
 import { postFilesReader, removeStored } from './uploads/post-files.ts';
 import { createFileSweep, sweepDatabase } from './uploads/sweep.ts';
@@ -102,6 +103,14 @@ const deps: FormsDeps = {
     log: logError,
   }),
   removeFiles: (files) => removeStored(fileStore, files, logError),
+  // The JavaScript embed's files, written to Storage through signed upload URLs.
+  directUploads: directUploads({
+    store: fileStore,
+    detect: detectType,
+    beginUploads: formStore.beginUploads,
+    namedEntry: formStore.namedEntry,
+    log: logError,
+  }),
   // Confirmation e-mails, due e-mail and due webhooks: the scheduled run.
   deliverDue: outbox.deliverDue,
   isServiceRole: (authorization) => isServiceKey(authorization, env),

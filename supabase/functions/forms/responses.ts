@@ -39,7 +39,8 @@ export function preflightResponse(origin: string): Response {
     headers: {
       ...corsHeaders(origin),
       'Access-Control-Allow-Methods': 'POST, OPTIONS',
-      'Access-Control-Allow-Headers': 'content-type, accept, x-requested-with',
+      // The fetch embed sends its idempotency key as a header.
+      'Access-Control-Allow-Headers': 'content-type, accept, x-requested-with, idempotency-key',
       'Access-Control-Max-Age': '86400',
     },
   });

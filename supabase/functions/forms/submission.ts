@@ -46,6 +46,8 @@ const SINGLE_VALUED = new Set<string>([
   SPECIAL_FIELDS.subject,
   SPECIAL_FIELDS.replyTo,
   SPECIAL_FIELDS.idempotency,
+  // Read by the handler (a direct upload's entry), never stored.
+  SPECIAL_FIELDS.uploadsEntry,
 ]);
 const HONEYPOTS = new Set<string>(SPECIAL_FIELDS.honeypots);
 const IGNORED = new Set<string>([...SPECIAL_FIELDS.ignored, ...SPECIAL_FIELDS.captcha]);

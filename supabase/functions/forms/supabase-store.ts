@@ -8,6 +8,7 @@ import type { RpcClient } from '../_shared/outbox/store.ts';
 import type { AcceptInput, AcceptResult, BeginCaptchaResult, FormRecord } from './model.ts';
 import type { Notification } from './notification.ts';
 import type { SubmissionLimits } from './settings.ts';
+import { planFromRow, type NamedEntry } from './uploads/direct.ts';
 import { uploadSettings } from './uploads/settings.ts';
 
 /** Exactly the columns accept_post compares, in the shape it builds them. */
@@ -149,13 +150,17 @@ export function createFormStore(
 
     // Before a post's first file is written: the entry is recorded for the sweep (should it never
     // be stored); answers the owner and the bytes their storage has left (null: no quota).
+    // A direct upload also records the files announced and how long their URLs stay open.
     async beginUploads(
       entryId: string,
       formId: string,
+      files?: readonly Record<string, unknown>[],
+      openSeconds?: number,
     ): Promise<{ userId: string; storageLeft: number | null }> {
       const { data, error } = await db.rpc('begin_uploads', {
         p_entry_id: entryId,
         p_form_id: formId,
+        ...(files && { p_files: files, p_open_seconds: openSeconds ?? 0 }),
       });
       if (error) throw new Error(`begin_uploads: ${error.message}`);
       const result = data as { user_id: string; storage_left: number | string | null };
@@ -163,6 +168,32 @@ export function createFormStore(
         userId: result.user_id,
         storageLeft: result.storage_left === null ? null : Number(result.storage_left),
       };
+    },
+
+    // A post naming a direct upload's entry: stored already, pending for this form, or unknown.
+    async namedEntry(entryId: string, formId: string): Promise<NamedEntry> {
+      const { data, error } = await db.rpc('direct_upload_entry', {
+        p_entry_id: entryId,
+        p_form_id: formId,
+      });
+      if (error) throw new Error(`direct_upload_entry: ${error.message}`);
+      const result = data as {
+        status: string;
+        has_files?: boolean;
+        user_id?: string;
+        files?: unknown;
+        storage_left?: number | string | null;
+      };
+      if (result.status === 'stored')
+        return { status: 'stored', hasFiles: result.has_files === true };
+      if (result.status === 'pending' && result.user_id)
+        return {
+          status: 'pending',
+          userId: result.user_id,
+          files: planFromRow(result.files),
+          storageLeft: result.storage_left == null ? null : Number(result.storage_left),
+        };
+      return { status: 'unknown' };
     },
 
     // A form with CAPTCHA: the post is counted (or found to be a repeat) before its token is checked.

@@ -18,8 +18,27 @@ export interface ListingFileStore extends FileStore {
   list(folder: string, limit: number): Promise<string[]>;
 }
 
+/** An object as Storage lists it: its key and size in bytes. */
+export interface ListedObject {
+  key: string;
+  size: number;
+}
+
+/** What a direct upload needs: URLs that write one object each, and what was written. */
+export interface DirectFileStore extends FileStore {
+  /**
+   * An absolute URL that creates the object `key` once (a PUT of its bytes, no key needed) for
+   * Storage's signed-upload time, never overwriting one that exists.
+   */
+  signUpload(key: string): Promise<string>;
+  /** The objects directly under `folder`, with their sizes (at most `limit`). */
+  listSized(folder: string, limit: number): Promise<ListedObject[]>;
+  /** The first `bytes` bytes of the object `key` (all of a smaller one). */
+  readHead(key: string, bytes: number): Promise<Uint8Array>;
+}
+
 /** The bucket over Storage's HTTP API: besides the above, download URLs signed for a while. */
-export interface StorageFiles extends ListingFileStore {
+export interface StorageFiles extends ListingFileStore, DirectFileStore {
   /** A URL that downloads `key` (as an attachment) for `seconds`, then stops working. */
   sign(key: string, seconds: number): Promise<string>;
 }
@@ -98,26 +117,72 @@ export function storageFileStore(opts: {
       // As storage-js does: relative to /storage/v1; `download` makes it an attachment.
       return `${opts.url}/storage/v1${signedURL}${signedURL.includes('?') ? '&' : '?'}download=`;
     },
-    async list(folder, limit) {
-      const res = await send(`${opts.url}/storage/v1/object/list/${encodeURIComponent(bucket)}`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          prefix: `${folder}/`,
-          limit,
-          offset: 0,
-          sortBy: { column: 'name', order: 'asc' },
-        }),
-      });
+    async signUpload(key) {
+      // No x-upsert: the URL creates the object and cannot replace one (Storage's default).
+      const res = await send(
+        `${opts.url}/storage/v1/object/upload/sign/${encodeURIComponent(bucket)}/${encodeKey(key)}`,
+        { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' },
+      );
       if (!res.ok) {
         await res.body?.cancel();
-        throw new Error(`Storage did not list ${folder}: ${res.status}`);
+        throw new Error(`Storage did not sign an upload of ${key}: ${res.status}`);
       }
-      const rows = (await res.json()) as { name?: unknown; id?: unknown }[];
-      // Folders come back too, without an id; only objects are removed.
-      return rows
-        .filter((row) => typeof row.name === 'string' && row.id != null)
-        .map((row) => `${folder}/${row.name as string}`);
+      const { token } = (await res.json()) as { token?: unknown };
+      if (typeof token !== 'string') throw new Error(`Storage did not sign an upload of ${key}`);
+      // As storage-js builds it from the token, the key encoded for any client to send as is.
+      return `${opts.url}/storage/v1/object/upload/sign/${encodeURIComponent(bucket)}/${encodeKey(key)}?token=${encodeURIComponent(token)}`;
+    },
+    async listSized(folder, limit) {
+      return (await listRows(folder, limit)).map((row) => ({
+        key: `${folder}/${row.name as string}`,
+        size: Number((row.metadata as { size?: unknown } | null)?.size ?? NaN),
+      }));
+    },
+    async readHead(key, bytes) {
+      // A Range asks for the head only; a Storage that sends the whole object is read no further.
+      const res = await send(objectUrl(key), {
+        headers: { ...headers, range: `bytes=0-${bytes - 1}` },
+      });
+      if (!res.ok || !res.body) {
+        await res.body?.cancel();
+        throw new Error(`Storage did not read ${key}: ${res.status}`);
+      }
+      const head = new Uint8Array(bytes);
+      let have = 0;
+      const reader = res.body.getReader();
+      while (have < bytes) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const part = value.subarray(0, bytes - have);
+        head.set(part, have);
+        have += part.length;
+      }
+      await reader.cancel().catch(() => undefined);
+      return head.slice(0, have);
+    },
+    async list(folder, limit) {
+      return (await listRows(folder, limit)).map((row) => `${folder}/${row.name as string}`);
     },
   };
+
+  /** The objects (not folders) directly under `folder`, as Storage's list answers them. */
+  async function listRows(folder: string, limit: number) {
+    const res = await send(`${opts.url}/storage/v1/object/list/${encodeURIComponent(bucket)}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        prefix: `${folder}/`,
+        limit,
+        offset: 0,
+        sortBy: { column: 'name', order: 'asc' },
+      }),
+    });
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new Error(`Storage did not list ${folder}: ${res.status}`);
+    }
+    const rows = (await res.json()) as { name?: unknown; id?: unknown; metadata?: unknown }[];
+    // Folders come back too, without an id; only objects are removed.
+    return rows.filter((row) => typeof row.name === 'string' && row.id != null);
+  }
 }

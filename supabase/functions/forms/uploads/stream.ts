@@ -116,6 +116,8 @@ export function readMultipartStream<T>(
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
+        // Browsers send a file's name as UTF-8 bytes; busboy would read them as Latin-1.
+        defParamCharset: 'utf8',
         // busboy's own caps sit just past ours, so ours are the ones that answer.
         limits: {
           fields: limits.maxFields + 1,
