@@ -99,7 +99,7 @@ export function planFiles(files: readonly AnnouncedFile[]): PlannedFile[] {
 }
 
 /** The pending row's copy of the plan (database keys), and back. */
-export const planToRow = (files: readonly PlannedFile[]) =>
+const planToRow = (files: readonly PlannedFile[]) =>
   files.map((f) => ({
     position: f.position,
     name: f.name,

@@ -19,7 +19,7 @@ export interface ListingFileStore extends FileStore {
 }
 
 /** An object as Storage lists it: its key and size in bytes. */
-export interface ListedObject {
+interface ListedObject {
   key: string;
   size: number;
 }
