@@ -22,6 +22,9 @@ declare const Deno: {
   serve: (...args: unknown[]) => unknown;
   exit(code: number): never;
   stdin: { readable: ReadableStream<Uint8Array> };
+  env: { get(name: string): string | undefined };
+  memoryUsage(): { rss: number; heapTotal: number; heapUsed: number; external: number };
+  writeTextFileSync(path: string, data: string): void;
 };
 
 /** Printed once the function is being served; worker-process.ts waits for this line. */
@@ -81,6 +84,21 @@ globalThis.addEventListener('error', (event) => {
     return Promise.resolve(promise).catch((err) => console.error('waitUntil task failed:', err));
   },
 };
+
+// Benchmarks only: with LOCAL_STACK_MEMORY_SAMPLES set to a file, the worker keeps there the
+// highest memory its isolate held (V8's heap plus the external buffers it tracks, sampled every
+// 20 ms) — what Supabase's runtime counts against a worker's memory limit, where the process's
+// resident size also holds the runtime itself.
+const memorySamples = Deno.env.get('LOCAL_STACK_MEMORY_SAMPLES');
+if (memorySamples) {
+  let peak = 0;
+  setInterval(() => {
+    const { heapTotal, external } = Deno.memoryUsage();
+    if (heapTotal + external <= peak) return;
+    peak = heapTotal + external;
+    Deno.writeTextFileSync(memorySamples, JSON.stringify({ peak, heapTotal, external }));
+  }, 20);
+}
 
 // The stack keeps our stdin open; when it closes the stack is gone, so no orphan survives it.
 void (async () => {

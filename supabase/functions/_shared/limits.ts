@@ -203,6 +203,12 @@ export const UPLOADS = {
   /** Bytes read from a file's start to judge its kind (kinds.ts). */
   sniffBytes: 4_100,
   /**
+   * Multipart bodies one worker reads at once, and how many more may wait their turn before a
+   * post is asked to retry (forms/uploads/gate.ts): the worker's memory follows the first number,
+   * not how many uploads arrive together.
+   */
+  streams: { atOnce: 4, waiting: 32 },
+  /**
    * How long a signed upload URL works, in seconds: Storage sets it, not the caller (2 hours on
    * hosted Supabase and the local stack; a self-hosted Storage's UPLOAD_SIGNED_URL_EXPIRATION_TIME
    * should not exceed it). The sweep leaves a direct upload's entry alone until they have closed.

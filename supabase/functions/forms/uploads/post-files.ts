@@ -8,6 +8,7 @@ import { ERRORS, type EndpointError } from '../errors.ts';
 import type { PostWithFiles } from '../handler.ts';
 import type { FormRecord } from '../model.ts';
 import type { FileStore } from './file-store.ts';
+import { createUploadGate } from './gate.ts';
 import type { Detected } from './kinds.ts';
 import { entryFolder, fileReceiver, KindRefused, type StoredFile } from './receive.ts';
 import { readMultipartStream, type StreamRefusal } from './stream.ts';
@@ -62,9 +63,31 @@ function refusalError(refusal: StreamRefusal, quotaLimit: number | null): Endpoi
 
 /** Reads `req` (multipart) for `form` (uploads on) as the entry `entryId`. */
 export function postFilesReader(deps: PostFilesDeps) {
+  const gate = createUploadGate(UPLOADS.streams);
   return async (req: Request, form: FormRecord, entryId: string): Promise<PostWithFiles> => {
     const settings = form.uploads;
     if (!settings?.enabled || !req.body) return { ok: false, error: ERRORS.fileUpload() };
+    const release = await gate.enter();
+    if (!release) {
+      // Nothing was read or written yet: the client retries after Retry-After.
+      deps.log(
+        `${UPLOADS.streams.waiting} posts with files were already waiting; one was turned away`,
+      );
+      return { ok: false, error: ERRORS.storageFailed() };
+    }
+    try {
+      return await readPost(req, form, entryId, settings);
+    } finally {
+      release();
+    }
+  };
+
+  async function readPost(
+    req: Request,
+    form: FormRecord,
+    entryId: string,
+    settings: NonNullable<FormRecord['uploads']>,
+  ): Promise<PostWithFiles> {
     const { userId, storageLeft } = await deps.beginUploads(entryId, form.id);
     const quotaLimit =
       storageLeft !== null && storageLeft < settings.maxTotalBytes ? storageLeft : null;
@@ -75,7 +98,7 @@ export function postFilesReader(deps: PostFilesDeps) {
       folder: entryFolder({ userId, formId: form.id, entryId }),
     });
     const outcome = await readMultipartStream(
-      req.body,
+      req.body!,
       req.headers.get('content-type') ?? '',
       {
         maxFiles: settings.maxFiles,
@@ -108,5 +131,5 @@ export function postFilesReader(deps: PostFilesDeps) {
       return { ok: false, error: ERRORS.fileTypeNotAllowed(outcome.cause.field) };
     deps.log(`storing a post's files failed: ${(outcome.cause as Error)?.message}`);
     return { ok: false, error: ERRORS.storageFailed() };
-  };
+  }
 }
