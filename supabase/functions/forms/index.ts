@@ -9,7 +9,12 @@ import { webhookKickRoute } from './webhook-kick.ts';
 import { mailKickRoute } from './mail-kick.ts';
 import { cachedForms } from './form-cache.ts';
 import { hashIp, ipSaltFromEnv, isServiceKey } from './secrets.ts';
-import { clientIpPolicyFromEnv, siteUrlFromEnv, submissionLimitsFromEnv } from './settings.ts';
+import {
+  clientIpPolicyFromEnv,
+  publicUrlFromEnv,
+  siteUrlFromEnv,
+  submissionLimitsFromEnv,
+} from './settings.ts';
 import { createFormStore, holdNotification, loadCaptchaSecret } from './supabase-store.ts';
 import { detectType } from './uploads/detect.ts';
 import { directUploads } from './uploads/direct.ts';
@@ -41,6 +46,7 @@ const forms = cachedForms(formStore, { ttlMs: 60_000, maxForms: 1_000 });
 // Files of posts to forms with uploads on: streamed to Storage's private bucket as they arrive.
 const fileStore = storageFileStore({
   url: required('SUPABASE_URL'),
+  publicUrl: publicUrlFromEnv(env, warn),
   serviceKey: required('SUPABASE_SERVICE_ROLE_KEY'),
 });
 const logError = (message: string) => console.error(`forms: ${message}`);

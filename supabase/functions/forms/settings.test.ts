@@ -2,13 +2,47 @@
 import { describe, expect, it } from 'vitest';
 import { MIN_PROXY_SECRET_LENGTH } from '../_shared/client-ip.ts';
 import { LIMITS } from '../_shared/limits.ts';
-import { clientIpPolicyFromEnv, siteUrlFromEnv, submissionLimitsFromEnv } from './settings.ts';
+import {
+  clientIpPolicyFromEnv,
+  publicUrlFromEnv,
+  siteUrlFromEnv,
+  submissionLimitsFromEnv,
+} from './settings.ts';
 
 function read(values: Record<string, string>) {
   const warnings: string[] = [];
   const env = (name: string) => values[name];
   return { env, warn: (m: string) => void warnings.push(m), warnings };
 }
+
+describe('publicUrlFromEnv', () => {
+  it('is SUPABASE_URL, silently, when SUPABASE_PUBLIC_URL is unset', () => {
+    const { env, warn, warnings } = read({ SUPABASE_URL: 'https://abc.supabase.co/' });
+    expect(publicUrlFromEnv(env, warn)).toBe('https://abc.supabase.co');
+    expect(warnings).toEqual([]);
+  });
+
+  it('is SUPABASE_PUBLIC_URL when it is an http(s) address', () => {
+    const { env, warn, warnings } = read({
+      SUPABASE_URL: 'http://kong:8000',
+      SUPABASE_PUBLIC_URL: ' https://api.example.com/ ',
+    });
+    expect(publicUrlFromEnv(env, warn)).toBe('https://api.example.com');
+    expect(warnings).toEqual([]);
+  });
+
+  it('ignores, with a warning, a SUPABASE_PUBLIC_URL that is not an http(s) address', () => {
+    for (const value of ['javascript:alert(1)', 'not a url', 'https://api.example.com/?x=1']) {
+      const { env, warn, warnings } = read({
+        SUPABASE_URL: 'http://kong:8000',
+        SUPABASE_PUBLIC_URL: value,
+      });
+      expect(publicUrlFromEnv(env, warn)).toBe('http://kong:8000');
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/SUPABASE_PUBLIC_URL/);
+    }
+  });
+});
 
 describe('siteUrlFromEnv', () => {
   it('is null, with a warning, when SITE_URL is unset or not an http(s) URL', () => {

@@ -21,6 +21,32 @@ function isLocal(url: string | undefined): boolean {
  * thank-you page gets a neutral thank-you answer (and a refused one its refusal as plain text),
  * never a redirect to a development address.
  */
+/**
+ * The address visitors and webhook receivers reach Supabase at, for the file URLs the function
+ * hands out (webhook payloads' signed downloads, the embed's signed uploads): SUPABASE_PUBLIC_URL
+ * when set, else SUPABASE_URL. Hosted Supabase gives functions the project's public URL, so only a
+ * self-hosted stack whose functions see an internal address (e.g. http://kong:8000) sets it.
+ */
+export function publicUrlFromEnv(env: Env, warn: Warn): string {
+  const internal = (env('SUPABASE_URL') ?? '').replace(/\/+$/, '');
+  const raw = env('SUPABASE_PUBLIC_URL')?.trim();
+  if (!raw) return internal;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Not a URL at all: ignored below like any other scheme.
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    warn(
+      `SUPABASE_PUBLIC_URL is not an http(s) address (${raw}) and is ignored: file links are ` +
+        `built from SUPABASE_URL (${internal}).`,
+    );
+    return internal;
+  }
+  return raw.replace(/\/+$/, '');
+}
+
 export function siteUrlFromEnv(env: Env, warn: Warn): string | null {
   const raw = env('SITE_URL')?.trim();
   if (!raw) {

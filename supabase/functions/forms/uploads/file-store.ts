@@ -47,14 +47,20 @@ export interface StorageFiles extends ListingFileStore, DirectFileStore {
 const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');
 
 export function storageFileStore(opts: {
-  /** SUPABASE_URL. */
+  /** SUPABASE_URL: where the function itself reaches Storage. */
   url: string;
+  /**
+   * Where the URLs handed out (signed downloads and uploads) point, for browsers and webhook
+   * receivers outside the stack's network (settings.ts publicUrlFromEnv); `url` when absent.
+   */
+  publicUrl?: string;
   serviceKey: string;
   bucket?: string;
   fetch?: typeof fetch;
 }): StorageFiles {
   const bucket = opts.bucket ?? FILES_BUCKET;
   const send = opts.fetch ?? fetch;
+  const publicBase = opts.publicUrl ?? opts.url;
   const headers = { apikey: opts.serviceKey, authorization: `Bearer ${opts.serviceKey}` };
   const objectUrl = (key: string) =>
     `${opts.url}/storage/v1/object/${encodeURIComponent(bucket)}/${encodeKey(key)}`;
@@ -115,7 +121,7 @@ export function storageFileStore(opts: {
       const { signedURL } = (await res.json()) as { signedURL?: unknown };
       if (typeof signedURL !== 'string') throw new Error(`Storage did not sign ${key}`);
       // As storage-js does: relative to /storage/v1; `download` makes it an attachment.
-      return `${opts.url}/storage/v1${signedURL}${signedURL.includes('?') ? '&' : '?'}download=`;
+      return `${publicBase}/storage/v1${signedURL}${signedURL.includes('?') ? '&' : '?'}download=`;
     },
     async signUpload(key) {
       // No x-upsert: the URL creates the object and cannot replace one (Storage's default).
@@ -130,7 +136,7 @@ export function storageFileStore(opts: {
       const { token } = (await res.json()) as { token?: unknown };
       if (typeof token !== 'string') throw new Error(`Storage did not sign an upload of ${key}`);
       // As storage-js builds it from the token, the key encoded for any client to send as is.
-      return `${opts.url}/storage/v1/object/upload/sign/${encodeURIComponent(bucket)}/${encodeKey(key)}?token=${encodeURIComponent(token)}`;
+      return `${publicBase}/storage/v1/object/upload/sign/${encodeURIComponent(bucket)}/${encodeKey(key)}?token=${encodeURIComponent(token)}`;
     },
     async listSized(folder, limit) {
       return (await listRows(folder, limit)).map((row) => ({
