@@ -53,6 +53,33 @@ export type Database = {
           },
         ];
       };
+      analytics_sites: {
+        Row: {
+          created_at: string;
+          domains: string[];
+          id: string;
+          name: string;
+          retention_days: number;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          domains: string[];
+          id?: string;
+          name: string;
+          retention_days?: number;
+          user_id?: string;
+        };
+        Update: {
+          created_at?: string;
+          domains?: string[];
+          id?: string;
+          name?: string;
+          retention_days?: number;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
       api_keys: {
         Row: {
           created_at: string;
@@ -756,6 +783,31 @@ export type Database = {
           p_notification: Json;
           p_per_day: number;
           p_per_minute: number;
+        };
+        Returns: Json;
+      };
+      analytics_collect: {
+        Args: {
+          p_browser?: string;
+          p_client_key: string;
+          p_country?: string;
+          p_device?: string;
+          p_host: string;
+          p_ip: string;
+          p_name: string;
+          p_os?: string;
+          p_path: string;
+          p_per_day?: number;
+          p_per_minute?: number;
+          p_props?: Json;
+          p_referrer_host?: string;
+          p_screen?: string;
+          p_site_id: string;
+          p_site_per_minute?: number;
+          p_user_agent: string;
+          p_utm_campaign?: string;
+          p_utm_medium?: string;
+          p_utm_source?: string;
         };
         Returns: Json;
       };

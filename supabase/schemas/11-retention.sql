@@ -44,6 +44,7 @@ declare
   v_mails integer;
   v_ledger integer;
   v_keys integer;
+  v_analytics jsonb;
 begin
   -- Entries older than their form's number of days.
   with doomed as (
@@ -83,9 +84,11 @@ begin
 
   v_ledger := private.purge_action_ledger();
   v_keys := private.purge_revoked_api_keys();
+  -- Analytics events past their site's retention, and the salts of earlier days.
+  v_analytics := private.analytics_sweep(p_limit);
 
   return jsonb_build_object('expired', v_old, 'forwarded', v_forwarded, 'autoresponses', v_mails,
-                            'ledger', v_ledger, 'revoked_keys', v_keys);
+                            'ledger', v_ledger, 'revoked_keys', v_keys, 'analytics', v_analytics);
 end;
 $function$;
 revoke all on function public.sweep_retention(p_limit integer) from public, anon, authenticated, service_role;
