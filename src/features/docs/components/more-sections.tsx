@@ -15,17 +15,8 @@ import { Bullets, C, CodeText, DataTable, Item, Note, P } from './docs-ui';
 // The API keys section has a file of its own: it documents the read API in full.
 export { ApiKeys } from './api-keys-section';
 
-export function Analytics() {
-  return (
-    <DocSection {...docSection('analytics')}>
-      <P>
-        The dashboard counts the submissions of each form and lists them as they arrive, live, with
-        spam kept apart. That is the whole of our analytics: tinyback adds no script, cookie or
-        tracking pixel to your website, and the endpoint keeps no IP addresses.
-      </P>
-    </DocSection>
-  );
-}
+// The analytics section lives in its own module: the tracker's snippet, options and data statement.
+export { Analytics } from './analytics-docs';
 
 export function Newsletter() {
   return (

@@ -1,0 +1,187 @@
+// The docs' analytics section: the tracker's snippet, custom events, the script tag's options,
+// single-page apps, what is not counted, how to serve the file, and a data-processing statement
+// an owner can link from a privacy page (/docs#analytics-data).
+import { Box, Heading } from '@chakra-ui/react';
+import {
+  CUSTOM_EVENT_LIMITS,
+  SITE_ID_PLACEHOLDER,
+  TRACKER_CACHE_CONTROL,
+  TRACKER_EVENTS,
+  TRACKER_FILE,
+  TRACKER_GZIP_BUDGET_BYTES,
+  TRACKER_OPTIONS,
+  TRACKER_QUEUE_SNIPPET,
+  trackerSnippet,
+} from '../../../config/analytics-tracker';
+import { env } from '../../../config/env';
+import { site } from '../../../config/site';
+import { docSection } from '../toc';
+import { CodeSample } from './code-sample';
+import { DocSection } from './doc-section';
+import { Bullets, C, DataTable, Item, Note, P } from './docs-ui';
+
+/** The statement's anchor, for owners' privacy pages: /docs#analytics-data. */
+export const ANALYTICS_DATA_ID = 'analytics-data';
+
+const CUSTOM_EVENTS_EXAMPLE = `${TRACKER_QUEUE_SNIPPET}
+
+<button onclick="tinyback('signup')">Sign up</button>
+
+<script>
+  // With props: at most ${CUSTOM_EVENT_LIMITS.propsMax}, each a string of up to ${CUSTOM_EVENT_LIMITS.propValueMax} characters
+  tinyback('download', { file: 'price-list.pdf' });
+</script>`;
+
+const HEADERS_EXAMPLE = `/${TRACKER_FILE}
+  Cache-Control: ${TRACKER_CACHE_CONTROL}`;
+
+export function Analytics() {
+  const snippet = trackerSnippet({
+    siteUrl: site.url,
+    siteId: SITE_ID_PLACEHOLDER,
+    supabaseUrl: env.supabaseUrl,
+  });
+  return (
+    <DocSection {...docSection('analytics')}>
+      <P>
+        Privacy-friendly analytics for your website: page views, where visitors come from, which
+        pages they read, on which devices, and the events you choose to count — without cookies,
+        without storing IP addresses, and without following anyone from one site or one day to the
+        next. Add your site under Analytics in the dashboard; it gives you this snippet with your
+        site&rsquo;s id. Paste it into the <C>{'<head>'}</C> of every page:
+      </P>
+      <CodeSample label="Analytics snippet" code={snippet} />
+      <P>
+        The script is at most {TRACKER_GZIP_BUDGET_BYTES / 1024} KB gzipped and <C>defer</C> keeps
+        it from holding up your page. It sends a page view when the page loads, and each event is
+        one small request to your Supabase project (<C>data-api</C>), handed to the browser so that
+        leaving the page loses nothing. Events from pages whose address is not one of your
+        site&rsquo;s domains are refused.
+      </P>
+
+      <SubHeading>Custom events</SubHeading>
+      <P>
+        Count what matters to you with <C>{"tinyback('signup')"}</C>: a name of 1 to{' '}
+        {CUSTOM_EVENT_LIMITS.nameMax} characters and, optionally, up to{' '}
+        {CUSTOM_EVENT_LIMITS.propsMax} props whose values are strings of at most{' '}
+        {CUSTOM_EVENT_LIMITS.propValueMax} characters. Because the snippet is deferred, a call made
+        before it has loaded needs the one-line stand-in below, placed before your own scripts: it
+        keeps the calls, and the tracker sends them once it runs. Never put personal data (names,
+        e-mail addresses) into an event or its props.
+      </P>
+      <CodeSample label="Custom events" code={CUSTOM_EVENTS_EXAMPLE} />
+
+      <SubHeading>Options</SubHeading>
+      <P>
+        Add these attributes to the script tag to count more. They are off by default, so the
+        default stays small and counts only what you see.
+      </P>
+      <DataTable
+        caption="Script tag attributes"
+        head={['Attribute', 'What it does']}
+        rows={[
+          ['`data-site`', 'Your site’s id, from the dashboard (required).'],
+          [
+            '`data-api`',
+            'Where events go: your project’s `analytics/collect` function (required).',
+          ],
+          [
+            `\`${TRACKER_OPTIONS.outbound}\``,
+            `Counts clicks (and middle clicks) on links to other websites as \`${TRACKER_EVENTS.outbound}\` events, with the link’s address as the \`url\` prop.`,
+          ],
+          [
+            `\`${TRACKER_OPTIONS.forms}\``,
+            `Counts form submits as \`${TRACKER_EVENTS.form}\` events, with the form’s \`id\` (else its \`name\`) as the \`form\` prop. Never the fields’ contents.`,
+          ],
+          [
+            `\`${TRACKER_OPTIONS.local}\``,
+            'Counts visits from `localhost`, `127.0.0.1` and `file:` pages and from automated browsers too, which are otherwise skipped. For testing the snippet; leave it off your live site.',
+          ],
+        ]}
+      />
+
+      <SubHeading>Single-page apps</SubHeading>
+      <P>
+        Apps that change pages with the History API (React Router, Vue Router, Next.js, SvelteKit
+        and most others) need nothing more: a <C>pushState</C> or <C>replaceState</C> to a new path,
+        and going back or forward, each count as a page view. A change of the query string or the
+        hash alone is the same page, so routers that keep the page in the hash (<C>#/about</C>) are
+        counted as one page. A page the browser prerenders is counted only when it is shown, and a
+        page restored from the back/forward cache counts again.
+      </P>
+
+      <SubHeading>Serving the script</SubHeading>
+      <P>
+        The file keeps its name, <C>{`/${TRACKER_FILE}`}</C>, so a pasted snippet never needs
+        changing. If you host the site yourself, serve it with{' '}
+        <C>{`Cache-Control: ${TRACKER_CACHE_CONTROL}`}</C>: browsers keep it a day, then fetch an
+        update in the background while using the copy they have. Do not cache it as immutable: a
+        year-long cache would keep an old tracker running after an update. On Netlify or Cloudflare
+        Pages, a <C>_headers</C> file in the published folder does it:
+      </P>
+      <CodeSample label="public/_headers" code={HEADERS_EXAMPLE} />
+      <Note>
+        A Content-Security-Policy on your site must allow the script and its requests: add this site
+        to <C>script-src</C> and your Supabase URL to <C>connect-src</C>.
+      </Note>
+
+      <SubHeading id={ANALYTICS_DATA_ID}>What is collected, and what is not</SubHeading>
+      <P>
+        You can link this statement from your privacy page. For each page view or event, tinyback
+        keeps:
+      </P>
+      <Bullets>
+        <Item>
+          the page&rsquo;s path, and the UTM tags of its address (<C>utm_source</C>,{' '}
+          <C>utm_medium</C>, <C>utm_campaign</C>, <C>utm_term</C>, <C>utm_content</C>);
+        </Item>
+        <Item>the host of the referring website, not its full address;</Item>
+        <Item>a screen class worked out from the screen&rsquo;s width;</Item>
+        <Item>
+          the browser, operating system and device type, read from the user agent, which is not
+          kept;
+        </Item>
+        <Item>
+          the country, derived from the time zone the browser reports, not from an IP address;
+        </Item>
+        <Item>the event&rsquo;s name and props, which the website chooses;</Item>
+        <Item>
+          a visitor id: a hash of a salt, the site, the IP address and the user agent. The salt is
+          replaced every day and the old one deleted after a day, so the id cannot be recomputed
+          later: the same person is a new visitor the next day, and a different one on another site.
+        </Item>
+      </Bullets>
+      <P>What is not collected or kept:</P>
+      <Bullets>
+        <Item>
+          no cookies, and nothing stored on or read from the visitor&rsquo;s device (no local
+          storage, session storage or similar);
+        </Item>
+        <Item>no IP address, and no user-agent string, in any table;</Item>
+        <Item>
+          no tracking across websites or across days, no fingerprinting beyond the daily hash, and
+          no profile of anyone;
+        </Item>
+        <Item>no names, e-mail addresses or the contents of forms;</Item>
+        <Item>
+          nothing passed to advertisers or other third parties: events are stored in the Supabase
+          project the deployment runs on — your own, if you host tinyback yourself.
+        </Item>
+      </Bullets>
+      <P>
+        Visits from automated browsers, known bots and your own machine (<C>localhost</C>) are not
+        counted.
+      </P>
+    </DocSection>
+  );
+}
+
+function SubHeading({ id, children }: { id?: string; children: string }) {
+  return (
+    <Box mt={6}>
+      <Heading as="h3" id={id} size="lg" mb={2} scrollMarginTop="88px">
+        {children}
+      </Heading>
+    </Box>
+  );
+}
