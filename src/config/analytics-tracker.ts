@@ -22,7 +22,7 @@ export const TRACKER_GZIP_BUDGET_BYTES = 1024;
 export const TRACKER_CACHE_CONTROL = 'public, max-age=86400, stale-while-revalidate=604800';
 
 /** The collect endpoint's path under the Supabase URL (the `analytics` Edge Function). */
-export const COLLECT_PATH = '/functions/v1/analytics/collect';
+const COLLECT_PATH = '/functions/v1/analytics/collect';
 
 /** Where the tracker posts its events: `{supabaseUrl}/functions/v1/analytics/collect`. */
 export function collectUrl(supabaseUrl: string): string {
