@@ -50,8 +50,17 @@ export type TrackerOption = keyof typeof TRACKER_OPTIONS;
 /** The event names the tracker sends by itself; custom events take any other name. */
 export const TRACKER_EVENTS = { pageview: 'pageview', outbound: 'outbound', form: 'form' } as const;
 
-/** Custom events: a name of 1–50 characters and at most 5 props, each a string of ≤ 200. */
-export const CUSTOM_EVENT_LIMITS = { nameMax: 50, propsMax: 5, propValueMax: 200 } as const;
+/**
+ * Custom events, as the collect endpoint takes them: a name of 1–50 of these characters, and at
+ * most 5 props, each key 1–40 characters and each value a string of ≤ 200.
+ */
+export const CUSTOM_EVENT_LIMITS = {
+  nameMax: 50,
+  nameCharacters: 'letters, digits, spaces and _ - . :',
+  propsMax: 5,
+  propKeyMax: 40,
+  propValueMax: 200,
+} as const;
 
 /** The one-line snippet an owner pastes into every page, before `</head>`. */
 export function trackerSnippet({

@@ -110,6 +110,20 @@ describe('the tracker', () => {
     expect(p.sent()[0].r).toBe('');
   });
 
+  it('never sends the part after #, and cuts long addresses to what the endpoint reads', () => {
+    const p = started({
+      url: `https://www.example.com/welcome?utm_source=mail&q=${'x'.repeat(2000)}#access_token=secret`,
+      referrer: `https://search.example.net/?q=${'y'.repeat(2000)}`,
+    });
+    const [event] = p.sent();
+    expect(event.u).toMatch(/^https:\/\/www\.example\.com\/welcome\?utm_source=mail&q=x+$/);
+    expect(String(event.u)).toHaveLength(800);
+    expect(event.r).toMatch(/^https:\/\/search\.example\.net\/\?q=y+$/);
+    expect(String(event.r)).toHaveLength(200);
+    p.window.history.pushState({}, '', '/next#section');
+    expect(p.sent()[1].u).toBe('https://www.example.com/next');
+  });
+
   it('counts a pushState to a new path, not one to the same path', () => {
     const p = started();
     p.window.history.pushState({}, '', '/docs');

@@ -39,11 +39,14 @@ interface Tinyback {
 
   const send = (name: string, props?: Props) => {
     if (ignored) return;
+    // The part after # never leaves the browser (sign-in links carry tokens there), and the
+    // addresses are cut to what the endpoint reads (the path and UTM tags, the referrer's host),
+    // so a page with a long address still fits the endpoint's 2 KB body.
     const body = JSON.stringify({
       s: options.site,
       n: name,
-      u: loc.href,
-      r: d.referrer,
+      u: loc.href.split('#')[0].slice(0, 800),
+      r: d.referrer.slice(0, 200),
       w: screen.width,
       z: timeZone,
       p: props,

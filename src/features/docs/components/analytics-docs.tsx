@@ -62,12 +62,13 @@ export function Analytics() {
       <SubHeading>Custom events</SubHeading>
       <P>
         Count what matters to you with <C>{"tinyback('signup')"}</C>: a name of 1 to{' '}
-        {CUSTOM_EVENT_LIMITS.nameMax} characters and, optionally, up to{' '}
-        {CUSTOM_EVENT_LIMITS.propsMax} props whose values are strings of at most{' '}
-        {CUSTOM_EVENT_LIMITS.propValueMax} characters. Because the snippet is deferred, a call made
-        before it has loaded needs the one-line stand-in below, placed before your own scripts: it
-        keeps the calls, and the tracker sends them once it runs. Never put personal data (names,
-        e-mail addresses) into an event or its props.
+        {CUSTOM_EVENT_LIMITS.nameMax} characters ({CUSTOM_EVENT_LIMITS.nameCharacters}) and,
+        optionally, up to {CUSTOM_EVENT_LIMITS.propsMax} props, each named in at most{' '}
+        {CUSTOM_EVENT_LIMITS.propKeyMax} characters with a string value of at most{' '}
+        {CUSTOM_EVENT_LIMITS.propValueMax}; an event outside these limits is refused. Because the
+        snippet is deferred, a call made before it has loaded needs the one-line stand-in below,
+        placed before your own scripts: it keeps the calls, and the tracker sends them once it runs.
+        Never put personal data (names, e-mail addresses) into an event or its props.
       </P>
       <CodeSample label="Custom events" code={CUSTOM_EVENTS_EXAMPLE} />
 
@@ -133,7 +134,8 @@ export function Analytics() {
       <Bullets>
         <Item>
           the page&rsquo;s path, and the UTM tags of its address (<C>utm_source</C>,{' '}
-          <C>utm_medium</C>, <C>utm_campaign</C>, <C>utm_term</C>, <C>utm_content</C>);
+          <C>utm_medium</C>, <C>utm_campaign</C>); its other query parameters are not kept, and the
+          part after <C>#</C> never leaves the browser;
         </Item>
         <Item>the host of the referring website, not its full address;</Item>
         <Item>a screen class worked out from the screen&rsquo;s width;</Item>
