@@ -1,0 +1,216 @@
+// Row-level security and grants of analytics, as two real users and anon: through supabase-js each
+// owner creates, reads, changes and deletes only her own sites (domains held to host names, at most
+// 50 sites an account), anon reads and writes none; in SQL as each role, nobody but the service
+// role may call analytics_collect(), and nobody but the definer functions reads the private events,
+// salts and counters.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type pg from 'pg';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { anon, runAs, serviceRole, superuserPool, user } from '../support/db.ts';
+import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
+
+const stack = inject('stack');
+let pool: pg.Pool;
+let service: SupabaseClient;
+let alice: TestUser;
+let bob: TestUser;
+let aliceSite: string;
+
+const COLUMNS = 'id, user_id, name, domains, retention_days, created_at';
+
+beforeAll(async () => {
+  pool = superuserPool(stack.dbUrl);
+  service = serviceClient();
+  [alice, bob] = await Promise.all([signUp('Alice Analytics'), signUp('Bob Analytics')]);
+  const { data, error } = await alice.client
+    .from('analytics_sites')
+    .insert({ name: 'Alice blog', domains: ['alice.example.test'] })
+    .select('id')
+    .single();
+  if (error) throw error;
+  aliceSite = data.id as string;
+});
+
+afterAll(async () => {
+  await service.from('analytics_sites').delete().in('user_id', [alice?.id, bob?.id]);
+  await pool.end();
+});
+
+describe('analytics_sites through supabase-js', () => {
+  it("is created for the caller, with the site's domains as host names", async () => {
+    const { data, error } = await bob.client
+      .from('analytics_sites')
+      .insert({
+        name: 'Shop',
+        domains: [' Shop.Example.TEST. ', 'shop.example.test', 'www2.example.test'],
+      })
+      .select(COLUMNS)
+      .single();
+    expect(error).toBeNull();
+    expect(data).toMatchObject({
+      user_id: bob.id,
+      name: 'Shop',
+      domains: ['shop.example.test', 'www2.example.test'],
+      retention_days: 395,
+    });
+  });
+
+  it("shows, changes and deletes only the owner's own sites", async () => {
+    const { data: seen } = await bob.client
+      .from('analytics_sites')
+      .select('id')
+      .eq('id', aliceSite);
+    expect(seen).toEqual([]);
+    const { data: changed } = await bob.client
+      .from('analytics_sites')
+      .update({ name: 'Taken' })
+      .eq('id', aliceSite)
+      .select('id');
+    expect(changed).toEqual([]);
+    const { data: deleted } = await bob.client
+      .from('analytics_sites')
+      .delete()
+      .eq('id', aliceSite)
+      .select('id');
+    expect(deleted).toEqual([]);
+    const { data: still } = await alice.client
+      .from('analytics_sites')
+      .select('name')
+      .eq('id', aliceSite)
+      .single();
+    expect(still).toEqual({ name: 'Alice blog' });
+
+    // A site cannot be made for someone else, nor handed over.
+    const { error: forged } = await bob.client
+      .from('analytics_sites')
+      .insert({ user_id: alice.id, name: 'Forged', domains: ['forged.example.test'] });
+    expect(forged?.code).toBe('42501');
+    const { error: handOver } = await alice.client
+      .from('analytics_sites')
+      .update({ user_id: bob.id } as never)
+      .eq('id', aliceSite);
+    expect(handOver?.code).toBe('42501');
+
+    const { data: renamed, error } = await alice.client
+      .from('analytics_sites')
+      .update({ name: 'Alice’s blog', retention_days: 90 })
+      .eq('id', aliceSite)
+      .select('name, retention_days');
+    expect(error).toBeNull();
+    expect(renamed).toEqual([{ name: 'Alice’s blog', retention_days: 90 }]);
+  });
+
+  it('shows anon nothing and lets it write nothing', async () => {
+    const visitor = newClient();
+    const { data, error } = await visitor.from('analytics_sites').select('id');
+    expect(data ?? []).toEqual([]);
+    expect(error?.code).toBe('42501');
+    const { error: insertError } = await visitor
+      .from('analytics_sites')
+      .insert({ name: 'Anon', domains: ['anon.example.test'] });
+    expect(insertError?.code).toBe('42501');
+  });
+
+  it('refuses domains that are no host names, and out-of-range names and retention', async () => {
+    for (const domains of [
+      ['https://alice.example.test'],
+      ['alice.example.test:8080'],
+      ['alice.example.test/blog'],
+      ['a b.example.test'],
+      [],
+      Array.from({ length: 11 }, (_, i) => `s${i}.example.test`),
+      [`${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.test`],
+    ]) {
+      const { error } = await alice.client.from('analytics_sites').insert({ name: 'Bad', domains });
+      expect(error?.code, JSON.stringify(domains)).toBe('23514');
+    }
+    const { error: hostError } = await alice.client
+      .from('analytics_sites')
+      .insert({ name: 'Bad', domains: ['https://alice.example.test'] });
+    expect(hostError?.message).toMatch(/host name such as example\.com/);
+    for (const row of [
+      { name: '', domains: ['ok.example.test'] },
+      { name: 'x'.repeat(101), domains: ['ok.example.test'] },
+      { name: 'Short', domains: ['ok.example.test'], retention_days: 29 },
+      { name: 'Long', domains: ['ok.example.test'], retention_days: 1096 },
+    ]) {
+      const { error } = await alice.client.from('analytics_sites').insert(row);
+      expect(error?.code, JSON.stringify(row)).toBe('23514');
+    }
+  });
+
+  it('allows at most 50 sites an account', async () => {
+    const carol = await signUp('Carol Analytics');
+    try {
+      const { error: seedError } = await service.from('analytics_sites').insert(
+        Array.from({ length: 49 }, (_, i) => ({
+          user_id: carol.id,
+          name: `Site ${i}`,
+          domains: [`s${i}.example.test`],
+        })),
+      );
+      expect(seedError).toBeNull();
+      const { error: fiftieth } = await carol.client
+        .from('analytics_sites')
+        .insert({ name: 'Fiftieth', domains: ['s50.example.test'] });
+      expect(fiftieth).toBeNull();
+      const { error } = await carol.client
+        .from('analytics_sites')
+        .insert({ name: 'One too many', domains: ['s51.example.test'] });
+      expect(error?.code).toBe('23514');
+      expect(error?.message).toMatch(/at most 50 analytics sites/);
+      expect(error?.hint).toBe('analytics_site_limit');
+    } finally {
+      await service.from('analytics_sites').delete().eq('user_id', carol.id);
+    }
+  });
+});
+
+describe('ingestion and the private tables', () => {
+  const collect = `select public.analytics_collect(p_site_id => $1, p_host => 'alice.example.test',
+      p_ip => '198.51.100.7', p_client_key => '198.51.100.7', p_user_agent => 'Mozilla/5.0 test',
+      p_name => 'pageview', p_path => '/') as answer`;
+  const PRIVATE = [
+    'private.analytics_events',
+    'private.analytics_salts',
+    'private.analytics_rate_limits',
+    'private.analytics_site_counts',
+  ];
+
+  it('lets only the service role call analytics_collect()', async () => {
+    for (const actor of [anon, user(alice.id), user(bob.id)]) {
+      const outcome = await runAs(pool, actor, collect, [aliceSite]);
+      expect(outcome.code, actor.role).toBe('42501');
+    }
+    const served = await runAs<{ answer: { status: string } }>(pool, serviceRole, collect, [
+      aliceSite,
+    ]);
+    expect(served.rows[0]?.answer.status).toBe('accepted');
+
+    // Through the Data API too: the owner is refused, the service role served.
+    const { error } = await alice.client.rpc('analytics_collect', {
+      p_site_id: aliceSite,
+      p_host: 'alice.example.test',
+      p_ip: '198.51.100.7',
+      p_client_key: '198.51.100.7',
+      p_user_agent: 'Mozilla/5.0 test',
+      p_name: 'pageview',
+      p_path: '/',
+    });
+    expect(error?.code).toBe('42501');
+  });
+
+  it('lets nobody but the definer functions read the events, salts and counters', async () => {
+    for (const table of PRIVATE) {
+      for (const actor of [anon, user(alice.id), serviceRole]) {
+        const outcome = await runAs(pool, actor, `select * from ${table} limit 1`);
+        expect(outcome.code, `${actor.role} ${table}`).toBe('42501');
+      }
+    }
+    const { error } = await alice.client
+      .schema('private' as 'public')
+      .from('analytics_events')
+      .select('*');
+    expect(error).not.toBeNull();
+  });
+});
