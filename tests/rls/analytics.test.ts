@@ -128,12 +128,13 @@ describe('analytics_sites through supabase-js', () => {
       .from('analytics_sites')
       .insert({ name: 'Bad', domains: ['https://alice.example.test'] });
     expect(hostError?.message).toMatch(/host name such as example\.com/);
-    for (const row of [
+    const rows: { name: string; domains: string[]; retention_days?: number }[] = [
       { name: '', domains: ['ok.example.test'] },
       { name: 'x'.repeat(101), domains: ['ok.example.test'] },
       { name: 'Short', domains: ['ok.example.test'], retention_days: 29 },
       { name: 'Long', domains: ['ok.example.test'], retention_days: 1096 },
-    ]) {
+    ];
+    for (const row of rows) {
       const { error } = await alice.client.from('analytics_sites').insert(row);
       expect(error?.code, JSON.stringify(row)).toBe('23514');
     }
