@@ -29,7 +29,7 @@ export async function collectEvent(db: RpcClient, input: CollectInput): Promise<
 }
 
 /** analytics_collect()'s jsonb answer as a CollectResult. */
-export function resultOf(data: unknown): CollectResult {
+function resultOf(data: unknown): CollectResult {
   const answer = (data ?? {}) as { status?: unknown; entry?: unknown; retry_after?: unknown };
   switch (answer.status) {
     case 'accepted':
