@@ -187,6 +187,24 @@ async function handleSubmission(
   let fresh = seenFresh;
   let corsOrigin = seenCorsOrigin;
   const refuse = (err: EndpointError) => errorResponse(err, { json, corsOrigin, refusalSite });
+  /** Reads the form afresh (its uploads settings may be newer); a refusal when it cannot. */
+  const readFormAgain = async (): Promise<Response | null> => {
+    try {
+      const current = await deps.loadForm(form.id, { fresh: true });
+      if (!current) return refuse(ERRORS.formNotFound());
+      form = current;
+      fresh = true;
+    } catch (err) {
+      deps.log(`form lookup failed: ${(err as Error).message}`);
+      return refuse(ERRORS.storageFailed());
+    }
+    if (!originAllowed(req.headers, form.allowed_origin)) {
+      corsOrigin = null;
+      return refuse(ERRORS.originNotAllowed());
+    }
+    corsOrigin = originOf(form.allowed_origin);
+    return null;
+  };
   const contentType = req.headers.get('content-type');
   const kind = bodyKind(contentType);
   if (!kind) return refuse(ERRORS.unsupportedType());
@@ -202,20 +220,8 @@ async function handleSubmission(
     !fresh &&
     !(declared <= LIMITS.maxBodyBytes)
   ) {
-    try {
-      const current = await deps.loadForm(form.id, { fresh: true });
-      if (!current) return refuse(ERRORS.formNotFound());
-      form = current;
-      fresh = true;
-    } catch (err) {
-      deps.log(`form lookup failed: ${(err as Error).message}`);
-      return refuse(ERRORS.storageFailed());
-    }
-    if (!originAllowed(req.headers, form.allowed_origin)) {
-      corsOrigin = null;
-      return refuse(ERRORS.originNotAllowed());
-    }
-    corsOrigin = originOf(form.allowed_origin);
+    const refused = await readFormAgain();
+    if (refused) return refused;
   }
 
   // Never an address the client wrote; IPv6 clients counted by their /64 network.
@@ -285,20 +291,8 @@ async function handleSubmission(
     if (!direct) return refuse(ERRORS.fileUpload());
     // A remembered form may predate its owner turning uploads on.
     if (!form.uploads?.enabled && !fresh) {
-      try {
-        const current = await deps.loadForm(form.id, { fresh: true });
-        if (!current) return refuse(ERRORS.formNotFound());
-        form = current;
-        fresh = true;
-      } catch (err) {
-        deps.log(`form lookup failed: ${(err as Error).message}`);
-        return refuse(ERRORS.storageFailed());
-      }
-      if (!originAllowed(req.headers, form.allowed_origin)) {
-        corsOrigin = null;
-        return refuse(ERRORS.originNotAllowed());
-      }
-      corsOrigin = originOf(form.allowed_origin);
+      const refused = await readFormAgain();
+      if (refused) return refused;
     }
     const namedEntry = named[0]![1].trim().toLowerCase();
     if (named.length > 1 || !isUuid(namedEntry)) return refuse(ERRORS.uploadsEntryUnknown());
