@@ -51,6 +51,7 @@ const BookingComingSoonPage = lazyPage(
   () => import('../features/booking'),
   'BookingComingSoonPage',
 );
+const AnalyticsPage = lazyPage(() => import('../features/analytics'), 'AnalyticsPage');
 const SettingsPage = lazyPage(() => import('./routes/settings-page'), 'SettingsPage');
 const BookingPreviewPage = lazyPage(() => import('../features/booking'), 'BookingPreviewPage');
 
@@ -96,6 +97,7 @@ export function AppRoutes() {
             <Route path={paths.dashboardBooking} element={<BookingPage />} />
             <Route path={paths.dashboardBookingNew} element={<BookingComingSoonPage />} />
             <Route path={paths.dashboardBookingItem(':id')} element={<BookingComingSoonPage />} />
+            <Route path={paths.dashboardAnalytics} element={<AnalyticsPage />} />
             <Route path={paths.settings} element={<SettingsPage />} />
           </Route>
         </Route>

@@ -29,6 +29,8 @@ export const paths = {
   dashboardMessage: (id: string) =>
     `/dashboard/forms?tab=messages&message=${encodeURIComponent(id)}`,
   dashboardBooking: '/dashboard/booking',
+  /** The analytics dashboard: sites, their snippets and stats (`?site=…&range=…` and filters). */
+  dashboardAnalytics: '/dashboard/analytics',
   dashboardBookingNew: '/dashboard/booking/new',
   dashboardBookingItem: (id: string) => `/dashboard/booking/${id}`,
   /** A booking form's public page, the target of the booking page's 'Preview' links. */

@@ -60,10 +60,11 @@ export const DASHBOARD_NAV: readonly NavEntry[] = [
   },
   { kind: 'coming-soon', label: 'Newsletter', icon: MailIcon, keywords: ['subscribers', 'e-mail'] },
   {
-    kind: 'coming-soon',
+    kind: 'link',
     label: 'Analytics',
+    to: paths.dashboardAnalytics,
     icon: ChartColumnIcon,
-    keywords: ['stats', 'visitors'],
+    keywords: ['stats', 'visitors', 'page views', 'sites'],
   },
   { kind: 'coming-soon', label: 'CMS', icon: FileTextIcon, keywords: ['content', 'pages', 'blog'] },
   {

@@ -48,12 +48,18 @@ describe('DashboardHome', { timeout: 30_000 }, () => {
       '/dashboard/forms',
     );
     expect(formBackend.queryByText('Coming soon')).toBeNull();
-    for (const name of ['Booking', 'Newsletter', 'Analytics']) {
+    const analytics = within(toolCard('Analytics'));
+    expect(analytics.getByRole('link', { name: 'Open Tool →' })).toHaveAttribute(
+      'href',
+      '/dashboard/analytics',
+    );
+    expect(analytics.queryByText('Coming soon')).toBeNull();
+    for (const name of ['Booking', 'Newsletter']) {
       const card = within(toolCard(name));
       expect(card.getByText('Coming soon')).toBeInTheDocument();
       expect(card.queryByRole('link')).toBeNull();
     }
-    expect(tools().getAllByRole('link', { name: 'Open Tool →' })).toHaveLength(1);
+    expect(tools().getAllByRole('link', { name: 'Open Tool →' })).toHaveLength(2);
   });
 
   it("shows the recent forms it is given and the 'What's new' list", async () => {

@@ -38,8 +38,8 @@ export const DASHBOARD_TOOLS: readonly DashboardTool[] = [
   {
     name: 'Analytics',
     description: 'Privacy-friendly visitor statistics without cookies or tracking.',
-    route: paths.dashboard,
-    status: 'coming',
+    route: paths.dashboardAnalytics,
+    status: 'active',
     icon: ChartColumnIcon,
   },
 ];
