@@ -32,6 +32,31 @@ export async function seedForm(pool: pg.Pool, name = 'Contact'): Promise<SeededF
   return { formId, userId: user.id, targetEmail, name };
 }
 
+/** Turns uploads on for `of` with these settings (small limits unless given), or updates them. */
+export async function setFormUploads(
+  pool: pg.Pool,
+  of: SeededForm,
+  settings: Record<string, unknown> = {},
+): Promise<void> {
+  await pool.query(
+    `insert into public.form_uploads (form_id, user_id, enabled, kinds, max_file_bytes,
+        max_total_bytes, max_files)
+     values ($1, $2, $3, $4, $5, $6, $7)
+     on conflict (form_id) do update set enabled = excluded.enabled, kinds = excluded.kinds,
+       max_file_bytes = excluded.max_file_bytes, max_total_bytes = excluded.max_total_bytes,
+       max_files = excluded.max_files`,
+    [
+      of.formId,
+      of.userId,
+      settings.enabled ?? true,
+      settings.kinds ?? ['image', 'pdf'],
+      settings.max_file_bytes ?? 5000,
+      settings.max_total_bytes ?? 8000,
+      settings.max_files ?? 3,
+    ],
+  );
+}
+
 export const functionUrl = (apiUrl: string, formId: string) =>
   `${apiUrl}/functions/v1/forms/${formId}`;
 /** The spec's public path, routed by the gateway to the same function. */

@@ -19,6 +19,7 @@ import {
   resetRateLimits,
   runDeliver,
   seedForm,
+  setFormUploads,
   type SeededForm,
 } from './support.ts';
 
@@ -104,25 +105,7 @@ async function counts() {
   return rows[0]!;
 }
 
-async function setUploads(settings: Record<string, unknown>) {
-  await pool.query(
-    `insert into public.form_uploads (form_id, user_id, enabled, kinds, max_file_bytes,
-        max_total_bytes, max_files)
-     values ($1, $2, $3, $4, $5, $6, $7)
-     on conflict (form_id) do update set enabled = excluded.enabled, kinds = excluded.kinds,
-       max_file_bytes = excluded.max_file_bytes, max_total_bytes = excluded.max_total_bytes,
-       max_files = excluded.max_files`,
-    [
-      form.formId,
-      form.userId,
-      settings.enabled ?? true,
-      settings.kinds ?? ['image', 'pdf'],
-      settings.max_file_bytes ?? 5000,
-      settings.max_total_bytes ?? 8000,
-      settings.max_files ?? 3,
-    ],
-  );
-}
+const setUploads = (settings: Record<string, unknown>) => setFormUploads(pool, form, settings);
 
 beforeAll(async () => {
   pool = superuserPool(stack.dbUrl);
