@@ -14,10 +14,10 @@ export const RANGE_LABELS: Record<RangePreset, string> = {
   custom: 'Custom',
 };
 
-export const DEFAULT_PRESET = '30d' satisfies RangePreset;
+const DEFAULT_PRESET = '30d' satisfies RangePreset;
 
 /** The longest custom range the dashboard asks for, in days. */
-export const MAX_RANGE_DAYS = 400;
+const MAX_RANGE_DAYS = 400;
 
 export interface DateRange {
   /** The first day, inclusive. */
@@ -39,7 +39,7 @@ function addDays(date: string, days: number): string {
 }
 
 /** Whether text is a real calendar date 'YYYY-MM-DD' (not 2026-02-30). */
-export function isDate(text: string | null | undefined): text is string {
+function isDate(text: string | null | undefined): text is string {
   return !!text && DATE.test(text) && utcDate(new Date(`${text}T00:00:00Z`)) === text;
 }
 

@@ -6,7 +6,7 @@
 import * as yup from 'yup';
 
 export const SITE_NAME_MAX = 100;
-export const SITE_DOMAINS_MAX = 10;
+const SITE_DOMAINS_MAX = 10;
 export const RETENTION_DAYS = { min: 30, max: 1095, default: 395 } as const;
 
 /** The database's own test of a host name (prepare_analytics_site). */
@@ -30,7 +30,7 @@ export function normaliseDomain(input: string): string | null {
 }
 
 /** The entries of a domains field: separated by commas, spaces or new lines. */
-export function splitDomains(text: string): string[] {
+function splitDomains(text: string): string[] {
   return text.split(/[\s,;]+/).filter(Boolean);
 }
 

@@ -14,7 +14,7 @@ import { supabase } from '../../lib/supabase';
 import { analyticsKeys } from './api/get-sites';
 
 /** The shortest time between two stats reads that live changes cause. */
-export const STATS_REFRESH_MS = 15_000;
+const STATS_REFRESH_MS = 15_000;
 
 export function useLiveVisitors(userId: string | undefined, siteId: string | undefined): void {
   const client = useQueryClient();

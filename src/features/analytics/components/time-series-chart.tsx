@@ -21,7 +21,7 @@ const dayFormat = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 });
 
-export function bucketLabel(t: string, bucket: 'hour' | 'day'): string {
+function bucketLabel(t: string, bucket: 'hour' | 'day'): string {
   const date = new Date(t);
   return bucket === 'hour' ? `${hourFormat.format(date)} UTC` : dayFormat.format(date);
 }

@@ -23,7 +23,7 @@ export function makeSite(overrides: Partial<AnalyticsSite> = {}): AnalyticsSite 
 
 const ZERO: StatsTotals = { visitors: 0, visits: 0, pageviews: 0, bounce_rate: 0, events: 0 };
 
-export function makeStats(overrides: Partial<SiteStats> = {}): SiteStats {
+function makeStats(overrides: Partial<SiteStats> = {}): SiteStats {
   return {
     range: { from: '2026-11-01', to: '2026-11-30', bucket: 'day' },
     totals: ZERO,
