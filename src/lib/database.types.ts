@@ -53,6 +53,35 @@ export type Database = {
           },
         ];
       };
+      analytics_live: {
+        Row: {
+          site_id: string;
+          updated_at: string;
+          user_id: string;
+          visitors_now: number;
+        };
+        Insert: {
+          site_id: string;
+          updated_at: string;
+          user_id: string;
+          visitors_now: number;
+        };
+        Update: {
+          site_id?: string;
+          updated_at?: string;
+          user_id?: string;
+          visitors_now?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'analytics_live_site_id_fkey';
+            columns: ['site_id'];
+            isOneToOne: true;
+            referencedRelation: 'analytics_sites';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       analytics_sites: {
         Row: {
           created_at: string;
@@ -811,6 +840,16 @@ export type Database = {
         };
         Returns: Json;
       };
+      analytics_stats: {
+        Args: {
+          p_filters?: Json;
+          p_from: string;
+          p_site_id: string;
+          p_to: string;
+        };
+        Returns: Json;
+      };
+      analytics_visitors_now: { Args: { p_site_id: string }; Returns: number };
       api_delete_entry: {
         Args: { p_entry_id: string; p_form_id: string; p_user_id: string };
         Returns: Json;

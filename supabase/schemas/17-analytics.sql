@@ -6,7 +6,10 @@
 -- sha256(salt of the UTC day ‖ site ‖ IP ‖ user agent), computed here; the IP and the user agent
 -- arrive as arguments of analytics_collect() and are never written to any column, and each day's
 -- salt is deleted once the next day has begun, after which no id can be recomputed from an
--- address. Design: docs/ANALYTICS.md.
+-- address. The owner's dashboard reads analytics_stats(): closed days from rollups that a scheduled
+-- pass writes (and keeps as long as the site), the open day and filtered views from raw events;
+-- "visitors now" from analytics_visitors_now() and, live, public.analytics_live through Realtime.
+-- Design: docs/ANALYTICS.md.
 --
 -- Part of the declarative schema (supabase/schemas/, loaded in file-name order, as
 -- config.toml's [db.migrations] schema_paths says): the current definition of this capability.
@@ -101,6 +104,54 @@ create table private.analytics_site_counts (
 );
 comment on table private.analytics_site_counts is
   'Events accepted per site in its current minute, for the per-site cap.';
+
+-- Rollups: what the dashboard reads for closed days instead of raw events. One row per site and
+-- bucket: kind 'day' (the UTC day's totals, value ''), 'hour' (an hour's totals, value '') or a
+-- breakdown dimension (page, entry_page, referrer, utm_source, utm_medium, utm_campaign, country,
+-- browser, os, device, event; t is the day) with its value. Visitors are distinct within the row's
+-- own bucket, which is exact to add up over days: a visitor id lives one UTC day.
+create table private.analytics_rollups (
+  site_id uuid not null,
+  t timestamp with time zone not null,
+  kind text not null,
+  value text not null,
+  visitors integer not null,
+  visits integer not null,
+  pageviews integer not null,
+  bounces integer not null,
+  events integer not null,
+  constraint analytics_rollups_pkey PRIMARY KEY (site_id, t, kind, value),
+  constraint analytics_rollups_site_id_fkey FOREIGN KEY (site_id) REFERENCES public.analytics_sites(id) ON DELETE CASCADE
+);
+comment on table private.analytics_rollups is
+  'Per site and closed UTC day: totals (kind day), hourly totals (kind hour) and breakdowns (kind = the dimension); written by analytics_rollup(), kept as long as the site.';
+
+create table private.analytics_rollup_marks (
+  site_id uuid not null,
+  rolled_through date not null,
+  constraint analytics_rollup_marks_pkey PRIMARY KEY (site_id),
+  constraint analytics_rollup_marks_site_id_fkey FOREIGN KEY (site_id) REFERENCES public.analytics_sites(id) ON DELETE CASCADE
+);
+comment on table private.analytics_rollup_marks is
+  'The last UTC day of each site that analytics_rollups holds; later days are read from raw events.';
+
+-- "Visitors now" for the owner's open dashboard, through Realtime: ingestion rewrites a site's row
+-- at most every 5 seconds, so a burst of events costs one write, not one per event.
+create table public.analytics_live (
+  site_id uuid not null,
+  user_id uuid not null,
+  visitors_now integer not null,
+  updated_at timestamp with time zone not null,
+  constraint analytics_live_pkey PRIMARY KEY (site_id),
+  constraint analytics_live_site_id_fkey FOREIGN KEY (site_id) REFERENCES public.analytics_sites(id) ON DELETE CASCADE,
+  constraint analytics_live_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+);
+-- Realtime filters on user_id and checks RLS on it: a change's old row must carry it too.
+create unique index analytics_live_site_id_user_id_key ON public.analytics_live (site_id, user_id);
+create index analytics_live_user_id_idx ON public.analytics_live (user_id);
+alter table public.analytics_live replica identity using index analytics_live_site_id_user_id_key;
+comment on table public.analytics_live is
+  'Visitors of each site in the last 5 minutes, rewritten by analytics_collect() at most every 5 seconds; in the Realtime publication for the owner''s dashboard.';
 
 -- ------------------------------------------------------------------------------------------------
 -- Functions
@@ -218,6 +269,7 @@ create or replace function public.analytics_collect(p_site_id uuid, p_host text,
 AS $function$
 declare
   v_domains text[];
+  v_owner uuid;
   v_host text := rtrim(lower(coalesce(p_host, '')), '.');
   v_minute timestamptz := date_trunc('minute', now());
   v_day timestamptz := date_trunc('day', now(), 'UTC');
@@ -228,7 +280,7 @@ declare
   v_visitor bigint;
   v_entry boolean;
 begin
-  select s.domains into v_domains from public.analytics_sites s where s.id = p_site_id;
+  select s.domains, s.user_id into v_domains, v_owner from public.analytics_sites s where s.id = p_site_id;
   if not found then
     return jsonb_build_object('status', 'site_not_found');
   end if;
@@ -289,6 +341,19 @@ begin
     values (p_site_id, now(), v_visitor, p_name, p_path, p_referrer_host, p_utm_source,
             p_utm_medium, p_utm_campaign, p_country, p_browser, p_os, p_device, p_screen,
             v_entry, p_props);
+
+  -- Visitors now, for the owner's open dashboard: rewritten only when the row is 5 seconds old.
+  -- The check first, so most events of a burst neither count nor lock; of two that pass it at
+  -- once, the second waits for the first's row lock and its own condition then fails.
+  if not exists (select 1 from public.analytics_live l
+                  where l.site_id = p_site_id and l.updated_at > now() - interval '5 seconds') then
+    insert into public.analytics_live as l (site_id, user_id, visitors_now, updated_at)
+      values (p_site_id, v_owner, private.analytics_visitors_now(p_site_id), now())
+      on conflict (site_id) do update
+        set user_id = excluded.user_id, visitors_now = excluded.visitors_now,
+            updated_at = excluded.updated_at
+        where l.updated_at <= now() - interval '5 seconds';
+  end if;
   return jsonb_build_object('status', 'accepted', 'entry', v_entry);
 end;
 $function$;
@@ -297,16 +362,410 @@ grant execute on function public.analytics_collect(p_site_id uuid, p_host text, 
 comment on function public.analytics_collect(p_site_id uuid, p_host text, p_ip text, p_client_key text, p_user_agent text, p_name text, p_path text, p_referrer_host text, p_utm_source text, p_utm_medium text, p_utm_campaign text, p_country text, p_browser text, p_os text, p_device text, p_screen text, p_props jsonb, p_per_minute integer, p_per_day integer, p_site_per_minute integer) is
   'Stores one analytics event (the analytics function, service role): the site and host checked, the client and site limits counted, the visitor hashed with the day''s salt; the IP and user agent are not stored.';
 
+create or replace function private.analytics_visitors_now(p_site_id uuid)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select count(distinct e.visitor)::integer from private.analytics_events e
+   where e.site_id = p_site_id and e.at > now() - interval '5 minutes';
+$function$;
+revoke all on function private.analytics_visitors_now(p_site_id uuid) from public, anon, authenticated, service_role;
+comment on function private.analytics_visitors_now(p_site_id uuid) is
+  'Distinct visitors of the site with an event in the last 5 minutes.';
+
+create or replace function private.analytics_filter_sql(p_filters jsonb)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+declare
+  v_key text;
+  v_value jsonb;
+  v_text text;
+  v_clause text;
+  v_sql text := '';
+begin
+  if p_filters is null then
+    return '';
+  end if;
+  if jsonb_typeof(p_filters) <> 'object' then
+    raise exception 'Filters are a JSON object such as {"country": "DE"}.'
+      using errcode = 'invalid_parameter_value', hint = 'analytics_filters';
+  end if;
+  for v_key, v_value in select f.key, f.value from jsonb_each(p_filters) f loop
+    if jsonb_typeof(v_value) <> 'string' then
+      raise exception 'The filter "%" takes a string.', left(v_key, 50)
+        using errcode = 'invalid_parameter_value', hint = 'analytics_filters';
+    end if;
+    v_text := v_value #>> '{}';
+    -- Values become literals (%L): the statement is planned for them, so a page filter uses the
+    -- path's selectivity, not a generic plan.
+    v_clause := case v_key
+      when 'page' then format('e.path = %L', v_text)
+      -- A visit's entry page: the path of the event that began it.
+      when 'entry_page' then format('e.entry and e.path = %L', v_text)
+      when 'referrer' then
+        case when v_text = '(direct)' then 'e.referrer_host is null'
+             else format('e.referrer_host = %L', v_text) end
+      when 'utm_source' then format('e.utm_source = %L', v_text)
+      when 'utm_medium' then format('e.utm_medium = %L', v_text)
+      when 'utm_campaign' then format('e.utm_campaign = %L', v_text)
+      when 'country' then format('e.country = %L', v_text)
+      when 'browser' then format('e.browser = %L', v_text)
+      when 'os' then format('e.os = %L', v_text)
+      when 'device' then format('e.device = %L', v_text)
+      when 'event' then format('e.name = %L', v_text)
+    end;
+    if v_clause is null then
+      raise exception 'Unknown filter "%": filters are page, entry_page, referrer, utm_source, utm_medium, utm_campaign, country, browser, os, device and event.', left(v_key, 50)
+        using errcode = 'invalid_parameter_value', hint = 'analytics_filters';
+    end if;
+    v_sql := v_sql || ' and ' || v_clause;
+  end loop;
+  return v_sql;
+end;
+$function$;
+revoke all on function private.analytics_filter_sql(p_filters jsonb) from public, anon, authenticated, service_role;
+comment on function private.analytics_filter_sql(p_filters jsonb) is
+  'The stats filters as a SQL condition on private.analytics_events e (" and …", literals quoted); refuses unknown keys and values that are not strings.';
+
+create or replace function private.analytics_raw_cells(p_site_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_filters jsonb, p_detail boolean)
+ RETURNS TABLE(kind text, t timestamp with time zone, value text, visitors bigint, visits bigint, pageviews bigint, bounces bigint, events bigint)
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+begin
+  -- The events of [p_from, p_to) that pass the filters, counted per UTC day (kind 'day'), and with
+  -- p_detail per hour ('hour') and per day and breakdown value (kind = the dimension). The same
+  -- rows analytics_rollup() stores for a closed day, so rollups and raw events answer alike.
+  return query execute format($sql$
+    with ev as materialized (
+      select e.at, e.visitor, e.name, e.path, e.entry, e.referrer_host, e.utm_source,
+             e.utm_medium, e.utm_campaign, e.country, e.browser, e.os, e.device,
+             (e.at at time zone 'UTC')::date as day
+        from private.analytics_events e
+       where e.site_id = $1 and e.at >= $2 and e.at < $3 %s
+    ),
+    -- A bounce is a visit with one page view: its entry event, then page views up to the
+    -- visitor's next entry or the end of the day (the id ends with it), looked up through the
+    -- (site_id, visitor, at) index, whatever the filters left of the visit.
+    bounced as (
+      select ev.day, count(*) as n
+        from ev
+       where ev.entry
+         and (select count(*) from private.analytics_events x
+               where x.site_id = $1 and x.visitor = ev.visitor and x.name = 'pageview'
+                 and x.at >= ev.at
+                 and x.at < coalesce(
+                       (select min(y.at) from private.analytics_events y
+                         where y.site_id = $1 and y.visitor = ev.visitor and y.entry
+                           and y.at > ev.at
+                           and y.at < (ev.day + 1)::timestamp at time zone 'UTC'),
+                       (ev.day + 1)::timestamp at time zone 'UTC')) = 1
+       group by ev.day
+    ),
+    days as (
+      select ev.day, count(distinct ev.visitor) as visitors,
+             count(*) filter (where ev.entry) as visits,
+             count(*) filter (where ev.name = 'pageview') as pageviews,
+             count(*) filter (where ev.name <> 'pageview') as events
+        from ev group by ev.day
+    )
+    select 'day'::text, d.day::timestamp at time zone 'UTC', ''::text, d.visitors, d.visits,
+           d.pageviews, coalesce(b.n, 0), d.events
+      from days d left join bounced b on b.day = d.day
+    union all
+    select 'hour', date_trunc('hour', ev.at, 'UTC'), '', count(distinct ev.visitor),
+           count(*) filter (where ev.entry), count(*) filter (where ev.name = 'pageview'), 0,
+           count(*) filter (where ev.name <> 'pageview')
+      from ev where $4 group by 2
+    union all
+    -- One row per visitor and value first, then per value: two hash aggregates instead of a
+    -- sort for every count(distinct).
+    select g.kind, g.day::timestamp at time zone 'UTC', g.value, count(*), 0,
+           sum(g.pageviews)::bigint, 0, sum(g.events)::bigint
+      from (select d.kind, ev.day, d.value, ev.visitor,
+                   count(*) filter (where ev.name = 'pageview') as pageviews,
+                   count(*) filter (where ev.name <> 'pageview') as events
+              from ev cross join lateral (values
+                     ('page', ev.path),
+                     ('entry_page', case when ev.entry then ev.path end),
+                     ('referrer', coalesce(ev.referrer_host, '(direct)')),
+                     ('utm_source', ev.utm_source),
+                     ('utm_medium', ev.utm_medium),
+                     ('utm_campaign', ev.utm_campaign),
+                     ('country', ev.country),
+                     ('browser', ev.browser),
+                     ('os', ev.os),
+                     ('device', ev.device),
+                     ('event', case when ev.name <> 'pageview' then ev.name end)) d(kind, value)
+             where $4 and d.value is not null
+             group by 1, 2, 3, 4) g
+     group by g.kind, g.day, g.value
+  $sql$, private.analytics_filter_sql(p_filters))
+  using p_site_id, p_from, p_to, p_detail;
+end;
+$function$;
+revoke all on function private.analytics_raw_cells(p_site_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_filters jsonb, p_detail boolean) from public, anon, authenticated, service_role;
+comment on function private.analytics_raw_cells(p_site_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_filters jsonb, p_detail boolean) is
+  'Counts raw events of a site and time range that pass the filters: per UTC day, and with p_detail per hour and per day and breakdown value; the rows analytics_rollups holds.';
+
+create or replace function private.analytics_cells(p_site_id uuid, p_from date, p_to date, p_filters jsonb, p_detail boolean)
+ RETURNS TABLE(kind text, t timestamp with time zone, value text, visitors bigint, visits bigint, pageviews bigint, bounces bigint, events bigint)
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+#variable_conflict use_column
+declare
+  v_mark date;
+  v_raw_from date := p_from;
+begin
+  -- Without filters, the days the rollups hold are read from them; the rest (today, and any day
+  -- the scheduled pass has not reached) from raw events. Filtered views read raw events: the
+  -- rollups hold no combinations of values.
+  if p_filters = '{}'::jsonb then
+    select m.rolled_through into v_mark from private.analytics_rollup_marks m
+     where m.site_id = p_site_id;
+    if v_mark >= p_from then
+      return query
+        select r.kind, r.t, r.value, r.visitors::bigint, r.visits::bigint, r.pageviews::bigint,
+               r.bounces::bigint, r.events::bigint
+          from private.analytics_rollups r
+         where r.site_id = p_site_id
+           and r.t >= p_from::timestamp at time zone 'UTC'
+           and r.t < (least(v_mark, p_to) + 1)::timestamp at time zone 'UTC'
+           and (p_detail or r.kind = 'day');
+      v_raw_from := v_mark + 1;
+    end if;
+  end if;
+  if v_raw_from <= p_to then
+    return query
+      select * from private.analytics_raw_cells(p_site_id, v_raw_from::timestamp at time zone 'UTC',
+                                                (p_to + 1)::timestamp at time zone 'UTC',
+                                                p_filters, p_detail);
+  end if;
+end;
+$function$;
+revoke all on function private.analytics_cells(p_site_id uuid, p_from date, p_to date, p_filters jsonb, p_detail boolean) from public, anon, authenticated, service_role;
+comment on function private.analytics_cells(p_site_id uuid, p_from date, p_to date, p_filters jsonb, p_detail boolean) is
+  'The counts of a site for the UTC days p_from..p_to: rolled-up days from analytics_rollups when unfiltered, the rest from raw events.';
+
+create or replace function private.analytics_rollup(p_limit integer DEFAULT 20)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  -- A day is closed 5 minutes after midnight UTC: by then every transaction that stamped an
+  -- event before midnight has committed.
+  v_last date := ((now() - interval '5 minutes') at time zone 'UTC')::date - 1;
+  v_site record;
+  v_day date;
+  v_next date;
+  v_done integer := 0;
+begin
+  -- One pass at a time; a second one finds the lock taken and leaves the work to the first.
+  if not pg_try_advisory_xact_lock(hashtextextended('analytics_rollup', 0)) then
+    return 0;
+  end if;
+  for v_site in
+    select s.id, m.rolled_through
+      from public.analytics_sites s
+      left join private.analytics_rollup_marks m on m.site_id = s.id
+     where m.rolled_through is null or m.rolled_through < v_last
+     order by m.rolled_through nulls first, s.id
+  loop
+    exit when v_done >= greatest(p_limit, 0);
+    v_day := v_site.rolled_through + 1;
+    loop
+      -- The next day with events; days without any are passed over at once.
+      select (min(e.at) at time zone 'UTC')::date into v_next
+        from private.analytics_events e
+       where e.site_id = v_site.id
+         and e.at >= coalesce(v_day::timestamp at time zone 'UTC', '-infinity'::timestamptz);
+      if v_next is null or v_next > v_last then
+        -- No event in a closed day left, and none can arrive: events are stamped now().
+        v_day := v_last + 1;
+        exit;
+      end if;
+      exit when v_done >= p_limit;
+      v_day := v_next;
+      delete from private.analytics_rollups r
+       where r.site_id = v_site.id
+         and r.t >= v_day::timestamp at time zone 'UTC'
+         and r.t < (v_day + 1)::timestamp at time zone 'UTC';
+      insert into private.analytics_rollups (site_id, t, kind, value, visitors, visits, pageviews,
+                                             bounces, events)
+        select v_site.id, c.t, c.kind, c.value, c.visitors, c.visits, c.pageviews, c.bounces,
+               c.events
+          from private.analytics_raw_cells(v_site.id, v_day::timestamp at time zone 'UTC',
+                                           (v_day + 1)::timestamp at time zone 'UTC',
+                                           '{}'::jsonb, true) c;
+      v_done := v_done + 1;
+      v_day := v_day + 1;
+    end loop;
+    insert into private.analytics_rollup_marks as m (site_id, rolled_through)
+      values (v_site.id, v_day - 1)
+      on conflict (site_id) do update set rolled_through = excluded.rolled_through;
+  end loop;
+  return v_done;
+end;
+$function$;
+revoke all on function private.analytics_rollup(p_limit integer) from public, anon, authenticated, service_role;
+comment on function private.analytics_rollup(p_limit integer) is
+  'Rolls up closed UTC days (at most p_limit site-days a run) after each site''s mark into analytics_rollups; run by analytics_sweep().';
+
+create or replace function public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb DEFAULT '{}'::jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_filters jsonb := coalesce(p_filters, '{}'::jsonb);
+  v_days integer;
+  v_hourly boolean;
+  v_answer jsonb;
+begin
+  if p_from is null or p_to is null then
+    raise exception 'A range needs a first and a last day (p_from, p_to).'
+      using errcode = 'invalid_parameter_value', hint = 'analytics_range';
+  end if;
+  if p_from > p_to then
+    raise exception 'The range starts (%) after it ends (%).', p_from, p_to
+      using errcode = 'invalid_parameter_value', hint = 'analytics_range';
+  end if;
+  v_days := p_to - p_from + 1;
+  if v_days > 400 then
+    raise exception 'A range is at most 400 days; % to % is % days.', p_from, p_to, v_days
+      using errcode = 'invalid_parameter_value', hint = 'analytics_range';
+  end if;
+  -- Refuses unknown filters before anything is read.
+  perform private.analytics_filter_sql(v_filters);
+  if not exists (select 1 from public.analytics_sites s
+                  where s.id = p_site_id and s.user_id = (select auth.uid())) then
+    return null;
+  end if;
+  v_hourly := p_from = p_to;
+
+  with c as materialized (
+    select * from private.analytics_cells(p_site_id, p_from, p_to, v_filters, true)
+  ),
+  p as materialized (
+    select * from private.analytics_cells(p_site_id, p_from - v_days, p_from - 1, v_filters, false)
+  ),
+  -- Every bucket, empty ones included: hours of the one day, or the days. Stepped in UTC
+  -- timestamps, so the session's time zone cannot shift them.
+  buckets as (
+    select b at time zone 'UTC' as t
+      from generate_series(p_from::timestamp,
+                           case when v_hourly then (p_to + 1)::timestamp - interval '1 hour'
+                                else p_to::timestamp end,
+                           case when v_hourly then interval '1 hour' else interval '1 day' end) b
+  )
+  select jsonb_build_object(
+    'range', jsonb_build_object('from', p_from, 'to', p_to,
+                                'bucket', case when v_hourly then 'hour' else 'day' end),
+    'totals', (select private.analytics_totals(sum(c.visitors), sum(c.visits), sum(c.pageviews),
+                                               sum(c.bounces), sum(c.events))
+                 from c where c.kind = 'day'),
+    'previous', (select private.analytics_totals(sum(p.visitors), sum(p.visits), sum(p.pageviews),
+                                                 sum(p.bounces), sum(p.events))
+                   from p where p.kind = 'day'),
+    'series', (select jsonb_agg(jsonb_build_object(
+                        't', to_char(b.t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                        'visitors', coalesce(s.visitors, 0),
+                        'pageviews', coalesce(s.pageviews, 0)) order by b.t)
+                 from buckets b
+                 left join (select c.t, sum(c.visitors)::bigint as visitors,
+                                   sum(c.pageviews)::bigint as pageviews
+                              from c where c.kind = case when v_hourly then 'hour' else 'day' end
+                             group by c.t) s on s.t = b.t),
+    'top', (select jsonb_object_agg(k.kind, coalesce((
+                     select jsonb_agg(
+                              case when k.kind = 'event'
+                                   then jsonb_build_object('value', x.value, 'visitors', x.visitors,
+                                                           'events', x.events)
+                                   else jsonb_build_object('value', x.value, 'visitors', x.visitors,
+                                                           'pageviews', x.pageviews) end
+                              order by x.visitors desc, x.value collate "C")
+                       from (select c.value, sum(c.visitors)::bigint as visitors,
+                                    sum(c.pageviews)::bigint as pageviews,
+                                    sum(c.events)::bigint as events
+                               from c where c.kind = k.kind
+                              group by c.value
+                              order by 2 desc, c.value collate "C"
+                              limit 10) x), '[]'::jsonb))
+              from unnest(array['page', 'entry_page', 'referrer', 'utm_source', 'utm_medium',
+                                'utm_campaign', 'country', 'browser', 'os', 'device', 'event'])
+                   k(kind)))
+    into v_answer;
+  return v_answer;
+end;
+$function$;
+revoke all on function public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb) from public, anon, authenticated, service_role;
+grant execute on function public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb) to authenticated;
+comment on function public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb) is
+  'The owner''s stats of a site for the UTC days p_from..p_to (at most 400) and filters: totals, the previous period''s, a series (hours for one day), top 10 of each breakdown; null when the site is not the caller''s.';
+
+create or replace function private.analytics_totals(p_visitors numeric, p_visits numeric, p_pageviews numeric, p_bounces numeric, p_events numeric)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select jsonb_build_object(
+    'visitors', coalesce(p_visitors, 0)::bigint,
+    'visits', coalesce(p_visits, 0)::bigint,
+    'pageviews', coalesce(p_pageviews, 0)::bigint,
+    -- Whole percent of visits with a single page view.
+    'bounce_rate', case when coalesce(p_visits, 0) > 0
+                        then round(100 * coalesce(p_bounces, 0) / p_visits)::integer else 0 end,
+    'events', coalesce(p_events, 0)::bigint);
+$function$;
+revoke all on function private.analytics_totals(p_visitors numeric, p_visits numeric, p_pageviews numeric, p_bounces numeric, p_events numeric) from public, anon, authenticated, service_role;
+
+create or replace function public.analytics_visitors_now(p_site_id uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ STABLE
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not exists (select 1 from public.analytics_sites s
+                  where s.id = p_site_id and s.user_id = (select auth.uid())) then
+    return null;
+  end if;
+  return private.analytics_visitors_now(p_site_id);
+end;
+$function$;
+revoke all on function public.analytics_visitors_now(p_site_id uuid) from public, anon, authenticated, service_role;
+grant execute on function public.analytics_visitors_now(p_site_id uuid) to authenticated;
+comment on function public.analytics_visitors_now(p_site_id uuid) is
+  'The owner''s count of the site''s visitors with an event in the last 5 minutes; null when the site is not the caller''s.';
+
 create or replace function private.analytics_sweep(p_limit integer DEFAULT 5000)
  RETURNS jsonb
  LANGUAGE plpgsql
  SET search_path TO ''
 AS $function$
 declare
+  v_rolled integer;
   v_events integer;
   v_salts integer;
   v_limits integer;
 begin
+  -- Closed days into the rollups first, so no day's events reach retention unrolled (retention
+  -- is at least 30 days; a day is rolled within minutes of closing).
+  v_rolled := private.analytics_rollup();
+
   -- Events older than their site's retention, a batch per run (the (site_id, at) index per site).
   with doomed as (
     select e.ctid
@@ -326,12 +785,13 @@ begin
   delete from private.analytics_rate_limits r where r.day_start < date_trunc('day', now(), 'UTC');
   get diagnostics v_limits = row_count;
 
-  return jsonb_build_object('events', v_events, 'salts', v_salts, 'rate_limits', v_limits);
+  return jsonb_build_object('rolled_days', v_rolled, 'events', v_events, 'salts', v_salts,
+                            'rate_limits', v_limits);
 end;
 $function$;
 revoke all on function private.analytics_sweep(p_limit integer) from public, anon, authenticated, service_role;
 comment on function private.analytics_sweep(p_limit integer) is
-  'Deletes events past their site''s retention (at most p_limit), earlier days'' salts and stale counters; run by sweep_retention().';
+  'Rolls up closed days, then deletes events past their site''s retention (at most p_limit), earlier days'' salts and stale counters; run by sweep_retention().';
 
 -- ------------------------------------------------------------------------------------------------
 -- Triggers
@@ -356,10 +816,17 @@ create policy "Analytics sites are updatable by their owner" on public.analytics
   using ((( SELECT auth.uid() AS uid) = user_id))
   with check ((( SELECT auth.uid() AS uid) = user_id));
 
+alter table public.analytics_live enable row level security;
+create policy "Live visitor counts are viewable by their owner" on public.analytics_live
+  for select to authenticated
+  using ((( SELECT auth.uid() AS uid) = user_id));
+
 alter table private.analytics_salts enable row level security;
 alter table private.analytics_events enable row level security;
 alter table private.analytics_rate_limits enable row level security;
 alter table private.analytics_site_counts enable row level security;
+alter table private.analytics_rollups enable row level security;
+alter table private.analytics_rollup_marks enable row level security;
 
 -- ------------------------------------------------------------------------------------------------
 -- Grants
@@ -373,3 +840,12 @@ revoke all on table private.analytics_salts from public, anon, authenticated, se
 revoke all on table private.analytics_events from public, anon, authenticated, service_role;
 revoke all on table private.analytics_rate_limits from public, anon, authenticated, service_role;
 revoke all on table private.analytics_site_counts from public, anon, authenticated, service_role;
+revoke all on table private.analytics_rollups from public, anon, authenticated, service_role;
+revoke all on table private.analytics_rollup_marks from public, anon, authenticated, service_role;
+revoke all on table public.analytics_live from public, anon, authenticated, service_role;
+grant select on table public.analytics_live to authenticated, service_role;
+
+-- ------------------------------------------------------------------------------------------------
+-- Realtime
+-- ------------------------------------------------------------------------------------------------
+alter publication supabase_realtime add table public.analytics_live;

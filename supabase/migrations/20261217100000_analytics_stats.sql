@@ -1,0 +1,637 @@
+-- Analytics stats: rollups of closed UTC days per site (private.analytics_rollups: day totals,
+-- hourly totals and the breakdowns by page, entry page, referrer, UTM, country, browser, OS,
+-- device and custom event; private.analytics_rollup_marks: each site's last rolled day), filled by
+-- analytics_rollup() from analytics_sweep() before it deletes anything; analytics_stats() for the
+-- owner's dashboard (rollups for rolled days, raw events for the rest and for filtered views),
+-- analytics_visitors_now(), and public.analytics_live (visitors now, in the Realtime publication,
+-- owner-only RLS), which analytics_collect() now rewrites at most every 5 seconds per site.
+
+create table "private"."analytics_rollup_marks" (
+    "site_id" uuid not null,
+    "rolled_through" date not null
+      );
+
+
+alter table "private"."analytics_rollup_marks" enable row level security;
+
+
+  create table "private"."analytics_rollups" (
+    "site_id" uuid not null,
+    "t" timestamp with time zone not null,
+    "kind" text not null,
+    "value" text not null,
+    "visitors" integer not null,
+    "visits" integer not null,
+    "pageviews" integer not null,
+    "bounces" integer not null,
+    "events" integer not null
+      );
+
+
+alter table "private"."analytics_rollups" enable row level security;
+
+
+  create table "public"."analytics_live" (
+    "site_id" uuid not null,
+    "user_id" uuid not null,
+    "visitors_now" integer not null,
+    "updated_at" timestamp with time zone not null
+      );
+
+
+alter table "public"."analytics_live" enable row level security;
+
+CREATE UNIQUE INDEX analytics_rollup_marks_pkey ON private.analytics_rollup_marks USING btree (site_id);
+
+CREATE UNIQUE INDEX analytics_rollups_pkey ON private.analytics_rollups USING btree (site_id, t, kind, value);
+
+CREATE UNIQUE INDEX analytics_live_pkey ON public.analytics_live USING btree (site_id);
+
+CREATE UNIQUE INDEX analytics_live_site_id_user_id_key ON public.analytics_live USING btree (site_id, user_id);
+
+CREATE INDEX analytics_live_user_id_idx ON public.analytics_live USING btree (user_id);
+
+alter table "private"."analytics_rollup_marks" add constraint "analytics_rollup_marks_pkey" PRIMARY KEY using index "analytics_rollup_marks_pkey";
+
+alter table "private"."analytics_rollups" add constraint "analytics_rollups_pkey" PRIMARY KEY using index "analytics_rollups_pkey";
+
+alter table "public"."analytics_live" add constraint "analytics_live_pkey" PRIMARY KEY using index "analytics_live_pkey";
+
+alter table "private"."analytics_rollup_marks" add constraint "analytics_rollup_marks_site_id_fkey" FOREIGN KEY (site_id) REFERENCES analytics_sites(id) ON DELETE CASCADE not valid;
+
+alter table "private"."analytics_rollup_marks" validate constraint "analytics_rollup_marks_site_id_fkey";
+
+alter table "private"."analytics_rollups" add constraint "analytics_rollups_site_id_fkey" FOREIGN KEY (site_id) REFERENCES analytics_sites(id) ON DELETE CASCADE not valid;
+
+alter table "private"."analytics_rollups" validate constraint "analytics_rollups_site_id_fkey";
+
+alter table "public"."analytics_live" add constraint "analytics_live_site_id_fkey" FOREIGN KEY (site_id) REFERENCES analytics_sites(id) ON DELETE CASCADE not valid;
+
+alter table "public"."analytics_live" validate constraint "analytics_live_site_id_fkey";
+
+alter table "public"."analytics_live" add constraint "analytics_live_user_id_fkey" FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE not valid;
+
+alter table "public"."analytics_live" validate constraint "analytics_live_user_id_fkey";
+
+set check_function_bodies = off;
+
+CREATE OR REPLACE FUNCTION private.analytics_cells(p_site_id uuid, p_from date, p_to date, p_filters jsonb, p_detail boolean)
+ RETURNS TABLE(kind text, t timestamp with time zone, value text, visitors bigint, visits bigint, pageviews bigint, bounces bigint, events bigint)
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+#variable_conflict use_column
+declare
+  v_mark date;
+  v_raw_from date := p_from;
+begin
+  -- Without filters, the days the rollups hold are read from them; the rest (today, and any day
+  -- the scheduled pass has not reached) from raw events. Filtered views read raw events: the
+  -- rollups hold no combinations of values.
+  if p_filters = '{}'::jsonb then
+    select m.rolled_through into v_mark from private.analytics_rollup_marks m
+     where m.site_id = p_site_id;
+    if v_mark >= p_from then
+      return query
+        select r.kind, r.t, r.value, r.visitors::bigint, r.visits::bigint, r.pageviews::bigint,
+               r.bounces::bigint, r.events::bigint
+          from private.analytics_rollups r
+         where r.site_id = p_site_id
+           and r.t >= p_from::timestamp at time zone 'UTC'
+           and r.t < (least(v_mark, p_to) + 1)::timestamp at time zone 'UTC'
+           and (p_detail or r.kind = 'day');
+      v_raw_from := v_mark + 1;
+    end if;
+  end if;
+  if v_raw_from <= p_to then
+    return query
+      select * from private.analytics_raw_cells(p_site_id, v_raw_from::timestamp at time zone 'UTC',
+                                                (p_to + 1)::timestamp at time zone 'UTC',
+                                                p_filters, p_detail);
+  end if;
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.analytics_filter_sql(p_filters jsonb)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+declare
+  v_key text;
+  v_value jsonb;
+  v_text text;
+  v_clause text;
+  v_sql text := '';
+begin
+  if p_filters is null then
+    return '';
+  end if;
+  if jsonb_typeof(p_filters) <> 'object' then
+    raise exception 'Filters are a JSON object such as {"country": "DE"}.'
+      using errcode = 'invalid_parameter_value', hint = 'analytics_filters';
+  end if;
+  for v_key, v_value in select f.key, f.value from jsonb_each(p_filters) f loop
+    if jsonb_typeof(v_value) <> 'string' then
+      raise exception 'The filter "%" takes a string.', left(v_key, 50)
+        using errcode = 'invalid_parameter_value', hint = 'analytics_filters';
+    end if;
+    v_text := v_value #>> '{}';
+    -- Values become literals (%L): the statement is planned for them, so a page filter uses the
+    -- path's selectivity, not a generic plan.
+    v_clause := case v_key
+      when 'page' then format('e.path = %L', v_text)
+      -- A visit's entry page: the path of the event that began it.
+      when 'entry_page' then format('e.entry and e.path = %L', v_text)
+      when 'referrer' then
+        case when v_text = '(direct)' then 'e.referrer_host is null'
+             else format('e.referrer_host = %L', v_text) end
+      when 'utm_source' then format('e.utm_source = %L', v_text)
+      when 'utm_medium' then format('e.utm_medium = %L', v_text)
+      when 'utm_campaign' then format('e.utm_campaign = %L', v_text)
+      when 'country' then format('e.country = %L', v_text)
+      when 'browser' then format('e.browser = %L', v_text)
+      when 'os' then format('e.os = %L', v_text)
+      when 'device' then format('e.device = %L', v_text)
+      when 'event' then format('e.name = %L', v_text)
+    end;
+    if v_clause is null then
+      raise exception 'Unknown filter "%": filters are page, entry_page, referrer, utm_source, utm_medium, utm_campaign, country, browser, os, device and event.', left(v_key, 50)
+        using errcode = 'invalid_parameter_value', hint = 'analytics_filters';
+    end if;
+    v_sql := v_sql || ' and ' || v_clause;
+  end loop;
+  return v_sql;
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.analytics_raw_cells(p_site_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_filters jsonb, p_detail boolean)
+ RETURNS TABLE(kind text, t timestamp with time zone, value text, visitors bigint, visits bigint, pageviews bigint, bounces bigint, events bigint)
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+begin
+  -- The events of [p_from, p_to) that pass the filters, counted per UTC day (kind 'day'), and with
+  -- p_detail per hour ('hour') and per day and breakdown value (kind = the dimension). The same
+  -- rows analytics_rollup() stores for a closed day, so rollups and raw events answer alike.
+  return query execute format($sql$
+    with ev as materialized (
+      select e.at, e.visitor, e.name, e.path, e.entry, e.referrer_host, e.utm_source,
+             e.utm_medium, e.utm_campaign, e.country, e.browser, e.os, e.device,
+             (e.at at time zone 'UTC')::date as day
+        from private.analytics_events e
+       where e.site_id = $1 and e.at >= $2 and e.at < $3 %s
+    ),
+    -- A bounce is a visit with one page view: its entry event, then page views up to the
+    -- visitor's next entry or the end of the day (the id ends with it), looked up through the
+    -- (site_id, visitor, at) index, whatever the filters left of the visit.
+    bounced as (
+      select ev.day, count(*) as n
+        from ev
+       where ev.entry
+         and (select count(*) from private.analytics_events x
+               where x.site_id = $1 and x.visitor = ev.visitor and x.name = 'pageview'
+                 and x.at >= ev.at
+                 and x.at < coalesce(
+                       (select min(y.at) from private.analytics_events y
+                         where y.site_id = $1 and y.visitor = ev.visitor and y.entry
+                           and y.at > ev.at
+                           and y.at < (ev.day + 1)::timestamp at time zone 'UTC'),
+                       (ev.day + 1)::timestamp at time zone 'UTC')) = 1
+       group by ev.day
+    ),
+    days as (
+      select ev.day, count(distinct ev.visitor) as visitors,
+             count(*) filter (where ev.entry) as visits,
+             count(*) filter (where ev.name = 'pageview') as pageviews,
+             count(*) filter (where ev.name <> 'pageview') as events
+        from ev group by ev.day
+    )
+    select 'day'::text, d.day::timestamp at time zone 'UTC', ''::text, d.visitors, d.visits,
+           d.pageviews, coalesce(b.n, 0), d.events
+      from days d left join bounced b on b.day = d.day
+    union all
+    select 'hour', date_trunc('hour', ev.at, 'UTC'), '', count(distinct ev.visitor),
+           count(*) filter (where ev.entry), count(*) filter (where ev.name = 'pageview'), 0,
+           count(*) filter (where ev.name <> 'pageview')
+      from ev where $4 group by 2
+    union all
+    -- One row per visitor and value first, then per value: two hash aggregates instead of a
+    -- sort for every count(distinct).
+    select g.kind, g.day::timestamp at time zone 'UTC', g.value, count(*), 0,
+           sum(g.pageviews)::bigint, 0, sum(g.events)::bigint
+      from (select d.kind, ev.day, d.value, ev.visitor,
+                   count(*) filter (where ev.name = 'pageview') as pageviews,
+                   count(*) filter (where ev.name <> 'pageview') as events
+              from ev cross join lateral (values
+                     ('page', ev.path),
+                     ('entry_page', case when ev.entry then ev.path end),
+                     ('referrer', coalesce(ev.referrer_host, '(direct)')),
+                     ('utm_source', ev.utm_source),
+                     ('utm_medium', ev.utm_medium),
+                     ('utm_campaign', ev.utm_campaign),
+                     ('country', ev.country),
+                     ('browser', ev.browser),
+                     ('os', ev.os),
+                     ('device', ev.device),
+                     ('event', case when ev.name <> 'pageview' then ev.name end)) d(kind, value)
+             where $4 and d.value is not null
+             group by 1, 2, 3, 4) g
+     group by g.kind, g.day, g.value
+  $sql$, private.analytics_filter_sql(p_filters))
+  using p_site_id, p_from, p_to, p_detail;
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.analytics_rollup(p_limit integer DEFAULT 20)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  -- A day is closed 5 minutes after midnight UTC: by then every transaction that stamped an
+  -- event before midnight has committed.
+  v_last date := ((now() - interval '5 minutes') at time zone 'UTC')::date - 1;
+  v_site record;
+  v_day date;
+  v_next date;
+  v_done integer := 0;
+begin
+  -- One pass at a time; a second one finds the lock taken and leaves the work to the first.
+  if not pg_try_advisory_xact_lock(hashtextextended('analytics_rollup', 0)) then
+    return 0;
+  end if;
+  for v_site in
+    select s.id, m.rolled_through
+      from public.analytics_sites s
+      left join private.analytics_rollup_marks m on m.site_id = s.id
+     where m.rolled_through is null or m.rolled_through < v_last
+     order by m.rolled_through nulls first, s.id
+  loop
+    exit when v_done >= greatest(p_limit, 0);
+    v_day := v_site.rolled_through + 1;
+    loop
+      -- The next day with events; days without any are passed over at once.
+      select (min(e.at) at time zone 'UTC')::date into v_next
+        from private.analytics_events e
+       where e.site_id = v_site.id
+         and e.at >= coalesce(v_day::timestamp at time zone 'UTC', '-infinity'::timestamptz);
+      if v_next is null or v_next > v_last then
+        -- No event in a closed day left, and none can arrive: events are stamped now().
+        v_day := v_last + 1;
+        exit;
+      end if;
+      exit when v_done >= p_limit;
+      v_day := v_next;
+      delete from private.analytics_rollups r
+       where r.site_id = v_site.id
+         and r.t >= v_day::timestamp at time zone 'UTC'
+         and r.t < (v_day + 1)::timestamp at time zone 'UTC';
+      insert into private.analytics_rollups (site_id, t, kind, value, visitors, visits, pageviews,
+                                             bounces, events)
+        select v_site.id, c.t, c.kind, c.value, c.visitors, c.visits, c.pageviews, c.bounces,
+               c.events
+          from private.analytics_raw_cells(v_site.id, v_day::timestamp at time zone 'UTC',
+                                           (v_day + 1)::timestamp at time zone 'UTC',
+                                           '{}'::jsonb, true) c;
+      v_done := v_done + 1;
+      v_day := v_day + 1;
+    end loop;
+    insert into private.analytics_rollup_marks as m (site_id, rolled_through)
+      values (v_site.id, v_day - 1)
+      on conflict (site_id) do update set rolled_through = excluded.rolled_through;
+  end loop;
+  return v_done;
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.analytics_totals(p_visitors numeric, p_visits numeric, p_pageviews numeric, p_bounces numeric, p_events numeric)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select jsonb_build_object(
+    'visitors', coalesce(p_visitors, 0)::bigint,
+    'visits', coalesce(p_visits, 0)::bigint,
+    'pageviews', coalesce(p_pageviews, 0)::bigint,
+    -- Whole percent of visits with a single page view.
+    'bounce_rate', case when coalesce(p_visits, 0) > 0
+                        then round(100 * coalesce(p_bounces, 0) / p_visits)::integer else 0 end,
+    'events', coalesce(p_events, 0)::bigint);
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.analytics_visitors_now(p_site_id uuid)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select count(distinct e.visitor)::integer from private.analytics_events e
+   where e.site_id = p_site_id and e.at > now() - interval '5 minutes';
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb DEFAULT '{}'::jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_filters jsonb := coalesce(p_filters, '{}'::jsonb);
+  v_days integer;
+  v_hourly boolean;
+  v_answer jsonb;
+begin
+  if p_from is null or p_to is null then
+    raise exception 'A range needs a first and a last day (p_from, p_to).'
+      using errcode = 'invalid_parameter_value', hint = 'analytics_range';
+  end if;
+  if p_from > p_to then
+    raise exception 'The range starts (%) after it ends (%).', p_from, p_to
+      using errcode = 'invalid_parameter_value', hint = 'analytics_range';
+  end if;
+  v_days := p_to - p_from + 1;
+  if v_days > 400 then
+    raise exception 'A range is at most 400 days; % to % is % days.', p_from, p_to, v_days
+      using errcode = 'invalid_parameter_value', hint = 'analytics_range';
+  end if;
+  -- Refuses unknown filters before anything is read.
+  perform private.analytics_filter_sql(v_filters);
+  if not exists (select 1 from public.analytics_sites s
+                  where s.id = p_site_id and s.user_id = (select auth.uid())) then
+    return null;
+  end if;
+  v_hourly := p_from = p_to;
+
+  with c as materialized (
+    select * from private.analytics_cells(p_site_id, p_from, p_to, v_filters, true)
+  ),
+  p as materialized (
+    select * from private.analytics_cells(p_site_id, p_from - v_days, p_from - 1, v_filters, false)
+  ),
+  -- Every bucket, empty ones included: hours of the one day, or the days. Stepped in UTC
+  -- timestamps, so the session's time zone cannot shift them.
+  buckets as (
+    select b at time zone 'UTC' as t
+      from generate_series(p_from::timestamp,
+                           case when v_hourly then (p_to + 1)::timestamp - interval '1 hour'
+                                else p_to::timestamp end,
+                           case when v_hourly then interval '1 hour' else interval '1 day' end) b
+  )
+  select jsonb_build_object(
+    'range', jsonb_build_object('from', p_from, 'to', p_to,
+                                'bucket', case when v_hourly then 'hour' else 'day' end),
+    'totals', (select private.analytics_totals(sum(c.visitors), sum(c.visits), sum(c.pageviews),
+                                               sum(c.bounces), sum(c.events))
+                 from c where c.kind = 'day'),
+    'previous', (select private.analytics_totals(sum(p.visitors), sum(p.visits), sum(p.pageviews),
+                                                 sum(p.bounces), sum(p.events))
+                   from p where p.kind = 'day'),
+    'series', (select jsonb_agg(jsonb_build_object(
+                        't', to_char(b.t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                        'visitors', coalesce(s.visitors, 0),
+                        'pageviews', coalesce(s.pageviews, 0)) order by b.t)
+                 from buckets b
+                 left join (select c.t, sum(c.visitors)::bigint as visitors,
+                                   sum(c.pageviews)::bigint as pageviews
+                              from c where c.kind = case when v_hourly then 'hour' else 'day' end
+                             group by c.t) s on s.t = b.t),
+    'top', (select jsonb_object_agg(k.kind, coalesce((
+                     select jsonb_agg(
+                              case when k.kind = 'event'
+                                   then jsonb_build_object('value', x.value, 'visitors', x.visitors,
+                                                           'events', x.events)
+                                   else jsonb_build_object('value', x.value, 'visitors', x.visitors,
+                                                           'pageviews', x.pageviews) end
+                              order by x.visitors desc, x.value collate "C")
+                       from (select c.value, sum(c.visitors)::bigint as visitors,
+                                    sum(c.pageviews)::bigint as pageviews,
+                                    sum(c.events)::bigint as events
+                               from c where c.kind = k.kind
+                              group by c.value
+                              order by 2 desc, c.value collate "C"
+                              limit 10) x), '[]'::jsonb))
+              from unnest(array['page', 'entry_page', 'referrer', 'utm_source', 'utm_medium',
+                                'utm_campaign', 'country', 'browser', 'os', 'device', 'event'])
+                   k(kind)))
+    into v_answer;
+  return v_answer;
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.analytics_visitors_now(p_site_id uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not exists (select 1 from public.analytics_sites s
+                  where s.id = p_site_id and s.user_id = (select auth.uid())) then
+    return null;
+  end if;
+  return private.analytics_visitors_now(p_site_id);
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.analytics_sweep(p_limit integer DEFAULT 5000)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_rolled integer;
+  v_events integer;
+  v_salts integer;
+  v_limits integer;
+begin
+  -- Closed days into the rollups first, so no day's events reach retention unrolled (retention
+  -- is at least 30 days; a day is rolled within minutes of closing).
+  v_rolled := private.analytics_rollup();
+
+  -- Events older than their site's retention, a batch per run (the (site_id, at) index per site).
+  with doomed as (
+    select e.ctid
+      from public.analytics_sites s
+      cross join lateral (
+        select e.ctid from private.analytics_events e
+         where e.site_id = s.id and e.at < now() - make_interval(days => s.retention_days)
+         limit greatest(p_limit, 0)) e
+     limit greatest(p_limit, 0)
+  )
+  delete from private.analytics_events e using doomed where e.ctid = doomed.ctid;
+  get diagnostics v_events = row_count;
+
+  v_salts := private.analytics_rotate_salts();
+
+  -- Counters of earlier days are keyed by a salt that is gone: nothing can match them again.
+  delete from private.analytics_rate_limits r where r.day_start < date_trunc('day', now(), 'UTC');
+  get diagnostics v_limits = row_count;
+
+  return jsonb_build_object('rolled_days', v_rolled, 'events', v_events, 'salts', v_salts,
+                            'rate_limits', v_limits);
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.analytics_collect(p_site_id uuid, p_host text, p_ip text, p_client_key text, p_user_agent text, p_name text, p_path text, p_referrer_host text DEFAULT NULL::text, p_utm_source text DEFAULT NULL::text, p_utm_medium text DEFAULT NULL::text, p_utm_campaign text DEFAULT NULL::text, p_country text DEFAULT NULL::text, p_browser text DEFAULT NULL::text, p_os text DEFAULT NULL::text, p_device text DEFAULT NULL::text, p_screen text DEFAULT NULL::text, p_props jsonb DEFAULT NULL::jsonb, p_per_minute integer DEFAULT 60, p_per_day integer DEFAULT 5000, p_site_per_minute integer DEFAULT 2000)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_domains text[];
+  v_owner uuid;
+  v_host text := rtrim(lower(coalesce(p_host, '')), '.');
+  v_minute timestamptz := date_trunc('minute', now());
+  v_day timestamptz := date_trunc('day', now(), 'UTC');
+  v_salt bytea;
+  v_client bytea;
+  v_minute_hits integer;
+  v_day_hits integer;
+  v_visitor bigint;
+  v_entry boolean;
+begin
+  select s.domains, s.user_id into v_domains, v_owner from public.analytics_sites s where s.id = p_site_id;
+  if not found then
+    return jsonb_build_object('status', 'site_not_found');
+  end if;
+  -- The site's own domains, and each with a www. in front; other subdomains only when listed.
+  if not (v_host = any (v_domains)
+          or (left(v_host, 4) = 'www.' and substr(v_host, 5) = any (v_domains))) then
+    return jsonb_build_object('status', 'foreign_host');
+  end if;
+
+  v_salt := private.analytics_salt();
+  -- The client's network (IPv6 by its /64), hashed under the day's salt: the counter cannot be
+  -- traced back to an address once the salt is gone.
+  v_client := substring(sha256(v_salt || convert_to('rate:' || coalesce(p_client_key, ''), 'UTF8')) from 1 for 16);
+
+  -- Both of the client's windows counted in one statement, only when both have room; the row's
+  -- lock makes a racing event of the same client decide on the count this one left.
+  insert into private.analytics_rate_limits as r (site_id, client, minute_start, minute_hits, day_start, day_hits)
+    values (p_site_id, v_client, v_minute, 1, v_day, 1)
+    on conflict (site_id, client) do update
+      set minute_start = v_minute,
+          minute_hits = case when r.minute_start = v_minute then r.minute_hits else 0 end + 1,
+          day_start = v_day,
+          day_hits = case when r.day_start = v_day then r.day_hits else 0 end + 1
+      where case when r.minute_start = v_minute then r.minute_hits else 0 end < p_per_minute
+        and case when r.day_start = v_day then r.day_hits else 0 end < p_per_day;
+  if not found then
+    select case when r.minute_start = v_minute then r.minute_hits else 0 end,
+           case when r.day_start = v_day then r.day_hits else 0 end
+      into v_minute_hits, v_day_hits
+      from private.analytics_rate_limits r where r.site_id = p_site_id and r.client = v_client;
+    return jsonb_build_object('status', 'rate_limited', 'retry_after',
+      greatest(ceil(extract(epoch from (
+        case when coalesce(v_day_hits, 0) >= p_per_day then v_day + interval '1 day'
+             else v_minute + interval '1 minute' end) - now()))::integer, 1));
+  end if;
+
+  -- The site's own cap, over all its clients.
+  insert into private.analytics_site_counts as c (site_id, minute_start, hits)
+    values (p_site_id, v_minute, 1)
+    on conflict (site_id) do update
+      set minute_start = v_minute,
+          hits = case when c.minute_start = v_minute then c.hits else 0 end + 1
+      where case when c.minute_start = v_minute then c.hits else 0 end < p_site_per_minute;
+  if not found then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after',
+      greatest(ceil(extract(epoch from (v_minute + interval '1 minute' - now())))::integer, 1));
+  end if;
+
+  v_visitor := private.analytics_visitor(v_salt, p_site_id, coalesce(p_ip, ''), coalesce(p_user_agent, ''));
+  -- A visit begins with an event after 30 minutes without one from the same visitor.
+  v_entry := not exists (
+    select 1 from private.analytics_events e
+     where e.site_id = p_site_id and e.visitor = v_visitor and e.at > now() - interval '30 minutes');
+
+  insert into private.analytics_events (site_id, at, visitor, name, path, referrer_host, utm_source,
+                                        utm_medium, utm_campaign, country, browser, os, device,
+                                        screen, entry, props)
+    values (p_site_id, now(), v_visitor, p_name, p_path, p_referrer_host, p_utm_source,
+            p_utm_medium, p_utm_campaign, p_country, p_browser, p_os, p_device, p_screen,
+            v_entry, p_props);
+
+  -- Visitors now, for the owner's open dashboard: rewritten only when the row is 5 seconds old.
+  -- The check first, so most events of a burst neither count nor lock; of two that pass it at
+  -- once, the second waits for the first's row lock and its own condition then fails.
+  if not exists (select 1 from public.analytics_live l
+                  where l.site_id = p_site_id and l.updated_at > now() - interval '5 seconds') then
+    insert into public.analytics_live as l (site_id, user_id, visitors_now, updated_at)
+      values (p_site_id, v_owner, private.analytics_visitors_now(p_site_id), now())
+      on conflict (site_id) do update
+        set user_id = excluded.user_id, visitors_now = excluded.visitors_now,
+            updated_at = excluded.updated_at
+        where l.updated_at <= now() - interval '5 seconds';
+  end if;
+  return jsonb_build_object('status', 'accepted', 'entry', v_entry);
+end;
+$function$
+;
+
+grant select on table "public"."analytics_live" to "authenticated";
+
+grant select on table "public"."analytics_live" to "service_role";
+
+
+  create policy "Live visitor counts are viewable by their owner"
+  on "public"."analytics_live"
+  as permissive
+  for select
+  to authenticated
+using ((( SELECT auth.uid() AS uid) = user_id));
+
+alter function private.analytics_cells(p_site_id uuid, p_from date, p_to date, p_filters jsonb, p_detail boolean) set search_path to '';
+alter function private.analytics_filter_sql(p_filters jsonb) set search_path to '';
+alter function private.analytics_raw_cells(p_site_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_filters jsonb, p_detail boolean) set search_path to '';
+alter function private.analytics_rollup(p_limit integer) set search_path to '';
+alter function private.analytics_totals(p_visitors numeric, p_visits numeric, p_pageviews numeric, p_bounces numeric, p_events numeric) set search_path to '';
+alter function private.analytics_visitors_now(p_site_id uuid) set search_path to '';
+alter function public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb) set search_path to '';
+alter function public.analytics_visitors_now(p_site_id uuid) set search_path to '';
+alter publication supabase_realtime add table public.analytics_live;
+alter table public.analytics_live replica identity using index analytics_live_site_id_user_id_key;
+comment on function private.analytics_cells(p_site_id uuid, p_from date, p_to date, p_filters jsonb, p_detail boolean) is 'The counts of a site for the UTC days p_from..p_to: rolled-up days from analytics_rollups when unfiltered, the rest from raw events.';
+comment on function private.analytics_filter_sql(p_filters jsonb) is 'The stats filters as a SQL condition on private.analytics_events e (" and …", literals quoted); refuses unknown keys and values that are not strings.';
+comment on function private.analytics_raw_cells(p_site_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_filters jsonb, p_detail boolean) is 'Counts raw events of a site and time range that pass the filters: per UTC day, and with p_detail per hour and per day and breakdown value; the rows analytics_rollups holds.';
+comment on function private.analytics_rollup(p_limit integer) is 'Rolls up closed UTC days (at most p_limit site-days a run) after each site''s mark into analytics_rollups; run by analytics_sweep().';
+comment on function private.analytics_sweep(p_limit integer) is 'Rolls up closed days, then deletes events past their site''s retention (at most p_limit), earlier days'' salts and stale counters; run by sweep_retention().';
+comment on function private.analytics_visitors_now(p_site_id uuid) is 'Distinct visitors of the site with an event in the last 5 minutes.';
+comment on function public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb) is 'The owner''s stats of a site for the UTC days p_from..p_to (at most 400) and filters: totals, the previous period''s, a series (hours for one day), top 10 of each breakdown; null when the site is not the caller''s.';
+comment on function public.analytics_visitors_now(p_site_id uuid) is 'The owner''s count of the site''s visitors with an event in the last 5 minutes; null when the site is not the caller''s.';
+comment on table private.analytics_rollup_marks is 'The last UTC day of each site that analytics_rollups holds; later days are read from raw events.';
+comment on table private.analytics_rollups is 'Per site and closed UTC day: totals (kind day), hourly totals (kind hour) and breakdowns (kind = the dimension); written by analytics_rollup(), kept as long as the site.';
+comment on table public.analytics_live is 'Visitors of each site in the last 5 minutes, rewritten by analytics_collect() at most every 5 seconds; in the Realtime publication for the owner''s dashboard.';
+grant execute on function private.analytics_cells(p_site_id uuid, p_from date, p_to date, p_filters jsonb, p_detail boolean) to postgres;
+grant execute on function private.analytics_filter_sql(p_filters jsonb) to postgres;
+grant execute on function private.analytics_raw_cells(p_site_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_filters jsonb, p_detail boolean) to postgres;
+grant execute on function private.analytics_rollup(p_limit integer) to postgres;
+grant execute on function private.analytics_totals(p_visitors numeric, p_visits numeric, p_pageviews numeric, p_bounces numeric, p_events numeric) to postgres;
+grant execute on function private.analytics_visitors_now(p_site_id uuid) to postgres;
+grant execute on function public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb) to authenticated;
+grant execute on function public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb) to postgres;
+grant execute on function public.analytics_visitors_now(p_site_id uuid) to authenticated;
+grant execute on function public.analytics_visitors_now(p_site_id uuid) to postgres;
+revoke execute on function private.analytics_cells(p_site_id uuid, p_from date, p_to date, p_filters jsonb, p_detail boolean) from public;
+revoke execute on function private.analytics_filter_sql(p_filters jsonb) from public;
+revoke execute on function private.analytics_raw_cells(p_site_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_filters jsonb, p_detail boolean) from public;
+revoke execute on function private.analytics_rollup(p_limit integer) from public;
+revoke execute on function private.analytics_totals(p_visitors numeric, p_visits numeric, p_pageviews numeric, p_bounces numeric, p_events numeric) from public;
+revoke execute on function private.analytics_visitors_now(p_site_id uuid) from public;
+revoke execute on function public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb) from public;
+revoke execute on function public.analytics_visitors_now(p_site_id uuid) from public;
