@@ -138,6 +138,8 @@ const brandConfig = defineConfig({
           solid: { value: '{colors.teal.700}' },
           fg: { value: { _light: '{colors.teal.700}', _dark: '{colors.teal.300}' } },
         },
+        // Chakra's red.500 error text (a field's message) is 3.8:1 on white; red.600 is 4.8:1.
+        fg: { error: { value: { _light: '{colors.red.600}', _dark: '{colors.red.400}' } } },
       },
     },
     tokens: {

@@ -1,9 +1,10 @@
 // Accessibility of every signed-in page in Chromium: axe-core (WCAG 2.0/2.1 A and AA) must find no
 // serious or critical violation on the dashboard, the Forms tab (with a form, with the create
-// dialog open, and on each tab of the edit dialog, reached with the arrow keys), the Messages tab (with messages, with one open, and the spam view), the booking
-// pages and the settings, at desktop (1280 px) and phone (390 px) width, where the sidebar's
-// drawer is checked open too. Nothing may scroll sideways either. Failures list each violation's
-// rule, impact, element and fix.
+// dialog open, and on each tab of the edit dialog, reached with the arrow keys), the Messages tab
+// (with messages, with one open, and the spam view), the booking pages, the analytics page (no
+// site yet, its add form refusing) and the settings, at desktop (1280 px) and phone (390 px)
+// width, where the sidebar's drawer is checked open too. Nothing may scroll sideways either.
+// Failures list each violation's rule, impact, element and fix.
 //
 // Keyboard and phone use: focus returns to the control that opened a dialog or drawer once it
 // closes (or, when that control went with the dialog's action, to the page's content), 'Skip to
@@ -194,6 +195,23 @@ const pages: PageCheck[] = [
     path: '/dashboard/booking/new',
     ready: (p) => h1(p, /./),
     states: [{ name: 'new booking form' }],
+  },
+  {
+    // The owner has no site: the empty state with the form to add one, then its messages.
+    path: '/dashboard/analytics',
+    ready: (p) => p.getByRole('heading', { name: 'No sites yet' }).waitFor(),
+    states: [
+      { name: 'analytics, no sites' },
+      {
+        name: 'analytics, add form refused',
+        enter: async (p) => {
+          const form = p.getByRole('form', { name: 'Add a site' });
+          await form.getByLabel('Domains').fill('https://example.com/, not_a_host');
+          await form.getByRole('button', { name: 'Add site' }).click();
+          await form.getByText('Enter a name for the site.').waitFor();
+        },
+      },
+    ],
   },
   {
     path: '/settings',

@@ -60,8 +60,11 @@ export function SiteForm({ site, onDone, onCancel }: SiteFormProps) {
       }
     },
   });
+  // Errors show from the first submit on, then follow each key stroke. Shown on blur instead, a
+  // message appearing as the focus leaves a field moves the button under the pointer between
+  // press and release, and the click that left the field is lost.
   const shown = (field: keyof SiteValues) =>
-    formik.touched[field] || formik.submitCount > 0 ? formik.errors[field] : undefined;
+    formik.submitCount > 0 ? formik.errors[field] : undefined;
 
   return (
     <form
