@@ -38,7 +38,7 @@ export function HeadlineNumbers({
               </Text>
               <Text
                 fontSize="sm"
-                color={good ? 'green.600' : bad ? 'red.600' : 'fg.muted'}
+                color={good ? 'green.700' : bad ? 'red.700' : 'fg.muted'}
                 data-testid={`change-${key}`}
               >
                 <span aria-hidden="true">{delta.text}</span>
