@@ -77,6 +77,8 @@ create table private.analytics_events (
 create index analytics_events_site_at_idx ON private.analytics_events (site_id, at);
 -- The entry flag's question: this visitor's latest event on this site.
 create index analytics_events_site_visitor_idx ON private.analytics_events (site_id, visitor, at);
+-- A filter on a page (the dashboard's commonest click) reads that page's events, not the range's.
+create index analytics_events_site_path_idx ON private.analytics_events (site_id, path, at);
 -- Rows arrive in time order, so a block range index finds old rows for almost nothing.
 create index analytics_events_at_brin ON private.analytics_events USING brin (at);
 comment on table private.analytics_events is
@@ -438,22 +440,33 @@ create or replace function private.analytics_raw_cells(p_site_id uuid, p_from ti
  STABLE
  SET search_path TO ''
 AS $function$
+declare
+  v_where text := private.analytics_filter_sql(p_filters);
+  v_bounced text;
+  v_groups text;
 begin
-  -- The events of [p_from, p_to) that pass the filters, counted per UTC day (kind 'day'), and with
-  -- p_detail per hour ('hour') and per day and breakdown value (kind = the dimension). The same
-  -- rows analytics_rollup() stores for a closed day, so rollups and raw events answer alike.
-  return query execute format($sql$
-    with ev as materialized (
-      select e.at, e.visitor, e.name, e.path, e.entry, e.referrer_host, e.utm_source,
-             e.utm_medium, e.utm_campaign, e.country, e.browser, e.os, e.device,
-             (e.at at time zone 'UTC')::date as day
-        from private.analytics_events e
-       where e.site_id = $1 and e.at >= $2 and e.at < $3 %s
-    ),
-    -- A bounce is a visit with one page view: its entry event, then page views up to the
-    -- visitor's next entry or the end of the day (the id ends with it), looked up through the
-    -- (site_id, visitor, at) index, whatever the filters left of the visit.
-    bounced as (
+  -- The events of [p_from, p_to) (whole UTC days) that pass the filters, counted per day (kind
+  -- 'day'), and with p_detail per hour ('hour') and per day and breakdown value (kind = the
+  -- dimension): the rows analytics_rollup() stores for a closed day, so rollups and raw events
+  -- answer alike.
+  --
+  -- A bounce is a visit of one page view: from its entry to the visitor's next entry or the end
+  -- of the day (the id ends with it). Unfiltered, every event of those visits is at hand and one
+  -- sort numbers the visits; filtered, each remaining entry looks its visit up through the
+  -- (site_id, visitor, at) index, whatever the filters left of it.
+  if v_where = '' then
+    v_bounced := $b$
+      select v.day, count(*) as n
+        from (select ev.day, ev.visitor, ev.name,
+                     count(*) filter (where ev.entry) over (partition by ev.visitor, ev.day
+                                                            order by ev.at) as visit
+                from ev) v
+       where v.visit > 0
+       group by v.day, v.visitor, v.visit
+      having count(*) filter (where v.name = 'pageview') = 1$b$;
+    v_bounced := 'select b.day, count(*) as n from (' || v_bounced || ') b group by b.day';
+  else
+    v_bounced := $b$
       select ev.day, count(*) as n
         from ev
        where ev.entry
@@ -466,47 +479,77 @@ begin
                            and y.at > ev.at
                            and y.at < (ev.day + 1)::timestamp at time zone 'UTC'),
                        (ev.day + 1)::timestamp at time zone 'UTC')) = 1
-       group by ev.day
-    ),
-    days as (
-      select ev.day, count(distinct ev.visitor) as visitors,
+       group by ev.day$b$;
+  end if;
+
+  -- One grouping-sets pass: the day, its hours and each dimension's values, with distinct
+  -- visitors per set (a breakdown row's null value is "none" and is dropped below). Without
+  -- p_detail (the previous period's totals) only the days.
+  if p_detail then
+    v_groups := $g$
+      select case when grouping(ev.hour) = 0 then 'hour'
+                  when grouping(ev.path) = 0 then 'page'
+                  when grouping(ev.entry_page) = 0 then 'entry_page'
+                  when grouping(ev.referrer) = 0 then 'referrer'
+                  when grouping(ev.utm_source) = 0 then 'utm_source'
+                  when grouping(ev.utm_medium) = 0 then 'utm_medium'
+                  when grouping(ev.utm_campaign) = 0 then 'utm_campaign'
+                  when grouping(ev.country) = 0 then 'country'
+                  when grouping(ev.browser) = 0 then 'browser'
+                  when grouping(ev.os) = 0 then 'os'
+                  when grouping(ev.device) = 0 then 'device'
+                  when grouping(ev.custom) = 0 then 'event'
+                  else 'day' end as kind,
+             ev.day, ev.hour,
+             coalesce(ev.path, ev.entry_page, ev.referrer, ev.utm_source, ev.utm_medium,
+                      ev.utm_campaign, ev.country, ev.browser, ev.os, ev.device, ev.custom) as value,
+             count(distinct ev.visitor) as visitors,
              count(*) filter (where ev.entry) as visits,
              count(*) filter (where ev.name = 'pageview') as pageviews,
              count(*) filter (where ev.name <> 'pageview') as events
-        from ev group by ev.day
-    )
-    select 'day'::text, d.day::timestamp at time zone 'UTC', ''::text, d.visitors, d.visits,
-           d.pageviews, coalesce(b.n, 0), d.events
-      from days d left join bounced b on b.day = d.day
-    union all
-    select 'hour', date_trunc('hour', ev.at, 'UTC'), '', count(distinct ev.visitor),
-           count(*) filter (where ev.entry), count(*) filter (where ev.name = 'pageview'), 0,
-           count(*) filter (where ev.name <> 'pageview')
-      from ev where $4 group by 2
-    union all
-    -- One row per visitor and value first, then per value: two hash aggregates instead of a
-    -- sort for every count(distinct).
-    select g.kind, g.day::timestamp at time zone 'UTC', g.value, count(*), 0,
-           sum(g.pageviews)::bigint, 0, sum(g.events)::bigint
-      from (select d.kind, ev.day, d.value, ev.visitor,
-                   count(*) filter (where ev.name = 'pageview') as pageviews,
-                   count(*) filter (where ev.name <> 'pageview') as events
-              from ev cross join lateral (values
-                     ('page', ev.path),
-                     ('entry_page', case when ev.entry then ev.path end),
-                     ('referrer', coalesce(ev.referrer_host, '(direct)')),
-                     ('utm_source', ev.utm_source),
-                     ('utm_medium', ev.utm_medium),
-                     ('utm_campaign', ev.utm_campaign),
-                     ('country', ev.country),
-                     ('browser', ev.browser),
-                     ('os', ev.os),
-                     ('device', ev.device),
-                     ('event', case when ev.name <> 'pageview' then ev.name end)) d(kind, value)
-             where $4 and d.value is not null
-             group by 1, 2, 3, 4) g
-     group by g.kind, g.day, g.value
-  $sql$, private.analytics_filter_sql(p_filters))
+        from ev
+       group by grouping sets ((ev.day), (ev.day, ev.hour), (ev.day, ev.path),
+                               (ev.day, ev.entry_page), (ev.day, ev.referrer),
+                               (ev.day, ev.utm_source), (ev.day, ev.utm_medium),
+                               (ev.day, ev.utm_campaign), (ev.day, ev.country),
+                               (ev.day, ev.browser), (ev.day, ev.os), (ev.day, ev.device),
+                               (ev.day, ev.custom))$g$;
+  else
+    v_groups := $g$
+      select 'day' as kind, ev.day, null::timestamp as hour, null::text as value,
+             count(distinct ev.visitor) as visitors,
+             count(*) filter (where ev.entry) as visits,
+             count(*) filter (where ev.name = 'pageview') as pageviews,
+             count(*) filter (where ev.name <> 'pageview') as events
+        from ev group by ev.day$g$;
+  end if;
+
+  return query execute format($sql$
+    with ev as materialized (
+      select e.at, e.visitor, e.name, e.path, e.entry,
+             (e.at at time zone 'UTC')::date as day,
+             date_trunc('hour', e.at at time zone 'UTC') as hour,
+             case when e.entry then e.path end as entry_page,
+             coalesce(e.referrer_host, '(direct)') as referrer,
+             e.utm_source, e.utm_medium, e.utm_campaign, e.country, e.browser, e.os, e.device,
+             case when e.name <> 'pageview' then e.name end as custom
+        from private.analytics_events e
+       where e.site_id = $1 and e.at >= $2 and e.at < $3 %s
+    ),
+    bounced as (%s),
+    g as (%s)
+    select g.kind,
+           case when g.kind = 'hour' then g.hour at time zone 'UTC'
+                else g.day::timestamp at time zone 'UTC' end,
+           case when g.kind in ('day', 'hour') then '' else g.value end,
+           g.visitors,
+           case when g.kind in ('day', 'hour') then g.visits else 0 end,
+           g.pageviews,
+           case when g.kind = 'day' then coalesce(b.n, 0) else 0 end,
+           g.events
+      from g left join bounced b on g.kind = 'day' and b.day = g.day
+     where g.kind = 'day' or ($4 and (g.kind = 'hour' or g.value is not null))
+  $sql$, v_where, v_bounced, v_groups)
   using p_site_id, p_from, p_to, p_detail;
 end;
 $function$;
@@ -660,6 +703,24 @@ begin
   p as materialized (
     select * from private.analytics_cells(p_site_id, p_from - v_days, p_from - 1, v_filters, false)
   ),
+  -- Each dimension's values over the range in one pass, the first 10 by visitors, then value.
+  ranked as (
+    select x.kind,
+           jsonb_agg(case when x.kind = 'event'
+                          then jsonb_build_object('value', x.value, 'visitors', x.visitors,
+                                                  'events', x.events)
+                          else jsonb_build_object('value', x.value, 'visitors', x.visitors,
+                                                  'pageviews', x.pageviews) end
+                     order by x.visitors desc, x.value collate "C") as rows
+      from (select v.*, row_number() over (partition by v.kind
+                                           order by v.visitors desc, v.value collate "C") as n
+              from (select c.kind, c.value, sum(c.visitors)::bigint as visitors,
+                           sum(c.pageviews)::bigint as pageviews, sum(c.events)::bigint as events
+                      from c where c.kind not in ('day', 'hour')
+                     group by c.kind, c.value) v) x
+     where x.n <= 10
+     group by x.kind
+  ),
   -- Every bucket, empty ones included: hours of the one day, or the days. Stepped in UTC
   -- timestamps, so the session's time zone cannot shift them.
   buckets as (
@@ -687,24 +748,11 @@ begin
                                    sum(c.pageviews)::bigint as pageviews
                               from c where c.kind = case when v_hourly then 'hour' else 'day' end
                              group by c.t) s on s.t = b.t),
-    'top', (select jsonb_object_agg(k.kind, coalesce((
-                     select jsonb_agg(
-                              case when k.kind = 'event'
-                                   then jsonb_build_object('value', x.value, 'visitors', x.visitors,
-                                                           'events', x.events)
-                                   else jsonb_build_object('value', x.value, 'visitors', x.visitors,
-                                                           'pageviews', x.pageviews) end
-                              order by x.visitors desc, x.value collate "C")
-                       from (select c.value, sum(c.visitors)::bigint as visitors,
-                                    sum(c.pageviews)::bigint as pageviews,
-                                    sum(c.events)::bigint as events
-                               from c where c.kind = k.kind
-                              group by c.value
-                              order by 2 desc, c.value collate "C"
-                              limit 10) x), '[]'::jsonb))
+    'top', (select jsonb_object_agg(k.kind, coalesce(r.rows, '[]'::jsonb))
               from unnest(array['page', 'entry_page', 'referrer', 'utm_source', 'utm_medium',
                                 'utm_campaign', 'country', 'browser', 'os', 'device', 'event'])
-                   k(kind)))
+                   k(kind)
+              left join ranked r on r.kind = k.kind))
     into v_answer;
   return v_answer;
 end;
