@@ -21,6 +21,58 @@ export type NotificationSkipped = 'off' | 'unverified' | 'hourly_limit' | 'daily
 /** A kind of uploaded file (the endpoint's kinds.ts; checked on form_uploads and entry_files). */
 export type FileKind = 'image' | 'pdf' | 'office' | 'text' | 'archive';
 
+/** A breakdown of the analytics stats, which is also a key of their filters (`p_filters`). */
+export type AnalyticsDimension =
+  | 'page'
+  | 'entry_page'
+  | 'referrer'
+  | 'utm_source'
+  | 'utm_medium'
+  | 'utm_campaign'
+  | 'country'
+  | 'browser'
+  | 'os'
+  | 'device'
+  | 'event';
+
+/** A period's totals in analytics_stats(). */
+export interface AnalyticsTotals {
+  visitors: number;
+  visits: number;
+  pageviews: number;
+  /** Visits of a single page view, as a whole percentage (0–100) of all visits. */
+  bounce_rate: number;
+  events: number;
+}
+
+/** One row of a breakdown's top ten: a page path, referrer host ('(direct)' for none), country code… */
+export interface AnalyticsTopRow {
+  value: string;
+  visitors: number;
+  pageviews: number;
+}
+
+/** One custom event's row: how many visitors sent it, how often. */
+export interface AnalyticsEventRow {
+  value: string;
+  visitors: number;
+  events: number;
+}
+
+/** What analytics_stats() answers for one of the caller's sites. */
+export interface AnalyticsStats {
+  /** The range asked for; buckets are hours for a single day, days otherwise. */
+  range: { from: string; to: string; bucket: 'hour' | 'day' };
+  totals: AnalyticsTotals;
+  /** The same totals for the equally long period just before. */
+  previous: AnalyticsTotals;
+  /** Every bucket of the range, `t` its start (ISO timestamp). */
+  series: { t: string; visitors: number; pageviews: number }[];
+  top: Record<Exclude<AnalyticsDimension, 'event'>, AnalyticsTopRow[]> & {
+    event: AnalyticsEventRow[];
+  };
+}
+
 /** Filled by a trigger from the form when left out (clients never choose the owner). */
 interface OwnerFromForm {
   user_id?: string;
@@ -62,6 +114,12 @@ type Refinements = {
       };
     };
     Functions: {
+      analytics_stats: {
+        /** Dates inclusive, UTC; filters: breakdown values the numbers are narrowed to. */
+        Args: { p_filters?: Partial<Record<AnalyticsDimension, string>> };
+        /** null: the site is not the caller's. */
+        Returns: AnalyticsStats | null;
+      };
       create_api_key: {
         Args: { p_scope: ApiKeyScope };
         /** The new key's list entry and the full key, shown this once. */

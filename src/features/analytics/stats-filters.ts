@@ -1,6 +1,7 @@
 // The stats' filters: a row clicked in a top list narrows every number to it. They live in the
 // URL's search parameters under their own names (`?page=/pricing&country=DE`), so a filtered view
 // can be shared and reloaded, and reach the RPC as `p_filters`, a JSON object of the same keys.
+import type { AnalyticsDimension } from '../../lib/database';
 
 /** The breakdowns the RPC answers, in the order the dashboard shows them; each is a filter key. */
 export const FILTER_KEYS = [
@@ -15,7 +16,7 @@ export const FILTER_KEYS = [
   'os',
   'device',
   'event',
-] as const;
+] as const satisfies readonly AnalyticsDimension[];
 
 export type FilterKey = (typeof FILTER_KEYS)[number];
 export type StatsFilters = Partial<Record<FilterKey, string>>;

@@ -1,5 +1,5 @@
-// "Visitors now", live: ingestion updates the site's public.analytics_live row (visitors in the
-// last five minutes) at most every few seconds, and Realtime brings each change to the owner.
+// "Visitors now", live: ingestion rewrites the site's public.analytics_live row (visitors in the
+// last five minutes) at most every five seconds, and Realtime brings each change to the owner.
 // The channel is this page's own, not the dashboard's shared one (lib/live-sync.ts): only this
 // page needs these changes, which arrive every few seconds on a busy site. It is filtered on the
 // owner (`user_id=eq.<uid>`: Realtime checks only this owner's rows against RLS), opened in an
@@ -9,6 +9,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
+import type { Tables } from '../../lib/database';
 import { REFETCH_WINDOW_MS } from '../../lib/refetch-soon';
 import { supabase } from '../../lib/supabase';
 import { analyticsKeys } from './api/get-sites';
@@ -38,9 +39,10 @@ export function useLiveVisitors(userId: string | undefined, siteId: string | und
       .on(
         'postgres_changes',
         { event: '*', schema: 'public', table: 'analytics_live', filter: `user_id=eq.${userId}` },
-        (payload: RealtimePostgresChangesPayload<Record<string, unknown>>) => {
-          const row = payload.new as Record<string, unknown> | undefined;
-          if (!row || row.site_id !== siteId || typeof row.visitors_now !== 'number') return;
+        (payload: RealtimePostgresChangesPayload<Tables<'analytics_live'>>) => {
+          // A deleted row (its site deleted) has no `new` values.
+          const row: Partial<Tables<'analytics_live'>> = payload.new;
+          if (row.site_id !== siteId || typeof row.visitors_now !== 'number') return;
           client.setQueryData(analyticsKeys.visitorsNow(siteId), row.visitors_now);
           refreshStats();
         },

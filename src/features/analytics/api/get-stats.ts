@@ -3,61 +3,22 @@
 // (hours for a single day, days otherwise) and the top ten of each breakdown. It answers null for
 // a site that is not the caller's.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { PostgrestError } from '@supabase/supabase-js';
+import type {
+  AnalyticsEventRow,
+  AnalyticsStats,
+  AnalyticsTopRow,
+  AnalyticsTotals,
+} from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 import type { DateRange } from '../date-range';
-import type { FilterKey, StatsFilters } from '../stats-filters';
+import type { StatsFilters } from '../stats-filters';
 import { analyticsKeys } from './get-sites';
 
-export interface StatsTotals {
-  visitors: number;
-  visits: number;
-  pageviews: number;
-  /** Visits of a single page view, as a percentage (0–100) of all visits. */
-  bounce_rate: number;
-  events: number;
-}
-
-export interface SeriesPoint {
-  /** The bucket's start, an ISO timestamp. */
-  t: string;
-  visitors: number;
-  pageviews: number;
-}
-
-export interface TopRow {
-  /** The page path, referrer host ('(direct)' for none), country code, browser … */
-  value: string;
-  visitors: number;
-  pageviews: number;
-}
-
-export interface EventRow {
-  value: string;
-  visitors: number;
-  events: number;
-}
-
-export interface SiteStats {
-  range: DateRange & { bucket: 'hour' | 'day' };
-  totals: StatsTotals;
-  previous: StatsTotals;
-  series: SeriesPoint[];
-  top: Record<Exclude<FilterKey, 'event'>, TopRow[]> & { event: EventRow[] };
-}
-
-/**
- * The analytics RPCs are not in the generated `Database` type until their SQL lands in
- * supabase/schemas/17-analytics.sql (then `npm run db:types` adds them and this view of the client
- * can go): they are called through this one untyped signature, and their answers typed above.
- */
-interface PendingRpcs {
-  rpc(
-    name: 'analytics_stats' | 'analytics_visitors_now',
-    args: Record<string, unknown>,
-  ): PromiseLike<{ data: unknown; error: PostgrestError | null }>;
-}
-export const analyticsRpc = supabase as unknown as PendingRpcs;
+export type SiteStats = AnalyticsStats;
+export type StatsTotals = AnalyticsTotals;
+export type SeriesPoint = AnalyticsStats['series'][number];
+export type TopRow = AnalyticsTopRow;
+export type EventRow = AnalyticsEventRow;
 
 export interface StatsQuery extends DateRange {
   siteId: string;
@@ -65,14 +26,14 @@ export interface StatsQuery extends DateRange {
 }
 
 async function getStats({ siteId, from, to, filters }: StatsQuery): Promise<SiteStats | null> {
-  const { data, error } = await analyticsRpc.rpc('analytics_stats', {
+  const { data, error } = await supabase.rpc('analytics_stats', {
     p_site_id: siteId,
     p_from: from,
     p_to: to,
     p_filters: filters,
   });
   if (error) throw error;
-  return (data ?? null) as SiteStats | null;
+  return data ?? null;
 }
 
 export function useStats(query: StatsQuery) {
