@@ -2,11 +2,17 @@
 // owner creates, reads, changes and deletes only her own sites (domains held to host names, at most
 // 50 sites an account), anon reads and writes none; in SQL as each role, nobody but the service
 // role may call analytics_collect(), and nobody but the definer functions reads the private events,
-// salts and counters.
+// salts, counters and rollups; analytics_stats() and analytics_visitors_now() answer the owner
+// only (null to another user, refused to anon), and the live row reaches only its owner, read
+// or through Realtime.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type pg from 'pg';
-import type { SupabaseClient } from '@supabase/supabase-js';
-import { anon, runAs, serviceRole, superuserPool, user } from '../support/db.ts';
+import type {
+  RealtimeChannel,
+  RealtimePostgresChangesPayload,
+  SupabaseClient,
+} from '@supabase/supabase-js';
+import { anon, commitAsService, runAs, serviceRole, superuserPool, user } from '../support/db.ts';
 import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
 
 const stack = inject('stack');
@@ -176,6 +182,8 @@ describe('ingestion and the private tables', () => {
     'private.analytics_salts',
     'private.analytics_rate_limits',
     'private.analytics_site_counts',
+    'private.analytics_rollups',
+    'private.analytics_rollup_marks',
   ];
 
   it('lets only the service role call analytics_collect()', async () => {
@@ -213,5 +221,177 @@ describe('ingestion and the private tables', () => {
       .from('analytics_events')
       .select('*');
     expect(error).not.toBeNull();
+  });
+});
+
+describe('stats, visitors now and the live row', () => {
+  const today = new Date().toISOString().slice(0, 10);
+  type Live = { site_id: string; user_id: string; visitors_now: number; updated_at: string };
+  type Change = RealtimePostgresChangesPayload<Live>;
+
+  /** An event for Alice's site, committed as the analytics function stores it. */
+  const collect = (ip: string) =>
+    commitAsService(
+      pool,
+      `select public.analytics_collect(p_site_id => $1, p_host => 'alice.example.test',
+          p_ip => $2, p_client_key => $2, p_user_agent => 'Mozilla/5.0 test',
+          p_name => 'pageview', p_path => '/') as answer`,
+      [aliceSite, ip],
+    );
+
+  it('answers the stats and visitors now to the owner, null to another user, nothing to anon', async () => {
+    await collect('198.51.100.20');
+    const stats = 'select public.analytics_stats($1, $2, $2) as answer';
+    const now = 'select public.analytics_visitors_now($1) as answer';
+    const owner = await runAs<{ answer: { totals: { pageviews: number } } }>(
+      pool,
+      user(alice.id),
+      stats,
+      [aliceSite, today],
+    );
+    expect(owner.rows[0]?.answer.totals.pageviews).toBeGreaterThanOrEqual(1);
+    const ownerNow = await runAs<{ answer: number }>(pool, user(alice.id), now, [aliceSite]);
+    expect(ownerNow.rows[0]?.answer).toBeGreaterThanOrEqual(1);
+    for (const [sql, params] of [
+      [stats, [aliceSite, today]],
+      [now, [aliceSite]],
+    ] as const) {
+      const other = await runAs<{ answer: unknown }>(pool, user(bob.id), sql, [...params]);
+      expect(other.code).toBeUndefined();
+      expect(other.rows[0]?.answer).toBeNull();
+      // Anon and the service role have no grant: the dashboard's functions are for owners.
+      for (const actor of [anon, serviceRole]) {
+        const refused = await runAs(pool, actor, sql, [...params]);
+        expect(refused.code, actor.role).toBe('42501');
+      }
+    }
+
+    // Through the Data API, as the dashboard calls them.
+    const { data, error } = await alice.client.rpc('analytics_stats', {
+      p_site_id: aliceSite,
+      p_from: today,
+      p_to: today,
+    });
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ range: { from: today, to: today, bucket: 'hour' } });
+    const { data: bobs } = await bob.client.rpc('analytics_visitors_now', { p_site_id: aliceSite });
+    expect(bobs).toBeNull();
+    const { error: anonError } = await newClient().rpc('analytics_stats', {
+      p_site_id: aliceSite,
+      p_from: today,
+      p_to: today,
+    });
+    expect(anonError?.code).toBe('42501');
+  });
+
+  it('shows the live row to its owner only, and lets nobody write it', async () => {
+    await collect('198.51.100.21');
+    const { data: own } = await alice.client
+      .from('analytics_live')
+      .select('site_id, user_id, visitors_now')
+      .eq('site_id', aliceSite);
+    expect(own).toEqual([
+      { site_id: aliceSite, user_id: alice.id, visitors_now: expect.any(Number) },
+    ]);
+    const { data: bobs } = await bob.client.from('analytics_live').select('site_id');
+    expect(bobs).toEqual([]);
+    const { data: anons, error: anonError } = await newClient()
+      .from('analytics_live')
+      .select('site_id');
+    expect(anons ?? []).toEqual([]);
+    expect(anonError?.code).toBe('42501');
+
+    // The row is ingestion's: not even its owner writes it.
+    const { error: updateError } = await alice.client
+      .from('analytics_live')
+      .update({ visitors_now: 1000 })
+      .eq('site_id', aliceSite);
+    expect(updateError?.code).toBe('42501');
+    const { error: insertError } = await bob.client.from('analytics_live').insert({
+      site_id: aliceSite,
+      user_id: bob.id,
+      visitors_now: 1,
+      updated_at: new Date().toISOString(),
+    });
+    expect(insertError?.code).toBe('42501');
+  });
+
+  /** Resolves once the channel is joined and its postgres_changes subscription is live. */
+  function listen(
+    client: SupabaseClient,
+    name: string,
+    filter: string | undefined,
+    into: Change[],
+  ) {
+    return new Promise<RealtimeChannel>((resolve, reject) => {
+      let joined = false;
+      let ready = false;
+      const channel = client
+        .channel(name)
+        .on(
+          'postgres_changes',
+          { event: '*', schema: 'public', table: 'analytics_live', ...(filter ? { filter } : {}) },
+          (payload: Change) => into.push(payload),
+        )
+        .on('system', {}, (message: { extension?: string; status?: string; message?: string }) => {
+          if (message.extension !== 'postgres_changes') return;
+          if (message.status !== 'ok') return reject(new Error(`${name}: ${message.message}`));
+          ready = true;
+          if (joined) resolve(channel);
+        })
+        .subscribe((status, err) => {
+          if (status === 'SUBSCRIBED') {
+            joined = true;
+            if (ready) resolve(channel);
+          } else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT')
+            reject(err ?? new Error(`${name}: ${status}`));
+        });
+    });
+  }
+
+  it("brings the live row's changes through Realtime to its owner and nobody else", async () => {
+    const forAlice: Change[] = [];
+    const forBob: Change[] = [];
+    const forAnon: Change[] = [];
+    const visitor = newClient();
+    const channels = await Promise.all([
+      listen(alice.client, 'live-alice', `user_id=eq.${alice.id}`, forAlice),
+      // Bob asks for Alice's rows by name; anon for every row.
+      listen(bob.client, 'live-bob', `user_id=eq.${alice.id}`, forBob),
+      listen(visitor, 'live-anon', undefined, forAnon),
+    ]);
+    try {
+      // The row made 5 seconds old (an update, checked against RLS like any other): the next
+      // event rewrites it at once.
+      await collect('198.51.100.22');
+      await pool.query(
+        `update public.analytics_live set updated_at = now() - interval '1 minute'
+          where site_id = $1`,
+        [aliceSite],
+      );
+      await collect('198.51.100.23');
+      const rewritten = (c: Change) =>
+        c.eventType !== 'DELETE' && Date.parse(c.new.updated_at) > Date.now() - 30_000;
+      const deadline = Date.now() + 5000;
+      while (!forAlice.some(rewritten) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const change = forAlice.find(rewritten);
+      expect(change?.new).toMatchObject({
+        site_id: aliceSite,
+        user_id: alice.id,
+        visitors_now: expect.any(Number),
+      });
+      // The others' sockets are separate; give them a moment to flush anything sent to them.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(forBob).toEqual([]);
+      expect(forAnon).toEqual([]);
+    } finally {
+      await Promise.all([
+        alice.client.removeChannel(channels[0]),
+        bob.client.removeChannel(channels[1]),
+        visitor.removeChannel(channels[2]),
+      ]);
+    }
   });
 });
