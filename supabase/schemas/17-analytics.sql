@@ -6,8 +6,9 @@
 -- sha256(salt of the UTC day ‖ site ‖ IP ‖ user agent), computed here; the IP and the user agent
 -- arrive as arguments of analytics_collect() and are never written to any column, and each day's
 -- salt is deleted once the next day has begun, after which no id can be recomputed from an
--- address. The owner's dashboard reads analytics_stats(): closed days from rollups that a scheduled
--- pass writes (and keeps as long as the site), the open day and filtered views from raw events;
+-- address. The owner's dashboard reads analytics_stats(): closed days, and the open day until a few
+-- minutes ago, from rollups that a scheduled pass writes (kept as long as the site), the minutes
+-- since and filtered views from raw events;
 -- "visitors now" from analytics_visitors_now() and, live, public.analytics_live through Realtime.
 -- Design: docs/ANALYTICS.md.
 --
