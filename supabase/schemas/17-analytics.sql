@@ -468,19 +468,18 @@ begin
       having count(*) filter (where v.name = 'pageview') = 1$b$;
     v_bounced := 'select b.day, count(*) as n from (' || v_bounced || ') b group by b.day';
   else
+    -- One index range per entry: the visitor's events from it to the end of the day, in order;
+    -- those before the next entry (k = 1) are its visit.
     v_bounced := $b$
       select ev.day, count(*) as n
         from ev
        where ev.entry
-         and (select count(*) from private.analytics_events x
-               where x.site_id = $1 and x.visitor = ev.visitor and x.name = 'pageview'
-                 and x.at >= ev.at
-                 and x.at < coalesce(
-                       (select min(y.at) from private.analytics_events y
-                         where y.site_id = $1 and y.visitor = ev.visitor and y.entry
-                           and y.at > ev.at
-                           and y.at < (ev.day + 1)::timestamp at time zone 'UTC'),
-                       (ev.day + 1)::timestamp at time zone 'UTC')) = 1
+         and (select count(*) filter (where y.k = 1 and y.name = 'pageview')
+                from (select x.name,
+                             count(*) filter (where x.entry) over (order by x.at) as k
+                        from private.analytics_events x
+                       where x.site_id = $1 and x.visitor = ev.visitor and x.at >= ev.at
+                         and x.at < (ev.day + 1)::timestamp at time zone 'UTC') y) = 1
        group by ev.day$b$;
   end if;
 
