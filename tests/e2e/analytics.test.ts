@@ -5,9 +5,12 @@
 // filters every number by it, in the URL. The events are posted as the tracker posts them (its
 // JSON, text/plain, a desktop browser's agent); the tracker in a page is tests/e2e/
 // analytics-tracker.test.ts's.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { TRACKER_OPTIONS } from '../../src/config/analytics-tracker';
 import { useE2e } from './support/session';
 import { signedInUser } from './support/auth';
+import { startThirdPartySite, type ThirdPartySite } from './support/third-party-site';
 
 /** A desktop Chrome's user agent (the endpoint drops headless and other bots' events). */
 const DESKTOP_CHROME =
@@ -16,8 +19,46 @@ const DESKTOP_CHROME =
 /** The page the events say they come from: a host the site lists. */
 const SHOP = 'https://shop.example.com';
 
+/** A customer's single-page app: links change the page with pushState; a button sends an event. */
+function shopPage(snippet: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Shop</title>${snippet}</head>
+<body>
+<nav>
+  <a href="/shop/shoes" data-spa>Shoes</a>
+  <a href="/shop/hats" data-spa>Hats</a>
+  <a href="/shop/bags" data-spa>Bags</a>
+</nav>
+<main><h1>Shop</h1><button type="button" id="signup">Sign up</button></main>
+<script>
+  document.addEventListener('click', function (event) {
+    var link = event.target.closest('a[data-spa]');
+    if (!link) return;
+    event.preventDefault();
+    history.pushState({}, '', link.getAttribute('href'));
+    document.querySelector('h1').textContent = link.textContent;
+  });
+  document.getElementById('signup').addEventListener('click', function () {
+    tinyback('signup', { plan: 'free' });
+  });
+</script>
+</body>
+</html>`;
+}
+
 describe('analytics dashboard in Chromium', () => {
   const e2e = useE2e('analytics');
+  let shop: ThirdPartySite;
+  let visitorContext: BrowserContext | undefined;
+
+  beforeAll(async () => {
+    shop = await startThirdPartySite();
+  });
+  afterAll(async () => {
+    await visitorContext?.close();
+    await shop?.close();
+  });
 
   it(
     "shows a visitor's page views and event in the owner's open dashboard, live, and filters by a page",
@@ -83,6 +124,67 @@ describe('analytics dashboard in Chromium', () => {
       expect(new URL(owner.url()).searchParams.get('page')).toBe('/pricing');
       await expect.poll(() => totals.textContent()).toMatch(/Page views1/);
       await e2e.shot(owner, 'filtered');
+    },
+  );
+
+  it(
+    "shows the snippet's page views, navigations and event from another site live, keeping nothing on the visitor's device",
+    { timeout: 180_000 },
+    async () => {
+      const owner = await e2e.newPage();
+      await signedInUser(owner, 'Owner Shop');
+      await owner.goto('/dashboard/analytics');
+      const form = owner.getByRole('form', { name: 'Add a site' });
+      await form.getByLabel('Site name').fill('Customer shop');
+      // The customer's site runs on 127.0.0.1 (its port is not part of a domain).
+      await form.getByLabel('Domains').fill(new URL(shop.origin).hostname);
+      await form.getByRole('button', { name: 'Add site' }).click();
+      await owner.getByRole('heading', { name: 'No data yet — here is your snippet' }).waitFor();
+      const snippet = (await owner.locator('figure pre code').first().textContent()) ?? '';
+      expect(snippet).toContain(`${e2e.url}/tb.js`);
+
+      // The tracker skips 127.0.0.1 and automated browsers unless the page says it is a test.
+      shop.setPage(
+        '/shop',
+        shopPage(snippet.replace('></script>', ` ${TRACKER_OPTIONS.local}></script>`)),
+      );
+      // A desktop browser's user agent: the endpoint drops headless browsers as bots.
+      visitorContext = await e2e.browser.newContext({ userAgent: DESKTOP_CHROME });
+      const visitor = await visitorContext.newPage();
+      const answers: string[] = [];
+      visitor.on('response', (response) => {
+        if (response.url().includes('/functions/v1/analytics/collect'))
+          answers.push(String(response.status()));
+      });
+      await visitor.goto(`${shop.origin}/shop`);
+      await expect.poll(() => answers.length, { timeout: 20_000 }).toBe(1);
+      for (const name of ['Shoes', 'Hats', 'Bags']) {
+        await visitor.getByRole('link', { name }).click();
+        await expect.poll(() => visitor.url()).toBe(`${shop.origin}/shop/${name.toLowerCase()}`);
+      }
+      await visitor.getByRole('button', { name: 'Sign up' }).click();
+      await expect.poll(() => answers.length, { timeout: 20_000 }).toBe(5);
+      expect(answers).toEqual(['202', '202', '202', '202', '202']);
+
+      // The owner's open dashboard, never reloaded: visitors now, the four pages and the event.
+      await owner.getByText('1 visitor now').waitFor({ timeout: 30_000 });
+      const pages = owner.getByRole('table', { name: /^Top pages/ });
+      await pages.getByRole('button', { name: '/shop/bags' }).waitFor({ timeout: 30_000 });
+      for (const path of ['/shop', '/shop/shoes', '/shop/hats'])
+        await pages.getByRole('button', { name: path, exact: true }).waitFor();
+      const events = owner.getByRole('table', { name: /^Custom events/ });
+      await events.getByRole('button', { name: 'signup' }).waitFor();
+      await e2e.shot(owner, 'tracker-live');
+
+      // Nothing kept on the visitor's device.
+      expect(await visitorContext.cookies()).toEqual([]);
+      expect(
+        await visitor.evaluate(() => ({
+          cookie: document.cookie,
+          local: localStorage.length,
+          session: sessionStorage.length,
+        })),
+      ).toEqual({ cookie: '', local: 0, session: 0 });
     },
   );
 });

@@ -5,7 +5,7 @@
 // owner (`user_id=eq.<uid>`: Realtime checks only this owner's rows against RLS), opened in an
 // effect and removed in its cleanup. A change sets the figure at once and reads the stats again
 // soon after, at most once per STATS_REFRESH_MS: a busy site costs one stats query per interval,
-// not one per change.
+// not one per change; and once more when the site has gone quiet (QUIET_AFTER_MS).
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
@@ -16,22 +16,34 @@ import { analyticsKeys } from './api/get-sites';
 
 /** The shortest time between two stats reads that live changes cause. */
 const STATS_REFRESH_MS = 15_000;
+/**
+ * Ingestion rewrites the live row at most every 5 seconds, so events in the 5 seconds after a
+ * change bring no change of their own when the site then goes quiet: the stats are read once more
+ * when that long has passed since the last change (with a second's margin).
+ */
+const QUIET_AFTER_MS = 6_000;
 
 export function useLiveVisitors(userId: string | undefined, siteId: string | undefined): void {
   const client = useQueryClient();
   useEffect(() => {
     if (!userId || !siteId) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let quiet: ReturnType<typeof setTimeout> | undefined;
     let lastRefresh = 0;
+    const readStats = () => {
+      lastRefresh = Date.now();
+      void client.refetchQueries({ queryKey: analyticsKeys.siteStats(siteId), type: 'active' });
+    };
     const refreshStats = () => {
+      clearTimeout(quiet);
+      quiet = setTimeout(readStats, QUIET_AFTER_MS);
       if (timer) return;
       // The first change after a quiet spell refreshes within a moment; later ones wait for the
       // interval to pass, and those in between are covered by that one read.
       const wait = Math.max(REFETCH_WINDOW_MS, lastRefresh + STATS_REFRESH_MS - Date.now());
       timer = setTimeout(() => {
         timer = undefined;
-        lastRefresh = Date.now();
-        void client.refetchQueries({ queryKey: analyticsKeys.siteStats(siteId), type: 'active' });
+        readStats();
       }, wait);
     };
     const channel = supabase
@@ -50,6 +62,7 @@ export function useLiveVisitors(userId: string | undefined, siteId: string | und
       .subscribe();
     return () => {
       clearTimeout(timer);
+      clearTimeout(quiet);
       void supabase.removeChannel(channel);
     };
   }, [client, userId, siteId]);
