@@ -98,7 +98,10 @@ describe('an upload cut short by the function dying', () => {
     expect(killed).toBeDefined();
     const answer = await answered;
     req.destroy();
-    expect(functionLog.some((l) => l.includes(`worker ${killed} exited (SIGKILL)`))).toBe(true);
+    // The client may hear of the broken connection before the stack logs the worker's exit.
+    await until('the worker to exit', async () =>
+      functionLog.some((l) => l.includes(`worker ${killed} exited (SIGKILL)`)),
+    );
     // Nothing committed: no entry, the pending record and the object remain.
     const state = async () =>
       (
