@@ -12,6 +12,7 @@ import {
   trackerSnippet,
   type TrackerOption,
 } from '../../../config/analytics-tracker';
+import { formEndpoint } from '../../../config/site';
 
 // Vitest runs from the project root (jsdom gives this module an http: URL, not a file path).
 const TRACKER = readFileSync(path.join(process.cwd(), 'public', TRACKER_FILE), 'utf8');
@@ -268,6 +269,74 @@ describe('the tracker', () => {
         ['form', { form: 'newsletter' }],
         ['form', undefined],
       ]);
+    });
+  });
+
+  describe('forms posting to the form endpoint', () => {
+    const ENDPOINT = formEndpoint(SUPABASE_URL, '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f');
+    const FORMS = `<form id="ours" action="${ENDPOINT}" method="POST"><input name="message"></form>
+      <form id="elsewhere" action="https://other.example.net/functions/v1/forms/x"></form>
+      <form id="collect" action="${SUPABASE_URL}/functions/v1/analytics/collect"></form>
+      <form id="plain"></form>`;
+    const hidden = (form: HTMLFormElement) =>
+      [...form.querySelectorAll('input[type=hidden]')].map((input) => [
+        (input as HTMLInputElement).name,
+        (input as HTMLInputElement).value,
+      ]);
+    /** Submits like a page whose own handler reads the form as the embed's script does. */
+    const submit = (p: Page, id: string) => {
+      const form = p.document.getElementById(id) as HTMLFormElement;
+      let read: [string, unknown][] = [];
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        read = [...new p.window.FormData(form).entries()];
+      });
+      form.requestSubmit();
+      return { form, read };
+    };
+
+    it('get the site, the page and the referrer host as hidden fields, before the page reads them', () => {
+      const p = started({
+        body: FORMS,
+        url: 'https://www.example.com/contact?x=1#top',
+        referrer: 'https://news.example.org/item?id=1',
+      });
+      const { form, read } = submit(p, 'ours');
+      const expected = [
+        ['_tb_site', SITE_ID],
+        ['_tb_page', '/contact'],
+        ['_tb_ref', 'news.example.org'],
+      ];
+      expect(hidden(form)).toEqual(expected);
+      expect(read).toEqual([['message', ''], ...expected]);
+    });
+
+    it('only once per form, with the current page', () => {
+      const p = started({ body: FORMS, referrer: '' });
+      submit(p, 'ours');
+      p.window.history.pushState({}, '', '/next');
+      const { form } = submit(p, 'ours');
+      expect(hidden(form)).toEqual([
+        ['_tb_site', SITE_ID],
+        ['_tb_page', '/next'],
+        ['_tb_ref', ''],
+      ]);
+    });
+
+    it('leave the referrer empty when it is a page of the same site', () => {
+      const p = started({ body: FORMS, referrer: 'https://www.example.com/' });
+      expect(hidden(submit(p, 'ours').form)).toContainEqual(['_tb_ref', '']);
+    });
+
+    it('not on forms posting anywhere else', () => {
+      const p = started({ body: FORMS });
+      for (const id of ['elsewhere', 'collect', 'plain'])
+        expect(hidden(submit(p, id).form)).toEqual([]);
+    });
+
+    it('not for a visitor the tracker ignores', () => {
+      const p = started({ body: FORMS, url: 'http://localhost:5173/contact' });
+      expect(hidden(submit(p, 'ours').form)).toEqual([]);
     });
   });
 

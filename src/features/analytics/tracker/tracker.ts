@@ -104,17 +104,43 @@ interface Tinyback {
       d.addEventListener('auxclick', click, true);
     }
 
-    if (on('forms'))
-      d.addEventListener(
-        'submit',
-        (event) => {
-          const form = event.target as HTMLFormElement;
-          // Attributes, not properties: a field named "id" or "name" would shadow form.id/name.
+    // One capturing listener: it runs before the page's own (the embed's script reads the form in
+    // its submit handler, the browser after the event).
+    d.addEventListener(
+      'submit',
+      (event) => {
+        const form = event.target as HTMLFormElement;
+        // Attributes, not properties: a field named "id", "name" or "action" would shadow them.
+        if (on('forms')) {
           const name = form.getAttribute('id') || form.getAttribute('name');
           send('form', name ? { form: name.slice(0, 200) } : undefined);
-        },
-        true,
-      );
+        }
+        // A form posting to this deployment's form endpoint says where the message was written:
+        // the site, the page's path and the visit's referrer host (none for a direct visit or a
+        // page of the same site), in hidden fields added once and refreshed on each submit.
+        const referrer = d.referrer && new URL(d.referrer).hostname;
+        if (
+          !ignored &&
+          !new URL(form.getAttribute('action') as string, d.baseURI).href.indexOf(
+            new URL('../forms/', api).href,
+          )
+        )
+          for (const [key, value] of [
+            ['site', options.site],
+            ['page', loc.pathname],
+            ['ref', referrer == loc.hostname ? '' : referrer],
+          ]) {
+            let input = form.querySelector('[name=_tb_' + key + ']') as HTMLInputElement | null;
+            if (!input) {
+              input = form.appendChild(d.createElement('input'));
+              input.type = 'hidden';
+              input.name = '_tb_' + key;
+            }
+            input.value = value || '';
+          }
+      },
+      true,
+    );
   };
 
   // A page the browser prerenders may never be seen: count it when it is shown.
