@@ -815,8 +815,13 @@ export type Database = {
         };
         Returns: Json;
       };
+      analytics_account_today: {
+        Args: Record<PropertyKey, never>;
+        Returns: Json;
+      };
       analytics_collect: {
         Args: {
+          p_account_per_day?: number;
           p_browser?: string;
           p_client_key: string;
           p_country?: string;

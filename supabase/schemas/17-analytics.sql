@@ -108,6 +108,18 @@ create table private.analytics_site_counts (
 comment on table private.analytics_site_counts is
   'Events accepted per site in its current minute, for the per-site cap.';
 
+-- The account-wide cap's count. Keyed by the owner, referencing nothing: deleting and re-creating
+-- sites must not reset it (as private.action_ledger); the sweep deletes earlier days' rows.
+create table private.analytics_account_days (
+  user_id uuid not null,
+  day date not null,
+  events integer default 0 not null,
+  day_limit integer not null,
+  constraint analytics_account_days_pkey PRIMARY KEY (user_id, day)
+);
+comment on table private.analytics_account_days is
+  'Events stored per account and UTC day over all its sites, and the cap last applied to them; references nothing, purged by age only.';
+
 -- Rollups: what the dashboard reads for closed days instead of raw events. One row per site and
 -- bucket: kind 'day' (the UTC day's totals, value ''), 'hour' (an hour's totals, value '') or a
 -- breakdown dimension (page, entry_page, referrer, utm_source, utm_medium, utm_campaign, country,
@@ -265,7 +277,7 @@ AS $function$
 $function$;
 revoke all on function private.analytics_visitor(p_salt bytea, p_site_id uuid, p_ip text, p_user_agent text) from public, anon, authenticated, service_role;
 
-create or replace function public.analytics_collect(p_site_id uuid, p_host text, p_ip text, p_client_key text, p_user_agent text, p_name text, p_path text, p_referrer_host text DEFAULT NULL::text, p_utm_source text DEFAULT NULL::text, p_utm_medium text DEFAULT NULL::text, p_utm_campaign text DEFAULT NULL::text, p_country text DEFAULT NULL::text, p_browser text DEFAULT NULL::text, p_os text DEFAULT NULL::text, p_device text DEFAULT NULL::text, p_screen text DEFAULT NULL::text, p_props jsonb DEFAULT NULL::jsonb, p_per_minute integer DEFAULT 60, p_per_day integer DEFAULT 5000, p_site_per_minute integer DEFAULT 2000)
+create or replace function public.analytics_collect(p_site_id uuid, p_host text, p_ip text, p_client_key text, p_user_agent text, p_name text, p_path text, p_referrer_host text DEFAULT NULL::text, p_utm_source text DEFAULT NULL::text, p_utm_medium text DEFAULT NULL::text, p_utm_campaign text DEFAULT NULL::text, p_country text DEFAULT NULL::text, p_browser text DEFAULT NULL::text, p_os text DEFAULT NULL::text, p_device text DEFAULT NULL::text, p_screen text DEFAULT NULL::text, p_props jsonb DEFAULT NULL::jsonb, p_per_minute integer DEFAULT 60, p_per_day integer DEFAULT 5000, p_site_per_minute integer DEFAULT 2000, p_account_per_day integer DEFAULT 100000)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -333,6 +345,21 @@ begin
       greatest(ceil(extract(epoch from (v_minute + interval '1 minute' - now())))::integer, 1));
   end if;
 
+  -- The account's cap over all its sites, counted last so that it counts stored events only. One
+  -- row per account and day: its lock orders the account's concurrent events on the count.
+  insert into private.analytics_account_days as a (user_id, day, events, day_limit)
+    select v_owner, (v_day at time zone 'UTC')::date, 1, p_account_per_day where p_account_per_day > 0
+    on conflict (user_id, day) do update
+      set events = a.events + 1, day_limit = p_account_per_day
+      where a.events < p_account_per_day;
+  if not found then
+    -- The dashboard tells the owner the cap that refused the event.
+    update private.analytics_account_days a set day_limit = p_account_per_day
+     where a.user_id = v_owner and a.day = (v_day at time zone 'UTC')::date and a.day_limit <> p_account_per_day;
+    return jsonb_build_object('status', 'account_limit', 'retry_after',
+      greatest(ceil(extract(epoch from (v_day + interval '1 day' - now())))::integer, 1));
+  end if;
+
   v_visitor := private.analytics_visitor(v_salt, p_site_id, coalesce(p_ip, ''), coalesce(p_user_agent, ''));
   -- A visit begins with an event after 30 minutes without one from the same visitor.
   v_entry := not exists (
@@ -361,10 +388,10 @@ begin
   return jsonb_build_object('status', 'accepted', 'entry', v_entry);
 end;
 $function$;
-revoke all on function public.analytics_collect(p_site_id uuid, p_host text, p_ip text, p_client_key text, p_user_agent text, p_name text, p_path text, p_referrer_host text, p_utm_source text, p_utm_medium text, p_utm_campaign text, p_country text, p_browser text, p_os text, p_device text, p_screen text, p_props jsonb, p_per_minute integer, p_per_day integer, p_site_per_minute integer) from public, anon, authenticated, service_role;
-grant execute on function public.analytics_collect(p_site_id uuid, p_host text, p_ip text, p_client_key text, p_user_agent text, p_name text, p_path text, p_referrer_host text, p_utm_source text, p_utm_medium text, p_utm_campaign text, p_country text, p_browser text, p_os text, p_device text, p_screen text, p_props jsonb, p_per_minute integer, p_per_day integer, p_site_per_minute integer) to service_role;
-comment on function public.analytics_collect(p_site_id uuid, p_host text, p_ip text, p_client_key text, p_user_agent text, p_name text, p_path text, p_referrer_host text, p_utm_source text, p_utm_medium text, p_utm_campaign text, p_country text, p_browser text, p_os text, p_device text, p_screen text, p_props jsonb, p_per_minute integer, p_per_day integer, p_site_per_minute integer) is
-  'Stores one analytics event (the analytics function, service role): the site and host checked, the client and site limits counted, the visitor hashed with the day''s salt; the IP and user agent are not stored.';
+revoke all on function public.analytics_collect(p_site_id uuid, p_host text, p_ip text, p_client_key text, p_user_agent text, p_name text, p_path text, p_referrer_host text, p_utm_source text, p_utm_medium text, p_utm_campaign text, p_country text, p_browser text, p_os text, p_device text, p_screen text, p_props jsonb, p_per_minute integer, p_per_day integer, p_site_per_minute integer, p_account_per_day integer) from public, anon, authenticated, service_role;
+grant execute on function public.analytics_collect(p_site_id uuid, p_host text, p_ip text, p_client_key text, p_user_agent text, p_name text, p_path text, p_referrer_host text, p_utm_source text, p_utm_medium text, p_utm_campaign text, p_country text, p_browser text, p_os text, p_device text, p_screen text, p_props jsonb, p_per_minute integer, p_per_day integer, p_site_per_minute integer, p_account_per_day integer) to service_role;
+comment on function public.analytics_collect(p_site_id uuid, p_host text, p_ip text, p_client_key text, p_user_agent text, p_name text, p_path text, p_referrer_host text, p_utm_source text, p_utm_medium text, p_utm_campaign text, p_country text, p_browser text, p_os text, p_device text, p_screen text, p_props jsonb, p_per_minute integer, p_per_day integer, p_site_per_minute integer, p_account_per_day integer) is
+  'Stores one analytics event (the analytics function, service role): the site and host checked, the client, site and account limits counted, the visitor hashed with the day''s salt; the IP and user agent are not stored.';
 
 create or replace function private.analytics_visitors_now(p_site_id uuid)
  RETURNS integer
@@ -960,6 +987,23 @@ grant execute on function public.analytics_visitors_now(p_site_id uuid) to authe
 comment on function public.analytics_visitors_now(p_site_id uuid) is
   'The owner''s count of the site''s visitors with an event in the last 5 minutes; null when the site is not the caller''s.';
 
+create or replace function public.analytics_account_today()
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select jsonb_build_object('events', coalesce(a.events, 0), 'limit', a.day_limit)
+    from (select 1) one
+    left join private.analytics_account_days a
+      on a.user_id = (select auth.uid()) and a.day = (now() at time zone 'UTC')::date;
+$function$;
+revoke all on function public.analytics_account_today() from public, anon, authenticated, service_role;
+grant execute on function public.analytics_account_today() to authenticated;
+comment on function public.analytics_account_today() is
+  'The caller''s events stored today (UTC) over all their sites, and the daily cap last applied (null before the day''s first event).';
+
 create or replace function private.analytics_sweep(p_limit integer DEFAULT 5000)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -993,6 +1037,8 @@ begin
   -- Counters of earlier days are keyed by a salt that is gone: nothing can match them again.
   delete from private.analytics_rate_limits r where r.day_start < date_trunc('day', now(), 'UTC');
   get diagnostics v_limits = row_count;
+  -- The account cap's counts, by age alone (no site's deletion touches them).
+  delete from private.analytics_account_days a where a.day < (now() at time zone 'UTC')::date;
 
   return jsonb_build_object('rolled_days', v_rolled, 'events', v_events, 'salts', v_salts,
                             'rate_limits', v_limits);
@@ -1000,7 +1046,7 @@ end;
 $function$;
 revoke all on function private.analytics_sweep(p_limit integer) from public, anon, authenticated, service_role;
 comment on function private.analytics_sweep(p_limit integer) is
-  'Rolls up closed days, then deletes events past their site''s retention (at most p_limit), earlier days'' salts and stale counters; run by sweep_retention().';
+  'Rolls up closed days, then deletes events past their site''s retention (at most p_limit), earlier days'' salts, stale counters and account counts; run by sweep_retention().';
 
 -- ------------------------------------------------------------------------------------------------
 -- Triggers
@@ -1034,6 +1080,7 @@ alter table private.analytics_salts enable row level security;
 alter table private.analytics_events enable row level security;
 alter table private.analytics_rate_limits enable row level security;
 alter table private.analytics_site_counts enable row level security;
+alter table private.analytics_account_days enable row level security;
 alter table private.analytics_rollups enable row level security;
 alter table private.analytics_rollup_marks enable row level security;
 
@@ -1049,6 +1096,7 @@ revoke all on table private.analytics_salts from public, anon, authenticated, se
 revoke all on table private.analytics_events from public, anon, authenticated, service_role;
 revoke all on table private.analytics_rate_limits from public, anon, authenticated, service_role;
 revoke all on table private.analytics_site_counts from public, anon, authenticated, service_role;
+revoke all on table private.analytics_account_days from public, anon, authenticated, service_role;
 revoke all on table private.analytics_rollups from public, anon, authenticated, service_role;
 revoke all on table private.analytics_rollup_marks from public, anon, authenticated, service_role;
 revoke all on table public.analytics_live from public, anon, authenticated, service_role;

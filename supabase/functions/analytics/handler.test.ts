@@ -145,6 +145,7 @@ describe('analytics endpoint', () => {
     [{ status: 'site_not_found' } as const, 404, 'site_not_found'],
     [{ status: 'foreign_host' } as const, 403, 'foreign_host'],
     [{ status: 'rate_limited', retryAfter: 42 } as const, 429, 'rate_limited'],
+    [{ status: 'account_limit', retryAfter: 42 } as const, 429, 'account_limit'],
   ])("storage's %o is a %i", async (answer, status, code) => {
     const { deps } = fakes(answer);
     const res = await handleRequest(post(JSON.stringify(event)), deps);

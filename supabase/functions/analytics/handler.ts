@@ -2,8 +2,9 @@
 //   POST /analytics/collect   one event from the tracker (text/plain, a CORS simple request that
 //                             needs no preflight, or application/json): 202 with no body when it
 //                             is stored and when it came from a bot (bots are not told); 400
-//                             invalid_event, 403 foreign_host, 404 site_not_found, 413, 429 and
-//                             503 with Retry-After otherwise.
+//                             invalid_event, 403 foreign_host, 404 site_not_found, 413, 429
+//                             (rate_limited, or account_limit when the owner's account stored its
+//                             daily cap) and 503 with Retry-After otherwise.
 // Any page may post (every answer allows any origin): what a page may report is decided by the
 // site's domains, checked against the page's URL in the database. The client's address and user
 // agent go to analytics_collect() only to be hashed into the day's visitor id and rate-limit key.
@@ -130,5 +131,12 @@ export async function handleRequest(req: Request, deps: AnalyticsDeps): Promise<
       return refuse(429, 'rate_limited', 'Too many events; please slow down.', {
         'Retry-After': String(result.retryAfter),
       });
+    case 'account_limit':
+      return refuse(
+        429,
+        'account_limit',
+        "The site's account reached its daily limit of stored events; events are counted again from midnight UTC.",
+        { 'Retry-After': String(result.retryAfter) },
+      );
   }
 }

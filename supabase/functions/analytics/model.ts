@@ -46,4 +46,6 @@ export type CollectResult =
   | { status: 'accepted'; entry: boolean }
   | { status: 'site_not_found' }
   | { status: 'foreign_host' }
-  | { status: 'rate_limited'; retryAfter: number };
+  | { status: 'rate_limited'; retryAfter: number }
+  /** The site's account stored its daily cap of events (limits.ts); counted again from midnight UTC. */
+  | { status: 'account_limit'; retryAfter: number };

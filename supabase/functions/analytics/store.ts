@@ -1,5 +1,6 @@
 // analytics_collect() over the direct database connection (_shared/database.ts, or any client with
 // supabase-js's `rpc` shape): one round trip per event, as the service role.
+import { ANALYTICS } from '../_shared/limits.ts';
 import type { RpcClient } from '../_shared/outbox/store.ts';
 import type { CollectInput, CollectResult } from './model.ts';
 
@@ -23,6 +24,7 @@ export async function collectEvent(db: RpcClient, input: CollectInput): Promise<
     p_device: input.device,
     p_screen: input.screen,
     p_props: input.props,
+    p_account_per_day: ANALYTICS.accountEventsPerDay,
   });
   if (error) throw new Error(`analytics_collect failed: ${error.message}`);
   return resultOf(data);
@@ -38,8 +40,9 @@ function resultOf(data: unknown): CollectResult {
     case 'foreign_host':
       return { status: answer.status };
     case 'rate_limited':
+    case 'account_limit':
       return {
-        status: 'rate_limited',
+        status: answer.status,
         retryAfter: Math.max(1, Math.ceil(Number(answer.retry_after) || 60)),
       };
     default:

@@ -26,6 +26,7 @@ import { describeSiteError } from '../site-domains';
 import { FILTER_KEYS, filtersFromParams, withFilter, type FilterKey } from '../stats-filters';
 import { useLiveVisitors } from '../use-live-visitors';
 import { SiteForm } from './site-form';
+import { AccountLimitNotice } from './account-limit-notice';
 import { SiteStats } from './site-stats';
 import { SnippetBox } from './snippet-box';
 
@@ -86,6 +87,7 @@ export function AnalyticsPage() {
             Visitors of your sites, counted without cookies and without storing IP addresses.
           </Text>
         </Stack>
+        <AccountLimitNotice />
 
         {sites.isPending ? (
           <SettingLoading>Loading your sites…</SettingLoading>
