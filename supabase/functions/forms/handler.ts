@@ -174,6 +174,33 @@ export async function handleRequest(req: Request, deps: FormsDeps): Promise<Resp
 /** Stores of one post when the form keeps changing under it (each try saw a newer edit). */
 const MAX_STORE_TRIES = 3;
 
+/**
+ * Reads the form afresh (a remembered copy may predate an edit of its uploads settings) and checks
+ * the origin again. `corsOrigin` is what to answer with next: the form's origin, the caller's when
+ * the form cannot be read, none when the origin is no longer the form's.
+ */
+async function readFormAgain(
+  req: Request,
+  deps: FormsDeps,
+  formId: string,
+  corsOrigin: string | null,
+): Promise<
+  | { ok: true; form: FormRecord; corsOrigin: string | null }
+  | { ok: false; error: EndpointError; corsOrigin: string | null }
+> {
+  let current: FormRecord | null;
+  try {
+    current = await deps.loadForm(formId, { fresh: true });
+  } catch (err) {
+    deps.log(`form lookup failed: ${(err as Error).message}`);
+    return { ok: false, error: ERRORS.storageFailed(), corsOrigin };
+  }
+  if (!current) return { ok: false, error: ERRORS.formNotFound(), corsOrigin };
+  if (!originAllowed(req.headers, current.allowed_origin))
+    return { ok: false, error: ERRORS.originNotAllowed(), corsOrigin: null };
+  return { ok: true, form: current, corsOrigin: originOf(current.allowed_origin) };
+}
+
 async function handleSubmission(
   req: Request,
   deps: FormsDeps,
@@ -187,24 +214,6 @@ async function handleSubmission(
   let fresh = seenFresh;
   let corsOrigin = seenCorsOrigin;
   const refuse = (err: EndpointError) => errorResponse(err, { json, corsOrigin, refusalSite });
-  /** Reads the form afresh (its uploads settings may be newer); a refusal when it cannot. */
-  const readFormAgain = async (): Promise<Response | null> => {
-    try {
-      const current = await deps.loadForm(form.id, { fresh: true });
-      if (!current) return refuse(ERRORS.formNotFound());
-      form = current;
-      fresh = true;
-    } catch (err) {
-      deps.log(`form lookup failed: ${(err as Error).message}`);
-      return refuse(ERRORS.storageFailed());
-    }
-    if (!originAllowed(req.headers, form.allowed_origin)) {
-      corsOrigin = null;
-      return refuse(ERRORS.originNotAllowed());
-    }
-    corsOrigin = originOf(form.allowed_origin);
-    return null;
-  };
   const contentType = req.headers.get('content-type');
   const kind = bodyKind(contentType);
   if (!kind) return refuse(ERRORS.unsupportedType());
@@ -220,8 +229,11 @@ async function handleSubmission(
     !fresh &&
     !(declared <= LIMITS.maxBodyBytes)
   ) {
-    const refused = await readFormAgain();
-    if (refused) return refused;
+    const again = await readFormAgain(req, deps, form.id, corsOrigin);
+    corsOrigin = again.corsOrigin;
+    if (!again.ok) return refuse(again.error);
+    form = again.form;
+    fresh = true;
   }
 
   // Never an address the client wrote; IPv6 clients counted by their /64 network.
@@ -291,8 +303,11 @@ async function handleSubmission(
     if (!direct) return refuse(ERRORS.fileUpload());
     // A remembered form may predate its owner turning uploads on.
     if (!form.uploads?.enabled && !fresh) {
-      const refused = await readFormAgain();
-      if (refused) return refused;
+      const again = await readFormAgain(req, deps, form.id, corsOrigin);
+      corsOrigin = again.corsOrigin;
+      if (!again.ok) return refuse(again.error);
+      form = again.form;
+      fresh = true;
     }
     const namedEntry = named[0]![1].trim().toLowerCase();
     if (named.length > 1 || !isUuid(namedEntry)) return refuse(ERRORS.uploadsEntryUnknown());
@@ -510,19 +525,10 @@ async function handleUploadsRoute(
   // Read afresh: a remembered form may predate its owner turning uploads on or off, and URLs
   // handed out for a form that takes no files would be uploads refused only at the post.
   if (direct && !seenFresh) {
-    try {
-      const current = await deps.loadForm(form.id, { fresh: true });
-      if (!current) return refuse(ERRORS.formNotFound());
-      form = current;
-    } catch (err) {
-      deps.log(`form lookup failed: ${(err as Error).message}`);
-      return refuse(ERRORS.storageFailed());
-    }
-    if (!originAllowed(req.headers, form.allowed_origin)) {
-      corsOrigin = null;
-      return refuse(ERRORS.originNotAllowed());
-    }
-    corsOrigin = originOf(form.allowed_origin);
+    const again = await readFormAgain(req, deps, form.id, corsOrigin);
+    corsOrigin = again.corsOrigin;
+    if (!again.ok) return refuse(again.error);
+    form = again.form;
   }
   const settings = form.uploads;
   if (!direct || !settings?.enabled) {
