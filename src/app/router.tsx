@@ -54,7 +54,6 @@ const BookingComingSoonPage = lazyPage(
   () => import('../features/booking'),
   'BookingComingSoonPage',
 );
-
 const SettingsPage = lazyPage(() => import('./routes/settings-page'), 'SettingsPage');
 const BookingPreviewPage = lazyPage(() => import('../features/booking'), 'BookingPreviewPage');
 
