@@ -36,6 +36,8 @@ const ConfirmAddressPage = lazyPage(
   () => import('../features/forms/components/confirm-address-page'),
   'ConfirmAddressPage',
 );
+// A site's stats at its public share link: no sign-in, and none of the dashboard.
+const SharedStatsPage = lazyPage(() => import('../features/analytics/shared'), 'SharedStatsPage');
 const newsletterLinkPages = () => import('../features/newsletter/newsletter-link-pages');
 const NewsletterConfirmPage = lazyPage(newsletterLinkPages, 'NewsletterConfirmPage');
 const NewsletterUnsubscribePage = lazyPage(newsletterLinkPages, 'NewsletterUnsubscribePage');
@@ -81,6 +83,7 @@ export function AppRoutes() {
         <Route path={paths.custom} element={<CustomPage />} />
         <Route path={paths.docs} element={<DocsPage />} />
         <Route path={paths.confirmAddress} element={<ConfirmAddressPage />} />
+        <Route path="/share/analytics/:token" element={<SharedStatsPage />} />
         <Route path={paths.newsletterConfirm} element={<NewsletterConfirmPage />} />
         <Route path={paths.newsletterUnsubscribe} element={<NewsletterUnsubscribePage />} />
         <Route path={paths.newsletterConfirmed} element={<NewsletterConfirmedPage />} />

@@ -120,6 +120,20 @@ type Refinements = {
         /** null: the site is not the caller's. */
         Returns: AnalyticsStats | null;
       };
+      analytics_shared_stats: {
+        Args: { p_filters?: Partial<Record<AnalyticsDimension, string>> };
+        /** What analytics_stats answers the owner, for the site a share token opens. */
+        Returns: AnalyticsStats;
+      };
+      analytics_shared_site: {
+        Args: { p_token: string };
+        Returns: { name: string; domains: string[] };
+      };
+      analytics_share_get: {
+        Args: { p_site_id: string };
+        /** null: the site has no share link. */
+        Returns: string | null;
+      };
       create_api_key: {
         Args: { p_scope: ApiKeyScope };
         /** The new key's list entry and the full key, shown this once. */

@@ -64,11 +64,16 @@ export function presetRange(preset: Exclude<RangePreset, 'custom'>, now: Date): 
 }
 
 /** Why a custom range cannot be shown, or null when it can. */
-export function customRangeProblem(from: string, to: string, now: Date): string | null {
+export function customRangeProblem(
+  from: string,
+  to: string,
+  now: Date,
+  maxDays = MAX_RANGE_DAYS,
+): string | null {
   if (!isDate(from) || !isDate(to)) return 'Enter both dates.';
   if (from > to) return 'The start date must not be after the end date.';
   if (to > utcDate(now)) return 'The end date must not be in the future.';
-  if (rangeDays({ from, to }) > MAX_RANGE_DAYS) return `Choose at most ${MAX_RANGE_DAYS} days.`;
+  if (rangeDays({ from, to }) > maxDays) return `Choose at most ${maxDays} days.`;
   return null;
 }
 
@@ -80,12 +85,16 @@ export interface SelectedRange extends DateRange {
  * The range a URL asks for: a preset, or a custom range that is valid; anything else falls back
  * to the default (a shared link with a broken range still opens).
  */
-export function rangeFromParams(params: URLSearchParams, now: Date): SelectedRange {
+export function rangeFromParams(
+  params: URLSearchParams,
+  now: Date,
+  maxDays = MAX_RANGE_DAYS,
+): SelectedRange {
   const preset = params.get('range');
   if (preset === 'custom') {
     const from = params.get('from') ?? '';
     const to = params.get('to') ?? '';
-    if (!customRangeProblem(from, to, now)) return { preset, from, to };
+    if (!customRangeProblem(from, to, now, maxDays)) return { preset, from, to };
   } else if (preset && (RANGE_PRESETS as readonly string[]).includes(preset)) {
     const known = preset as Exclude<RangePreset, 'custom'>;
     return { preset: known, ...presetRange(known, now) };

@@ -1,7 +1,8 @@
 // The stats of one site for a range and filters, from one RPC, analytics_stats(p_site_id, p_from,
 // p_to, p_filters): totals against the equally long period just before, a series with every bucket
 // (hours for a single day, days otherwise) and the top ten of each breakdown. It answers null for
-// a site that is not the caller's.
+// a site that is not the caller's. A share link's visitor reads the same answer through
+// get-shared-stats.ts: the source says which.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
   AnalyticsEventRow,
@@ -12,6 +13,8 @@ import type {
 import { supabase } from '../../../lib/supabase';
 import type { DateRange } from '../date-range';
 import type { StatsFilters } from '../stats-filters';
+import { shareKeys } from './get-share';
+import { getSharedStats } from './get-shared-stats';
 import { analyticsKeys } from './get-sites';
 
 export type SiteStats = AnalyticsStats;
@@ -25,6 +28,9 @@ export interface StatsQuery extends DateRange {
   filters: StatsFilters;
 }
 
+/** Whose stats: one of the owner's sites, or the site a share link opens. */
+export type StatsSource = { siteId: string } | { token: string };
+
 async function getStats({ siteId, from, to, filters }: StatsQuery): Promise<SiteStats | null> {
   const { data, error } = await supabase.rpc('analytics_stats', {
     p_site_id: siteId,
@@ -36,11 +42,16 @@ async function getStats({ siteId, from, to, filters }: StatsQuery): Promise<Site
   return data ?? null;
 }
 
-export function useStats(query: StatsQuery) {
-  const { siteId, from, to, filters } = query;
+export function useStats(source: StatsSource, { from, to }: DateRange, filters: StatsFilters) {
   return useQuery({
-    queryKey: analyticsKeys.stats(siteId, { from, to, filters }),
-    queryFn: () => getStats(query),
+    queryKey:
+      'token' in source
+        ? shareKeys.sharedStats(source.token, { from, to, filters })
+        : analyticsKeys.stats(source.siteId, { from, to, filters }),
+    queryFn: () =>
+      'token' in source
+        ? getSharedStats({ token: source.token, from, to, filters })
+        : getStats({ siteId: source.siteId, from, to, filters }),
     // A new range or filter keeps the last numbers on screen (dimmed) until the new ones arrive,
     // instead of flashing the skeletons on every click.
     placeholderData: keepPreviousData,

@@ -1,7 +1,12 @@
 // How many distinct visitors a site had in the last five minutes. Read once when the page opens;
 // after that the analytics_live row of the site brings each new figure (use-live-visitors.ts).
+// A share link's visitor has no Realtime: the figure is polled (get-shared-visitors-now.ts).
 import { useQuery } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
+import { SHARED_VISITORS_POLL_MS } from '../share-link';
+import type { StatsSource } from './get-stats';
+import { shareKeys } from './get-share';
+import { getSharedVisitorsNow } from './get-shared-visitors-now';
 import { analyticsKeys } from './get-sites';
 
 async function getVisitorsNow(siteId: string): Promise<number> {
@@ -10,11 +15,13 @@ async function getVisitorsNow(siteId: string): Promise<number> {
   return data ?? 0;
 }
 
-export function useVisitorsNow(siteId: string) {
+export function useVisitorsNow(source: StatsSource) {
+  const token = 'token' in source ? source.token : null;
+  const siteId = 'siteId' in source ? source.siteId : '';
   return useQuery({
-    queryKey: analyticsKeys.visitorsNow(siteId),
-    queryFn: () => getVisitorsNow(siteId),
-    // Realtime keeps it fresh; a minute's poll covers a subscription that is down.
-    refetchInterval: 60_000,
+    queryKey: token ? shareKeys.sharedVisitorsNow(token) : analyticsKeys.visitorsNow(siteId),
+    queryFn: () => (token ? getSharedVisitorsNow(token) : getVisitorsNow(siteId)),
+    // Realtime keeps the owner's fresh; a minute's poll covers a subscription that is down.
+    refetchInterval: token ? SHARED_VISITORS_POLL_MS : 60_000,
   });
 }

@@ -25,12 +25,13 @@ import { rangeFromParams, type RangePreset } from '../date-range';
 import { describeSiteError } from '../site-domains';
 import { FILTER_KEYS, filtersFromParams, withFilter, type FilterKey } from '../stats-filters';
 import { useLiveVisitors } from '../use-live-visitors';
+import { SharePanel } from './share-panel';
 import { SiteForm } from './site-form';
 import { AccountLimitNotice } from './account-limit-notice';
 import { SiteStats } from './site-stats';
 import { SnippetBox } from './snippet-box';
 
-type Panel = 'add' | 'edit' | 'snippet' | null;
+type Panel = 'add' | 'edit' | 'snippet' | 'share' | null;
 
 export function AnalyticsPage() {
   useDocumentTitle('Analytics');
@@ -120,6 +121,14 @@ export function AnalyticsPage() {
                 <Button
                   size="sm"
                   variant="outline"
+                  aria-expanded={panel === 'share'}
+                  onClick={() => setPanel(panel === 'share' ? null : 'share')}
+                >
+                  Share
+                </Button>
+                <Button
+                  size="sm"
+                  variant="outline"
                   aria-expanded={panel === 'edit'}
                   onClick={() => setPanel(panel === 'edit' ? null : 'edit')}
                 >
@@ -148,6 +157,7 @@ export function AnalyticsPage() {
               {panel === 'snippet' && (
                 <SnippetBox siteId={site.id} siteName={visibleText(site.name)} />
               )}
+              {panel === 'share' && <SharePanel key={site.id} site={site} />}
               {panel === 'edit' && (
                 <SiteForm
                   key={site.id}

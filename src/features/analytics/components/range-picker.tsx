@@ -16,9 +16,11 @@ export interface RangePickerProps {
   range: SelectedRange;
   onPreset: (preset: Exclude<RangePreset, 'custom'>) => void;
   onCustom: (from: string, to: string) => void;
+  /** The longest custom range, in days (the dashboard's own limit unless told). */
+  maxDays?: number;
 }
 
-export function RangePicker({ range, onPreset, onCustom }: RangePickerProps) {
+export function RangePicker({ range, onPreset, onCustom, maxDays }: RangePickerProps) {
   const selectId = useId();
   // 'custom' is picked before its dates are: the inputs show until a range is applied.
   const [customOpen, setCustomOpen] = useState(range.preset === 'custom');
@@ -29,7 +31,7 @@ export function RangePicker({ range, onPreset, onCustom }: RangePickerProps) {
   const value = customOpen ? 'custom' : range.preset;
 
   function apply() {
-    const why = customRangeProblem(from, to, new Date());
+    const why = customRangeProblem(from, to, new Date(), maxDays);
     setProblem(why);
     if (!why) onCustom(from, to);
   }

@@ -2,13 +2,15 @@
 // now", the headline numbers, the chart and the top lists. Range and filters are the URL's, so a
 // view can be shared and reloaded. Skeletons while the first numbers load; the last numbers stay
 // (dimmed) while a new range or filter loads; an error offers a retry. A site whose range and the
-// period before it hold nothing shows its snippet: most likely it is not installed yet.
+// period before it hold nothing shows its owner its snippet: most likely it is not installed yet.
+// The same view serves a public share link, read through its token (no snippet there).
 import { Box, Button, Heading, HStack, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { SettingLoadError } from '../../../components/setting-states';
 import { visibleText } from '../../../lib/visible-text';
 import { useStats, type SiteStats } from '../api/get-stats';
 import type { AnalyticsSite } from '../api/get-sites';
 import type { RangePreset, SelectedRange } from '../date-range';
+import { isShareBusy, isShareGone, SHARED_MAX_RANGE_DAYS } from '../share-link';
 import { FILTER_KEYS, FILTER_LABELS, type FilterKey, type StatsFilters } from '../stats-filters';
 import { HeadlineNumbers } from './headline-numbers';
 import { RangePicker } from './range-picker';
@@ -31,14 +33,17 @@ const LIST_TITLES: Record<FilterKey, string> = {
   event: 'Custom events',
 };
 
-export interface SiteStatsProps {
-  site: AnalyticsSite;
+/** The owner's own site, or the site a public share link opens. */
+type StatsOf =
+  { site: AnalyticsSite; shareToken?: undefined } | { site?: undefined; shareToken: string };
+
+export type SiteStatsProps = StatsOf & {
   range: SelectedRange;
   filters: StatsFilters;
   onPreset: (preset: Exclude<RangePreset, 'custom'>) => void;
   onCustom: (from: string, to: string) => void;
   onFilter: (key: FilterKey, value: string | null) => void;
-}
+};
 
 /** Nothing counted in the range nor in the period before it, with no filter to blame. */
 function hasNoData(stats: SiteStats, filtered: boolean): boolean {
@@ -46,8 +51,17 @@ function hasNoData(stats: SiteStats, filtered: boolean): boolean {
   return !filtered && totals.pageviews + totals.events + previous.pageviews + previous.events === 0;
 }
 
-export function SiteStats({ site, range, filters, onPreset, onCustom, onFilter }: SiteStatsProps) {
-  const stats = useStats({ siteId: site.id, from: range.from, to: range.to, filters });
+export function SiteStats({
+  site,
+  shareToken,
+  range,
+  filters,
+  onPreset,
+  onCustom,
+  onFilter,
+}: SiteStatsProps) {
+  const source = site ? { siteId: site.id } : { token: shareToken };
+  const stats = useStats(source, range, filters);
   const active = FILTER_KEYS.filter((key) => filters[key] !== undefined);
   const data = stats.data;
 
@@ -60,8 +74,9 @@ export function SiteStats({ site, range, filters, onPreset, onCustom, onFilter }
           range={range}
           onPreset={onPreset}
           onCustom={onCustom}
+          maxDays={site ? undefined : SHARED_MAX_RANGE_DAYS}
         />
-        <VisitorsNow siteId={site.id} />
+        <VisitorsNow source={source} />
       </HStack>
 
       {active.length > 0 && (
@@ -96,6 +111,13 @@ export function SiteStats({ site, range, filters, onPreset, onCustom, onFilter }
             <Skeleton height="12rem" borderRadius="md" />
           </SimpleGrid>
         </Stack>
+      ) : stats.isError && isShareGone(stats.error) ? (
+        <Text role="alert">This link no longer works. Its owner may have revoked it.</Text>
+      ) : stats.isError && isShareBusy(stats.error) ? (
+        <SettingLoadError
+          title="This link has been used a lot in the last minute. Try again in a minute."
+          onRetry={() => void stats.refetch()}
+        />
       ) : stats.isError ? (
         <SettingLoadError
           title="The stats could not be loaded."
@@ -103,7 +125,9 @@ export function SiteStats({ site, range, filters, onPreset, onCustom, onFilter }
         />
       ) : !data ? (
         <Text role="alert">This site no longer exists, or it is not yours.</Text>
-      ) : hasNoData(data, active.length > 0) ? (
+      ) : !site && hasNoData(data, active.length > 0) ? (
+        <Text color="fg.muted">No visits counted in this period or the one before it.</Text>
+      ) : site && hasNoData(data, active.length > 0) ? (
         <Stack gap="2">
           <Heading as="h2" size="md">
             No data yet — here is your snippet

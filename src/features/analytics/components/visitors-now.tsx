@@ -1,10 +1,11 @@
 // "Visitors now": distinct visitors in the last five minutes, kept live by use-live-visitors.ts.
 // A polite live region, so a screen reader hears the new figure without losing its place.
 import { HStack, Text } from '@chakra-ui/react';
+import type { StatsSource } from '../api/get-stats';
 import { useVisitorsNow } from '../api/get-visitors-now';
 
-export function VisitorsNow({ siteId }: { siteId: string }) {
-  const now = useVisitorsNow(siteId);
+export function VisitorsNow({ source }: { source: StatsSource }) {
+  const now = useVisitorsNow(source);
   const count = now.data;
   return (
     <HStack gap="2" role="status" aria-live="polite" aria-atomic="true" data-testid="visitors-now">
