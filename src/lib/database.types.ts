@@ -272,6 +272,9 @@ export type Database = {
           notification_skipped: string | null;
           read_at: string | null;
           search_text: string | null;
+          source_page: string | null;
+          source_referrer: string | null;
+          source_site_id: string | null;
           user_id: string;
         };
         Insert: {
@@ -287,6 +290,9 @@ export type Database = {
           notification_skipped?: string | null;
           read_at?: string | null;
           search_text?: string | null;
+          source_page?: string | null;
+          source_referrer?: string | null;
+          source_site_id?: string | null;
           user_id: string;
         };
         Update: {
@@ -302,6 +308,9 @@ export type Database = {
           notification_skipped?: string | null;
           read_at?: string | null;
           search_text?: string | null;
+          source_page?: string | null;
+          source_referrer?: string | null;
+          source_site_id?: string | null;
           user_id?: string;
         };
         Relationships: [
@@ -310,6 +319,13 @@ export type Database = {
             columns: ['form_id'];
             isOneToOne: false;
             referencedRelation: 'forms';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'entries_source_site_id_fkey';
+            columns: ['source_site_id'];
+            isOneToOne: false;
+            referencedRelation: 'analytics_sites';
             referencedColumns: ['id'];
           },
         ];
@@ -791,6 +807,9 @@ export type Database = {
           p_per_day: number;
           p_per_minute: number;
           p_seen: Json;
+          p_source_page?: string;
+          p_source_referrer?: string;
+          p_source_site_id?: string;
         };
         Returns: Json;
       };
@@ -844,23 +863,6 @@ export type Database = {
           p_utm_source?: string;
         };
         Returns: Json;
-      };
-      analytics_share_create: { Args: { p_site_id: string }; Returns: string };
-      analytics_share_get: { Args: { p_site_id: string }; Returns: string };
-      analytics_share_revoke: { Args: { p_site_id: string }; Returns: boolean };
-      analytics_shared_site: { Args: { p_token: string }; Returns: Json };
-      analytics_shared_stats: {
-        Args: {
-          p_filters?: Json;
-          p_from: string;
-          p_to: string;
-          p_token: string;
-        };
-        Returns: Json;
-      };
-      analytics_shared_visitors_now: {
-        Args: { p_token: string };
-        Returns: number;
       };
       analytics_stats: {
         Args: {
@@ -1031,6 +1033,14 @@ export type Database = {
         Returns: boolean;
       };
       form_captcha_secret: { Args: { p_form_id: string }; Returns: string };
+      form_conversion: {
+        Args: { p_days?: number; p_form_id: string };
+        Returns: {
+          conversion: number;
+          submissions: number;
+          views: number;
+        }[];
+      };
       form_message_counts: {
         Args: Record<PropertyKey, never>;
         Returns: {

@@ -27,6 +27,9 @@ create table public.entries (
   search_text text,
   notification_skipped text,
   field_order text[],
+  source_site_id uuid,
+  source_page text,
+  source_referrer text,
   constraint entries_pkey PRIMARY KEY (id),
   constraint entries_form_id_fkey FOREIGN KEY (form_id) REFERENCES public.forms(id) ON DELETE CASCADE,
   constraint entries_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE,
@@ -34,12 +37,16 @@ create table public.entries (
   constraint entries_email_length CHECK ((char_length(email) <= 320)),
   constraint entries_message_length CHECK ((char_length(message) <= 10000)),
   constraint entries_name_length CHECK ((char_length(name) <= 200)),
+  constraint entries_source_page CHECK (((source_page ~ '^/'::text) AND (char_length(source_page) <= 2000) AND (source_page !~ '[[:cntrl:]]'::text))),
+  constraint entries_source_referrer CHECK (((char_length(source_referrer) <= 253) AND (source_referrer ~ '^[a-z0-9.-]+$'::text))),
   constraint entries_notification_skipped CHECK ((notification_skipped = ANY (ARRAY['off'::text, 'unverified'::text, 'hourly_limit'::text, 'daily_limit'::text])))
 );
 create index entries_form_created_id_idx ON public.entries (form_id, created_at, id);
 create index entries_form_spam_created_idx ON public.entries (form_id, is_spam, created_at DESC, id DESC);
 create index entries_search_text_trgm_idx ON public.entries USING gin (search_text extensions.gin_trgm_ops);
 create index entries_user_spam_created_idx ON public.entries (user_id, is_spam, created_at DESC, id DESC);
+-- Deleting an analytics site sets its entries' source_site_id to null.
+create index entries_source_site_id_idx ON public.entries (source_site_id) WHERE (source_site_id IS NOT NULL);
 create unique index entries_id_user_id_key ON public.entries (id, user_id);
 alter table public.entries replica identity using index entries_id_user_id_key;
 comment on table public.entries is
@@ -48,6 +55,12 @@ comment on column public.entries.search_text is
   'Name, e-mail, message and the custom fields'' values (bounded), lower-cased by a trigger: the inbox search target.';
 comment on column public.entries.notification_skipped is
   'Why no notification was queued: off, unverified, hourly_limit or daily_limit; null otherwise.';
+comment on column public.entries.source_site_id is
+  'The owner''s analytics site whose tracker was on the page the post came from (its foreign key, ON DELETE SET NULL, is in 17-analytics.sql); null otherwise.';
+comment on column public.entries.source_page is
+  'The path of the page the form was on, as the tracker reported it; null without the tracker.';
+comment on column public.entries.source_referrer is
+  'The host that referred the visit to the site (as analytics keeps it); null for a direct visit or without the tracker.';
 comment on column public.entries.field_order is
   'The keys of data in the order the visitor sent them (each once); null for entries stored before it was kept.';
 

@@ -96,7 +96,7 @@ AS $function$
 $function$;
 revoke all on function private.repeated_post_answer(p_entry_id uuid) from public, anon, authenticated, service_role;
 
-create or replace function private.accept_entry(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[])
+create or replace function private.accept_entry(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[], p_source_site_id uuid DEFAULT NULL::uuid, p_source_page text DEFAULT NULL::text, p_source_referrer text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -120,6 +120,7 @@ declare
   v_first uuid;
   v_counted boolean;
   v_storing boolean := true;
+  v_source_site uuid;
 begin
   -- `for key share` keeps the form from being deleted until this transaction ends; its settings
   -- are read under the same lock, so the decision to e-mail follows the form as it is now.
@@ -156,6 +157,13 @@ begin
     end if;
   end if;
 
+  -- The tracker's site only when it is the form owner's: nobody links posts into another
+  -- account's analytics.
+  if p_source_site_id is not null then
+    select s.id into v_source_site from public.analytics_sites s
+     where s.id = p_source_site_id and s.user_id = v_owner;
+  end if;
+
   -- The visitor's network, for the autoresponder's per-visitor cap (its trigger reads it in this
   -- transaction only).
   perform set_config('tinyback.client', coalesce(p_ip_hash, ''), true);
@@ -182,9 +190,11 @@ begin
         -- The entry's owner is set by the entries_set_owner trigger, from the form; the order of
         -- the custom fields is checked against the data by entries_set_field_order.
         insert into public.entries (id, form_id, name, email, message, data, is_spam,
-                                    notification_skipped, field_order)
+                                    notification_skipped, field_order, source_site_id,
+                                    source_page, source_referrer)
           values (p_entry_id, p_form_id, p_name, p_email, p_message, coalesce(p_data, '{}'::jsonb),
-                  p_is_spam, v_skipped, p_field_order);
+                  p_is_spam, v_skipped, p_field_order, v_source_site, p_source_page,
+                  p_source_referrer);
         if not p_is_spam and p_notification is not null and v_skipped is null then
           insert into public.email_deliveries
               (kind, entry_id, user_id, recipient, subject, reply_to, text_body, html_body)
@@ -308,8 +318,8 @@ begin
   );
 end;
 $function$;
-revoke all on function private.accept_entry(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[]) from public, anon, authenticated, service_role;
-comment on function private.accept_entry(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[]) is
+revoke all on function private.accept_entry(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[], p_source_site_id uuid, p_source_page text, p_source_referrer text) from public, anon, authenticated, service_role;
+comment on function private.accept_entry(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[], p_source_site_id uuid, p_source_page text, p_source_referrer text) is
   'The body of accept_submission() and accept_post(): the caps, the idempotency key, the quota, the entry and its notification; p_field_order is the order the visitor sent the fields in.';
 
 create or replace function public.accept_submission(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer DEFAULT NULL::integer, p_account_per_hour integer DEFAULT NULL::integer, p_account_per_day integer DEFAULT NULL::integer, p_idempotency_key text DEFAULT NULL::text, p_client_counted boolean DEFAULT false)
@@ -329,7 +339,7 @@ $function$;
 revoke all on function public.accept_submission(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean) from public, anon, authenticated, service_role;
 grant execute on function public.accept_submission(p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean) to service_role;
 
-create or replace function public.accept_post(p_seen jsonb, p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text DEFAULT NULL::text, p_client_counted boolean DEFAULT false, p_field_order text[] DEFAULT NULL::text[], p_files jsonb DEFAULT NULL::jsonb)
+create or replace function public.accept_post(p_seen jsonb, p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text DEFAULT NULL::text, p_client_counted boolean DEFAULT false, p_field_order text[] DEFAULT NULL::text[], p_files jsonb DEFAULT NULL::jsonb, p_source_site_id uuid DEFAULT NULL::uuid, p_source_page text DEFAULT NULL::text, p_source_referrer text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -364,7 +374,8 @@ begin
     v_result := private.accept_entry(
       p_entry_id, p_form_id, p_ip_hash, p_name, p_email, p_message, p_data, p_is_spam,
       p_notification, p_per_minute, p_per_day, p_form_per_minute, p_account_per_hour,
-      p_account_per_day, p_idempotency_key, p_client_counted, p_field_order
+      p_account_per_day, p_idempotency_key, p_client_counted, p_field_order,
+      p_source_site_id, p_source_page, p_source_referrer
     );
   else
     -- A post with files, in a block of its own: judged once the entry is in (a repeat is answered
@@ -373,7 +384,8 @@ begin
       v_result := private.accept_entry(
         p_entry_id, p_form_id, p_ip_hash, p_name, p_email, p_message, p_data, p_is_spam,
         p_notification, p_per_minute, p_per_day, p_form_per_minute, p_account_per_hour,
-        p_account_per_day, p_idempotency_key, p_client_counted, p_field_order
+        p_account_per_day, p_idempotency_key, p_client_counted, p_field_order,
+        p_source_site_id, p_source_page, p_source_referrer
       );
       if v_result ->> 'status' = 'accepted' and not v_result ? 'repeated' then
         -- Read under a minute-old copy of the form: the owner may have turned uploads off since.
@@ -404,8 +416,8 @@ begin
   );
 end;
 $function$;
-revoke all on function public.accept_post(p_seen jsonb, p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[], p_files jsonb) from public, anon, authenticated, service_role;
-grant execute on function public.accept_post(p_seen jsonb, p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[], p_files jsonb) to service_role;
+revoke all on function public.accept_post(p_seen jsonb, p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[], p_files jsonb, p_source_site_id uuid, p_source_page text, p_source_referrer text) from public, anon, authenticated, service_role;
+grant execute on function public.accept_post(p_seen jsonb, p_entry_id uuid, p_form_id uuid, p_ip_hash text, p_name text, p_email text, p_message text, p_data jsonb, p_is_spam boolean, p_notification jsonb, p_per_minute integer, p_per_day integer, p_form_per_minute integer, p_account_per_hour integer, p_account_per_day integer, p_idempotency_key text, p_client_counted boolean, p_field_order text[], p_files jsonb, p_source_site_id uuid, p_source_page text, p_source_referrer text) to service_role;
 
 -- ------------------------------------------------------------------------------------------------
 -- Row level security

@@ -202,4 +202,18 @@ describe('messagesToCsv', () => {
     });
     expect(lines(csv)[1]).toContain(',"Beta signup",');
   });
+
+  it('adds the page and the referrer when a message carries them (the analytics tracker)', () => {
+    const at = { created_at: '2026-01-01T00:00:00Z', message: 'hi', data: { plan: 'pro' } };
+    const csv = messagesToCsv([
+      makeMessage({ ...at, source_page: '/contact', source_referrer: 'news.example' }),
+      makeMessage({ ...at, source_page: '/=cmd', source_referrer: null }),
+      makeMessage(at),
+    ]);
+    const rows = lines(csv);
+    expect(rows[0]).toBe('"Date","Form","Name","Email","Message","Files","Page","Referrer","plan"');
+    expect(rows[1]).toContain(',"","/contact","news.example","pro"');
+    expect(rows[2]).toContain(',"","/=cmd","(direct)","pro"');
+    expect(rows[3]).toContain(',"","","","pro"');
+  });
 });

@@ -1,14 +1,28 @@
 // The inbox as a CSV file: one row per message with its date, form, sender, message and the names
-// of its files (in the order sent, joined by "; "), plus one column per custom field any of the messages carries (in the order first seen, each message's
+// of its files (in the order sent, joined by "; "), the page it was written on and the visit's
+// referrer when any message carries them (the analytics tracker; "(direct)" for none), plus one column per custom field any of the messages carries (in the order first seen, each message's
 // fields in the order sent; a field sent more than once has its items joined by "; "). RFC 4180
 // (CRLF, every field quoted, quotes doubled), UTF-8 with a byte-order mark so spreadsheet apps read
 // accents right, and cells a spreadsheet would run as a formula neutralised.
-import { fieldNames, fieldValue, fileNames, type CustomFieldSource } from './message-fields';
+import {
+  fieldNames,
+  fieldValue,
+  fileNames,
+  messageSource,
+  type CustomFieldSource,
+} from './message-fields';
 import type { Message } from './types';
 
 export const CSV_BOM = '\uFEFF';
 const CRLF = '\r\n';
 const BASE_HEADERS = ['Date', 'Form', 'Name', 'Email', 'Message', 'Files'] as const;
+const SOURCE_HEADERS = ['Page', 'Referrer'] as const;
+
+/** The page and referrer cells: empty without the tracker, "(direct)" for a direct visit. */
+function sourceCells(message: Message): string[] {
+  const source = messageSource(message);
+  return source ? [source.page, source.referrer ?? '(direct)'] : ['', ''];
+}
 
 // A formula start (`=`, `+`, `-`, `@`, a tab or a carriage return) at the start of the text or
 // of a `;`- or `,`-separated part of it, behind any quotes: Excel in locales whose list separator
@@ -73,7 +87,8 @@ export interface CsvOptions {
  */
 export function messagesToCsv(messages: readonly Message[], options: CsvOptions = {}): string {
   const extras = extraColumns(messages);
-  const lines = [csvLine([...BASE_HEADERS, ...extras])];
+  const sourced = messages.some((message) => messageSource(message));
+  const lines = [csvLine([...BASE_HEADERS, ...(sourced ? SOURCE_HEADERS : []), ...extras])];
   for (const message of messages) {
     const date = new Date(message.created_at);
     lines.push(
@@ -84,6 +99,7 @@ export function messagesToCsv(messages: readonly Message[], options: CsvOptions 
         message.email ?? '',
         message.message ?? '',
         filesCell(message.files),
+        ...(sourced ? sourceCells(message) : []),
         ...extras.map((key) =>
           Object.hasOwn(message.data, key) ? fieldCell(message.data[key]) : '',
         ),

@@ -120,6 +120,8 @@ export function toMessage(raw: unknown): Message {
     delivery: toDelivery(raw.delivery),
     files: toFiles(raw.files),
     notification_skipped: toSkipReason(raw.notification_skipped),
+    source_page: optionalText(raw.source_page, 'page'),
+    source_referrer: optionalText(raw.source_referrer, 'referrer'),
   };
 }
 
@@ -137,6 +139,8 @@ export function messageColumns(raw: Record<string, unknown>): Partial<Message> {
     'read_at',
     'created_at',
     'notification_skipped',
+    'source_page',
+    'source_referrer',
   ] as const;
   const picked: Record<string, unknown> = {};
   for (const key of keys) if (key in raw) picked[key] = raw[key];
@@ -262,4 +266,16 @@ export function deliveryState(message: DeliveryFields): DeliveryState {
 /** Whether the delivery may still change (and is worth polling). */
 export function isDeliveryInFlight(message: Pick<Message, 'delivery'>): boolean {
   return message.delivery?.status === 'pending' || message.delivery?.status === 'sending';
+}
+
+/**
+ * Where a message was written, when the site runs the analytics tracker: the page's path and the
+ * referring host, or `null` for the referrer of a direct visit; `null` for a message without them.
+ */
+export function messageSource(
+  message: Pick<Message, 'source_page' | 'source_referrer'>,
+): { page: string; referrer: string | null } | null {
+  return message.source_page
+    ? { page: message.source_page, referrer: message.source_referrer ?? null }
+    : null;
 }

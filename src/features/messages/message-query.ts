@@ -19,7 +19,7 @@ export const MAX_SEARCH_LENGTH = 200;
  */
 export const MESSAGE_COLUMNS =
   'id, form_id, name, email, message, data, field_order, is_spam, read_at, created_at, ' +
-  'notification_skipped, ' +
+  'notification_skipped, source_page, source_referrer, ' +
   'form:forms(name), delivery:email_deliveries(status, attempts, last_error, next_attempt_at, sent_at), ' +
   `files:entry_files(${ENTRY_FILE_COLUMNS})`;
 

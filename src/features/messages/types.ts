@@ -46,6 +46,12 @@ export type Message = Pick<
    * message that arrived over Realtime has been read back.
    */
   files: EntryFile[];
+  /**
+   * The page the form was on and the host that referred the visit, when the site runs the analytics
+   * tracker (null otherwise, and a null referrer with a page is a direct visit).
+   */
+  source_page?: string | null;
+  source_referrer?: string | null;
   /** Set on the client when the message arrived through Realtime while the inbox was open. */
   arrivedLive?: boolean;
 };

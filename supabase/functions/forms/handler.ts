@@ -448,6 +448,7 @@ async function handleSubmission(
           message: submission.message,
           data: submission.data,
           fieldOrder: submission.ordered.map(([name]) => name),
+          source: submission.source,
           isSpam: submission.isSpam,
           notification,
           idempotencyKey,

@@ -3,6 +3,7 @@
 // Supabase store all speak these types; none of them depends on another for them.
 import type { CaptchaProvider } from './captcha.ts';
 import type { Notification } from './notification.ts';
+import type { PostSource } from './source.ts';
 import type { StoredFile } from './uploads/receive.ts';
 import type { UploadSettings } from './uploads/settings.ts';
 
@@ -45,6 +46,8 @@ export interface AcceptInput {
   clientCounted: boolean;
   /** The files already in Storage, stored with the entry (null: the post took no upload path). */
   files?: readonly StoredFile[] | null;
+  /** The page the post came from, as the analytics tracker told it (source.ts); absent: none. */
+  source?: PostSource;
 }
 
 export type AcceptResult =

@@ -1,9 +1,10 @@
 // Validates and cleans the parsed fields of one submission: limits, trimming, control characters
 // (none at all in field names), e-mail checks, and the special fields (_next, _subject, _replyto,
-// _idempotency, honeypots, ignored userId and CAPTCHA tokens).
+// _idempotency, honeypots, ignored userId and CAPTCHA tokens, the tracker's source fields).
 import { IDEMPOTENCY, LIMITS, SPECIAL_FIELDS } from '../_shared/limits.ts';
 import { ERRORS, type EndpointError } from './errors.ts';
 import type { RawField } from './request-body.ts';
+import { isSourceField, readSource, type PostSource } from './source.ts';
 import { charLength, cleanFieldName, cleanValue, isEmail } from './text.ts';
 
 interface Submission {
@@ -20,6 +21,8 @@ interface Submission {
   replyTo: string | null;
   /** The post's `_idempotency` key, or null (never stored as a field). */
   idempotencyKey: string | null;
+  /** The page and referrer the analytics tracker added (source.ts); never stored as fields. */
+  source: PostSource;
   isSpam: boolean;
 }
 
@@ -78,6 +81,8 @@ export function validateSubmission(raw: RawField[]): SubmissionResult {
   for (const [rawName, rawValue] of raw) {
     const name = cleanFieldName(rawName);
     if (name === '') return { ok: false, error: ERRORS.invalidBody('Every field needs a name.') };
+    // Read by readSource below; a value it cannot use is dropped, never a refusal.
+    if (isSourceField(name)) continue;
     const key = name.slice(0, LIMITS.maxFieldNameLength);
     if (charLength(name) > LIMITS.maxFieldNameLength) {
       problems[key] = `Field names are at most ${LIMITS.maxFieldNameLength} characters.`;
@@ -137,6 +142,7 @@ export function validateSubmission(raw: RawField[]): SubmissionResult {
       subject: values.get(SPECIAL_FIELDS.subject) || null,
       replyTo: replyToField ?? email,
       idempotencyKey,
+      source: readSource(raw),
       isSpam,
     },
   };

@@ -90,6 +90,9 @@ export function createFormStore(
         p_idempotency_key: input.idempotencyKey,
         p_client_counted: input.clientCounted,
         p_field_order: input.fieldOrder,
+        p_source_site_id: input.source?.siteId ?? null,
+        p_source_page: input.source?.page ?? null,
+        p_source_referrer: input.source?.referrer ?? null,
         ...(input.files && {
           p_files: input.files.map((f) => ({
             position: f.position,

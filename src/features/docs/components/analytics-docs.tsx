@@ -126,6 +126,20 @@ export function Analytics() {
         to <C>script-src</C> and your Supabase URL to <C>connect-src</C>.
       </Note>
 
+      <SubHeading>Forms and conversion</SubHeading>
+      <P>
+        On a page with the tracker, a tinyback form (the HTML or the JavaScript embed) also tells
+        the form endpoint where it was sent from: the tracker adds three hidden fields,{' '}
+        <C>_tb_site</C>, <C>_tb_page</C> (the page&rsquo;s path) and <C>_tb_ref</C> (the host of the
+        website that referred the visit, empty for a direct one or for a page reached from your own
+        site). They are never shown as the message&rsquo;s fields: the inbox shows a line such as
+        &ldquo;Page /contact · From news.example&rdquo;, the CSV export has Page and Referrer
+        columns, and each form&rsquo;s card shows the page views of the pages its messages came from
+        over the last 30 days, its messages from them and the conversion rate. A site that is not
+        yours is ignored, and values the tracker would not send are dropped without refusing the
+        message.
+      </P>
+
       <SubHeading id={ANALYTICS_DATA_ID}>What is collected, and what is not</SubHeading>
       <P>
         You can link this statement from your privacy page. For each page view or event, tinyback
@@ -147,6 +161,11 @@ export function Analytics() {
           the country, derived from the time zone the browser reports, not from an IP address;
         </Item>
         <Item>the event&rsquo;s name and props, which the website chooses;</Item>
+        <Item>
+          with a message sent through a tinyback form on a page with the tracker: the site, the
+          page&rsquo;s path and the referring host, kept with the message (no more than the page
+          view already holds);
+        </Item>
         <Item>
           a visitor id: a hash of a salt, the site, the IP address and the user agent. The salt is
           replaced every day and the old one deleted after a day, so the id cannot be recomputed

@@ -1,5 +1,6 @@
 // One form on the Forms tab: its name (bidi controls shown as tokens), id, target address (and whether it still awaits its
-// confirmation), origin, settings and message counts, with the actions on it. An <article> named
+// confirmation), origin, settings, message counts and views and conversion (the analytics
+// tracker), with the actions on it. An <article> named
 // after the form, so its buttons read in context.
 import {
   Badge,
@@ -17,6 +18,7 @@ import { visibleText } from '../../../lib/visible-text';
 import type { Form } from '../api/get-forms';
 import type { FormCounts } from '../api/get-form-counts';
 import { messageCount } from '../form-texts';
+import { FormConversion } from './form-conversion';
 import { HeldMessages } from './held-messages';
 import { TargetConfirmation } from './target-confirmation';
 
@@ -59,6 +61,7 @@ export function FormCard({
           {form.redirect_url && (
             <Text wordBreak="break-all">Thank-you page: {form.redirect_url}</Text>
           )}
+          <FormConversion formId={form.id} />
         </Stack>
         {!form.target_verified && <TargetConfirmation form={form} />}
         {form.target_verified && form.notify_email && <HeldMessages form={form} count={held} />}

@@ -28,6 +28,8 @@ export function seedForms(
     counts?: FormCounts[];
     held?: { form_id: string; held: number }[];
     accountEmail?: string | null;
+    /** What `form_conversion()` answers per form (default: nothing tracked). */
+    conversion?: Record<string, { views: number; submissions: number; conversion: number | null }>;
   } = {},
 ) {
   const accountEmail = initial.accountEmail ?? null;
@@ -74,6 +76,9 @@ export function seedForms(
   supabaseDb.seed({ forms: initial.forms ?? [] });
   const formOf = (id: unknown) => supabaseDb.rows('forms').find((f) => f.id === id);
   supabaseDb.rpc('form_message_counts', () => initial.counts ?? []);
+  supabaseDb.rpc('form_conversion', (args) => [
+    initial.conversion?.[String(args.p_form_id)] ?? { views: 0, submissions: 0, conversion: null },
+  ]);
   supabaseDb.rpc('resend_target_confirmation', (args) => ({
     email: formOf(args.p_form_id)?.target_email,
     ...answers.resend,

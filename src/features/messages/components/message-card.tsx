@@ -23,6 +23,7 @@ import {
 } from 'lucide-react';
 import type { MessageAction } from '../api/update-messages';
 import { formatMessageDate } from '../format-date';
+import { MessageSource } from './message-source';
 import {
   fieldSummary,
   fieldsPreview,
@@ -151,6 +152,7 @@ export const MessageCard = memo(function MessageCard({
               {message.form_id}
             </Text>
           </Text>
+          <MessageSource message={message} />
 
           <Box as="dl" display="grid" gridTemplateColumns="auto 1fr" columnGap="3" rowGap="1">
             <Text as="dt" textStyle="sm" color="fg.muted">

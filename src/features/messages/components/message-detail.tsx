@@ -37,6 +37,7 @@ import { formatMessageDate } from '../format-date';
 import { customFields, replyHref, senderEmail, senderName } from '../message-fields';
 import type { Message } from '../types';
 import { DeliveryStatus } from './delivery-status';
+import { MessageSource } from './message-source';
 
 export interface MessageDetailProps {
   /** The open message's id; the drawer is closed when null. */
@@ -203,6 +204,14 @@ function MessageFields({
             </Stack>
           </DataList.ItemValue>
         </DataList.Item>
+        {message.source_page && (
+          <DataList.Item>
+            <DataList.ItemLabel>Source</DataList.ItemLabel>
+            <DataList.ItemValue>
+              <MessageSource message={message} textStyle="sm" color="fg" />
+            </DataList.ItemValue>
+          </DataList.Item>
+        )}
         <DataList.Item>
           <DataList.ItemLabel>Received</DataList.ItemLabel>
           <DataList.ItemValue>

@@ -112,6 +112,20 @@ describe('MessagesPanel', () => {
     expect(requestsTo('get', 'entries')[0].query).toMatchObject({ is_spam: 'eq.false' });
   });
 
+  it('shows the page and the referrer a message came from, when the site runs the tracker', async () => {
+    seedInbox([
+      makeMessage({ name: 'Referred', source_page: '/contact', source_referrer: 'news.example' }),
+      makeMessage({ name: 'Typed', source_page: '/pricing', source_referrer: null }),
+      makeMessage({ name: 'Untracked' }),
+    ]);
+    renderPanel();
+    expect(await card('Referred')).toHaveTextContent(/Page \/contact · , From news\.example/);
+    expect(await card('Typed')).toHaveTextContent(/Page \/pricing · , Direct/);
+    const untracked = await card('Untracked');
+    expect(within(untracked).queryByText(/^Page/)).toBeNull();
+    expect(untracked).not.toHaveTextContent(/Direct|From news/);
+  });
+
   it('shows a message that arrives live, marked new and announced', async () => {
     const { queryClient } = renderPanel();
     await card('Ada Lovelace');
