@@ -864,6 +864,23 @@ export type Database = {
         };
         Returns: Json;
       };
+      analytics_share_create: { Args: { p_site_id: string }; Returns: string };
+      analytics_share_get: { Args: { p_site_id: string }; Returns: string };
+      analytics_share_revoke: { Args: { p_site_id: string }; Returns: boolean };
+      analytics_shared_site: { Args: { p_token: string }; Returns: Json };
+      analytics_shared_stats: {
+        Args: {
+          p_filters?: Json;
+          p_from: string;
+          p_to: string;
+          p_token: string;
+        };
+        Returns: Json;
+      };
+      analytics_shared_visitors_now: {
+        Args: { p_token: string };
+        Returns: number;
+      };
       analytics_stats: {
         Args: {
           p_filters?: Json;

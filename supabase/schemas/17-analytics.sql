@@ -851,11 +851,10 @@ revoke all on function private.analytics_rollup(p_limit integer) from public, an
 comment on function private.analytics_rollup(p_limit integer) is
   'Rolls up closed UTC days (at most p_limit site-days a run) after each site''s mark into analytics_rollups; run by analytics_sweep().';
 
-create or replace function public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb DEFAULT '{}'::jsonb)
+create or replace function private.analytics_site_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
  STABLE
- SECURITY DEFINER
  SET search_path TO ''
 AS $function$
 declare
@@ -879,10 +878,6 @@ begin
   end if;
   -- Refuses unknown filters before anything is read.
   perform private.analytics_filter_sql(v_filters);
-  if not exists (select 1 from public.analytics_sites s
-                  where s.id = p_site_id and s.user_id = (select auth.uid())) then
-    return null;
-  end if;
   v_hourly := p_from = p_to;
 
   with c as materialized (
@@ -943,6 +938,27 @@ begin
               left join ranked r on r.kind = k.kind))
     into v_answer;
   return v_answer;
+end;
+$function$;
+revoke all on function private.analytics_site_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb) from public, anon, authenticated, service_role;
+comment on function private.analytics_site_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb) is
+  'The stats of a site, whoever asks: the body of analytics_stats() and analytics_shared_stats(), which check who may read them.';
+
+create or replace function public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb DEFAULT '{}'::jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if not exists (select 1 from public.analytics_sites s
+                  where s.id = p_site_id and s.user_id = (select auth.uid())) then
+    -- Bad arguments are refused whoever asks; a good question about another's site is null.
+    perform private.analytics_site_stats(null, p_from, p_to, p_filters);
+    return null;
+  end if;
+  return private.analytics_site_stats(p_site_id, p_from, p_to, p_filters);
 end;
 $function$;
 revoke all on function public.analytics_stats(p_site_id uuid, p_from date, p_to date, p_filters jsonb) from public, anon, authenticated, service_role;
@@ -1173,3 +1189,216 @@ revoke all on function public.form_conversion(p_form_id uuid, p_days integer) fr
 grant execute on function public.form_conversion(p_form_id uuid, p_days integer) to authenticated;
 comment on function public.form_conversion(p_form_id uuid, p_days integer) is
   'For the caller''s form over the last p_days UTC days: page views of the pages its tracked submissions came from, those submissions, and the percentage (null without views).';
+
+-- ------------------------------------------------------------------------------------------------
+-- Share links
+--
+-- An owner may publish a site's stats at an unguessable link (/share/analytics/<token>): 32 random
+-- bytes, base64url. The token is kept readable so the owner can copy the link again; it grants
+-- only reading that one site's stats. Rotating or revoking replaces or deletes the row, so an old
+-- token stops working at once. Anyone holding the link may call the shared functions, so their
+-- range is capped and each token has a per-minute budget (counted on its row).
+-- ------------------------------------------------------------------------------------------------
+create table private.analytics_shares (
+  site_id uuid not null,
+  token text not null,
+  created_at timestamp with time zone default now() not null,
+  stats_minute timestamp with time zone,
+  stats_hits integer default 0 not null,
+  now_minute timestamp with time zone,
+  now_hits integer default 0 not null,
+  constraint analytics_shares_pkey PRIMARY KEY (site_id),
+  constraint analytics_shares_token_key UNIQUE (token),
+  constraint analytics_shares_site_id_fkey FOREIGN KEY (site_id) REFERENCES public.analytics_sites(id) ON DELETE CASCADE
+);
+comment on table private.analytics_shares is
+  'The public share link of a site''s stats (at most one per site) and its per-minute call counters.';
+
+create or replace function private.analytics_own_site(p_site_id uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+begin
+  -- Another account's site answers as a missing one: its existence is not revealed.
+  if not exists (select 1 from public.analytics_sites s
+                  where s.id = p_site_id and s.user_id = (select auth.uid())) then
+    raise exception 'This site does not exist, or it is not yours.'
+      using errcode = 'PT404', hint = 'analytics_site_not_found';
+  end if;
+end;
+$function$;
+revoke all on function private.analytics_own_site(p_site_id uuid) from public, anon, authenticated, service_role;
+
+create or replace function public.analytics_share_create(p_site_id uuid)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_token text := rtrim(translate(encode(extensions.gen_random_bytes(32), 'base64'), '+/', '-_'), '=');
+begin
+  perform private.analytics_own_site(p_site_id);
+  insert into private.analytics_shares (site_id, token, created_at)
+    values (p_site_id, v_token, now())
+    on conflict (site_id) do update
+      set token = excluded.token, created_at = excluded.created_at,
+          stats_minute = null, stats_hits = 0, now_minute = null, now_hits = 0;
+  return v_token;
+end;
+$function$;
+revoke all on function public.analytics_share_create(p_site_id uuid) from public, anon, authenticated, service_role;
+grant execute on function public.analytics_share_create(p_site_id uuid) to authenticated;
+comment on function public.analytics_share_create(p_site_id uuid) is
+  'Makes a new public share token for the caller''s site, replacing (and so revoking) any earlier one; returns it.';
+
+create or replace function public.analytics_share_revoke(p_site_id uuid)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.analytics_own_site(p_site_id);
+  delete from private.analytics_shares s where s.site_id = p_site_id;
+  return found;
+end;
+$function$;
+revoke all on function public.analytics_share_revoke(p_site_id uuid) from public, anon, authenticated, service_role;
+grant execute on function public.analytics_share_revoke(p_site_id uuid) to authenticated;
+comment on function public.analytics_share_revoke(p_site_id uuid) is
+  'Deletes the share link of the caller''s site; true when there was one.';
+
+create or replace function public.analytics_share_get(p_site_id uuid)
+ RETURNS text
+ LANGUAGE plpgsql
+ STABLE
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_token text;
+begin
+  perform private.analytics_own_site(p_site_id);
+  select s.token into v_token from private.analytics_shares s where s.site_id = p_site_id;
+  return v_token;
+end;
+$function$;
+revoke all on function public.analytics_share_get(p_site_id uuid) from public, anon, authenticated, service_role;
+grant execute on function public.analytics_share_get(p_site_id uuid) to authenticated;
+comment on function public.analytics_share_get(p_site_id uuid) is
+  'The share token of the caller''s site, or null when it has none.';
+
+create or replace function private.analytics_share_not_found()
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  raise exception 'This share link does not exist or has been revoked.'
+    using errcode = 'PT404', hint = 'analytics_share_not_found';
+end;
+$function$;
+revoke all on function private.analytics_share_not_found() from public, anon, authenticated, service_role;
+
+create or replace function public.analytics_shared_site(p_token text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_answer jsonb;
+begin
+  -- The token is looked up by its unique index; nothing compares it character by character.
+  select jsonb_build_object('name', s.name, 'domains', to_jsonb(s.domains)) into v_answer
+    from private.analytics_shares h
+    join public.analytics_sites s on s.id = h.site_id
+   where h.token = p_token;
+  if v_answer is null then
+    perform private.analytics_share_not_found();
+  end if;
+  return v_answer;
+end;
+$function$;
+revoke all on function public.analytics_shared_site(p_token text) from public, anon, authenticated, service_role;
+grant execute on function public.analytics_shared_site(p_token text) to anon, authenticated;
+comment on function public.analytics_shared_site(p_token text) is
+  'The name and domains of the site a share token opens; refused (hint analytics_share_not_found) for an unknown or revoked token.';
+
+create or replace function public.analytics_shared_stats(p_token text, p_from date, p_to date, p_filters jsonb DEFAULT '{}'::jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_minute timestamptz := date_trunc('minute', now());
+  v_site uuid;
+begin
+  if not exists (select 1 from private.analytics_shares h where h.token = p_token) then
+    perform private.analytics_share_not_found();
+  end if;
+  -- Anyone with the link may ask: at most a year, refused before anything is counted or read.
+  if p_to - p_from + 1 > 366 then
+    raise exception 'A shared range is at most 366 days; % to % is % days.', p_from, p_to, p_to - p_from + 1
+      using errcode = 'invalid_parameter_value', hint = 'analytics_range';
+  end if;
+  -- The token's minute budget, counted and checked in one statement on its row.
+  update private.analytics_shares h
+     set stats_minute = v_minute,
+         stats_hits = case when h.stats_minute = v_minute then h.stats_hits else 0 end + 1
+   where h.token = p_token
+     and case when h.stats_minute = v_minute then h.stats_hits else 0 end < 60
+  returning h.site_id into v_site;
+  if v_site is null then
+    if not exists (select 1 from private.analytics_shares h where h.token = p_token) then
+      perform private.analytics_share_not_found();
+    end if;
+    raise exception 'This share link has been used too often in the last minute. Try again in a minute.'
+      using errcode = 'PT429', hint = 'analytics_share_rate';
+  end if;
+  return private.analytics_site_stats(v_site, p_from, p_to, p_filters);
+end;
+$function$;
+revoke all on function public.analytics_shared_stats(p_token text, p_from date, p_to date, p_filters jsonb) from public, anon, authenticated, service_role;
+grant execute on function public.analytics_shared_stats(p_token text, p_from date, p_to date, p_filters jsonb) to anon, authenticated;
+comment on function public.analytics_shared_stats(p_token text, p_from date, p_to date, p_filters jsonb) is
+  'analytics_stats() of the site a share token opens, for at most 366 days and 60 calls a minute per token; refused for an unknown or revoked token.';
+
+create or replace function public.analytics_shared_visitors_now(p_token text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_minute timestamptz := date_trunc('minute', now());
+  v_site uuid;
+begin
+  update private.analytics_shares h
+     set now_minute = v_minute,
+         now_hits = case when h.now_minute = v_minute then h.now_hits else 0 end + 1
+   where h.token = p_token
+     and case when h.now_minute = v_minute then h.now_hits else 0 end < 120
+  returning h.site_id into v_site;
+  if v_site is null then
+    if not exists (select 1 from private.analytics_shares h where h.token = p_token) then
+      perform private.analytics_share_not_found();
+    end if;
+    raise exception 'This share link has been used too often in the last minute. Try again in a minute.'
+      using errcode = 'PT429', hint = 'analytics_share_rate';
+  end if;
+  return private.analytics_visitors_now(v_site);
+end;
+$function$;
+revoke all on function public.analytics_shared_visitors_now(p_token text) from public, anon, authenticated, service_role;
+grant execute on function public.analytics_shared_visitors_now(p_token text) to anon, authenticated;
+comment on function public.analytics_shared_visitors_now(p_token text) is
+  'Visitors in the last 5 minutes of the site a share token opens, at most 120 calls a minute per token; refused for an unknown or revoked token.';
+
+alter table private.analytics_shares enable row level security;
+revoke all on table private.analytics_shares from public, anon, authenticated, service_role;
