@@ -28,6 +28,7 @@ import pg from 'pg';
 import { createClient } from '@supabase/supabase-js';
 import ws from 'ws';
 import { startStackProcess, stopProcess } from './stack-process.ts';
+import { load, ms, percentile, perSecond } from './load.ts';
 import { machineSummary, writeSection } from './report.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
@@ -44,51 +45,8 @@ const PASSWORD = 'bench-password-1';
 const USER_AGENT =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-interface Run {
-  ok: number;
-  errors: number;
-  firstError?: string;
-  seconds: number;
-  latencies: number[];
-}
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)]! : NaN;
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const perSecond = (run: Run) => run.ok / run.seconds;
 const utcDay = (offset: number) =>
   new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-/** Runs `clients` loops of `once` for `seconds`; a throw counts as an error, not a sample. */
-async function load(
-  clients: number,
-  seconds: number,
-  once: (client: number) => Promise<void>,
-): Promise<Run> {
-  const latencies: number[] = [];
-  let ok = 0;
-  let errors = 0;
-  let firstError: string | undefined;
-  const started = performance.now();
-  const until = started + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, async (_, client) => {
-      while (performance.now() < until) {
-        const t = performance.now();
-        try {
-          await once(client);
-          latencies.push(performance.now() - t);
-          ok++;
-        } catch (err) {
-          errors++;
-          firstError ??= (err as Error).message;
-        }
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  return { ok, errors, firstError, seconds: (performance.now() - started) / 1000, latencies };
-}
 
 /** One event as the tracker sends it: JSON as text/plain (no preflight), keep-alive. */
 function postEvent(url: URL, agent: http.Agent, localAddress: string, body: string) {

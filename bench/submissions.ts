@@ -26,6 +26,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startStackProcess, stopProcess } from './stack-process.ts';
 import { postForm } from './form-post.ts';
+import { load, ms, percentile, perSecond, type Run } from './load.ts';
 import { machineSummary, writeSection } from './report.ts';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,16,64').split(',').map(Number);
@@ -37,51 +38,6 @@ const WARM_UP_SECONDS = 1;
 const ORIGIN = 'https://site.example.test';
 /** The test-only switch of the forms function (supabase/functions/forms/README.md). */
 const RATE_LIMITS_OFF = { FORMS_RATE_LIMITS: 'off' };
-
-interface Run {
-  ok: number;
-  errors: number;
-  /** The first failure's message, printed so an error count can be explained. */
-  firstError?: string;
-  seconds: number;
-  latencies: number[];
-}
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] : NaN;
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const perSecond = (run: Run) => run.ok / run.seconds;
-
-/** Runs `clients` loops of `once` for `seconds`; a throw counts as an error, not a sample. */
-async function load(
-  clients: number,
-  seconds: number,
-  once: (client: number) => Promise<void>,
-): Promise<Run> {
-  const latencies: number[] = [];
-  let ok = 0;
-  let errors = 0;
-  let firstError: string | undefined;
-  const started = performance.now();
-  const until = started + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, async (_, client) => {
-      while (performance.now() < until) {
-        const t = performance.now();
-        try {
-          await once(client);
-          latencies.push(performance.now() - t);
-          ok++;
-        } catch (err) {
-          errors++;
-          firstError ??= (err as Error).message;
-        }
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  return { ok, errors, firstError, seconds: (performance.now() - started) / 1000, latencies };
-}
 
 async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tinyback-bench-submissions-'));
