@@ -111,6 +111,17 @@ export function Analytics() {
         page restored from the back/forward cache counts again.
       </P>
 
+      <SubHeading>Sharing your stats</SubHeading>
+      <P>
+        Under Share in the dashboard, a site gets a public link (<C>/share/analytics/…</C>) that
+        shows its stats to anyone who has it, without an account: the headline numbers, the chart,
+        the top lists, filters and visitors now, but not the snippet or the site&rsquo;s settings.
+        The link is long and random, and search engines are asked not to index it. Replace it with a
+        new one, or revoke it, at any time: the old link stops working at once and shows that it no
+        longer works. Each link may be read a limited number of times a minute, for at most a year
+        at a time.
+      </P>
+
       <SubHeading>Serving the script</SubHeading>
       <P>
         The file keeps its name, <C>{`/${TRACKER_FILE}`}</C>, so a pasted snippet never needs
