@@ -15,6 +15,7 @@ import {
 } from '../../../config/analytics-tracker';
 import { env } from '../../../config/env';
 import { site } from '../../../config/site';
+import { ANALYTICS_SCALE } from '../analytics-scale-facts';
 import { docSection } from '../toc';
 import { CodeSample } from './code-sample';
 import { DocSection } from './doc-section';
@@ -149,6 +150,45 @@ export function Analytics() {
         over the last 30 days, its messages from them and the conversion rate. A site that is not
         yours is ignored, and values the tracker would not send are dropped without refusing the
         message.
+      </P>
+
+      <SubHeading>How it scales</SubHeading>
+      <P>
+        Analytics runs in the deployment&rsquo;s own Supabase Postgres, with nothing else to
+        operate. On a 2-core machine shared with other work, one site with {ANALYTICS_SCALE.events}{' '}
+        events over a year answers the default 30-day view in {ANALYTICS_SCALE.defaultViewDb[0]} ms
+        at the median and {ANALYTICS_SCALE.defaultViewDb[1]} ms at the 95th percentile inside
+        Postgres ({ANALYTICS_SCALE.defaultViewApi[0]} and {ANALYTICS_SCALE.defaultViewApi[1]} ms
+        through the API), and the endpoint stores {ANALYTICS_SCALE.ingestion.endpoint} events a
+        second from {ANALYTICS_SCALE.ingestion.clients} clients, where plain inserts into the same
+        table reach {ANALYTICS_SCALE.ingestion.inserts} (<C>npm run bench:analytics</C>; every
+        figure in <C>docs/PERFORMANCE.md</C>). What keeps it there:
+      </P>
+      <Bullets>
+        <Item>
+          each closed UTC day is rolled up per site into rows for the day, its hours and each
+          breakdown value (about 700 for a busy site), kept for the site&rsquo;s life, and today is
+          rolled up until a few minutes ago: a view without filters reads those rows and only the
+          last minutes&rsquo; raw events;
+        </Item>
+        <Item>
+          filtered views read raw events of the range; see <C>docs/PERFORMANCE.md</C>;
+        </Item>
+        <Item>
+          raw events are deleted after the site&rsquo;s retention (30 days to 3 years), the rollups
+          stay;
+        </Item>
+        <Item>
+          an account stores at most {ANALYTICS_SCALE.accountEventsPerDay} events a UTC day over all
+          its sites; later events are refused until midnight UTC, and the dashboard says so.
+        </Item>
+      </Bullets>
+      <P>
+        A larger site would move its events: on bigger compute, into monthly range partitions of the
+        events table, so that retention drops a month&rsquo;s partition instead of deleting rows and
+        a range reads only its months; for hundreds of millions of events, into an analytical store
+        such as ClickHouse, which Supabase&rsquo;s Wrappers (a foreign data wrapper) let Postgres
+        query, with the dashboard&rsquo;s stats unchanged.
       </P>
 
       <SubHeading id={ANALYTICS_DATA_ID}>What is collected, and what is not</SubHeading>
