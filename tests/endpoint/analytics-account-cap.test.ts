@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type pg from 'pg';
 import { ANALYTICS } from '../../supabase/functions/_shared/limits.ts';
-import { asUser, commitAsService, createAuthUser, superuserPool } from '../support/db.ts';
+import { asAnon, asUser, commitAsService, createAuthUser, superuserPool } from '../support/db.ts';
 import { rawRequest } from './support.ts';
 
 const stack = inject('stack');
@@ -171,6 +171,19 @@ describe("an account's daily cap", () => {
       events: ANALYTICS.accountEventsPerDay,
       limit: ANALYTICS.accountEventsPerDay,
     });
+  });
+});
+
+describe('who may call', () => {
+  it('lets no client call analytics_collect(), and no visitor read a count', async () => {
+    const owner = await newUser('Caller');
+    const site = await createSite(owner);
+    const collectSql = `select public.analytics_collect(p_site_id => $1, p_host => $2, p_ip => '192.0.2.41',
+        p_client_key => '192.0.2.41', p_user_agent => 'x', p_name => 'pageview', p_path => '/',
+        p_account_per_day => 1000000000)`;
+    expect((await asAnon(pool, collectSql, [site, HOST])).code).toBe('42501');
+    expect((await asUser(pool, owner, collectSql, [site, HOST])).code).toBe('42501');
+    expect((await asAnon(pool, 'select public.analytics_account_today()')).code).toBe('42501');
   });
 });
 
