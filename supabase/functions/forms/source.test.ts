@@ -48,7 +48,12 @@ describe('the tracker’s source fields', () => {
     expect(ref('news.example:8080')).toBeNull();
     expect(ref('news example')).toBeNull();
     // The first of a repeated name counts.
-    expect(readSource([['_tb_page', '/a'], ['_tb_page', '/b']]).page).toBe('/a');
+    expect(
+      readSource([
+        ['_tb_page', '/a'],
+        ['_tb_page', '/b'],
+      ]).page,
+    ).toBe('/a');
   });
 
   it('a post of source fields alone is empty', () => {

@@ -2,11 +2,15 @@
 // the pages its messages came from (the analytics tracker on the owner's site), those messages,
 // and their share of the views as a percentage (null without views).
 import { useQuery } from '@tanstack/react-query';
-import type { Functions } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
 import { formsKeys } from './get-forms';
 
-export type FormConversion = Functions<'form_conversion'>['Returns'][number];
+export interface FormConversion {
+  views: number;
+  submissions: number;
+  /** Submissions per 100 views; null without views. */
+  conversion: number | null;
+}
 
 /** The period the card speaks of, in days. */
 export const CONVERSION_DAYS = 30;
@@ -17,7 +21,9 @@ async function getFormConversion(formId: string): Promise<FormConversion | null>
     p_days: CONVERSION_DAYS,
   });
   if (error) throw error;
-  const row = data?.[0];
+  // The generated types miss that conversion may be null.
+  const row = data?.[0] as
+    { views: number; submissions: number; conversion: number | null } | undefined;
   return row
     ? {
         views: Number(row.views),

@@ -1,7 +1,7 @@
 // Where a message was written, when the site runs the analytics tracker: "Page /contact · From
 // news.example" (or "Direct"), one small line; nothing for a message without it. The separator is
-// hidden from screen readers, which read the two parts as a list would.
-import { Text, VisuallyHidden, type TextProps } from '@chakra-ui/react';
+// hidden from screen readers, which read "Page /contact From news.example".
+import { Text, type TextProps } from '@chakra-ui/react';
 import { visibleText } from '../../../lib/visible-text';
 import { messageSource } from '../message-fields';
 import type { Message } from '../types';
@@ -18,9 +18,7 @@ export function MessageSource({
       <Text as="span" fontFamily="mono">
         {visibleText(source.page)}
       </Text>
-      <span aria-hidden="true"> · </span>
-      <VisuallyHidden>, </VisuallyHidden>
-      {source.referrer ? `From ${source.referrer}` : 'Direct'}
+      <span aria-hidden="true"> ·</span> {source.referrer ? `From ${source.referrer}` : 'Direct'}
     </Text>
   );
 }

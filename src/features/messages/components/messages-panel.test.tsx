@@ -119,8 +119,8 @@ describe('MessagesPanel', () => {
       makeMessage({ name: 'Untracked' }),
     ]);
     renderPanel();
-    expect(await card('Referred')).toHaveTextContent(/Page \/contact · , From news\.example/);
-    expect(await card('Typed')).toHaveTextContent(/Page \/pricing · , Direct/);
+    expect(await card('Referred')).toHaveTextContent(/Page \/contact · From news\.example/);
+    expect(await card('Typed')).toHaveTextContent(/Page \/pricing · Direct/);
     const untracked = await card('Untracked');
     expect(within(untracked).queryByText(/^Page/)).toBeNull();
     expect(untracked).not.toHaveTextContent(/Direct|From news/);
