@@ -129,6 +129,7 @@ const FIRST_PAGES: [string, { preload: () => Promise<void> }][] = [
   [paths.formError, FormErrorPage],
   [paths.login, LoginPage],
   [paths.register, RegisterPage],
+  ['/share/analytics/:token', SharedStatsPage],
 ];
 
 /** Loads the chunk of the page at `pathname` (if it has one), so the first render shows it. */

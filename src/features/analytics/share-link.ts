@@ -8,7 +8,7 @@ export const SHARED_MAX_RANGE_DAYS = 366;
 export const SHARED_VISITORS_POLL_MS = 30_000;
 
 /** The route of the public page; the token follows it. */
-export const SHARE_PATH = '/share/analytics';
+const SHARE_PATH = '/share/analytics';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
