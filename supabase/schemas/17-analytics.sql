@@ -151,6 +151,19 @@ create table private.analytics_rollup_marks (
 comment on table private.analytics_rollup_marks is
   'The last closed UTC day of each site that analytics_rollups holds, and how far into the next day (today) its rows there reach, if at all; later events are read raw.';
 
+-- A filtered view counts a visit's bounce on its entry; for rolled-up days the verdict is kept
+-- here, written once by the rollup, so a filter on a big site does not read every visit again.
+-- Its own insert-only table: rewriting events in place would scatter them out of time order.
+create table private.analytics_bounces (
+  site_id uuid not null,
+  at timestamp with time zone not null,
+  visitor bigint not null,
+  constraint analytics_bounces_pkey PRIMARY KEY (site_id, at, visitor),
+  constraint analytics_bounces_site_id_fkey FOREIGN KEY (site_id) REFERENCES public.analytics_sites(id) ON DELETE CASCADE
+);
+comment on table private.analytics_bounces is
+  'The entries (time and visitor) of a site''s rolled-up days whose visit had exactly one page view; written by analytics_rollup(), deleted with the raw events.';
+
 -- "Visitors now" for the owner's open dashboard, through Realtime: ingestion rewrites a site's row
 -- at most every 5 seconds, so a burst of events costs one write, not one per event.
 create table public.analytics_live (
@@ -463,17 +476,49 @@ revoke all on function private.analytics_filter_sql(p_filters jsonb) from public
 comment on function private.analytics_filter_sql(p_filters jsonb) is
   'The stats filters as a SQL condition on private.analytics_events e (" and …", literals quoted); refuses unknown keys and values that are not strings.';
 
+create or replace function private.analytics_cell_kind(p_grouping integer)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  -- p_grouping: grouping() of the twelve bucket columns in this order (hour, path, entry_page,
+  -- referrer, utm_source, utm_medium, utm_campaign, country, browser, os, device, custom). A set
+  -- keeps at most one of them, whose bit is 0; none kept is the day's row. No SET search_path
+  -- (it names built-ins only): Postgres inlines a plain expression, and this one is evaluated
+  -- for every row a stats query groups.
+  select case when p_grouping & 2048 = 0 then 'hour'
+              when p_grouping & 1024 = 0 then 'page'
+              when p_grouping & 512 = 0 then 'entry_page'
+              when p_grouping & 256 = 0 then 'referrer'
+              when p_grouping & 128 = 0 then 'utm_source'
+              when p_grouping & 64 = 0 then 'utm_medium'
+              when p_grouping & 32 = 0 then 'utm_campaign'
+              when p_grouping & 16 = 0 then 'country'
+              when p_grouping & 8 = 0 then 'browser'
+              when p_grouping & 4 = 0 then 'os'
+              when p_grouping & 2 = 0 then 'device'
+              when p_grouping & 1 = 0 then 'event'
+              else 'day' end
+$function$;
+revoke all on function private.analytics_cell_kind(p_grouping integer) from public, anon, authenticated, service_role;
+comment on function private.analytics_cell_kind(p_grouping integer) is
+  'The kind of a grouping-sets row of the analytics cells (day, hour or the breakdown it keeps) from grouping() of its twelve bucket columns.';
+
 create or replace function private.analytics_raw_cells(p_site_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_filters jsonb, p_detail boolean)
  RETURNS TABLE(kind text, t timestamp with time zone, value text, visitors bigint, visits bigint, pageviews bigint, bounces bigint, events bigint)
  LANGUAGE plpgsql
  STABLE
  SET search_path TO ''
+ SET work_mem TO '32MB'
 AS $function$
 declare
   v_where text := private.analytics_filter_sql(p_filters);
   v_bounced text;
   v_groups text;
 begin
+  -- (work_mem: a filtered month of a big site sorts tens of thousands of events once per
+  -- breakdown; with the default 4 MB every sort spilled to disk.)
+  --
   -- The events of [p_from, p_to) (whole UTC days) that pass the filters, counted per day (kind
   -- 'day'), and with p_detail per hour ('hour') and per day and breakdown value (kind = the
   -- dimension): the rows analytics_rollup() stores for a closed day, so rollups and raw events
@@ -481,8 +526,9 @@ begin
   --
   -- A bounce is a visit of one page view: from its entry to the visitor's next entry or the end
   -- of the day (the id ends with it). Unfiltered, every event of those visits is at hand and one
-  -- sort numbers the visits; filtered, each remaining entry looks its visit up through the
-  -- (site_id, visitor, at) index, whatever the filters left of it.
+  -- sort numbers the visits. Filtered, an entry of a rolled-up day finds its visit's verdict in
+  -- analytics_bounces; an entry of a later day looks its visit up through the (site_id, visitor,
+  -- at) index, whatever the filters left of it.
   if v_where = '' then
     v_bounced := $b$
       select v.day, count(*) as n
@@ -500,13 +546,19 @@ begin
     v_bounced := $b$
       select ev.day, count(*) as n
         from ev
+        left join private.analytics_bounces b
+          on b.site_id = $1 and b.at >= $2 and b.at < least($3, $5)
+         and b.at = ev.at and b.visitor = ev.visitor
        where ev.entry
-         and (select count(*) filter (where y.k = 1 and y.name = 'pageview')
-                from (select x.name,
-                             count(*) filter (where x.entry) over (order by x.at) as k
-                        from private.analytics_events x
-                       where x.site_id = $1 and x.visitor = ev.visitor and x.at >= ev.at
-                         and x.at < (ev.day + 1)::timestamp at time zone 'UTC') y) = 1
+         and case when ev.at < $5 then b.site_id is not null
+                  else (select count(*) filter (where y.k = 1 and y.name = 'pageview')
+                          from (select x.name,
+                                       count(*) filter (where x.entry) over (order by x.at) as k
+                                  from private.analytics_events x
+                                 where x.site_id = $1 and x.visitor = ev.visitor
+                                   and x.at >= ev.at
+                                   and x.at < (ev.day + 1)::timestamp at time zone 'UTC') y) = 1
+             end
        group by ev.day$b$;
   end if;
 
@@ -515,19 +567,10 @@ begin
   -- p_detail (the previous period's totals) only the days.
   if p_detail then
     v_groups := $g$
-      select case when grouping(ev.hour) = 0 then 'hour'
-                  when grouping(ev.path) = 0 then 'page'
-                  when grouping(ev.entry_page) = 0 then 'entry_page'
-                  when grouping(ev.referrer) = 0 then 'referrer'
-                  when grouping(ev.utm_source) = 0 then 'utm_source'
-                  when grouping(ev.utm_medium) = 0 then 'utm_medium'
-                  when grouping(ev.utm_campaign) = 0 then 'utm_campaign'
-                  when grouping(ev.country) = 0 then 'country'
-                  when grouping(ev.browser) = 0 then 'browser'
-                  when grouping(ev.os) = 0 then 'os'
-                  when grouping(ev.device) = 0 then 'device'
-                  when grouping(ev.custom) = 0 then 'event'
-                  else 'day' end as kind,
+      select private.analytics_cell_kind(grouping(ev.hour, ev.path, ev.entry_page, ev.referrer,
+                                                 ev.utm_source, ev.utm_medium, ev.utm_campaign,
+                                                 ev.country, ev.browser, ev.os, ev.device,
+                                                 ev.custom)) as kind,
              ev.day, ev.hour,
              coalesce(ev.path, ev.entry_page, ev.referrer, ev.utm_source, ev.utm_medium,
                       ev.utm_campaign, ev.country, ev.browser, ev.os, ev.device, ev.custom) as value,
@@ -578,7 +621,10 @@ begin
       from g left join bounced b on g.kind = 'day' and b.day = g.day
      where g.kind = 'day' or ($4 and (g.kind = 'hour' or g.value is not null))
   $sql$, v_where, v_bounced, v_groups)
-  using p_site_id, p_from, p_to, p_detail;
+  using p_site_id, p_from, p_to, p_detail,
+        coalesce((select (m.rolled_through + 1)::timestamp at time zone 'UTC'
+                    from private.analytics_rollup_marks m where m.site_id = p_site_id),
+                 '-infinity');
 end;
 $function$;
 revoke all on function private.analytics_raw_cells(p_site_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_filters jsonb, p_detail boolean) from public, anon, authenticated, service_role;
@@ -632,19 +678,10 @@ AS $function$
       from visit
   ),
   g as (
-    select case when grouping(ev.hour) = 0 then 'hour'
-                when grouping(ev.path) = 0 then 'page'
-                when grouping(ev.entry_page) = 0 then 'entry_page'
-                when grouping(ev.referrer) = 0 then 'referrer'
-                when grouping(ev.utm_source) = 0 then 'utm_source'
-                when grouping(ev.utm_medium) = 0 then 'utm_medium'
-                when grouping(ev.utm_campaign) = 0 then 'utm_campaign'
-                when grouping(ev.country) = 0 then 'country'
-                when grouping(ev.browser) = 0 then 'browser'
-                when grouping(ev.os) = 0 then 'os'
-                when grouping(ev.device) = 0 then 'device'
-                when grouping(ev.custom) = 0 then 'event'
-                else 'day' end as kind,
+    select private.analytics_cell_kind(grouping(ev.hour, ev.path, ev.entry_page, ev.referrer,
+                                               ev.utm_source, ev.utm_medium, ev.utm_campaign,
+                                               ev.country, ev.browser, ev.os, ev.device,
+                                               ev.custom)) as kind,
            ev.day, ev.hour,
            coalesce(ev.path, ev.entry_page, ev.referrer, ev.utm_source, ev.utm_medium,
                     ev.utm_campaign, ev.country, ev.browser, ev.os, ev.device, ev.custom) as value,
@@ -765,6 +802,35 @@ revoke all on function private.analytics_cells(p_site_id uuid, p_from date, p_to
 comment on function private.analytics_cells(p_site_id uuid, p_from date, p_to date, p_filters jsonb, p_detail boolean) is
   'The counts of a site for the UTC days p_from..p_to: rolled-up days from analytics_rollups when unfiltered, the rest from raw events.';
 
+create or replace function private.analytics_judge_visits(p_site_id uuid, p_day date)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  -- The entries of a closed UTC day whose visit (to the visitor's next entry or the day's end)
+  -- had exactly one page view; the day's earlier verdicts are replaced, so a second pass changes
+  -- nothing.
+  delete from private.analytics_bounces b
+   where b.site_id = p_site_id
+     and b.at >= p_day::timestamp at time zone 'UTC'
+     and b.at < (p_day + 1)::timestamp at time zone 'UTC';
+  insert into private.analytics_bounces (site_id, at, visitor)
+    select p_site_id, min(v.at) filter (where v.entry), v.visitor
+      from (select e.at, e.visitor, e.entry, e.name,
+                   count(*) filter (where e.entry) over (partition by e.visitor order by e.at)
+                     as visit
+              from private.analytics_events e
+             where e.site_id = p_site_id
+               and e.at >= p_day::timestamp at time zone 'UTC'
+               and e.at < (p_day + 1)::timestamp at time zone 'UTC') v
+     where v.visit > 0
+     group by v.visitor, v.visit
+    having count(*) filter (where v.name = 'pageview') = 1;
+$function$;
+revoke all on function private.analytics_judge_visits(p_site_id uuid, p_day date) from public, anon, authenticated, service_role;
+comment on function private.analytics_judge_visits(p_site_id uuid, p_day date) is
+  'Keeps the bounced entries of a closed UTC day of a site in analytics_bounces; run by analytics_rollup().';
+
 create or replace function private.analytics_rollup(p_limit integer DEFAULT 20)
  RETURNS integer
  LANGUAGE plpgsql
@@ -816,6 +882,7 @@ begin
           from private.analytics_raw_cells(v_site.id, v_day::timestamp at time zone 'UTC',
                                            (v_day + 1)::timestamp at time zone 'UTC',
                                            '{}'::jsonb, true) c;
+      perform private.analytics_judge_visits(v_site.id, v_day);
       v_done := v_done + 1;
       v_day := v_day + 1;
     end loop;
@@ -1047,6 +1114,17 @@ begin
   )
   delete from private.analytics_events e using doomed where e.ctid = doomed.ctid;
   get diagnostics v_events = row_count;
+  -- Bounce verdicts go with the events they judged, in batches alike.
+  with doomed as (
+    select b.ctid
+      from public.analytics_sites s
+      cross join lateral (
+        select b.ctid from private.analytics_bounces b
+         where b.site_id = s.id and b.at < now() - make_interval(days => s.retention_days)
+         limit greatest(p_limit, 0)) b
+     limit greatest(p_limit, 0)
+  )
+  delete from private.analytics_bounces b using doomed where b.ctid = doomed.ctid;
 
   v_salts := private.analytics_rotate_salts();
 

@@ -343,6 +343,14 @@ const rollupRows = async (site: string) =>
     )
   ).rows;
 
+const bounceRows = async (site: string) =>
+  (
+    await pool.query(
+      'select at, visitor from private.analytics_bounces where site_id = $1 order by at, visitor',
+      [site],
+    )
+  ).rows;
+
 beforeAll(async () => {
   pool = superuserPool(stack.dbUrl);
   owner = await createAuthUser(pool, 'Stats Owner');
@@ -446,11 +454,40 @@ describe('analytics_stats against the raw events', () => {
     expect(answer).toEqual(expectedStats(events, from, today()));
   });
 
+  it('keeps a verdict for each bounced entry of a rolled-up day, and none for later days', async () => {
+    // Times in whole microseconds, as Postgres keeps them.
+    const { rows } = await pool.query<{ at: string; visitor: string }>(
+      `select round(extract(epoch from at) * 1000000)::bigint::text as at, visitor::text
+         from private.analytics_bounces where site_id = $1 order by at, visitor`,
+      [site],
+    );
+    const mark = (
+      await pool.query<{ mark: string }>(
+        'select rolled_through::text as mark from private.analytics_rollup_marks where site_id = $1',
+        [site],
+      )
+    ).rows[0]!.mark;
+    const expected = events
+      .filter((e) => e.entry && dayOf(e.at) <= mark && bounced(e, events))
+      .map((e) => ({ at: Math.round(e.at * 1000), visitor: e.visitor }))
+      .sort((a, b) => a.at - b.at || (a.visitor < b.visitor ? -1 : 1));
+    expect(expected.length).toBeGreaterThan(10);
+    // Not every entry bounced: the verdict tells them apart.
+    expect(expected.length).toBeLessThan(
+      events.filter((e) => e.entry && dayOf(e.at) <= mark).length,
+    );
+    // The same entries: visitors in order, times within the microsecond the two roundings allow.
+    expect(rows.map((r) => r.visitor)).toEqual(expected.map((e) => e.visitor));
+    rows.forEach((r, i) => expect(Math.abs(Number(r.at) - expected[i]!.at)).toBeLessThanOrEqual(1));
+  });
+
   it('a second rollup pass changes nothing', async () => {
     const before = await rollupRows(site);
+    const verdicts = await bounceRows(site);
     const mark = await rollUp(site);
     await pool.query('select private.analytics_rollup(1000)');
     expect(await rollupRows(site)).toEqual(before);
+    expect(await bounceRows(site)).toEqual(verdicts);
     const { rows } = await pool.query<{ mark: string }>(
       'select rolled_through::text as mark from private.analytics_rollup_marks where site_id = $1',
       [site],
@@ -502,6 +539,24 @@ describe('rollups outlive raw events', () => {
     expect(await stats(site, from, today(), { country: 'US' })).toEqual(
       expectedStats(kept, from, today(), { country: 'US' }),
     );
+  });
+});
+
+describe('bounce verdicts', () => {
+  it("are deleted by the scheduled sweep with the events, past the site's retention", async () => {
+    const site = await siteWith([]);
+    await pool.query('update public.analytics_sites set retention_days = 30 where id = $1', [site]);
+    await pool.query(
+      `insert into private.analytics_bounces (site_id, at, visitor)
+       values ($1, now() - interval '31 days', 1), ($1, now() - interval '29 days', 2)`,
+      [site],
+    );
+    await commitAsService(pool, 'select public.sweep_retention()', []);
+    const { rows } = await pool.query<{ visitor: string }>(
+      'select visitor::text from private.analytics_bounces where site_id = $1',
+      [site],
+    );
+    expect(rows).toEqual([{ visitor: '2' }]);
   });
 });
 
