@@ -6,13 +6,13 @@
 import { isUuid } from '../_shared/uuid.ts';
 import { cleanFieldName } from './text.ts';
 
-export const SOURCE_FIELDS = { site: '_tb_site', page: '_tb_page', referrer: '_tb_ref' } as const;
+const SOURCE_FIELDS = { site: '_tb_site', page: '_tb_page', referrer: '_tb_ref' } as const;
 
 const NAMES = new Set<string>(Object.values(SOURCE_FIELDS));
 export const isSourceField = (name: string) => NAMES.has(name);
 
 /** As the database's checks on entries.source_page and entries.source_referrer. */
-export const SOURCE_LIMITS = { pageChars: 2000, hostChars: 253 } as const;
+const SOURCE_LIMITS = { pageChars: 2000, hostChars: 253 } as const;
 
 export interface PostSource {
   /** An analytics site id (a UUID, lower-case); the owner's or not, the database decides. */
