@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { customRangeProblem, presetRange, rangeDays, rangeFromParams } from './date-range';
+import {
+  customRangeProblem,
+  presetRange,
+  rangeDays,
+  rangeFromParams,
+  withCustomRange,
+  withPreset,
+} from './date-range';
 
 // Late on 15 March 2026 in UTC; already the 16th east of it, still the 15th in UTC.
 const NOW = new Date('2026-03-15T23:30:00Z');
@@ -44,5 +51,24 @@ describe('rangeFromParams', () => {
     expect(at('')).toEqual(fallback);
     expect(at('range=year')).toEqual(fallback);
     expect(at('range=custom&from=2020-01-01&to=2026-01-07')).toEqual(fallback);
+  });
+});
+
+describe('withPreset and withCustomRange', () => {
+  it('set the range in the URL and keep its other parameters', () => {
+    const custom = withCustomRange(
+      new URLSearchParams('site=s1&country=DE'),
+      '2026-01-01',
+      '2026-01-07',
+    );
+    expect(custom.toString()).toBe('site=s1&country=DE&range=custom&from=2026-01-01&to=2026-01-07');
+    expect(rangeFromParams(custom, NOW)).toEqual({
+      preset: 'custom',
+      from: '2026-01-01',
+      to: '2026-01-07',
+    });
+    const preset = withPreset(custom, '7d');
+    expect(preset.toString()).toBe('site=s1&country=DE&range=7d');
+    expect(rangeFromParams(preset, NOW).preset).toBe('7d');
   });
 });

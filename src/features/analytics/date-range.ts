@@ -101,3 +101,28 @@ export function rangeFromParams(
   }
   return { preset: DEFAULT_PRESET, ...presetRange(DEFAULT_PRESET, now) };
 }
+
+/** The URL's parameters with a preset range (a custom range's days dropped); the rest kept. */
+export function withPreset(
+  params: URLSearchParams,
+  preset: Exclude<RangePreset, 'custom'>,
+): URLSearchParams {
+  const next = new URLSearchParams(params);
+  next.delete('from');
+  next.delete('to');
+  next.set('range', preset);
+  return next;
+}
+
+/** The URL's parameters with a custom range; the rest kept. */
+export function withCustomRange(
+  params: URLSearchParams,
+  from: string,
+  to: string,
+): URLSearchParams {
+  const next = new URLSearchParams(params);
+  next.set('range', 'custom');
+  next.set('from', from);
+  next.set('to', to);
+  return next;
+}

@@ -21,7 +21,7 @@ import { useAuth } from '../../../lib/auth';
 import { visibleText } from '../../../lib/visible-text';
 import { useDeleteSite } from '../api/delete-site';
 import { useSites, type AnalyticsSite } from '../api/get-sites';
-import { rangeFromParams, type RangePreset } from '../date-range';
+import { rangeFromParams, withCustomRange, withPreset, type RangePreset } from '../date-range';
 import { describeSiteError } from '../site-domains';
 import { FILTER_KEYS, filtersFromParams, withFilter, type FilterKey } from '../stats-filters';
 import { useLiveVisitors } from '../use-live-visitors';
@@ -60,18 +60,10 @@ export function AnalyticsPage() {
     update(next);
   }
   function setPreset(preset: Exclude<RangePreset, 'custom'>) {
-    const next = new URLSearchParams(params);
-    next.delete('from');
-    next.delete('to');
-    next.set('range', preset);
-    update(next);
+    update(withPreset(params, preset));
   }
   function setCustom(from: string, to: string) {
-    const next = new URLSearchParams(params);
-    next.set('range', 'custom');
-    next.set('from', from);
-    next.set('to', to);
-    update(next);
+    update(withCustomRange(params, from, to));
   }
   function setFilter(key: FilterKey, value: string | null) {
     update(withFilter(params, key, value));

@@ -11,7 +11,7 @@ import { SettingLoadError, SettingLoading } from '../../../components/setting-st
 import { paths } from '../../../config/paths';
 import { visibleText } from '../../../lib/visible-text';
 import { useSharedSite } from '../api/get-shared-site';
-import { rangeFromParams, type RangePreset } from '../date-range';
+import { rangeFromParams, withCustomRange, withPreset, type RangePreset } from '../date-range';
 import { isShareGone, isShareToken, SHARED_MAX_RANGE_DAYS } from '../share-link';
 import { filtersFromParams, withFilter, type FilterKey } from '../stats-filters';
 import { SiteStats } from './site-stats';
@@ -29,18 +29,10 @@ function SharedStats({ token }: { token: string }) {
   const filters = filtersFromParams(params);
 
   function setPreset(preset: Exclude<RangePreset, 'custom'>) {
-    const next = new URLSearchParams(params);
-    next.delete('from');
-    next.delete('to');
-    next.set('range', preset);
-    setParams(next);
+    setParams(withPreset(params, preset));
   }
   function setCustom(from: string, to: string) {
-    const next = new URLSearchParams(params);
-    next.set('range', 'custom');
-    next.set('from', from);
-    next.set('to', to);
-    setParams(next);
+    setParams(withCustomRange(params, from, to));
   }
   function setFilter(key: FilterKey, value: string | null) {
     setParams(withFilter(params, key, value));
