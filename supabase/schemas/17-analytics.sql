@@ -546,11 +546,13 @@ begin
     v_bounced := $b$
       select ev.day, count(*) as n
         from ev
-        left join private.analytics_bounces b
-          on b.site_id = $1 and b.at >= $2 and b.at < least($3, $5)
-         and b.at = ev.at and b.visitor = ev.visitor
        where ev.entry
-         and case when ev.at < $5 then b.site_id is not null
+         -- One primary-key probe per entry (a scalar subquery, never hashed): a narrow filter's
+         -- few entries cost a few probes, not a read of the range's verdicts.
+         and case when ev.at < $5
+                  then (select true from private.analytics_bounces b
+                         where b.site_id = $1 and b.at = ev.at and b.visitor = ev.visitor)
+                       is not null
                   else (select count(*) filter (where y.k = 1 and y.name = 'pageview')
                           from (select x.name,
                                        count(*) filter (where x.entry) over (order by x.at) as k
@@ -1407,15 +1409,52 @@ grant execute on function public.analytics_shared_site(p_token text) to anon, au
 comment on function public.analytics_shared_site(p_token text) is
   'The name and domains of the site a share token opens; refused (hint analytics_share_not_found) for an unknown or revoked token.';
 
+create or replace function private.analytics_share_take(p_token text, p_stats boolean)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_minute timestamptz := date_trunc('minute', now());
+  v_site uuid;
+begin
+  -- The token's minute budget (60 stats calls, or 120 of "visitors now"), counted and checked in
+  -- one statement on its row.
+  if p_stats then
+    update private.analytics_shares h
+       set stats_minute = v_minute,
+           stats_hits = case when h.stats_minute = v_minute then h.stats_hits else 0 end + 1
+     where h.token = p_token
+       and case when h.stats_minute = v_minute then h.stats_hits else 0 end < 60
+    returning h.site_id into v_site;
+  else
+    update private.analytics_shares h
+       set now_minute = v_minute,
+           now_hits = case when h.now_minute = v_minute then h.now_hits else 0 end + 1
+     where h.token = p_token
+       and case when h.now_minute = v_minute then h.now_hits else 0 end < 120
+    returning h.site_id into v_site;
+  end if;
+  if v_site is null then
+    if not exists (select 1 from private.analytics_shares h where h.token = p_token) then
+      perform private.analytics_share_not_found();
+    end if;
+    raise exception 'This share link has been used too often in the last minute. Try again in a minute.'
+      using errcode = 'PT429', hint = 'analytics_share_rate';
+  end if;
+  return v_site;
+end;
+$function$;
+revoke all on function private.analytics_share_take(p_token text, p_stats boolean) from public, anon, authenticated, service_role;
+comment on function private.analytics_share_take(p_token text, p_stats boolean) is
+  'Counts a call of a share token against its minute budget (stats or visitors now) and returns its site; refused when the token is unknown or over budget.';
+
 create or replace function public.analytics_shared_stats(p_token text, p_from date, p_to date, p_filters jsonb DEFAULT '{}'::jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-declare
-  v_minute timestamptz := date_trunc('minute', now());
-  v_site uuid;
 begin
   if not exists (select 1 from private.analytics_shares h where h.token = p_token) then
     perform private.analytics_share_not_found();
@@ -1425,21 +1464,8 @@ begin
     raise exception 'A shared range is at most 366 days; % to % is % days.', p_from, p_to, p_to - p_from + 1
       using errcode = 'invalid_parameter_value', hint = 'analytics_range';
   end if;
-  -- The token's minute budget, counted and checked in one statement on its row.
-  update private.analytics_shares h
-     set stats_minute = v_minute,
-         stats_hits = case when h.stats_minute = v_minute then h.stats_hits else 0 end + 1
-   where h.token = p_token
-     and case when h.stats_minute = v_minute then h.stats_hits else 0 end < 60
-  returning h.site_id into v_site;
-  if v_site is null then
-    if not exists (select 1 from private.analytics_shares h where h.token = p_token) then
-      perform private.analytics_share_not_found();
-    end if;
-    raise exception 'This share link has been used too often in the last minute. Try again in a minute.'
-      using errcode = 'PT429', hint = 'analytics_share_rate';
-  end if;
-  return private.analytics_site_stats(v_site, p_from, p_to, p_filters);
+  return private.analytics_site_stats(private.analytics_share_take(p_token, true), p_from, p_to,
+                                      p_filters);
 end;
 $function$;
 revoke all on function public.analytics_shared_stats(p_token text, p_from date, p_to date, p_filters jsonb) from public, anon, authenticated, service_role;
@@ -1453,24 +1479,8 @@ create or replace function public.analytics_shared_visitors_now(p_token text)
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-declare
-  v_minute timestamptz := date_trunc('minute', now());
-  v_site uuid;
 begin
-  update private.analytics_shares h
-     set now_minute = v_minute,
-         now_hits = case when h.now_minute = v_minute then h.now_hits else 0 end + 1
-   where h.token = p_token
-     and case when h.now_minute = v_minute then h.now_hits else 0 end < 120
-  returning h.site_id into v_site;
-  if v_site is null then
-    if not exists (select 1 from private.analytics_shares h where h.token = p_token) then
-      perform private.analytics_share_not_found();
-    end if;
-    raise exception 'This share link has been used too often in the last minute. Try again in a minute.'
-      using errcode = 'PT429', hint = 'analytics_share_rate';
-  end if;
-  return private.analytics_visitors_now(v_site);
+  return private.analytics_visitors_now(private.analytics_share_take(p_token, false));
 end;
 $function$;
 revoke all on function public.analytics_shared_visitors_now(p_token text) from public, anon, authenticated, service_role;
