@@ -19,7 +19,9 @@
 //
 //   npm run bench:analytics    (10 million events: about 15 minutes on 2 cores; BENCH_EVENTS=…
 //                               runs smaller, BENCH_SECONDS=… changes the 5 s of each ingestion
-//                               run, BENCH_RUNS=… the 30 timed runs of each view)
+//                               run, BENCH_RUNS=… the 30 timed runs of each view;
+//                               BENCH_SHARED_BUFFERS=2GB gives Postgres the shared buffers of a
+//                               bigger Supabase compute size, written as a section of its own)
 import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -34,6 +36,8 @@ import { machineSummary, writeSection } from './report.ts';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+/** Postgres's shared_buffers when given; the stand-in's default (128 MB, as on the smallest computes) else. */
+const SHARED_BUFFERS = process.env.BENCH_SHARED_BUFFERS;
 const CLIENTS = 16;
 /** Addresses each client takes turns with: 60 events a minute each is far above one client's rate. */
 const ADDRESSES_PER_CLIENT = 32;
@@ -137,7 +141,9 @@ select $1,
 
 async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tinyback-bench-analytics-'));
-  const { child, settings } = await startStackProcess(dataDir);
+  const { child, settings } = await startStackProcess(dataDir, {
+    postgresSettings: SHARED_BUFFERS ? { shared_buffers: SHARED_BUFFERS } : undefined,
+  });
   const pool = new pg.Pool({ connectionString: settings.dbUrl, max: CLIENTS });
   const agents: http.Agent[] = [];
   try {
@@ -346,10 +352,19 @@ async function main() {
     const notes = [
       `Ingestion: ${SECONDS} s each after a ${WARM_UP_SECONDS} s warm-up; every 202 checked against the stored events; each client posts to a site of its own from ${ADDRESSES_PER_CLIENT} addresses in turn (the per-visitor and per-site limits stay on). Errors: endpoint ${full.errors}, inserts ${base.errors}.`,
       `The big site: ${EVENTS.toLocaleString('en')} events generated in SQL in ${generateSeconds.toFixed(0)} s, about ${visitorsPerDay.toLocaleString('en')} visitor ids a day; rolled up (the closed days, and today until 5 minutes ago; the stack's scheduled pass may take some of the ${rolledDays} site-days counted here) in ${rollupSeconds.toFixed(0)} s; ${todayEvents.toLocaleString('en')} events so far today, ${tail.toLocaleString('en')} of them after today's rolled-up part (read raw by every unfiltered view that ends today). ${RUNS} timed runs per view after one warm-up (${SLOW_RUNS} when the warm-up takes over ${SLOW_MS / 1000} s).`,
-      `Load average (1 min) at the end: ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores.`,
+      `Postgres shared_buffers: ${SHARED_BUFFERS ?? '128MB (the default)'}. Load average (1 min) at the end: ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores.`,
     ];
     console.log(`\n${lines.join('\n')}\n\nMachine: ${machine}.\n${notes.join('\n')}`);
-    await writeSection('analytics', 'Analytics', machine, lines, notes);
+    await writeSection(
+      SHARED_BUFFERS ? 'analytics-shared-buffers' : 'analytics',
+      'Analytics',
+      machine,
+      lines,
+      notes,
+      SHARED_BUFFERS
+        ? `BENCH_SHARED_BUFFERS=${SHARED_BUFFERS} npm run bench:analytics`
+        : 'npm run bench:analytics',
+    );
   } finally {
     for (const agent of agents) agent.destroy();
     await pool.end();

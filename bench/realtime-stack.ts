@@ -26,6 +26,9 @@ const stack = await startStack({
   functionEnv: process.env.BENCH_FUNCTION_ENV
     ? (JSON.parse(process.env.BENCH_FUNCTION_ENV) as Record<string, string>)
     : undefined,
+  postgresSettings: process.env.BENCH_POSTGRES_SETTINGS
+    ? (JSON.parse(process.env.BENCH_POSTGRES_SETTINGS) as Record<string, string>)
+    : undefined,
   // BENCH_FUNCTION_LOG=1: the functions' log lines, one per line on stdout as `functions: …`.
   log: process.env.BENCH_FUNCTION_LOG
     ? (service, message) => {

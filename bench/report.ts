@@ -12,7 +12,7 @@ export function machineSummary(): string {
 
 /**
  * Replaces the section between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->`, or appends it
- * under `heading` when the page has none yet.
+ * under `heading` when the page has none yet; `command` is the one that measured it.
  */
 export async function writeSection(
   name: string,
@@ -20,13 +20,14 @@ export async function writeSection(
   machine: string,
   lines: string[],
   notes: string[] = [],
+  command = `npm run bench:${name}`,
 ): Promise<void> {
   const file = path.resolve('docs/PERFORMANCE.md');
   const start = `<!-- bench:${name} -->`;
   const end = `<!-- /bench:${name} -->`;
   const section = [
     start,
-    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:${name}\` on ${machine}.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} by \`${command}\` on ${machine}.`,
     ...notes,
     '',
     ...lines,

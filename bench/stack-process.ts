@@ -20,7 +20,12 @@ export interface StackProcess {
 
 export async function startStackProcess(
   dataDir: string,
-  opts: { functionEnv?: Record<string, string>; functionLog?: boolean } = {},
+  opts: {
+    functionEnv?: Record<string, string>;
+    functionLog?: boolean;
+    /** Postgres settings beyond the stand-in's own (bench/realtime-stack.ts). */
+    postgresSettings?: Record<string, string>;
+  } = {},
 ): Promise<StackProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/realtime-stack.ts'], {
     env: {
@@ -28,6 +33,9 @@ export async function startStackProcess(
       BENCH_DATA_DIR: dataDir,
       ...(opts.functionEnv ? { BENCH_FUNCTION_ENV: JSON.stringify(opts.functionEnv) } : {}),
       ...(opts.functionLog ? { BENCH_FUNCTION_LOG: '1' } : {}),
+      ...(opts.postgresSettings
+        ? { BENCH_POSTGRES_SETTINGS: JSON.stringify(opts.postgresSettings) }
+        : {}),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

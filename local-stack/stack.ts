@@ -48,6 +48,11 @@ export interface StackOptions {
    * benchmarks); `npm start` and the tests pass none.
    */
   functionEnv?: Record<string, string>;
+  /**
+   * Postgres settings beyond the stand-in's own (e.g. `shared_buffers` of a bigger Supabase
+   * compute size, for a benchmark that says so); `npm start` and the tests pass none.
+   */
+  postgresSettings?: Record<string, string>;
 }
 
 export interface RunningStack {
@@ -157,6 +162,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       dataDir: options.dataDir,
       port: ports.db,
       reset: options.reset,
+      settings: options.postgresSettings,
       log: (m) => log('postgres', m),
     });
     stops.push(['postgres', () => postgres.stop(), null]);

@@ -136,6 +136,8 @@ export async function startPostgres(opts: {
   dataDir: string;
   port: number;
   reset?: boolean;
+  /** More `-c name=value` settings, after the stand-in's own. */
+  settings?: Record<string, string>;
   log?: (line: string) => void;
 }): Promise<PostgresServer> {
   const dbDir = path.join(opts.dataDir, 'db');
@@ -183,6 +185,7 @@ export async function startPostgres(opts: {
       'full_page_writes=off',
       '-c',
       'timezone=UTC',
+      ...Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     onLog: (m) => log(m.trim()),
     onError: (m) => log(String(m).trim()),

@@ -10,9 +10,9 @@ export const ANALYTICS_SCALE = {
   /** One site's generated events over a year. */
   events: '10 million',
   /** The 30-day default view inside Postgres, p50 / p95 in ms. */
-  defaultViewDb: [24, 27],
+  defaultViewDb: [26, 28],
   /** The same through the API (supabase-js), p50 / p95 in ms. */
-  defaultViewApi: [47, 85],
+  defaultViewApi: [43, 58],
   /** Events per second through the endpoint, against single-row inserts, at 16 clients. */
-  ingestion: { endpoint: count.format(632), inserts: count.format(4_276), clients: 16 },
+  ingestion: { endpoint: count.format(699), inserts: count.format(4_664), clients: 16 },
 } as const;

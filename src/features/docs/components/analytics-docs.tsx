@@ -155,14 +155,14 @@ export function Analytics() {
       <SubHeading>How it scales</SubHeading>
       <P>
         Analytics runs in the deployment&rsquo;s own Supabase Postgres, with nothing else to
-        operate. On a 2-core machine shared with other work, one site with {ANALYTICS_SCALE.events}{' '}
-        events over a year answers the default 30-day view in {ANALYTICS_SCALE.defaultViewDb[0]} ms
-        at the median and {ANALYTICS_SCALE.defaultViewDb[1]} ms at the 95th percentile inside
-        Postgres ({ANALYTICS_SCALE.defaultViewApi[0]} and {ANALYTICS_SCALE.defaultViewApi[1]} ms
-        through the API), and the endpoint stores {ANALYTICS_SCALE.ingestion.endpoint} events a
-        second from {ANALYTICS_SCALE.ingestion.clients} clients, where plain inserts into the same
-        table reach {ANALYTICS_SCALE.ingestion.inserts} (<C>npm run bench:analytics</C>; every
-        figure in <C>docs/PERFORMANCE.md</C>). What keeps it there:
+        operate. On a quiet 2-core machine, one site with {ANALYTICS_SCALE.events} events over a
+        year answers the default 30-day view in {ANALYTICS_SCALE.defaultViewDb[0]} ms at the median
+        and {ANALYTICS_SCALE.defaultViewDb[1]} ms at the 95th percentile inside Postgres (
+        {ANALYTICS_SCALE.defaultViewApi[0]} and {ANALYTICS_SCALE.defaultViewApi[1]} ms through the
+        API), and the endpoint stores {ANALYTICS_SCALE.ingestion.endpoint} events a second from{' '}
+        {ANALYTICS_SCALE.ingestion.clients} clients, where plain inserts into the same table reach{' '}
+        {ANALYTICS_SCALE.ingestion.inserts} (<C>npm run bench:analytics</C>; every figure in{' '}
+        <C>docs/PERFORMANCE.md</C>). What keeps it there:
       </P>
       <Bullets>
         <Item>

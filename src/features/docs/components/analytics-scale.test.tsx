@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import { renderWithProviders } from '../../../components/testing/render';
 import { ANALYTICS } from '../../../../supabase/functions/_shared/limits';
+import { ANALYTICS_SCALE } from '../analytics-scale-facts';
 import { Analytics } from './analytics-docs';
 
 describe('the analytics docs: how it scales', () => {
@@ -14,10 +15,14 @@ describe('the analytics docs: how it scales', () => {
     expect(section).toHaveTextContent(
       `an account stores at most ${ANALYTICS.accountEventsPerDay.toLocaleString('en-US')} events a UTC day`,
     );
+    const [db50, db95] = ANALYTICS_SCALE.defaultViewDb;
+    const [api50, api95] = ANALYTICS_SCALE.defaultViewApi;
     expect(section).toHaveTextContent(
-      /default 30-day view in 24 ms at the median and 27 ms at the 95th percentile inside Postgres \(47 and 85 ms through the API\)/,
+      `default 30-day view in ${db50} ms at the median and ${db95} ms at the 95th percentile inside Postgres (${api50} and ${api95} ms through the API)`,
     );
-    expect(section).toHaveTextContent(/stores 632 events a second from 16 clients/);
+    expect(section).toHaveTextContent(
+      `stores ${ANALYTICS_SCALE.ingestion.endpoint} events a second from ${ANALYTICS_SCALE.ingestion.clients} clients`,
+    );
     expect(section).toHaveTextContent(
       'filtered views read raw events of the range; see docs/PERFORMANCE.md',
     );
