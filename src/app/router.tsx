@@ -31,19 +31,16 @@ const BlogPostPage = lazyPage(
   'BlogPostPage',
 );
 const DocsPage = lazyPage(() => import('../features/docs'), 'DocsPage');
-// The link of a target-address confirmation e-mail: public, and without the rest of the dashboard.
-const ConfirmAddressPage = lazyPage(
-  () => import('../features/forms/components/confirm-address-page'),
-  'ConfirmAddressPage',
-);
-// A site's stats at its public share link: no sign-in, and none of the dashboard.
-const SharedStatsPage = lazyPage(() => import('../features/analytics/shared'), 'SharedStatsPage');
-const newsletterLinkPages = () => import('../features/newsletter/newsletter-link-pages');
-const NewsletterConfirmPage = lazyPage(newsletterLinkPages, 'NewsletterConfirmPage');
-const NewsletterUnsubscribePage = lazyPage(newsletterLinkPages, 'NewsletterUnsubscribePage');
-const NewsletterConfirmedPage = lazyPage(newsletterLinkPages, 'NewsletterConfirmedPage');
-const NewsletterUnsubscribedPage = lazyPage(newsletterLinkPages, 'NewsletterUnsubscribedPage');
-const NewsletterInvalidLinkPage = lazyPage(newsletterLinkPages, 'NewsletterInvalidLinkPage');
+// Pages reached from a link (an address confirmation, a shared stats page, the newsletter's
+// confirmation and unsubscribe links): see routes/link-pages.ts.
+const linkPages = () => import('./routes/link-pages');
+const ConfirmAddressPage = lazyPage(linkPages, 'ConfirmAddressPage');
+const SharedStatsPage = lazyPage(linkPages, 'SharedStatsPage');
+const NewsletterConfirmPage = lazyPage(linkPages, 'NewsletterConfirmPage');
+const NewsletterUnsubscribePage = lazyPage(linkPages, 'NewsletterUnsubscribePage');
+const NewsletterConfirmedPage = lazyPage(linkPages, 'NewsletterConfirmedPage');
+const NewsletterUnsubscribedPage = lazyPage(linkPages, 'NewsletterUnsubscribedPage');
+const NewsletterInvalidLinkPage = lazyPage(linkPages, 'NewsletterInvalidLinkPage');
 // The signed-in area is one chunk group: visitors never download it.
 const DashboardLayout = lazyPage(() => import('./routes/dashboard-layout'), 'DashboardLayout');
 const dashboardPages = () => import('./routes/dashboard-page');
@@ -129,7 +126,6 @@ const FIRST_PAGES: [string, { preload: () => Promise<void> }][] = [
   [paths.formError, FormErrorPage],
   [paths.login, LoginPage],
   [paths.register, RegisterPage],
-  ['/share/analytics/:token', SharedStatsPage],
 ];
 
 /** Loads the chunk of the page at `pathname` (if it has one), so the first render shows it. */

@@ -5,7 +5,7 @@
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom';
 import { Button, Container, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
-import { Link2OffIcon } from 'lucide-react';
+import { UnlinkIcon } from 'lucide-react';
 import { PageMeta } from '../../../components/page-meta';
 import { SettingLoadError, SettingLoading } from '../../../components/setting-states';
 import { paths } from '../../../config/paths';
@@ -92,7 +92,7 @@ function LinkGone() {
           align="center"
           justify="center"
         >
-          <Icon as={Link2OffIcon} boxSize="8" aria-hidden />
+          <Icon as={UnlinkIcon} boxSize="8" aria-hidden />
         </Flex>
         <Heading
           as="h1"

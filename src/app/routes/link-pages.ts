@@ -1,0 +1,28 @@
+// Public pages reached from a link (an e-mail's confirmation or unsubscribe link, a shared stats
+// page), loaded in two steps like the analytics page (routes/dashboard-page.tsx): the route table
+// in the start-up chunk names this small module, and each page's own list of chunks is named here,
+// fetched only when a link is followed. (The start-up chunk is held to the bundle budget.)
+import { lazyPage } from '../lazy-page';
+
+/** The link of a target-address confirmation e-mail: public, and without the rest of the dashboard. */
+export const ConfirmAddressPage = lazyPage(
+  () => import('../../features/forms/components/confirm-address-page'),
+  'ConfirmAddressPage',
+);
+
+/** A site's stats at its public share link: no sign-in, and none of the dashboard. */
+export const SharedStatsPage = lazyPage(
+  () => import('../../features/analytics/components/shared-stats-page'),
+  'SharedStatsPage',
+);
+
+// The newsletter's confirmation and unsubscribe links and the pages they lead to: one chunk.
+const newsletterLinkPages = () => import('../../features/newsletter/newsletter-link-pages');
+export const NewsletterConfirmPage = lazyPage(newsletterLinkPages, 'NewsletterConfirmPage');
+export const NewsletterUnsubscribePage = lazyPage(newsletterLinkPages, 'NewsletterUnsubscribePage');
+export const NewsletterConfirmedPage = lazyPage(newsletterLinkPages, 'NewsletterConfirmedPage');
+export const NewsletterUnsubscribedPage = lazyPage(
+  newsletterLinkPages,
+  'NewsletterUnsubscribedPage',
+);
+export const NewsletterInvalidLinkPage = lazyPage(newsletterLinkPages, 'NewsletterInvalidLinkPage');
