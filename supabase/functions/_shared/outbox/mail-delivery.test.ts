@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DELIVERY } from '../limits.ts';
 import {
+  calendarOf,
   createSendSoon,
   FINISH_RETRIES_MS,
   runDeliveries,
@@ -52,6 +53,35 @@ describe('delivery worker', () => {
       ['tinyback <forms@x.test>', 'Contact via tinyback'],
       ['tinyback <forms@x.test>', null],
     ]);
+  });
+
+  it('hands the mailer a booking’s invitation with its method, and none for plain mail', async () => {
+    const { store } = fakeStore([
+      { ...job('a'), calendar: 'BEGIN:VCALENDAR…', calendar_method: 'REQUEST' },
+      { ...job('b'), calendar: 'BEGIN:VCALENDAR…', calendar_method: 'CANCEL' },
+      { ...job('c'), calendar: null, calendar_method: null },
+      job('d'),
+    ]);
+    const sentMail: OutgoingMail[] = [];
+    await runDeliveries(store, { send: async (mail) => void sentMail.push(mail) }, 'f');
+    expect(sentMail.map((m) => m.calendar)).toEqual([
+      { method: 'REQUEST', content: 'BEGIN:VCALENDAR…' },
+      { method: 'CANCEL', content: 'BEGIN:VCALENDAR…' },
+      null,
+      null,
+    ]);
+  });
+
+  it('sends a row with half an invitation, or an unknown method, as plain mail', () => {
+    expect(calendarOf({ calendar: 'X', calendar_method: null })).toBeNull();
+    expect(calendarOf({ calendar: null, calendar_method: 'REQUEST' })).toBeNull();
+    expect(calendarOf({ calendar: '', calendar_method: 'REQUEST' })).toBeNull();
+    expect(calendarOf({ calendar: 'X', calendar_method: 'PUBLISH' })).toBeNull();
+    expect(calendarOf({})).toBeNull();
+    expect(calendarOf({ calendar: 'X', calendar_method: 'cancel' })).toEqual({
+      method: 'CANCEL',
+      content: 'X',
+    });
   });
 
   it('sends each claimed job and records the outcome', async () => {

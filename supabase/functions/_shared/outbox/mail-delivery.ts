@@ -4,7 +4,7 @@
 import { DELIVERY } from '../limits.ts';
 import { retryDelaySeconds } from './backoff.ts';
 import type { DeliveryReport } from './report.ts';
-import type { Mailer } from './mailer.ts';
+import type { Mailer, MailCalendar } from './mailer.ts';
 
 export interface ClaimedJob {
   id: string;
@@ -19,6 +19,22 @@ export interface ClaimedJob {
   html_body: string;
   /** The sender's display name (an autoresponse's); null or absent: MAIL_FROM as it is. */
   from_name?: string | null;
+  /** A booking's invitation (.ics text); null or absent: a plain mail. */
+  calendar?: string | null;
+  /** Its iTIP method, set together with `calendar`: 'REQUEST' or 'CANCEL'. */
+  calendar_method?: string | null;
+}
+
+/**
+ * The invitation a job carries: both columns set and the method one the mailers know. A row with
+ * only one of them (the database sets them together) goes out as a plain mail.
+ */
+export function calendarOf(
+  job: Pick<ClaimedJob, 'calendar' | 'calendar_method'>,
+): MailCalendar | null {
+  const method = job.calendar_method?.trim().toUpperCase();
+  if (!job.calendar || (method !== 'REQUEST' && method !== 'CANCEL')) return null;
+  return { method, content: job.calendar };
 }
 
 export type Outcome =
@@ -51,6 +67,7 @@ async function deliverOne(job: ClaimedJob, mailer: Mailer, from: string): Promis
         replyTo: job.reply_to,
         text: job.text_body,
         html: job.html_body,
+        calendar: calendarOf(job),
       }),
       DELIVERY.sendTimeoutMs,
       'sending',

@@ -1,4 +1,5 @@
 // @vitest-environment node
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { describe, expect, it } from 'vitest';
 import {
   createResendMailer,
@@ -7,7 +8,9 @@ import {
   fromHeader,
   mailConfigFromEnv,
   senderAddress,
+  smtpMessage,
   usableFromName,
+  type OutgoingMail,
 } from './mailer.ts';
 
 const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
@@ -147,5 +150,145 @@ describe('sender name', () => {
     expect(bodies[0]).toMatchObject({
       from: '=?UTF-8?B?U8O8ZCB2aWEgdGlueWJhY2s=?= <forms@x.test>',
     });
+  });
+});
+
+const ICS = [
+  'BEGIN:VCALENDAR',
+  'VERSION:2.0',
+  'PRODID:-//tinyback//booking//EN',
+  'METHOD:REQUEST',
+  'BEGIN:VEVENT',
+  'UID:b1@tinyback.tools',
+  'SEQUENCE:0',
+  'DTSTAMP:20261201T070000Z',
+  'DTSTART:20261201T080000Z',
+  'DTEND:20261201T083000Z',
+  'SUMMARY:Intro call – Zoë',
+  'END:VEVENT',
+  'END:VCALENDAR',
+  '',
+].join('\r\n');
+
+const invitation: OutgoingMail = { ...mail, calendar: { method: 'REQUEST', content: ICS } };
+
+/** The message nodemailer (the version the SMTP mailer imports) writes for these options. */
+function compose(options: ReturnType<typeof smtpMessage>): Promise<string> {
+  return new Promise((resolve, reject) =>
+    new MailComposer(options)
+      .compile()
+      .build((err: Error | null, message: Buffer) =>
+        err ? reject(err) : resolve(message.toString('utf8').replace(/\r\n/g, '\n')),
+      ),
+  );
+}
+
+/** The leaf parts of a MIME message: their headers (unfolded) and decoded bodies. */
+function leafParts(source: string): { headers: string; body: string }[] {
+  const split = (text: string) => {
+    const at = text.indexOf('\n\n');
+    return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 2)];
+  };
+  const [headers, body] = split(source);
+  const unfolded = headers.replace(/\n[ \t]+/g, ' ');
+  const boundary = /content-type:\s*multipart\/[^\n]*boundary="?([^";\n]+)"?/i.exec(unfolded)?.[1];
+  if (!boundary) {
+    const text = body.replace(/\n$/, '');
+    let decoded = text;
+    if (/content-transfer-encoding:\s*base64/i.test(unfolded))
+      decoded = Buffer.from(text.replace(/\s+/g, ''), 'base64').toString('utf8');
+    else if (/content-transfer-encoding:\s*quoted-printable/i.test(unfolded))
+      decoded = Buffer.from(
+        text
+          .replace(/=\n/g, '')
+          .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+        'latin1',
+      ).toString('utf8');
+    return [{ headers: unfolded, body: decoded }];
+  }
+  return body
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .flatMap((part) => leafParts(part.replace(/^\n/, '')));
+}
+
+describe('calendar invitations', () => {
+  it('leave a plain mail as it was', () => {
+    expect(smtpMessage(mail)).toEqual({
+      from: mail.from,
+      to: mail.to,
+      subject: 'S',
+      text: 't',
+      html: '<p>h</p>',
+      replyTo: 'a@b.co',
+      messageId: '<delivery-d1@tinyback.tools>',
+    });
+    expect(smtpMessage({ ...mail, calendar: null })).not.toHaveProperty('icalEvent');
+  });
+
+  it('go to nodemailer as icalEvent with the method and invite.ics', () => {
+    expect(smtpMessage(invitation).icalEvent).toEqual({
+      method: 'REQUEST',
+      content: ICS,
+      filename: 'invite.ics',
+    });
+  });
+
+  it('become a text/calendar alternative with the method, and the same file attached', async () => {
+    const source = await compose(
+      smtpMessage({ ...invitation, calendar: { method: 'CANCEL', content: ICS } }),
+    );
+    expect(source).toMatch(/^Content-Type: multipart\/mixed;/im);
+    expect(source).toMatch(/^Content-Type: multipart\/alternative;/im);
+    const parts = leafParts(source);
+    const types = parts.map((p) => /content-type:\s*([^;\n]+)/i.exec(p.headers)?.[1]);
+    expect(types).toEqual(['text/plain', 'text/html', 'text/calendar', 'application/ics']);
+    const alternative = parts[2]!;
+    expect(alternative.headers).toMatch(
+      /content-type: text\/calendar; charset=utf-8; method=CANCEL/i,
+    );
+    expect(alternative.headers).not.toMatch(/content-disposition/i);
+    expect(alternative.body.replace(/\n/g, '\r\n')).toBe(ICS);
+    const attached = parts[3]!;
+    expect(attached.headers).toMatch(/content-disposition: attachment; filename=invite\.ics/i);
+    // Base64 keeps the file's own CRLF line ends.
+    expect(attached.body).toBe(ICS);
+  });
+
+  it('reach Resend as an invite.ics attachment typed text/calendar with the method', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const fetchStub = (async (_url: string, init: RequestInit) => {
+      bodies.push(JSON.parse(init.body as string));
+      return new Response('{}', { status: 200 });
+    }) as unknown as typeof fetch;
+    const mailer = createResendMailer({ apiKey: 'k' }, fetchStub);
+    await mailer.send(invitation);
+    await mailer.send({ ...invitation, calendar: { method: 'CANCEL', content: ICS } });
+    await mailer.send({ ...mail, calendar: null });
+    expect(bodies[0]!.attachments).toEqual([
+      {
+        filename: 'invite.ics',
+        content: Buffer.from(ICS, 'utf8').toString('base64'),
+        content_type: 'text/calendar; method=REQUEST; charset=UTF-8',
+      },
+    ]);
+    expect(bodies[1]!.attachments).toMatchObject([
+      { content_type: 'text/calendar; method=CANCEL; charset=UTF-8' },
+    ]);
+    expect(bodies[2]).not.toHaveProperty('attachments');
+  });
+
+  it('encode a large invitation to Resend intact', async () => {
+    const big = ICS.replace('SUMMARY:', `DESCRIPTION:${'é'.repeat(30_000)}\r\nSUMMARY:`);
+    let sent: { content: string }[] = [];
+    const fetchStub = (async (_url: string, init: RequestInit) => {
+      sent = JSON.parse(init.body as string).attachments;
+      return new Response('{}', { status: 200 });
+    }) as unknown as typeof fetch;
+    await createResendMailer({ apiKey: 'k' }, fetchStub).send({
+      ...mail,
+      calendar: { method: 'REQUEST', content: big },
+    });
+    expect(Buffer.from(sent[0]!.content, 'base64').toString('utf8')).toBe(big);
   });
 });

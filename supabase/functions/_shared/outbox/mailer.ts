@@ -18,6 +18,74 @@ export interface OutgoingMail {
   replyTo: string | null;
   text: string;
   html: string;
+  /**
+   * An iCalendar invitation (a booking's REQUEST, or its CANCEL) sent beside the text and HTML:
+   * calendar clients offer to add, move or remove the event. Null or absent: a plain mail.
+   */
+  calendar?: MailCalendar | null;
+}
+
+/** The iTIP method of an invitation: a new or moved event, or a withdrawn one. */
+export type CalendarMethod = 'REQUEST' | 'CANCEL';
+
+export interface MailCalendar {
+  method: CalendarMethod;
+  /** The .ics text (VCALENDAR with its METHOD equal to `method`). */
+  content: string;
+}
+
+/** The name under which the invitation is attached (the same for every provider). */
+export const CALENDAR_FILENAME = 'invite.ics';
+
+/** The MIME type of an invitation, as clients expect it for the iTIP method. */
+export function calendarContentType(method: CalendarMethod): string {
+  return `text/calendar; method=${method}; charset=UTF-8`;
+}
+
+/**
+ * nodemailer's message options for `mail` (smtp-mailer.ts sends them). An invitation becomes
+ * `icalEvent`, which nodemailer writes as a `text/calendar; method=…` alternative beside the text
+ * and HTML and attaches once more as invite.ics, as calendar clients expect.
+ */
+export function smtpMessage(mail: OutgoingMail) {
+  const fromName = usableFromName(mail.fromName);
+  return {
+    // nodemailer quotes or encodes (RFC 2047) the name; the address stays MAIL_FROM's.
+    from: fromName ? { name: fromName, address: senderAddress(mail.from) } : mail.from,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    replyTo: mail.replyTo ?? undefined,
+    messageId: `<delivery-${mail.id}@tinyback.tools>`,
+    ...(mail.calendar
+      ? {
+          icalEvent: {
+            method: mail.calendar.method,
+            content: mail.calendar.content,
+            filename: CALENDAR_FILENAME,
+          },
+        }
+      : {}),
+  };
+}
+
+/** Base64 of the UTF-8 bytes of `text` (in slices: an invitation may be tens of kilobytes). */
+function base64Utf8(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x2000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x2000));
+  return btoa(binary);
+}
+
+/** Resend's attachment for an invitation: Resend has no calendar alternative, only attachments. */
+export function resendCalendarAttachment(calendar: MailCalendar) {
+  return {
+    filename: CALENDAR_FILENAME,
+    content: base64Utf8(calendar.content),
+    content_type: calendarContentType(calendar.method),
+  };
 }
 
 export interface Mailer {
@@ -141,6 +209,7 @@ export function createResendMailer(
           text: mail.text,
           html: mail.html,
           ...(mail.replyTo ? { reply_to: mail.replyTo } : {}),
+          ...(mail.calendar ? { attachments: [resendCalendarAttachment(mail.calendar)] } : {}),
         }),
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -3,7 +3,7 @@
 import { connect, type Socket } from 'node:net';
 import nodemailer from 'npm:nodemailer@6.10.1';
 import { DELIVERY } from '../limits.ts';
-import { senderAddress, usableFromName, type Mailer } from './mailer.ts';
+import { smtpMessage, type Mailer } from './mailer.ts';
 
 /** Connections the pool keeps open at most, and so the sends that run at once. */
 const CONNECTIONS = 3;
@@ -76,17 +76,7 @@ export function createSmtpMailer(config: {
   return {
     parallel: CONNECTIONS,
     async send(mail) {
-      const fromName = usableFromName(mail.fromName);
-      await transport.sendMail({
-        // nodemailer quotes or encodes (RFC 2047) the name; the address stays MAIL_FROM's.
-        from: fromName ? { name: fromName, address: senderAddress(mail.from) } : mail.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        replyTo: mail.replyTo ?? undefined,
-        messageId: `<delivery-${mail.id}@tinyback.tools>`,
-      });
+      await transport.sendMail(smtpMessage(mail));
     },
   };
 }

@@ -45,7 +45,12 @@ export function createMailStore(client: RpcClient): DeliveryStore {
         p_max_attempts: DELIVERY.maxAttempts,
       });
       if (error) throw new Error(`claim_email_deliveries: ${error.message}`);
-      return (data ?? []) as ClaimedJob[];
+      // Rows as the function returns them: a booking's carry `calendar` and `calendar_method`.
+      return ((data ?? []) as ClaimedJob[]).map((row) => ({
+        ...row,
+        calendar: row.calendar ?? null,
+        calendar_method: row.calendar_method ?? null,
+      }));
     },
     async finish(results) {
       const { error } = await client.rpc('finish_email_deliveries', {
