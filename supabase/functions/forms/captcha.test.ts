@@ -4,13 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  captchaError,
-  captchaToken,
-  captchaVerifyUrlFromEnv,
-  createCaptchaCheck,
-  verifyCaptcha,
-} from './captcha.ts';
+import { captchaVerifyUrlFromEnv, verifyCaptcha } from '../_shared/captcha.ts';
+import { captchaError, captchaToken, createCaptchaCheck } from './captcha.ts';
 import { handleRequest, type FormsDeps } from './handler.ts';
 import type { AcceptInput, AcceptResult, FormRecord } from './model.ts';
 

@@ -1,127 +1,25 @@
 // A form's CAPTCHA check: the visitor's token, read from the provider's response field, is verified
-// with the provider's siteverify API before the endpoint accepts a post. Cloudflare Turnstile,
-// hCaptcha and reCAPTCHA v2 (checkbox) are supported; all three answer `success` for a token the
-// visitor earned. reCAPTCHA v3 (a score per request) is not: it would need a threshold and an
-// action per form, and a v2 check would pass any v3 score.
-//
-// Verdicts: no token → `missing`; a token the provider refuses (wrong, expired, used twice), or
-// one earned on another site than the form's (the provider's `hostname`) → `rejected`; the owner's secret refused → `misconfigured`; no usable answer in time (network,
-// timeout, 5xx, 429, not JSON) → `unavailable`, which the endpoint answers as retryable. In every
-// refusal nothing is stored.
+// with the provider's siteverify API (_shared/captcha.ts) before the endpoint accepts a post. In
+// every refusal nothing is stored.
+import { verifyCaptcha, type CaptchaProvider, type CaptchaVerdict } from '../_shared/captcha.ts';
 import { SPECIAL_FIELDS } from '../_shared/limits.ts';
 import { ERRORS, type EndpointError } from './errors.ts';
 
-export type CaptchaProvider = 'turnstile' | 'hcaptcha' | 'recaptcha';
-
-const CAPTCHA_PROVIDERS: Record<CaptchaProvider, { field: string; verifyUrl: string }> = {
-  turnstile: {
-    field: SPECIAL_FIELDS.captcha[0],
-    verifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
-  },
-  hcaptcha: { field: SPECIAL_FIELDS.captcha[1], verifyUrl: 'https://api.hcaptcha.com/siteverify' },
-  recaptcha: {
-    field: SPECIAL_FIELDS.captcha[2],
-    verifyUrl: 'https://www.google.com/recaptcha/api/siteverify',
-  },
+/** The field each provider's widget posts its token in. */
+const TOKEN_FIELDS: Record<CaptchaProvider, string> = {
+  turnstile: SPECIAL_FIELDS.captcha[0],
+  hcaptcha: SPECIAL_FIELDS.captcha[1],
+  recaptcha: SPECIAL_FIELDS.captcha[2],
 };
-
-/** Longest wait for the provider's answer; past it the post is refused as retryable. */
-const CAPTCHA_TIMEOUT_MS = 5_000;
-/** Tokens are at most ~2 KB; anything much longer is refused without asking the provider. */
-const MAX_TOKEN_LENGTH = 8_192;
-
-export type CaptchaVerdict =
-  | { ok: true }
-  | { ok: false; kind: 'missing' | 'rejected' | 'misconfigured' | 'unavailable'; detail: string };
 
 /** The provider's token among the posted fields (the first non-empty one), or null. */
 export function captchaToken(
   provider: CaptchaProvider,
   fields: readonly (readonly [string, string])[],
 ): string | null {
-  const name = CAPTCHA_PROVIDERS[provider].field;
+  const name = TOKEN_FIELDS[provider];
   for (const [field, value] of fields) if (field === name && value.trim()) return value.trim();
   return null;
-}
-
-// Error codes that say the owner's secret (not the visitor's token) is wrong.
-const SECRET_ERRORS = new Set([
-  'missing-input-secret',
-  'invalid-input-secret',
-  'sitekey-secret-mismatch',
-  'invalid-sitekey',
-]);
-
-export interface VerifyOptions {
-  /** Where to ask instead of the provider (CAPTCHA_VERIFY_URL_OVERRIDE, tests only). */
-  verifyUrl?: string | null;
-  timeoutMs?: number;
-  fetch?: typeof fetch;
-}
-
-/** Asks the provider whether `token` is good; never throws. */
-export async function verifyCaptcha(
-  input: {
-    provider: CaptchaProvider;
-    secret: string;
-    token: string | null;
-    /** The client's address as the endpoint trusts it (never one the client wrote). */
-    remoteIp: string | null;
-    /** The form's host: a token solved on another site is refused. Null: not compared. */
-    expectedHostname?: string | null;
-  },
-  options: VerifyOptions = {},
-): Promise<CaptchaVerdict> {
-  if (!input.token) return { ok: false, kind: 'missing', detail: 'no token' };
-  if (input.token.length > MAX_TOKEN_LENGTH)
-    return { ok: false, kind: 'rejected', detail: 'token too long' };
-  const form = new URLSearchParams({ secret: input.secret, response: input.token });
-  if (input.remoteIp && input.remoteIp !== 'unknown') form.set('remoteip', input.remoteIp);
-
-  let answer: { success?: unknown; 'error-codes'?: unknown; hostname?: unknown };
-  try {
-    const res = await (options.fetch ?? fetch)(
-      options.verifyUrl ?? CAPTCHA_PROVIDERS[input.provider].verifyUrl,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          accept: 'application/json',
-        },
-        body: form.toString(),
-        redirect: 'error',
-        signal: AbortSignal.timeout(options.timeoutMs ?? CAPTCHA_TIMEOUT_MS),
-      },
-    );
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => undefined);
-      return { ok: false, kind: 'unavailable', detail: `siteverify answered ${res.status}` };
-    }
-    answer = JSON.parse(await res.text());
-  } catch (err) {
-    return {
-      ok: false,
-      kind: 'unavailable',
-      detail: `siteverify failed: ${(err as Error).message}`,
-    };
-  }
-  if (answer?.success === true) {
-    // All three providers say where the challenge was solved; a token from another site (its own
-    // keys, or a page of the attacker's with the same site key) is not this form's visitor.
-    const solvedOn = typeof answer.hostname === 'string' ? answer.hostname.toLowerCase() : null;
-    const expected = input.expectedHostname?.toLowerCase() ?? null;
-    if (solvedOn && expected && solvedOn !== expected)
-      return { ok: false, kind: 'rejected', detail: `solved on ${solvedOn}, not ${expected}` };
-    return { ok: true };
-  }
-  const codes = Array.isArray(answer?.['error-codes'])
-    ? answer['error-codes'].filter((c): c is string => typeof c === 'string')
-    : [];
-  const detail = codes.join(', ') || 'refused';
-  if (codes.some((c) => SECRET_ERRORS.has(c))) return { ok: false, kind: 'misconfigured', detail };
-  // Turnstile's own trouble: the visitor's token may be fine.
-  if (codes.includes('internal-error')) return { ok: false, kind: 'unavailable', detail };
-  return { ok: false, kind: 'rejected', detail };
 }
 
 /** The endpoint's answer to a failed check. */
@@ -136,34 +34,6 @@ export function captchaError(verdict: Exclude<CaptchaVerdict, { ok: true }>): En
     case 'unavailable':
       return ERRORS.captchaUnavailable();
   }
-}
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/**
- * CAPTCHA_VERIFY_URL_OVERRIDE (tests and local development only): one siteverify URL that stands
- * in for every provider's. Only an http(s) URL on this machine's loopback is taken, so the setting
- * can never send the owners' secrets elsewhere; clients cannot choose it (it is read once, from
- * the function's environment). Returns null when unset or refused.
- */
-export function captchaVerifyUrlFromEnv(
-  env: (name: string) => string | undefined,
-  warn: (message: string) => void,
-): string | null {
-  const raw = env('CAPTCHA_VERIFY_URL_OVERRIDE')?.trim();
-  if (!raw) return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = null;
-  }
-  if (!url || !/^https?:$/.test(url.protocol) || !LOOPBACK_HOSTS.has(url.hostname)) {
-    warn('CAPTCHA_VERIFY_URL_OVERRIDE ignored: only an http(s) URL on 127.0.0.1 or localhost.');
-    return null;
-  }
-  warn(`CAPTCHA_VERIFY_URL_OVERRIDE=${url.href}: CAPTCHA tokens are not checked by the providers.`);
-  return url.href;
 }
 
 /**

@@ -3,7 +3,8 @@
 // mail sending are injected so this module runs unchanged under Deno and in unit tests.
 import { clientIp, rateLimitKey, type ClientIpPolicy } from '../_shared/client-ip.ts';
 import { IDEMPOTENCY, LIMITS, SPECIAL_FIELDS } from '../_shared/limits.ts';
-import { captchaError, type CaptchaProvider, type CaptchaVerdict } from './captcha.ts';
+import type { CaptchaProvider, CaptchaVerdict } from '../_shared/captcha.ts';
+import { captchaError } from './captcha.ts';
 import { ERRORS, type EndpointError } from './errors.ts';
 import { composeNotification, type Notification } from './notification.ts';
 import { originAllowed, originOf, safeNext, safeRedirectUrl } from './origin.ts';

@@ -1,7 +1,7 @@
 // What the form endpoint works with, whatever stores it: a form as the endpoint reads it, a post
 // as it asks storage to accept it, and storage's answers. The handler, the form cache and the
 // Supabase store all speak these types; none of them depends on another for them.
-import type { CaptchaProvider } from './captcha.ts';
+import type { CaptchaProvider } from '../_shared/captcha.ts';
 import type { Notification } from './notification.ts';
 import type { PostSource } from './source.ts';
 import type { StoredFile } from './uploads/receive.ts';
