@@ -184,9 +184,148 @@ export type Database = {
         };
         Relationships: [];
       };
+      booking_forms: {
+        Row: {
+          ask_note: boolean;
+          buffer_after_minutes: number;
+          buffer_before_minutes: number;
+          captcha_provider: string | null;
+          captcha_site_key: string | null;
+          created_at: string;
+          daily_max: number | null;
+          description: string;
+          duration_minutes: number;
+          id: string;
+          location: string;
+          max_days_ahead: number;
+          min_notice_minutes: number;
+          name: string;
+          overrides: NonNullable<Json>;
+          slug: string;
+          time_zone: string;
+          updated_at: string;
+          user_id: string;
+          weekly: NonNullable<Json>;
+        };
+        Insert: {
+          ask_note?: boolean;
+          buffer_after_minutes?: number;
+          buffer_before_minutes?: number;
+          captcha_provider?: string | null;
+          captcha_site_key?: string | null;
+          created_at?: string;
+          daily_max?: number | null;
+          description?: string;
+          duration_minutes?: number;
+          id?: string;
+          location?: string;
+          max_days_ahead?: number;
+          min_notice_minutes?: number;
+          name: string;
+          overrides?: NonNullable<Json>;
+          slug: string;
+          time_zone?: string;
+          updated_at?: string;
+          user_id?: string;
+          weekly?: NonNullable<Json>;
+        };
+        Update: {
+          ask_note?: boolean;
+          buffer_after_minutes?: number;
+          buffer_before_minutes?: number;
+          captcha_provider?: string | null;
+          captcha_site_key?: string | null;
+          created_at?: string;
+          daily_max?: number | null;
+          description?: string;
+          duration_minutes?: number;
+          id?: string;
+          location?: string;
+          max_days_ahead?: number;
+          min_notice_minutes?: number;
+          name?: string;
+          overrides?: NonNullable<Json>;
+          slug?: string;
+          time_zone?: string;
+          updated_at?: string;
+          user_id?: string;
+          weekly?: NonNullable<Json>;
+        };
+        Relationships: [];
+      };
+      bookings: {
+        Row: {
+          blocked: unknown;
+          booking_form_id: string;
+          cancel_reason: string | null;
+          cancelled_at: string | null;
+          cancelled_by: string | null;
+          created_at: string;
+          email: string;
+          ends_at: string;
+          id: string;
+          name: string;
+          note: string;
+          sequence: number;
+          starts_at: string;
+          status: string;
+          updated_at: string;
+          user_id: string;
+          visitor_time_zone: string;
+        };
+        Insert: {
+          blocked: unknown;
+          booking_form_id: string;
+          cancel_reason?: string | null;
+          cancelled_at?: string | null;
+          cancelled_by?: string | null;
+          created_at?: string;
+          email: string;
+          ends_at: string;
+          id?: string;
+          name: string;
+          note?: string;
+          sequence?: number;
+          starts_at: string;
+          status?: string;
+          updated_at?: string;
+          user_id: string;
+          visitor_time_zone: string;
+        };
+        Update: {
+          blocked?: unknown;
+          booking_form_id?: string;
+          cancel_reason?: string | null;
+          cancelled_at?: string | null;
+          cancelled_by?: string | null;
+          created_at?: string;
+          email?: string;
+          ends_at?: string;
+          id?: string;
+          name?: string;
+          note?: string;
+          sequence?: number;
+          starts_at?: string;
+          status?: string;
+          updated_at?: string;
+          user_id?: string;
+          visitor_time_zone?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'bookings_booking_form_id_fkey';
+            columns: ['booking_form_id'];
+            isOneToOne: false;
+            referencedRelation: 'booking_forms';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       email_deliveries: {
         Row: {
           attempts: number;
+          calendar: string | null;
+          calendar_method: string | null;
           created_at: string;
           entry_id: string | null;
           from_name: string | null;
@@ -208,6 +347,8 @@ export type Database = {
         };
         Insert: {
           attempts?: number;
+          calendar?: string | null;
+          calendar_method?: string | null;
           created_at?: string;
           entry_id?: string | null;
           from_name?: string | null;
@@ -229,6 +370,8 @@ export type Database = {
         };
         Update: {
           attempts?: number;
+          calendar?: string | null;
+          calendar_method?: string | null;
           created_at?: string;
           entry_id?: string | null;
           from_name?: string | null;
@@ -935,6 +1078,42 @@ export type Database = {
         };
         Returns: Json;
       };
+      booking_cancel_by_token: {
+        Args: { p_reason: string; p_token: string };
+        Returns: Json;
+      };
+      booking_captcha_secret: {
+        Args: { p_booking_form_id: string };
+        Returns: string;
+      };
+      booking_manage: { Args: { p_token: string }; Returns: Json };
+      booking_owner_cancel: {
+        Args: { p_booking_id: string; p_message: string };
+        Returns: Json;
+      };
+      booking_page: { Args: { p_slug: string }; Returns: Json };
+      booking_request: {
+        Args: {
+          p_caps: Json;
+          p_client: string;
+          p_email: string;
+          p_link_prefix: string;
+          p_name: string;
+          p_note: string;
+          p_slug: string;
+          p_start: string;
+          p_visitor_time_zone: string;
+        };
+        Returns: Json;
+      };
+      booking_reschedule_by_token: {
+        Args: { p_link_prefix: string; p_start: string; p_token: string };
+        Returns: Json;
+      };
+      booking_slots: {
+        Args: { p_from: string; p_slug: string; p_to: string };
+        Returns: Json;
+      };
       claim_deleted_files: { Args: { p_limit?: number }; Returns: string[] };
       claim_email_deliveries: {
         Args: {
@@ -945,6 +1124,8 @@ export type Database = {
         };
         Returns: {
           attempts: number;
+          calendar: string;
+          calendar_method: string;
           from_name: string;
           html_body: string;
           id: string;
@@ -1121,6 +1302,15 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      set_booking_captcha: {
+        Args: {
+          p_booking_form_id: string;
+          p_provider: string;
+          p_secret: string;
+          p_site_key: string;
+        };
+        Returns: Json;
       };
       set_form_captcha: {
         Args: {

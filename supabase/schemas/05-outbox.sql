@@ -33,6 +33,8 @@ create table public.email_deliveries (
   user_id uuid,
   source_entry_id uuid,
   from_name text,
+  calendar text,
+  calendar_method text,
   constraint email_deliveries_pkey PRIMARY KEY (id),
   constraint email_deliveries_entry_id_fkey FOREIGN KEY (entry_id) REFERENCES public.entries(id) ON DELETE CASCADE,
   constraint email_deliveries_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE,
@@ -44,7 +46,8 @@ create table public.email_deliveries (
         and from_name !~ '[\x01-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069@＠<>＜＞]')
   ),
   constraint email_deliveries_headers_single_line CHECK (((recipient !~ '[\r\n]'::text) AND (subject !~ '[\r\n]'::text) AND (COALESCE(reply_to, ''::text) !~ '[\r\n]'::text))),
-  constraint email_deliveries_kind CHECK ((kind = ANY (ARRAY['notification'::text, 'target_confirmation'::text, 'newsletter_confirmation'::text, 'autoresponse'::text, 'webhook_disabled'::text, 'quota_warning'::text]))),
+  constraint email_deliveries_kind CHECK ((kind = ANY (ARRAY['notification'::text, 'target_confirmation'::text, 'newsletter_confirmation'::text, 'autoresponse'::text, 'webhook_disabled'::text, 'quota_warning'::text, 'booking_confirmation'::text, 'booking_notice'::text, 'booking_cancellation'::text]))),
+  constraint email_deliveries_calendar CHECK ((((calendar IS NULL) = (calendar_method IS NULL)) AND ((calendar_method IS NULL) OR (calendar_method = ANY (ARRAY['REQUEST'::text, 'CANCEL'::text]))) AND (octet_length(calendar) <= (64 * 1024)))),
   constraint email_deliveries_size CHECK (((char_length(subject) <= 1000) AND (octet_length(text_body) <= (512 * 1024)) AND (octet_length(html_body) <= (1024 * 1024)))),
   constraint email_deliveries_source_entry_matches_kind CHECK (((source_entry_id IS NULL) OR (kind = 'autoresponse'::text))),
   constraint email_deliveries_status CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'sent'::text, 'failed'::text])))
@@ -62,6 +65,8 @@ comment on column public.email_deliveries.user_id is
   'The account the mail is sent for (null for newsletter mail); per-account caps count by it.';
 comment on column public.email_deliveries.source_entry_id is
   'autoresponse: the entry it answers; the copy is deleted with that entry (entries_delete_autoresponses).';
+comment on column public.email_deliveries.calendar is
+  'An iCalendar invitation sent with the mail (booking mail), in the METHOD calendar_method names.';
 comment on column public.email_deliveries.from_name is
   'Display name the mail is sent with before MAIL_FROM''s address; null: MAIL_FROM as it is.';
 
@@ -69,7 +74,7 @@ comment on column public.email_deliveries.from_name is
 -- Functions
 -- ------------------------------------------------------------------------------------------------
 create or replace function public.claim_email_deliveries(p_id uuid, p_limit integer, p_lease_seconds integer, p_max_attempts integer)
- RETURNS TABLE(id uuid, lease uuid, attempts integer, recipient text, subject text, reply_to text, text_body text, html_body text, from_name text)
+ RETURNS TABLE(id uuid, lease uuid, attempts integer, recipient text, subject text, reply_to text, text_body text, html_body text, from_name text, calendar text, calendar_method text)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
@@ -97,7 +102,7 @@ begin
       from due
      where d.id = due.id
     returning d.id, d.lease, d.attempts, d.recipient, d.subject, d.reply_to, d.text_body, d.html_body,
-    d.from_name;
+    d.from_name, d.calendar, d.calendar_method;
     return;
   end if;
 
@@ -128,7 +133,7 @@ begin
     from due
    where d.id = due.id
   returning d.id, d.lease, d.attempts, d.recipient, d.subject, d.reply_to, d.text_body, d.html_body,
-    d.from_name;
+    d.from_name, d.calendar, d.calendar_method;
 end;
 $function$;
 revoke all on function public.claim_email_deliveries(p_id uuid, p_limit integer, p_lease_seconds integer, p_max_attempts integer) from public, anon, authenticated, service_role;
