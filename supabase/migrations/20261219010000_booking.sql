@@ -39,7 +39,7 @@ AS $function$
                 and jsonb_typeof(r -> 0) = 'number' and jsonb_typeof(r -> 1) = 'number'
                 and (r ->> 0) ~ '^\d+$' and (r ->> 1) ~ '^\d+$'
                 and (r ->> 0)::numeric < (r ->> 1)::numeric and (r ->> 1)::numeric <= 1440
-                and (i = 1 or (r ->> 0)::numeric >= (p_ranges -> (i - 2) ->> 1)::numeric))
+                and (i = 1 or (r ->> 0)::numeric >= (p_ranges -> (i - 2)::integer ->> 1)::numeric))
          from jsonb_array_elements(p_ranges) with ordinality e(r, i)), true);
 $function$
 ;
