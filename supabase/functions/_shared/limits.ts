@@ -230,3 +230,32 @@ export const UPLOADS = {
    */
   signedUploadSeconds: 2 * 60 * 60,
 } as const;
+
+/**
+ * Booking pages (`booking` function). The counts are booking_request()'s, passed on every request
+ * as its caps; the lengths are the database's checks, applied first so a visitor hears which
+ * field is wrong.
+ */
+export const BOOKING = {
+  /** Largest accepted request body, in bytes: a full note fits with room to spare. */
+  maxBodyBytes: 16 * 1024,
+  /** Booking requests one client may make per minute to one account's pages together. */
+  perClientPerMinute: 5,
+  /** Booking requests one client may make per day to one account's pages together. */
+  perClientPerDay: 20,
+  /** Bookings one account accepts per day, over all its booking pages. */
+  perAccountPerDay: 200,
+  /**
+   * Confirmation e-mails one visitor address receives per day, from all pages together; past it
+   * the booking still stands (the owner is told), without the visitor's copy.
+   */
+  visitorMailsPerRecipientPerDay: 3,
+  /** Longest visitor name, in characters. */
+  maxNameLength: 100,
+  /** Longest visitor address, in characters. */
+  maxEmailLength: 254,
+  /** Longest note to the owner, in characters. */
+  maxNoteLength: 2_000,
+  /** Longest reason given when the visitor cancels, in characters. */
+  maxReasonLength: 1_000,
+} as const;

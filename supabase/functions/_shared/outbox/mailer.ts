@@ -26,7 +26,7 @@ export interface OutgoingMail {
 }
 
 /** The iTIP method of an invitation: a new or moved event, or a withdrawn one. */
-export type CalendarMethod = 'REQUEST' | 'CANCEL';
+type CalendarMethod = 'REQUEST' | 'CANCEL';
 
 export interface MailCalendar {
   method: CalendarMethod;
@@ -35,10 +35,10 @@ export interface MailCalendar {
 }
 
 /** The name under which the invitation is attached (the same for every provider). */
-export const CALENDAR_FILENAME = 'invite.ics';
+const CALENDAR_FILENAME = 'invite.ics';
 
 /** The MIME type of an invitation, as clients expect it for the iTIP method. */
-export function calendarContentType(method: CalendarMethod): string {
+function calendarContentType(method: CalendarMethod): string {
   return `text/calendar; method=${method}; charset=UTF-8`;
 }
 
@@ -80,7 +80,7 @@ function base64Utf8(text: string): string {
 }
 
 /** Resend's attachment for an invitation: Resend has no calendar alternative, only attachments. */
-export function resendCalendarAttachment(calendar: MailCalendar) {
+function resendCalendarAttachment(calendar: MailCalendar) {
   return {
     filename: CALENDAR_FILENAME,
     content: base64Utf8(calendar.content),
