@@ -856,3 +856,26 @@ export function failFunction(path: string, status: number, { once = false } = {}
     ),
   );
 }
+
+/**
+ * Requests to this Edge Function path (`booking/book`) are answered with this status, JSON body
+ * and headers (a 201, a 409 with its body, a 429 with Retry-After), until the test resets the
+ * handlers, or once.
+ */
+export function answerFunction(
+  path: string,
+  status: number,
+  body: JsonBodyType,
+  { headers = {}, once = false }: { headers?: Record<string, string>; once?: boolean } = {},
+) {
+  server.use(
+    http.all(
+      functionUrl(path),
+      async ({ request }) => {
+        await received(request, `functions/${path}`);
+        return json(body, { status, headers });
+      },
+      { once },
+    ),
+  );
+}

@@ -47,11 +47,11 @@ export function MonthCalendar({
   const days = weeks.flat().filter((d): d is DayKey => d !== null);
   const grid = useRef<HTMLTableElement>(null);
   // The day that holds the grid's one tab stop.
-  const [focus, setFocus] = useState<DayKey>(() => selected ?? days[0]);
+  const [focus, setFocus] = useState<DayKey | null>(null);
   // Set by the arrow keys: after the render, the DOM focus follows the tab stop.
   const moved = useRef(false);
   const tabStop =
-    monthOf(focus) === month
+    focus && monthOf(focus) === month
       ? focus
       : ((selected && monthOf(selected) === month ? selected : null) ??
         days.find((d) => available.has(d)) ??
