@@ -1,18 +1,25 @@
 // The booking function through real HTTP on the local stack (gateway → Deno `booking` function →
 // Postgres; the outbox → SMTP → mail catcher): a booking and each refusal as the visitor's page
 // sees them, the honeypot storing nothing, the per-client limit and the account's daily cap, and
-// the manage link read from the visitor's e-mail — shown, moved and cancelled, each link once.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+// the manage link read from the visitor's e-mail — shown, moved and cancelled, each link once —
+// and, on a stack of its own whose siteverify stand-in answers for the providers, the CAPTCHA.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type pg from 'pg';
+import { freePorts, startStack, type RunningStack } from '../../local-stack/stack.ts';
 import { BOOKING } from '../../supabase/functions/_shared/limits.ts';
 import { createBookingForm, freeSlots } from '../support/booking.ts';
 import { createAuthUser, superuserPool, uniqueEmail, type TestUser } from '../support/db.ts';
 import { isTo, listMail, waitForMail, type CaughtMail } from '../support/mail.ts';
+import { localOnly, needsMail, needsSiteUrl, remote, target } from '../support/target.ts';
 import { rawRequest, type RawResponse } from './support.ts';
 
 const stack = inject('stack');
-const siteUrl = inject('target').siteUrl!;
-const fn = (path: string) => `${stack.apiUrl}/functions/v1/booking${path}`;
+const fn = (path: string, apiUrl = stack.apiUrl) => `${apiUrl}/functions/v1/booking${path}`;
 let pool: pg.Pool;
 
 beforeAll(async () => {
@@ -31,8 +38,13 @@ interface Answer {
   headers: RawResponse['headers'];
 }
 
-async function send(path: string, body?: unknown, method = 'POST'): Promise<Answer> {
-  const res = await rawRequest(fn(path), {
+async function send(
+  path: string,
+  body?: unknown,
+  method = 'POST',
+  apiUrl = stack.apiUrl,
+): Promise<Answer> {
+  const res = await rawRequest(fn(path, apiUrl), {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -41,11 +53,11 @@ async function send(path: string, body?: unknown, method = 'POST'): Promise<Answ
 }
 
 /** An owner with a booking page (every day 09:00–17:00 Berlin, an hour each) and its free slots. */
-async function ownerWithPage(fields: Parameters<typeof createBookingForm>[2] = {}) {
-  const owner = await createAuthUser(pool, 'Owner', uniqueEmail('booking-owner'));
-  const form = await createBookingForm(pool, owner.id, fields);
+async function ownerWithPage(fields: Parameters<typeof createBookingForm>[2] = {}, db = pool) {
+  const owner = await createAuthUser(db, 'Owner', uniqueEmail('booking-owner'));
+  const form = await createBookingForm(db, owner.id, fields);
   const from = new Date(Date.now() + 24 * 3_600_000);
-  const slots = await freeSlots(pool, form.slug, from, new Date(from.getTime() + 14 * 86_400_000));
+  const slots = await freeSlots(db, form.slug, from, new Date(from.getTime() + 14 * 86_400_000));
   expect(slots.length).toBeGreaterThan(20);
   return { owner, form, slots };
 }
@@ -60,8 +72,8 @@ const visitor = (slug: string, start: string, extra: Record<string, unknown> = {
   ...extra,
 });
 
-async function bookingsOf(owner: TestUser) {
-  const { rows } = await pool.query<{
+async function bookingsOf(owner: TestUser, db = pool) {
+  const { rows } = await db.query<{
     id: string;
     starts_at: Date;
     status: string;
@@ -89,7 +101,7 @@ const mailTo = (address: string, subject: RegExp) =>
 
 /** The manage link's token in a visitor's mail. */
 function tokenIn(mail: CaughtMail): string {
-  const prefix = `${siteUrl.replace(/\/+$/, '')}/book/manage?token=`;
+  const prefix = `${target.siteUrl!.replace(/\/+$/, '')}/book/manage?token=`;
   const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const found = new RegExp(`${escaped}([A-Za-z0-9_-]+)`).exec(mail.text ?? '');
   if (!found) throw new Error(`no manage link in: ${mail.text}`);
@@ -126,8 +138,10 @@ describe('booking through the endpoint', () => {
       note: 'About the analytical engine',
     });
     expect(stored[0]!.starts_at.toISOString()).toBe(new Date(slots[3]!).toISOString());
-    await mailTo(asked.email, /^Booked:/);
-    await mailTo(owner.email, /^New booking:/);
+    if (target.mail) {
+      await mailTo(asked.email, /^Booked:/);
+      await mailTo(owner.email, /^New booking:/);
+    }
   });
 
   it('answers each refusal with its status, storing nothing', async () => {
@@ -246,6 +260,11 @@ describe('booking through the endpoint', () => {
 });
 
 describe('the manage link', () => {
+  beforeEach((ctx) => {
+    needsMail(ctx);
+    needsSiteUrl(ctx);
+  });
+
   it('shows, moves and cancels the booking, each link once', async () => {
     const { owner, form, slots } = await ownerWithPage();
     const asked = visitor(form.slug, slots[2]!);
@@ -373,3 +392,125 @@ async function waitForTwo(address: string): Promise<CaughtMail[]> {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+describe('a booking page with CAPTCHA', () => {
+  const SECRET = 'booking-secret-0x4AAA';
+  const GOOD = 'good-token';
+  /** A good token, solved on another site than the booking page's. */
+  const ELSEWHERE = 'elsewhere-token';
+  /** A token the stand-in answers with 503, as a provider having an outage. */
+  const OUTAGE = 'outage-token';
+  let checks: URLSearchParams[] = [];
+  let verifier: http.Server;
+  let own: RunningStack;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    if (remote) return;
+    dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-booking-captcha-'));
+    const [api, db, mailWeb, smtp] = await freePorts(4);
+    let siteHost = '';
+    // The provider's siteverify: success for GOOD (solved on the site) and ELSEWHERE under SECRET.
+    verifier = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c));
+      req.on('end', () => {
+        const form = new URLSearchParams(body);
+        checks.push(form);
+        const response = form.get('response');
+        if (response === OUTAGE) return void res.writeHead(503).end('unavailable');
+        const ok = form.get('secret') === SECRET && (response === GOOD || response === ELSEWHERE);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            ok
+              ? { success: true, hostname: response === ELSEWHERE ? 'evil.example' : siteHost }
+              : { success: false, 'error-codes': ['invalid-input-response'] },
+          ),
+        );
+      });
+    });
+    await new Promise<void>((r) => verifier.listen(0, '127.0.0.1', r));
+    own = await startStack({
+      dataDir,
+      ports: { api, db, mailWeb, smtp },
+      seed: false,
+      functionEnv: {
+        CAPTCHA_VERIFY_URL_OVERRIDE: `http://127.0.0.1:${(verifier.address() as AddressInfo).port}/siteverify`,
+      },
+      log: (service, message) => {
+        if (process.env.STACK_LOG) console.log(`[${service}] ${message}`);
+      },
+    });
+    siteHost = new URL(own.settings.project.auth.siteUrl).hostname;
+    expect((await rawRequest(fn('/book', own.settings.apiUrl), { method: 'OPTIONS' })).status).toBe(
+      204,
+    );
+  }, 180_000);
+  afterAll(async () => {
+    await own?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    verifier?.closeAllConnections();
+    await new Promise((r) => (verifier ? verifier.close(r) : r(undefined)));
+  });
+  beforeEach((ctx) => {
+    localOnly(ctx, 'its verification server stands in for the provider through a function setting');
+    checks = [];
+  });
+
+  async function captchaPage(secret: string | null = SECRET) {
+    const page = await ownerWithPage({}, own.pool);
+    await own.pool.query(
+      `update public.booking_forms set captcha_provider = 'hcaptcha', captcha_site_key = '10000000-ffff-ffff-ffff-000000000001'
+        where id = $1`,
+      [page.form.id],
+    );
+    if (secret)
+      await own.pool.query(
+        'insert into private.booking_captcha_secrets (booking_form_id, secret) values ($1, $2)',
+        [page.form.id, secret],
+      );
+    return page;
+  }
+
+  const book = (slug: string, start: string, captchaToken?: string) =>
+    send('/book', visitor(slug, start, { captchaToken }), 'POST', own.settings.apiUrl);
+
+  it('books with a token the provider accepts, asked with the page’s secret', async () => {
+    const { owner, form, slots } = await captchaPage();
+    expect((await book(form.slug, slots[0]!, GOOD)).status).toBe(201);
+    expect(checks.map((c) => [c.get('secret'), c.get('response'), c.get('remoteip')])).toEqual([
+      [SECRET, GOOD, '127.0.0.1'],
+    ]);
+    expect(await bookingsOf(owner, own.pool)).toHaveLength(1);
+  });
+
+  it('refuses a missing, refused or foreign token with 403, storing nothing', async () => {
+    const { owner, form, slots } = await captchaPage();
+    const missing = await book(form.slug, slots[0]!);
+    expect(missing).toMatchObject({ status: 403, body: { code: 'captcha' } });
+    expect(checks).toEqual([]);
+    for (const token of ['wrong-token', ELSEWHERE]) {
+      expect(await book(form.slug, slots[0]!, token), token).toMatchObject({
+        status: 403,
+        body: { code: 'captcha' },
+      });
+    }
+    expect(checks).toHaveLength(2);
+    expect(await bookingsOf(owner, own.pool)).toEqual([]);
+  });
+
+  it('answers 503 with Retry-After while the provider is away, 500 without a stored secret', async () => {
+    const { owner, form, slots } = await captchaPage();
+    const away = await book(form.slug, slots[0]!, OUTAGE);
+    expect(away).toMatchObject({ status: 503, body: { code: 'captcha_unavailable' } });
+    expect(Number(away.headers['retry-after'])).toBeGreaterThan(0);
+    const unset = await captchaPage(null);
+    expect(await book(unset.form.slug, unset.slots[0]!, GOOD)).toMatchObject({
+      status: 500,
+      body: { code: 'captcha_misconfigured' },
+    });
+    expect(await bookingsOf(owner, own.pool)).toEqual([]);
+    expect(await bookingsOf(unset.owner, own.pool)).toEqual([]);
+  });
+});
