@@ -4,79 +4,6 @@
 -- requests, bookings and the mail sent to each visitor address.
 create extension if not exists "btree_gist" with schema "extensions" version '1.8';
 
-set check_function_bodies = off;
-
-CREATE OR REPLACE FUNCTION private.booking_time_zone_ok(p_zone text)
- RETURNS boolean
- LANGUAGE plpgsql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-begin
-  -- Zone names only (Area/City, UTC): no abbreviations with offsets or POSIX strings.
-  if p_zone is null or char_length(p_zone) > 64 or p_zone !~ '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}$' then
-    return false;
-  end if;
-  perform timezone(p_zone, timestamptz '2000-01-01 00:00:00+00');
-  return true;
-exception when others then
-  return false;
-end;
-$function$
-;
-
-CREATE OR REPLACE FUNCTION private.booking_ranges_ok(p_ranges jsonb)
- RETURNS boolean
- LANGUAGE sql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-  select jsonb_typeof(p_ranges) = 'array'
-     and jsonb_array_length(p_ranges) <= 6
-     and coalesce((
-       select bool_and(
-                jsonb_typeof(r) = 'array' and jsonb_array_length(r) = 2
-                and jsonb_typeof(r -> 0) = 'number' and jsonb_typeof(r -> 1) = 'number'
-                and (r ->> 0) ~ '^\d+$' and (r ->> 1) ~ '^\d+$'
-                and (r ->> 0)::numeric < (r ->> 1)::numeric and (r ->> 1)::numeric <= 1440
-                and (i = 1 or (r ->> 0)::numeric >= (p_ranges -> (i - 2)::integer ->> 1)::numeric))
-         from jsonb_array_elements(p_ranges) with ordinality e(r, i)), true);
-$function$
-;
-
-CREATE OR REPLACE FUNCTION private.booking_weekly_ok(p_weekly jsonb)
- RETURNS boolean
- LANGUAGE sql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-  select jsonb_typeof(p_weekly) = 'array'
-     and jsonb_array_length(p_weekly) = 7
-     and (select bool_and(private.booking_ranges_ok(d)) from jsonb_array_elements(p_weekly) d);
-$function$
-;
-
-CREATE OR REPLACE FUNCTION private.booking_overrides_ok(p_overrides jsonb)
- RETURNS boolean
- LANGUAGE sql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-  select jsonb_typeof(p_overrides) = 'array'
-     and jsonb_array_length(p_overrides) <= 200
-     and coalesce((
-       select bool_and(
-                jsonb_typeof(o) = 'object'
-                and (select count(*) from jsonb_object_keys(o)) = 2
-                and (o ->> 'date') ~ '^\d{4}-\d{2}-\d{2}$'
-                and to_char(to_date(o ->> 'date', 'YYYY-MM-DD'), 'YYYY-MM-DD') = (o ->> 'date')
-                and o ? 'ranges' and private.booking_ranges_ok(o -> 'ranges'))
-         from jsonb_array_elements(p_overrides) o), true)
-     and (select count(distinct o ->> 'date') = count(*) from jsonb_array_elements(p_overrides) o);
-$function$
-;
-
-
 alter table "private"."action_ledger" drop constraint "action_ledger_kind";
 
 alter table "public"."email_deliveries" drop constraint "email_deliveries_kind";
@@ -244,27 +171,15 @@ alter table "public"."booking_forms" add constraint "booking_forms_name" CHECK (
 
 alter table "public"."booking_forms" validate constraint "booking_forms_name";
 
-alter table "public"."booking_forms" add constraint "booking_forms_overrides" CHECK (private.booking_overrides_ok(overrides)) not valid;
-
-alter table "public"."booking_forms" validate constraint "booking_forms_overrides";
-
 alter table "public"."booking_forms" add constraint "booking_forms_slug" CHECK (((slug ~ '^[a-z0-9][a-z0-9-]{1,58}[a-z0-9]$'::text) AND (slug <> ALL (ARRAY['manage'::text, 'new'::text])))) not valid;
 
 alter table "public"."booking_forms" validate constraint "booking_forms_slug";
 
 alter table "public"."booking_forms" add constraint "booking_forms_slug_key" UNIQUE using index "booking_forms_slug_key";
 
-alter table "public"."booking_forms" add constraint "booking_forms_time_zone" CHECK (private.booking_time_zone_ok(time_zone)) not valid;
-
-alter table "public"."booking_forms" validate constraint "booking_forms_time_zone";
-
 alter table "public"."booking_forms" add constraint "booking_forms_user_id_fkey" FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE not valid;
 
 alter table "public"."booking_forms" validate constraint "booking_forms_user_id_fkey";
-
-alter table "public"."booking_forms" add constraint "booking_forms_weekly" CHECK (private.booking_weekly_ok(weekly)) not valid;
-
-alter table "public"."booking_forms" validate constraint "booking_forms_weekly";
 
 alter table "public"."bookings" add constraint "bookings_booking_form_id_fkey" FOREIGN KEY (booking_form_id) REFERENCES booking_forms(id) ON DELETE CASCADE not valid;
 
@@ -352,12 +267,27 @@ AS $function$
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION private.booking_forms_touch()
+CREATE OR REPLACE FUNCTION private.booking_forms_prepare()
  RETURNS trigger
  LANGUAGE plpgsql
+ SECURITY DEFINER
  SET search_path TO ''
 AS $function$
 begin
+  -- Checks a constraint cannot express (jsonb shapes, zone names), raised as check violations.
+  -- A definer function: the writing owner has no access to the private schema.
+  if not private.booking_time_zone_ok(new.time_zone) then
+    raise exception 'Choose a time zone from the list.'
+      using errcode = '23514', constraint = 'booking_forms_time_zone';
+  end if;
+  if not private.booking_weekly_ok(new.weekly) then
+    raise exception 'Weekly hours are seven lists of ranges (start before end, within the day, in order, at most 6 a day).'
+      using errcode = '23514', constraint = 'booking_forms_weekly';
+  end if;
+  if not private.booking_overrides_ok(new.overrides) then
+    raise exception 'Date overrides need real, distinct dates and valid ranges (at most 200).'
+      using errcode = '23514', constraint = 'booking_forms_overrides';
+  end if;
   new.updated_at := now();
   new.name := btrim(new.name);
   return new;
@@ -498,6 +428,30 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.booking_overrides_ok(p_overrides jsonb)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+begin
+  -- A date that does not exist (2026-02-30) makes to_date() raise: the value is not valid.
+  return jsonb_typeof(p_overrides) = 'array'
+     and jsonb_array_length(p_overrides) <= 200
+     and coalesce((
+       select bool_and(
+                jsonb_typeof(o) = 'object'
+                and (select count(*) from jsonb_object_keys(o)) = 2
+                and (o ->> 'date') ~ '^\d{4}-\d{2}-\d{2}$'
+                and to_char(to_date(o ->> 'date', 'YYYY-MM-DD'), 'YYYY-MM-DD') = (o ->> 'date')
+                and o ? 'ranges' and private.booking_ranges_ok(o -> 'ranges'))
+         from jsonb_array_elements(p_overrides) o), true)
+     and (select count(distinct o ->> 'date') = count(*) from jsonb_array_elements(p_overrides) o);
+exception when others then
+  return false;
+end;
+$function$
+;
 
 CREATE OR REPLACE FUNCTION private.booking_queue_mails(p_booking bookings, p_method text, p_link text, p_owner_message text, p_per_recipient_day integer)
  RETURNS boolean
@@ -584,6 +538,24 @@ end;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.booking_ranges_ok(p_ranges jsonb)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select jsonb_typeof(p_ranges) = 'array'
+     and jsonb_array_length(p_ranges) <= 6
+     and coalesce((
+       select bool_and(
+                jsonb_typeof(r) = 'array' and jsonb_array_length(r) = 2
+                and jsonb_typeof(r -> 0) = 'number' and jsonb_typeof(r -> 1) = 'number'
+                and (r ->> 0) ~ '^\d+$' and (r ->> 1) ~ '^\d+$'
+                and (r ->> 0)::numeric < (r ->> 1)::numeric and (r ->> 1)::numeric <= 1440
+                and (i = 1 or (r ->> 0)::numeric >= (p_ranges -> (i - 2)::integer ->> 1)::numeric))
+         from jsonb_array_elements(p_ranges) with ordinality e(r, i)), true);
+$function$
+;
 
 CREATE OR REPLACE FUNCTION private.booking_spend_token(p_token text)
  RETURNS void
@@ -595,7 +567,41 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.booking_time_zone_ok(p_zone text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+begin
+  -- Zone names only (Area/City, UTC): no abbreviations with offsets or POSIX strings.
+  if p_zone is null or char_length(p_zone) > 64 or p_zone !~ '^[A-Za-z][A-Za-z_]*(/[A-Za-z0-9_+-]+){0,2}$' then
+    return false;
+  end if;
+  perform timezone(p_zone, timestamptz '2000-01-01 00:00:00+00');
+  return true;
+exception when others then
+  return false;
+end;
+$function$
+;
 
+CREATE OR REPLACE FUNCTION private.booking_weekly_ok(p_weekly jsonb)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+begin
+  -- A value of the wrong shape may raise in a cast: it is not valid.
+  return jsonb_typeof(p_weekly) = 'array'
+     and jsonb_array_length(p_weekly) = 7
+     and (select bool_and(private.booking_ranges_ok(d)) from jsonb_array_elements(p_weekly) d);
+exception when others then
+  return false;
+end;
+$function$
+;
 
 CREATE OR REPLACE FUNCTION private.booking_when(p_booking bookings, p_zone text)
  RETURNS text
@@ -1134,11 +1140,11 @@ with check ((( SELECT auth.uid() AS uid) = user_id));
 using ((( SELECT auth.uid() AS uid) = user_id));
 
 
-CREATE TRIGGER booking_forms_touch BEFORE INSERT OR UPDATE ON public.booking_forms FOR EACH ROW EXECUTE FUNCTION private.booking_forms_touch();
+CREATE TRIGGER booking_forms_prepare BEFORE INSERT OR UPDATE ON public.booking_forms FOR EACH ROW EXECUTE FUNCTION private.booking_forms_prepare();
 
 alter function private.booking_answer(p_booking bookings) set search_path to '';
 alter function private.booking_by_token(p_token text) set search_path to '';
-alter function private.booking_forms_touch() set search_path to '';
+alter function private.booking_forms_prepare() set search_path to '';
 alter function private.booking_free_slots(p_form booking_forms, p_from timestamp with time zone, p_to timestamp with time zone, p_except uuid) set search_path to '';
 alter function private.booking_html(p_text text) set search_path to '';
 alter function private.booking_ics(p_booking bookings, p_form booking_forms, p_method text, p_organizer_name text, p_organizer_email text, p_description text) set search_path to '';
@@ -1175,7 +1181,7 @@ comment on table public.booking_forms is 'An owner''s booking forms: what is boo
 comment on table public.bookings is 'Bookings made on the public booking pages; blocked is the time a booking occupies, buffers included.';
 grant execute on function private.booking_answer(p_booking bookings) to postgres;
 grant execute on function private.booking_by_token(p_token text) to postgres;
-grant execute on function private.booking_forms_touch() to postgres;
+grant execute on function private.booking_forms_prepare() to postgres;
 grant execute on function private.booking_free_slots(p_form booking_forms, p_from timestamp with time zone, p_to timestamp with time zone, p_except uuid) to postgres;
 grant execute on function private.booking_html(p_text text) to postgres;
 grant execute on function private.booking_ics(p_booking bookings, p_form booking_forms, p_method text, p_organizer_name text, p_organizer_email text, p_description text) to postgres;
@@ -1245,7 +1251,7 @@ grant update (weekly) on table public.booking_forms to authenticated;
 
 revoke execute on function private.booking_answer(p_booking bookings) from public;
 revoke execute on function private.booking_by_token(p_token text) from public;
-revoke execute on function private.booking_forms_touch() from public;
+revoke execute on function private.booking_forms_prepare() from public;
 revoke execute on function private.booking_free_slots(p_form booking_forms, p_from timestamp with time zone, p_to timestamp with time zone, p_except uuid) from public;
 revoke execute on function private.booking_html(p_text text) from public;
 revoke execute on function private.booking_ics(p_booking bookings, p_form booking_forms, p_method text, p_organizer_name text, p_organizer_email text, p_description text) from public;

@@ -23,7 +23,7 @@ set check_function_bodies = off;
 create extension if not exists btree_gist with schema extensions;
 
 -- ------------------------------------------------------------------------------------------------
--- Validation (the tables' check constraints call these)
+-- Validation (booking_forms_prepare() runs these on every write)
 -- ------------------------------------------------------------------------------------------------
 create or replace function private.booking_time_zone_ok(p_zone text)
  RETURNS boolean
@@ -33,7 +33,7 @@ create or replace function private.booking_time_zone_ok(p_zone text)
 AS $function$
 begin
   -- Zone names only (Area/City, UTC): no abbreviations with offsets or POSIX strings.
-  if p_zone is null or char_length(p_zone) > 64 or p_zone !~ '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}$' then
+  if p_zone is null or char_length(p_zone) > 64 or p_zone !~ '^[A-Za-z][A-Za-z_]*(/[A-Za-z0-9_+-]+){0,2}$' then
     return false;
   end if;
   perform timezone(p_zone, timestamptz '2000-01-01 00:00:00+00');
@@ -65,23 +65,30 @@ revoke all on function private.booking_ranges_ok(p_ranges jsonb) from public, an
 
 create or replace function private.booking_weekly_ok(p_weekly jsonb)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select jsonb_typeof(p_weekly) = 'array'
+begin
+  -- A value of the wrong shape may raise in a cast: it is not valid.
+  return jsonb_typeof(p_weekly) = 'array'
      and jsonb_array_length(p_weekly) = 7
      and (select bool_and(private.booking_ranges_ok(d)) from jsonb_array_elements(p_weekly) d);
+exception when others then
+  return false;
+end;
 $function$;
 revoke all on function private.booking_weekly_ok(p_weekly jsonb) from public, anon, authenticated, service_role;
 
 create or replace function private.booking_overrides_ok(p_overrides jsonb)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select jsonb_typeof(p_overrides) = 'array'
+begin
+  -- A date that does not exist (2026-02-30) makes to_date() raise: the value is not valid.
+  return jsonb_typeof(p_overrides) = 'array'
      and jsonb_array_length(p_overrides) <= 200
      and coalesce((
        select bool_and(
@@ -92,6 +99,9 @@ AS $function$
                 and o ? 'ranges' and private.booking_ranges_ok(o -> 'ranges'))
          from jsonb_array_elements(p_overrides) o), true)
      and (select count(distinct o ->> 'date') = count(*) from jsonb_array_elements(p_overrides) o);
+exception when others then
+  return false;
+end;
 $function$;
 revoke all on function private.booking_overrides_ok(p_overrides jsonb) from public, anon, authenticated, service_role;
 
@@ -127,9 +137,6 @@ create table public.booking_forms (
   constraint booking_forms_description CHECK (char_length(description) <= 1000),
   constraint booking_forms_location CHECK (char_length(location) <= 300),
   constraint booking_forms_duration CHECK (duration_minutes between 5 and 480),
-  constraint booking_forms_time_zone CHECK (private.booking_time_zone_ok(time_zone)),
-  constraint booking_forms_weekly CHECK (private.booking_weekly_ok(weekly)),
-  constraint booking_forms_overrides CHECK (private.booking_overrides_ok(overrides)),
   constraint booking_forms_buffers CHECK (buffer_before_minutes >= 0 and buffer_before_minutes <= 240 and buffer_after_minutes >= 0 and buffer_after_minutes <= 240),
   constraint booking_forms_min_notice CHECK (min_notice_minutes between 0 and 43200),
   constraint booking_forms_max_days_ahead CHECK (max_days_ahead between 1 and 365),
@@ -207,18 +214,33 @@ create table private.booking_captcha_secrets (
 comment on table private.booking_captcha_secrets is
   'CAPTCHA secret keys of booking forms: set through set_booking_captcha(), read by the booking function.';
 
-create or replace function private.booking_forms_touch()
+create or replace function private.booking_forms_prepare()
  RETURNS trigger
  LANGUAGE plpgsql
+ SECURITY DEFINER
  SET search_path TO ''
 AS $function$
 begin
+  -- Checks a constraint cannot express (jsonb shapes, zone names), raised as check violations.
+  -- A definer function: the writing owner has no access to the private schema.
+  if not private.booking_time_zone_ok(new.time_zone) then
+    raise exception 'Choose a time zone from the list.'
+      using errcode = '23514', constraint = 'booking_forms_time_zone';
+  end if;
+  if not private.booking_weekly_ok(new.weekly) then
+    raise exception 'Weekly hours are seven lists of ranges (start before end, within the day, in order, at most 6 a day).'
+      using errcode = '23514', constraint = 'booking_forms_weekly';
+  end if;
+  if not private.booking_overrides_ok(new.overrides) then
+    raise exception 'Date overrides need real, distinct dates and valid ranges (at most 200).'
+      using errcode = '23514', constraint = 'booking_forms_overrides';
+  end if;
   new.updated_at := now();
   new.name := btrim(new.name);
   return new;
 end;
 $function$;
-revoke all on function private.booking_forms_touch() from public, anon, authenticated, service_role;
+revoke all on function private.booking_forms_prepare() from public, anon, authenticated, service_role;
 
 -- ------------------------------------------------------------------------------------------------
 -- Slots
@@ -898,7 +920,7 @@ grant execute on function public.booking_captcha_secret(p_booking_form_id uuid) 
 -- ------------------------------------------------------------------------------------------------
 -- Triggers
 -- ------------------------------------------------------------------------------------------------
-create trigger booking_forms_touch BEFORE INSERT OR UPDATE ON public.booking_forms FOR EACH ROW EXECUTE FUNCTION private.booking_forms_touch();
+create trigger booking_forms_prepare BEFORE INSERT OR UPDATE ON public.booking_forms FOR EACH ROW EXECUTE FUNCTION private.booking_forms_prepare();
 
 -- ------------------------------------------------------------------------------------------------
 -- Row level security

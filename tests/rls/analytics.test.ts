@@ -7,12 +7,9 @@
 // or through Realtime.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type pg from 'pg';
-import type {
-  RealtimeChannel,
-  RealtimePostgresChangesPayload,
-  SupabaseClient,
-} from '@supabase/supabase-js';
+import type { RealtimePostgresChangesPayload, SupabaseClient } from '@supabase/supabase-js';
 import { anon, commitAsService, runAs, serviceRole, superuserPool, user } from '../support/db.ts';
+import { listenToTable } from '../support/realtime.ts';
 import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
 
 const stack = inject('stack');
@@ -316,49 +313,22 @@ describe('stats, visitors now and the live row', () => {
     expect(insertError?.code).toBe('42501');
   });
 
-  /** Resolves once the channel is joined and its postgres_changes subscription is live. */
-  function listen(
-    client: SupabaseClient,
-    name: string,
-    filter: string | undefined,
-    into: Change[],
-  ) {
-    return new Promise<RealtimeChannel>((resolve, reject) => {
-      let joined = false;
-      let ready = false;
-      const channel = client
-        .channel(name)
-        .on(
-          'postgres_changes',
-          { event: '*', schema: 'public', table: 'analytics_live', ...(filter ? { filter } : {}) },
-          (payload: Change) => into.push(payload),
-        )
-        .on('system', {}, (message: { extension?: string; status?: string; message?: string }) => {
-          if (message.extension !== 'postgres_changes') return;
-          if (message.status !== 'ok') return reject(new Error(`${name}: ${message.message}`));
-          ready = true;
-          if (joined) resolve(channel);
-        })
-        .subscribe((status, err) => {
-          if (status === 'SUBSCRIBED') {
-            joined = true;
-            if (ready) resolve(channel);
-          } else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT')
-            reject(err ?? new Error(`${name}: ${status}`));
-        });
-    });
-  }
-
   it("brings the live row's changes through Realtime to its owner and nobody else", async () => {
     const forAlice: Change[] = [];
     const forBob: Change[] = [];
     const forAnon: Change[] = [];
     const visitor = newClient();
     const channels = await Promise.all([
-      listen(alice.client, 'live-alice', `user_id=eq.${alice.id}`, forAlice),
+      listenToTable(
+        alice.client,
+        'live-alice',
+        'analytics_live',
+        `user_id=eq.${alice.id}`,
+        forAlice,
+      ),
       // Bob asks for Alice's rows by name; anon for every row.
-      listen(bob.client, 'live-bob', `user_id=eq.${alice.id}`, forBob),
-      listen(visitor, 'live-anon', undefined, forAnon),
+      listenToTable(bob.client, 'live-bob', 'analytics_live', `user_id=eq.${alice.id}`, forBob),
+      listenToTable(visitor, 'live-anon', 'analytics_live', undefined, forAnon),
     ]);
     try {
       // The row made 5 seconds old (an update, checked against RLS like any other): the next

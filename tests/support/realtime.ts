@@ -72,3 +72,40 @@ export function subscribeAsDashboard(client: SupabaseClient, ownerId: string, in
       });
   });
 }
+
+/**
+ * Subscribes `client` to one table's changes (with `filter`, or all rows when none); resolves once
+ * the channel is joined and its postgres_changes subscription is live.
+ */
+export function listenToTable<T extends Record<string, unknown>>(
+  client: SupabaseClient,
+  name: string,
+  table: string,
+  filter: string | undefined,
+  into: RealtimePostgresChangesPayload<T>[],
+) {
+  return new Promise<RealtimeChannel>((resolve, reject) => {
+    let joined = false;
+    let ready = false;
+    const channel = client
+      .channel(name)
+      .on(
+        'postgres_changes',
+        { event: '*', schema: 'public', table, ...(filter ? { filter } : {}) },
+        (payload: RealtimePostgresChangesPayload<T>) => into.push(payload),
+      )
+      .on('system', {}, (message: { extension?: string; status?: string; message?: string }) => {
+        if (message.extension !== 'postgres_changes') return;
+        if (message.status !== 'ok') return reject(new Error(`${name}: ${message.message}`));
+        ready = true;
+        if (joined) resolve(channel);
+      })
+      .subscribe((status, err) => {
+        if (status === 'SUBSCRIBED') {
+          joined = true;
+          if (ready) resolve(channel);
+        } else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT')
+          reject(err ?? new Error(`${name}: ${status}`));
+      });
+  });
+}
