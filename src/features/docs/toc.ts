@@ -15,7 +15,7 @@ export const DOC_SECTIONS = [
   { id: 'api-keys', title: 'API key authentication' },
   { id: 'analytics', title: 'Analytics' },
   { id: 'newsletter', title: 'Newsletter' },
-  { id: 'booking', title: 'Booking', soon: true },
+  { id: 'booking', title: 'Booking' },
   { id: 'webhooks', title: 'Webhooks and automation' },
   { id: 'autoresponder', title: 'Autoresponder' },
   { id: 'retention', title: 'Retention' },

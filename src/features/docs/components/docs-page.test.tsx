@@ -314,11 +314,13 @@ describe('DocsPage', () => {
     ).toBeVisible();
   });
 
-  it('marks the unfinished parts as coming soon and links the contact address', () => {
+  it('marks nothing as coming soon any more and links the contact address', () => {
     renderWithProviders(<DocsPage />, { route: '/docs' });
-    for (const name of ['Booking']) {
-      expect(screen.getByRole('region', { name })).toHaveTextContent('Coming soon');
-    }
+    // Booking is built: the section documents it and is no longer marked.
+    expect(screen.getByRole('region', { name: 'Booking' })).not.toHaveTextContent('Coming soon');
+    expect(screen.getByRole('navigation', { name: 'On this page' })).not.toHaveTextContent(
+      '(soon)',
+    );
     // API keys are built: the section documents them and is no longer marked.
     expect(screen.getByRole('region', { name: 'API key authentication' })).not.toHaveTextContent(
       'Coming soon',

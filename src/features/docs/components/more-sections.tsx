@@ -46,17 +46,8 @@ export function Newsletter() {
   );
 }
 
-export function Booking() {
-  return (
-    <DocSection {...docSection('booking')}>
-      <P>
-        Booking pages — a public link where visitors pick a slot and you get the request by e-mail —
-        are being built. The dashboard already has a Booking section to show where they will live;
-        nothing there takes real bookings yet.
-      </P>
-    </DocSection>
-  );
-}
+// The booking section lives in its own module: availability, time zones, confirmations, embedding.
+export { Booking } from './booking-docs';
 
 // The webhooks section lives in its own module; re-exported so the page imports every section here.
 export { Webhooks } from './webhooks-docs';
