@@ -32,7 +32,7 @@ const BlogPostPage = lazyPage(
 );
 const DocsPage = lazyPage(() => import('../features/docs'), 'DocsPage');
 // Pages reached from a link (an address confirmation, a shared stats page, the newsletter's
-// confirmation and unsubscribe links): see routes/link-pages.ts.
+// confirmation and unsubscribe links, booking pages): see routes/link-pages.ts.
 const linkPages = () => import('./routes/link-pages');
 const ConfirmAddressPage = lazyPage(linkPages, 'ConfirmAddressPage');
 const SharedStatsPage = lazyPage(linkPages, 'SharedStatsPage');
@@ -41,6 +41,8 @@ const NewsletterUnsubscribePage = lazyPage(linkPages, 'NewsletterUnsubscribePage
 const NewsletterConfirmedPage = lazyPage(linkPages, 'NewsletterConfirmedPage');
 const NewsletterUnsubscribedPage = lazyPage(linkPages, 'NewsletterUnsubscribedPage');
 const NewsletterInvalidLinkPage = lazyPage(linkPages, 'NewsletterInvalidLinkPage');
+const BookingPublicPage = lazyPage(linkPages, 'BookingPublicPage');
+const BookingManagePage = lazyPage(linkPages, 'BookingManagePage');
 // The signed-in area is one chunk group: visitors never download it.
 const DashboardLayout = lazyPage(() => import('./routes/dashboard-layout'), 'DashboardLayout');
 const dashboardPages = () => import('./routes/dashboard-page');
@@ -49,12 +51,8 @@ const DashboardPage = lazyPage(dashboardPages, 'DashboardPage');
 const AnalyticsPage = lazyPage(dashboardPages, 'AnalyticsPage');
 const FormsPage = lazyPage(() => import('./routes/forms-page'), 'FormsPage');
 const BookingPage = lazyPage(() => import('../features/booking'), 'BookingPage');
-const BookingComingSoonPage = lazyPage(
-  () => import('../features/booking'),
-  'BookingComingSoonPage',
-);
+const BookingFormPage = lazyPage(() => import('../features/booking'), 'BookingFormPage');
 const SettingsPage = lazyPage(() => import('./routes/settings-page'), 'SettingsPage');
-const BookingPreviewPage = lazyPage(() => import('../features/booking'), 'BookingPreviewPage');
 
 export function AppRoutes() {
   return (
@@ -63,6 +61,8 @@ export function AppRoutes() {
       <Route element={<MinimalLayout />}>
         <Route path={paths.thanks} element={<ThanksPage />} />
         <Route path={paths.formError} element={<FormErrorPage />} />
+        <Route path={paths.bookingManage} element={<BookingManagePage />} />
+        <Route path={paths.bookingPublic(':slug')} element={<BookingPublicPage />} />
       </Route>
       <Route element={<PageLayout newsletter={<NewsletterForm id="footer-newsletter" />} />}>
         <Route index element={<HomePage />} />
@@ -87,7 +87,6 @@ export function AppRoutes() {
         <Route path={paths.newsletterUnsubscribed} element={<NewsletterUnsubscribedPage />} />
         <Route path={paths.newsletterInvalidLink} element={<NewsletterInvalidLinkPage />} />
         <Route path={PLAN_SIGNUP_PATH} element={<PlanRedirect />} />
-        <Route path={paths.bookingPublic(':id')} element={<BookingPreviewPage />} />
         <Route element={<VisitorRoute />}>
           <Route path={paths.login} element={<LoginPage />} />
           <Route path={paths.register} element={<RegisterPage />} />
@@ -97,8 +96,8 @@ export function AppRoutes() {
             <Route path={paths.dashboard} element={<DashboardPage />} />
             <Route path={paths.dashboardForms} element={<FormsPage />} />
             <Route path={paths.dashboardBooking} element={<BookingPage />} />
-            <Route path={paths.dashboardBookingNew} element={<BookingComingSoonPage />} />
-            <Route path={paths.dashboardBookingItem(':id')} element={<BookingComingSoonPage />} />
+            <Route path={paths.dashboardBookingNew} element={<BookingFormPage />} />
+            <Route path={paths.dashboardBookingItem(':id')} element={<BookingFormPage />} />
             <Route path={paths.dashboardAnalytics} element={<AnalyticsPage />} />
             <Route path={paths.settings} element={<SettingsPage />} />
           </Route>
@@ -124,6 +123,8 @@ const FIRST_PAGES: [string, { preload: () => Promise<void> }][] = [
   [paths.docs, DocsPage],
   [paths.thanks, ThanksPage],
   [paths.formError, FormErrorPage],
+  [paths.bookingManage, BookingManagePage],
+  [paths.bookingPublic(':slug'), BookingPublicPage],
   [paths.login, LoginPage],
   [paths.register, RegisterPage],
 ];

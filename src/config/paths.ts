@@ -33,8 +33,13 @@ export const paths = {
   dashboardAnalytics: '/dashboard/analytics',
   dashboardBookingNew: '/dashboard/booking/new',
   dashboardBookingItem: (id: string) => `/dashboard/booking/${id}`,
-  /** A booking form's public page, the target of the booking page's 'Preview' links. */
-  bookingPublic: (id: string) => `/book/${id}`,
+  /** A booking form's public page (its slug), the target of the booking page's 'Preview' links. */
+  bookingPublic: (slug: string) => `/book/${slug}`,
+  /**
+   * Where a booking's confirmation e-mail leads (`?token=…`) to cancel or reschedule: the booking
+   * function's SITE_URL link names the same path ('manage' is no booking form's slug).
+   */
+  bookingManage: '/book/manage',
   settings: '/settings',
   /** Where a form's target address is confirmed: the link of the confirmation e-mail. */
   confirmAddress: '/confirm-address',

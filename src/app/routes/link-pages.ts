@@ -1,5 +1,5 @@
 // Public pages reached from a link (an e-mail's confirmation or unsubscribe link, a shared stats
-// page), loaded in two steps like the analytics page (routes/dashboard-page.tsx): the route table
+// page, a booking page), loaded in two steps like the analytics page (routes/dashboard-page.tsx): the route table
 // in the start-up chunk names this small module, and each page's own list of chunks is named here,
 // fetched only when a link is followed. (The start-up chunk is held to the bundle budget.)
 import { lazyPage } from '../lazy-page';
@@ -26,3 +26,8 @@ export const NewsletterUnsubscribedPage = lazyPage(
   'NewsletterUnsubscribedPage',
 );
 export const NewsletterInvalidLinkPage = lazyPage(newsletterLinkPages, 'NewsletterInvalidLinkPage');
+
+// A booking form's public page and the page a booking's e-mail link opens: one chunk.
+const bookingPublicPages = () => import('../../features/booking/public');
+export const BookingPublicPage = lazyPage(bookingPublicPages, 'BookingPublicPage');
+export const BookingManagePage = lazyPage(bookingPublicPages, 'BookingManagePage');
