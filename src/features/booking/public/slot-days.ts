@@ -32,7 +32,7 @@ export function addMonths(month: MonthKey, months: number): MonthKey {
 }
 
 /** The first day of a month, and of the month after it. */
-export function monthDays(month: MonthKey): { first: DayKey; next: DayKey } {
+function monthDays(month: MonthKey): { first: DayKey; next: DayKey } {
   return { first: `${month}-01`, next: `${addMonths(month, 1)}-01` };
 }
 

@@ -11,12 +11,8 @@ import { Bullets, C, DataTable, Item, Note, P } from './docs-ui';
 /** The public address of a booking form; the slug is the owner's. */
 const BOOKING_LINK = `${site.url}/book/your-slug`;
 
-const IFRAME_SNIPPET = `<iframe
-  src="${BOOKING_LINK}?embed=1"
-  title="Book a time"
-  loading="lazy"
-  style="width: 100%; max-width: 760px; height: 820px; border: 0;"
-></iframe>`;
+// As the dashboard's Embed section writes it, with a placeholder slug and name.
+const IFRAME_SNIPPET = `<iframe src="${BOOKING_LINK}?embed=1" title="Book: Intro call" width="100%" height="720" style="border:0;max-width:100%" loading="lazy"></iframe>`;
 
 export function Booking() {
   return (

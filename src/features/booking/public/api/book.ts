@@ -5,7 +5,7 @@ import { supabase } from '../../../../lib/supabase';
 import { isBookedBooking, type BookedBooking } from '../booking-types';
 import { nextStarts, readFailure } from '../function-answer';
 
-export interface BookInput {
+interface BookInput {
   slug: string;
   start: string;
   name: string;

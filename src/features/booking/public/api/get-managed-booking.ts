@@ -7,7 +7,7 @@ import { readFailure } from '../function-answer';
 import { bookingPublicKeys } from './get-booking-page';
 
 /** Thrown for a failure worth retrying (no answer, 5xx). */
-export class ManageUnavailableError extends Error {
+class ManageUnavailableError extends Error {
   constructor(readonly status: number | null) {
     super('The booking could not be loaded.');
   }

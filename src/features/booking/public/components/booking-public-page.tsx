@@ -30,7 +30,7 @@ import { SlotPicker } from './slot-picker';
 import { TimeZoneSelect } from './time-zone-select';
 
 /** Whether the page is shown inside another site's iframe (the embed snippet adds `embed=1`). */
-export function isEmbedded(params: URLSearchParams): boolean {
+function isEmbedded(params: URLSearchParams): boolean {
   return params.get('embed') === '1';
 }
 
@@ -216,7 +216,7 @@ function Fact({ icon, children }: { icon: typeof ClockIcon; children: React.Reac
   );
 }
 
-export function formatDuration(minutes: number): string {
+function formatDuration(minutes: number): string {
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
   const parts = [

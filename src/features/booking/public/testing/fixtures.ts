@@ -20,7 +20,7 @@ export const FORM: PublicBookingForm = {
 };
 
 /** Free slots: two on Monday 30 November (9:00 and 9:30 in Berlin) and one in December. */
-export const SLOTS = ['2026-11-30T08:00:00Z', '2026-11-30T08:30:00Z', '2026-12-02T15:00:00Z'];
+const SLOTS = ['2026-11-30T08:00:00Z', '2026-11-30T08:30:00Z', '2026-12-02T15:00:00Z'];
 
 /** The booking the function answers for the first slot. */
 export const BOOKED: BookedBooking = {
