@@ -1114,6 +1114,10 @@ export type Database = {
         Args: { p_from: string; p_slug: string; p_to: string };
         Returns: Json;
       };
+      booking_take_attempt: {
+        Args: { p_caps: Json; p_client: string; p_slug: string };
+        Returns: Json;
+      };
       claim_deleted_files: { Args: { p_limit?: number }; Returns: string[] };
       claim_email_deliveries: {
         Args: {

@@ -784,8 +784,6 @@ declare
   v_name text := btrim(regexp_replace(coalesce(p_name, ''), '[\x01-\x1f\x7f-\x9f\u2028\u2029]+', ' ', 'g'));
   v_email text := lower(btrim(coalesce(p_email, '')));
   v_note text := btrim(coalesce(p_note, ''));
-  v_per_client_minute integer := coalesce((p_caps ->> 'per_client_minute')::integer, 5);
-  v_per_client_day integer := coalesce((p_caps ->> 'per_client_day')::integer, 20);
   v_per_account_day integer := coalesce((p_caps ->> 'per_account_day')::integer, 200);
   v_per_recipient_day integer := coalesce((p_caps ->> 'per_recipient_day')::integer, 3);
   v_client text := left(coalesce(p_client, ''), 200);
@@ -820,23 +818,14 @@ begin
     v_note := '';
   end if;
 
-  -- One decision at a time per owner: limits, the free-slot check and the daily maximum see every
-  -- booking committed before. The exclusion constraint stays the guarantee against overlaps.
+  -- One decision at a time per owner: the account's cap, the free-slot check and the daily maximum
+  -- see every booking committed before. The exclusion constraint stays the guarantee against
+  -- overlaps. (The client's own limits were taken before, by booking_take_attempt().)
   perform pg_advisory_xact_lock(hashtextextended('tinyback.booking:' || v_form.user_id::text, 0));
-  if private.ledger_count('booking_request', now() - interval '1 minute', v_per_client_minute,
-                          v_form.user_id, null, null, v_client) >= v_per_client_minute then
-    return jsonb_build_object('status', 'rate_limited', 'retry_after', 60);
-  end if;
-  if private.ledger_count('booking_request', now() - interval '1 day', v_per_client_day,
-                          v_form.user_id, null, null, v_client) >= v_per_client_day then
-    return jsonb_build_object('status', 'rate_limited', 'retry_after', 3600);
-  end if;
   if private.ledger_count('booking', now() - interval '1 day', v_per_account_day, v_form.user_id)
        >= v_per_account_day then
     return jsonb_build_object('status', 'account_limit', 'retry_after', 3600);
   end if;
-  insert into private.action_ledger (kind, user_id, client)
-    values ('booking_request', v_form.user_id, v_client);
 
   if not exists (select 1 from private.booking_free_slots(v_form, p_start, p_start + interval '1 second') s
                   where s = p_start) then
@@ -941,6 +930,39 @@ begin
     'slots', coalesce((
       select jsonb_agg(to_char(s at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') order by s)
         from private.booking_free_slots(v_form, p_from, p_to) s), '[]'::jsonb));
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.booking_take_attempt(p_slug text, p_client text, p_caps jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_owner uuid;
+  v_client text := left(coalesce(p_client, ''), 200);
+  v_per_minute integer := coalesce((p_caps ->> 'per_client_minute')::integer, 5);
+  v_per_day integer := coalesce((p_caps ->> 'per_client_day')::integer, 20);
+begin
+  -- Counted before anything else is done for the request (a CAPTCHA check, a booking), whatever
+  -- its outcome: a client that keeps failing keeps spending its allowance.
+  select f.user_id into v_owner from public.booking_forms f where f.slug = lower(btrim(coalesce(p_slug, '')));
+  if not found then
+    return jsonb_build_object('status', 'not_found');
+  end if;
+  perform pg_advisory_xact_lock(hashtextextended('tinyback.booking-client:' || v_owner::text || ':' || v_client, 0));
+  if private.ledger_count('booking_request', now() - interval '1 minute', v_per_minute,
+                          v_owner, null, null, v_client) >= v_per_minute then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', 60);
+  end if;
+  if private.ledger_count('booking_request', now() - interval '1 day', v_per_day,
+                          v_owner, null, null, v_client) >= v_per_day then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', 3600);
+  end if;
+  insert into private.action_ledger (kind, user_id, client) values ('booking_request', v_owner, v_client);
+  return jsonb_build_object('status', 'ok');
 end;
 $function$
 ;
@@ -1168,6 +1190,7 @@ alter function public.booking_page(p_slug text) set search_path to '';
 alter function public.booking_request(p_slug text, p_start timestamp with time zone, p_name text, p_email text, p_note text, p_visitor_time_zone text, p_client text, p_link_prefix text, p_caps jsonb) set search_path to '';
 alter function public.booking_reschedule_by_token(p_token text, p_start timestamp with time zone, p_link_prefix text) set search_path to '';
 alter function public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone) set search_path to '';
+alter function public.booking_take_attempt(p_slug text, p_client text, p_caps jsonb) set search_path to '';
 alter function public.set_booking_captcha(p_booking_form_id uuid, p_provider text, p_site_key text, p_secret text) set search_path to '';
 alter publication supabase_realtime add table public.bookings;
 comment on column public.booking_forms.overrides is 'Dates whose ranges replace the weekday''s: [{"date": "YYYY-MM-DD", "ranges": [[s, e], …]}]; no ranges is a day off.';
@@ -1175,6 +1198,7 @@ comment on column public.booking_forms.weekly is 'Seven arrays, Monday first, of
 comment on column public.email_deliveries.calendar is 'An iCalendar invitation sent with the mail (booking mail), in the METHOD calendar_method names.';
 comment on function public.booking_page(p_slug text) is 'What the public booking page shows of a booking form (nothing of its owner), or null.';
 comment on function public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone) is 'Free slot starts (UTC) of a booking form in [p_from, p_to), at most 62 days; null for an unknown slug.';
+comment on function public.booking_take_attempt(p_slug text, p_client text, p_caps jsonb) is 'Counts one request of a client (a salted hash) to a booking form''s owner, or refuses it past the minute''s or the day''s cap; the booking function calls it first.';
 comment on table private.booking_captcha_secrets is 'CAPTCHA secret keys of booking forms: set through set_booking_captcha(), read by the booking function.';
 comment on table private.booking_tokens is 'SHA-256 (hex) of the cancel-or-reschedule links mailed to visitors; each spent once (used_at).';
 comment on table public.booking_forms is 'An owner''s booking forms: what is booked, when (weekly ranges and date overrides, minutes of the day in time_zone) and the limits of the public page /book/<slug>.';
@@ -1217,6 +1241,8 @@ grant execute on function public.booking_slots(p_slug text, p_from timestamp wit
 grant execute on function public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone) to authenticated;
 grant execute on function public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone) to postgres;
 grant execute on function public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone) to service_role;
+grant execute on function public.booking_take_attempt(p_slug text, p_client text, p_caps jsonb) to postgres;
+grant execute on function public.booking_take_attempt(p_slug text, p_client text, p_caps jsonb) to service_role;
 grant execute on function public.set_booking_captcha(p_booking_form_id uuid, p_provider text, p_site_key text, p_secret text) to authenticated;
 grant execute on function public.set_booking_captcha(p_booking_form_id uuid, p_provider text, p_site_key text, p_secret text) to postgres;
 grant insert (ask_note) on table public.booking_forms to authenticated;
@@ -1275,6 +1301,7 @@ revoke execute on function public.booking_page(p_slug text) from public;
 revoke execute on function public.booking_request(p_slug text, p_start timestamp with time zone, p_name text, p_email text, p_note text, p_visitor_time_zone text, p_client text, p_link_prefix text, p_caps jsonb) from public;
 revoke execute on function public.booking_reschedule_by_token(p_token text, p_start timestamp with time zone, p_link_prefix text) from public;
 revoke execute on function public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone) from public;
+revoke execute on function public.booking_take_attempt(p_slug text, p_client text, p_caps jsonb) from public;
 revoke execute on function public.claim_email_deliveries(p_id uuid, p_limit integer, p_lease_seconds integer, p_max_attempts integer) from public;
 revoke execute on function public.set_booking_captcha(p_booking_form_id uuid, p_provider text, p_site_key text, p_secret text) from public;
 grant execute on function public.claim_email_deliveries(p_id uuid, p_limit integer, p_lease_seconds integer, p_max_attempts integer) to service_role;

@@ -597,6 +597,42 @@ revoke all on function private.booking_answer(p_booking public.bookings) from pu
 -- ------------------------------------------------------------------------------------------------
 -- Booking, cancelling, rescheduling
 -- ------------------------------------------------------------------------------------------------
+create or replace function public.booking_take_attempt(p_slug text, p_client text, p_caps jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_owner uuid;
+  v_client text := left(coalesce(p_client, ''), 200);
+  v_per_minute integer := coalesce((p_caps ->> 'per_client_minute')::integer, 5);
+  v_per_day integer := coalesce((p_caps ->> 'per_client_day')::integer, 20);
+begin
+  -- Counted before anything else is done for the request (a CAPTCHA check, a booking), whatever
+  -- its outcome: a client that keeps failing keeps spending its allowance.
+  select f.user_id into v_owner from public.booking_forms f where f.slug = lower(btrim(coalesce(p_slug, '')));
+  if not found then
+    return jsonb_build_object('status', 'not_found');
+  end if;
+  perform pg_advisory_xact_lock(hashtextextended('tinyback.booking-client:' || v_owner::text || ':' || v_client, 0));
+  if private.ledger_count('booking_request', now() - interval '1 minute', v_per_minute,
+                          v_owner, null, null, v_client) >= v_per_minute then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', 60);
+  end if;
+  if private.ledger_count('booking_request', now() - interval '1 day', v_per_day,
+                          v_owner, null, null, v_client) >= v_per_day then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', 3600);
+  end if;
+  insert into private.action_ledger (kind, user_id, client) values ('booking_request', v_owner, v_client);
+  return jsonb_build_object('status', 'ok');
+end;
+$function$;
+comment on function public.booking_take_attempt(p_slug text, p_client text, p_caps jsonb) is
+  'Counts one request of a client (a salted hash) to a booking form''s owner, or refuses it past the minute''s or the day''s cap; the booking function calls it first.';
+revoke all on function public.booking_take_attempt(p_slug text, p_client text, p_caps jsonb) from public, anon, authenticated, service_role;
+grant execute on function public.booking_take_attempt(p_slug text, p_client text, p_caps jsonb) to service_role;
+
 create or replace function public.booking_request(p_slug text, p_start timestamp with time zone, p_name text, p_email text, p_note text, p_visitor_time_zone text, p_client text, p_link_prefix text, p_caps jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -608,8 +644,6 @@ declare
   v_name text := btrim(regexp_replace(coalesce(p_name, ''), '[\x01-\x1f\x7f-\x9f\u2028\u2029]+', ' ', 'g'));
   v_email text := lower(btrim(coalesce(p_email, '')));
   v_note text := btrim(coalesce(p_note, ''));
-  v_per_client_minute integer := coalesce((p_caps ->> 'per_client_minute')::integer, 5);
-  v_per_client_day integer := coalesce((p_caps ->> 'per_client_day')::integer, 20);
   v_per_account_day integer := coalesce((p_caps ->> 'per_account_day')::integer, 200);
   v_per_recipient_day integer := coalesce((p_caps ->> 'per_recipient_day')::integer, 3);
   v_client text := left(coalesce(p_client, ''), 200);
@@ -644,23 +678,14 @@ begin
     v_note := '';
   end if;
 
-  -- One decision at a time per owner: limits, the free-slot check and the daily maximum see every
-  -- booking committed before. The exclusion constraint stays the guarantee against overlaps.
+  -- One decision at a time per owner: the account's cap, the free-slot check and the daily maximum
+  -- see every booking committed before. The exclusion constraint stays the guarantee against
+  -- overlaps. (The client's own limits were taken before, by booking_take_attempt().)
   perform pg_advisory_xact_lock(hashtextextended('tinyback.booking:' || v_form.user_id::text, 0));
-  if private.ledger_count('booking_request', now() - interval '1 minute', v_per_client_minute,
-                          v_form.user_id, null, null, v_client) >= v_per_client_minute then
-    return jsonb_build_object('status', 'rate_limited', 'retry_after', 60);
-  end if;
-  if private.ledger_count('booking_request', now() - interval '1 day', v_per_client_day,
-                          v_form.user_id, null, null, v_client) >= v_per_client_day then
-    return jsonb_build_object('status', 'rate_limited', 'retry_after', 3600);
-  end if;
   if private.ledger_count('booking', now() - interval '1 day', v_per_account_day, v_form.user_id)
        >= v_per_account_day then
     return jsonb_build_object('status', 'account_limit', 'retry_after', 3600);
   end if;
-  insert into private.action_ledger (kind, user_id, client)
-    values ('booking_request', v_form.user_id, v_client);
 
   if not exists (select 1 from private.booking_free_slots(v_form, p_start, p_start + interval '1 second') s
                   where s = p_start) then
