@@ -6,6 +6,8 @@ import { isPublicBookingForm, isSlug, type PublicBookingForm } from '../booking-
 export const bookingPublicKeys = {
   all: ['booking-public'] as const,
   page: (slug: string) => ['booking-public', 'page', slug] as const,
+  /** Every range's slots: what a booking, a reschedule or a refusal makes stale. */
+  allSlots: ['booking-public', 'slots'] as const,
   slots: (slug: string, from: string, to: string) =>
     ['booking-public', 'slots', slug, from, to] as const,
   manage: (token: string) => ['booking-public', 'manage', token] as const,

@@ -85,11 +85,11 @@ export function BookingDetailsForm({
       if (captcha) setCaptchaReset((n) => n + 1);
       switch (outcome.kind) {
         case 'booked':
-          void queryClient.invalidateQueries({ queryKey: bookingPublicKeys.all });
+          void queryClient.invalidateQueries({ queryKey: bookingPublicKeys.allSlots });
           onBooked(outcome, values.email.trim());
           return;
         case 'slot_taken':
-          void queryClient.invalidateQueries({ queryKey: bookingPublicKeys.all });
+          void queryClient.invalidateQueries({ queryKey: bookingPublicKeys.allSlots });
           show({
             title: 'Someone just booked this time.',
             description: outcome.next.length

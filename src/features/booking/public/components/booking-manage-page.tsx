@@ -26,7 +26,7 @@ import { SettingLoadError, SettingLoading } from '../../../../components/setting
 import { notify } from '../../../../components/toaster';
 import { visibleText } from '../../../../lib/visible-text';
 import { useCancelBooking, type CancelOutcome } from '../api/cancel-booking';
-import { bookingPublicKeys } from '../api/get-booking-page';
+import { bookingPublicKeys, useBookingPage } from '../api/get-booking-page';
 import { useManagedBooking } from '../api/get-managed-booking';
 import { useRescheduleBooking, type RescheduleOutcome } from '../api/reschedule-booking';
 import { isManageToken, type BookedBooking, type ManagedBooking } from '../booking-types';
@@ -341,6 +341,9 @@ function Reschedule({
   const [problem, setProblem] = useState<RescheduleProblem | null>(null);
   const reschedule = useRescheduleBooking();
   const queryClient = useQueryClient();
+  // The form's horizon bounds the calendar; until it is known (or if the form is gone), a year.
+  const page = useBookingPage(booking.slug);
+  const maxDaysAhead = page.data?.max_days_ahead ?? 365;
   const heading = useRef<HTMLHeadingElement>(null);
   const picking = start === null;
   useEffect(() => heading.current?.focus(), [picking]);
@@ -351,7 +354,7 @@ function Reschedule({
       { token, start: to },
       {
         onSuccess: (outcome) => {
-          void queryClient.invalidateQueries({ queryKey: bookingPublicKeys.all, type: 'inactive' });
+          void queryClient.invalidateQueries({ queryKey: bookingPublicKeys.allSlots });
           if (outcome.kind === 'rescheduled') {
             notify('success', 'Booking moved');
             onDone({ kind: 'rescheduled', booking: outcome.booking });
@@ -432,7 +435,7 @@ function Reschedule({
             key={zone}
             slug={booking.slug}
             zone={zone}
-            maxDaysAhead={365}
+            maxDaysAhead={maxDaysAhead}
             exclude={booking.starts_at}
             onPick={setStart}
           />
