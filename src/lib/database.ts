@@ -73,6 +73,20 @@ export interface AnalyticsStats {
   };
 }
 
+/** A range of a booking form's availability: [start, end) in minutes of the local day (0–1440). */
+export type BookingRange = [number, number];
+
+/** A booking form's date override: that local date's ranges instead of the weekday's ([]: day off). */
+export interface BookingOverride {
+  /** YYYY-MM-DD in the form's time zone. */
+  date: string;
+  ranges: BookingRange[];
+}
+
+/** Where a booking stands, and who cancelled it. */
+type BookingStatus = 'confirmed' | 'cancelled';
+type BookingCancelledBy = 'visitor' | 'owner';
+
 /** Filled by a trigger from the form when left out (clients never choose the owner). */
 interface OwnerFromForm {
   user_id?: string;
@@ -82,6 +96,18 @@ type Refinements = {
   public: {
     Tables: {
       api_keys: { Row: { scope: ApiKeyScope } };
+      booking_forms: {
+        Row: {
+          /** Seven days, Monday first: each day's ranges, sorted, not overlapping. */
+          weekly: BookingRange[][];
+          overrides: BookingOverride[];
+          /** Set through set_booking_captcha(). */
+          captcha_provider: CaptchaProvider | null;
+        };
+        Insert: { weekly?: BookingRange[][]; overrides?: BookingOverride[] };
+        Update: { weekly?: BookingRange[][]; overrides?: BookingOverride[] };
+      };
+      bookings: { Row: { status: BookingStatus; cancelled_by: BookingCancelledBy | null } };
       email_deliveries: { Row: { status: DeliveryStatus } };
       entries: { Row: { notification_skipped: NotificationSkipped | null } };
       entry_files: { Row: { kind: FileKind } };
@@ -133,6 +159,9 @@ type Refinements = {
         Args: { p_site_id: string };
         /** null: the site has no share link. */
         Returns: string | null;
+      };
+      booking_owner_cancel: {
+        Returns: { status: 'cancelled' | 'not_found' | 'already_cancelled' };
       };
       create_api_key: {
         Args: { p_scope: ApiKeyScope };

@@ -1,3 +1,6 @@
 export { BookingPage } from './booking-page';
-export { BookingComingSoonPage } from './booking-coming-soon-page';
+export { BookingFormPage } from './booking-form-page';
+// The router's name for the editor until it routes /dashboard/booking/new and /:id to BookingFormPage.
+export { BookingFormPage as BookingComingSoonPage } from './booking-form-page';
 export { BookingPreviewPage } from './booking-preview-page';
+export { bookingLiveBindings } from './live-bindings';
