@@ -567,6 +567,36 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.booking_sweep(p_limit integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_tokens integer;
+  v_mails integer;
+begin
+  -- Links that can no longer act: spent ones, and those of bookings begun or cancelled.
+  with doomed as (
+    select t.token_hash
+      from private.booking_tokens t
+      join public.bookings b on b.id = t.booking_id
+     where t.used_at is not null or b.starts_at <= now() or b.status = 'cancelled'
+     limit greatest(p_limit, 0)
+  )
+  delete from private.booking_tokens t using doomed where t.token_hash = doomed.token_hash;
+  get diagnostics v_tokens = row_count;
+  -- Copies of booking mail (they name the visitor) go 30 days after they were queued, as replies do.
+  delete from public.email_deliveries d
+   where d.kind in ('booking_confirmation', 'booking_notice', 'booking_cancellation')
+     and d.status in ('sent', 'failed')
+     and d.created_at < now() - interval '30 days';
+  get diagnostics v_mails = row_count;
+  return jsonb_build_object('tokens', v_tokens, 'mails', v_mails);
+end;
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.booking_time_zone_ok(p_zone text)
  RETURNS boolean
  LANGUAGE plpgsql
@@ -1082,6 +1112,71 @@ end;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.sweep_retention(p_limit integer DEFAULT 5000)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_old integer;
+  v_forwarded integer;
+  v_mails integer;
+  v_ledger integer;
+  v_keys integer;
+  v_analytics jsonb;
+  v_booking jsonb;
+begin
+  -- Entries older than their form's number of days.
+  with doomed as (
+    select e.id
+      from public.form_retention r
+      join public.entries e
+        on e.form_id = r.form_id and e.created_at < now() - make_interval(days => r.days)
+     where r.mode = 'days'
+     limit greatest(p_limit, 0)
+  )
+  delete from public.entries e using doomed where e.id = doomed.id;
+  get diagnostics v_old = row_count;
+
+  -- "Forward only": entries none of whose deliveries is still pending or being sent. Deliveries
+  -- are queued in the entry's transaction, so a committed entry without one has none to wait for.
+  with doomed as (
+    select e.id
+      from public.form_retention r
+      join public.entries e on e.form_id = r.form_id
+     where r.mode = 'forward_only'
+       and not exists (select 1 from public.email_deliveries d
+                        where d.entry_id = e.id and d.status in ('pending', 'sending'))
+       and not exists (select 1 from public.email_deliveries d
+                        where d.source_entry_id = e.id and d.status in ('pending', 'sending'))
+       and not exists (select 1 from public.webhook_deliveries w
+                        where w.entry_id = e.id and w.status in ('pending', 'sending'))
+     limit greatest(p_limit, 0)
+  )
+  delete from public.entries e using doomed where e.id = doomed.id;
+  get diagnostics v_forwarded = row_count;
+
+  -- Copies of replies still kept (their entry kept too) go 30 days after they were queued.
+  delete from public.email_deliveries d
+   where d.kind = 'autoresponse' and d.status in ('sent', 'failed')
+     and d.created_at < now() - interval '30 days';
+  get diagnostics v_mails = row_count;
+
+  v_ledger := private.purge_action_ledger();
+  v_keys := private.purge_revoked_api_keys();
+  -- Analytics events past their site's retention, and the salts of earlier days.
+  v_analytics := private.analytics_sweep(p_limit);
+  -- Booking links that can no longer act, and old copies of booking mail.
+  v_booking := private.booking_sweep(p_limit);
+
+  return jsonb_build_object('expired', v_old, 'forwarded', v_forwarded, 'autoresponses', v_mails,
+                            'ledger', v_ledger, 'revoked_keys', v_keys, 'analytics', v_analytics,
+                            'booking', v_booking);
+end;
+$function$
+;
+
 grant delete on table "public"."booking_forms" to "authenticated";
 
 grant select on table "public"."booking_forms" to "authenticated";
@@ -1176,6 +1271,7 @@ alter function private.booking_overrides_ok(p_overrides jsonb) set search_path t
 alter function private.booking_queue_mails(p_booking bookings, p_method text, p_link text, p_owner_message text, p_per_recipient_day integer) set search_path to '';
 alter function private.booking_ranges_ok(p_ranges jsonb) set search_path to '';
 alter function private.booking_spend_token(p_token text) set search_path to '';
+alter function private.booking_sweep(p_limit integer) set search_path to '';
 alter function private.booking_time_zone_ok(p_zone text) set search_path to '';
 alter function private.booking_weekly_ok(p_weekly jsonb) set search_path to '';
 alter function private.booking_when(p_booking bookings, p_zone text) set search_path to '';
@@ -1215,6 +1311,7 @@ grant execute on function private.booking_overrides_ok(p_overrides jsonb) to pos
 grant execute on function private.booking_queue_mails(p_booking bookings, p_method text, p_link text, p_owner_message text, p_per_recipient_day integer) to postgres;
 grant execute on function private.booking_ranges_ok(p_ranges jsonb) to postgres;
 grant execute on function private.booking_spend_token(p_token text) to postgres;
+grant execute on function private.booking_sweep(p_limit integer) to postgres;
 grant execute on function private.booking_time_zone_ok(p_zone text) to postgres;
 grant execute on function private.booking_weekly_ok(p_weekly jsonb) to postgres;
 grant execute on function private.booking_when(p_booking bookings, p_zone text) to postgres;
@@ -1287,6 +1384,7 @@ revoke execute on function private.booking_overrides_ok(p_overrides jsonb) from 
 revoke execute on function private.booking_queue_mails(p_booking bookings, p_method text, p_link text, p_owner_message text, p_per_recipient_day integer) from public;
 revoke execute on function private.booking_ranges_ok(p_ranges jsonb) from public;
 revoke execute on function private.booking_spend_token(p_token text) from public;
+revoke execute on function private.booking_sweep(p_limit integer) from public;
 revoke execute on function private.booking_time_zone_ok(p_zone text) from public;
 revoke execute on function private.booking_weekly_ok(p_weekly jsonb) from public;
 revoke execute on function private.booking_when(p_booking bookings, p_zone text) from public;

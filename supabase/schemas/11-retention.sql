@@ -45,6 +45,7 @@ declare
   v_ledger integer;
   v_keys integer;
   v_analytics jsonb;
+  v_booking jsonb;
 begin
   -- Entries older than their form's number of days.
   with doomed as (
@@ -86,9 +87,12 @@ begin
   v_keys := private.purge_revoked_api_keys();
   -- Analytics events past their site's retention, and the salts of earlier days.
   v_analytics := private.analytics_sweep(p_limit);
+  -- Booking links that can no longer act, and old copies of booking mail.
+  v_booking := private.booking_sweep(p_limit);
 
   return jsonb_build_object('expired', v_old, 'forwarded', v_forwarded, 'autoresponses', v_mails,
-                            'ledger', v_ledger, 'revoked_keys', v_keys, 'analytics', v_analytics);
+                            'ledger', v_ledger, 'revoked_keys', v_keys, 'analytics', v_analytics,
+                            'booking', v_booking);
 end;
 $function$;
 revoke all on function public.sweep_retention(p_limit integer) from public, anon, authenticated, service_role;

@@ -878,6 +878,39 @@ revoke all on function public.booking_owner_cancel(p_booking_id uuid, p_message 
 grant execute on function public.booking_owner_cancel(p_booking_id uuid, p_message text) to authenticated;
 
 -- ------------------------------------------------------------------------------------------------
+-- Sweep (run by sweep_retention(), 11-retention.sql)
+-- ------------------------------------------------------------------------------------------------
+create or replace function private.booking_sweep(p_limit integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_tokens integer;
+  v_mails integer;
+begin
+  -- Links that can no longer act: spent ones, and those of bookings begun or cancelled.
+  with doomed as (
+    select t.token_hash
+      from private.booking_tokens t
+      join public.bookings b on b.id = t.booking_id
+     where t.used_at is not null or b.starts_at <= now() or b.status = 'cancelled'
+     limit greatest(p_limit, 0)
+  )
+  delete from private.booking_tokens t using doomed where t.token_hash = doomed.token_hash;
+  get diagnostics v_tokens = row_count;
+  -- Copies of booking mail (they name the visitor) go 30 days after they were queued, as replies do.
+  delete from public.email_deliveries d
+   where d.kind in ('booking_confirmation', 'booking_notice', 'booking_cancellation')
+     and d.status in ('sent', 'failed')
+     and d.created_at < now() - interval '30 days';
+  get diagnostics v_mails = row_count;
+  return jsonb_build_object('tokens', v_tokens, 'mails', v_mails);
+end;
+$function$;
+revoke all on function private.booking_sweep(p_limit integer) from public, anon, authenticated, service_role;
+
+-- ------------------------------------------------------------------------------------------------
 -- CAPTCHA
 -- ------------------------------------------------------------------------------------------------
 create or replace function public.set_booking_captcha(p_booking_form_id uuid, p_provider text, p_site_key text, p_secret text)
