@@ -1,7 +1,8 @@
 // The CAPTCHA providers a form can use and their widgets, as the site needs them: the form settings
 // (names, where the owner gets the keys) and the embed code (the widget's script and element) read
-// this one definition. The endpoint's side (token fields, siteverify) is
-// supabase/functions/forms/captcha.ts; the provider names are the database's (lib/database.ts).
+// this one definition. The endpoints' side is supabase/functions/forms/captcha.ts (the token
+// fields of a post) and supabase/functions/_shared/captcha.ts (the siteverify call, for the forms
+// and booking functions); the provider names are the database's (lib/database.ts).
 import type { CaptchaProvider } from '../lib/database';
 
 export const CAPTCHA_PROVIDERS = [

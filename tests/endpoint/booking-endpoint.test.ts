@@ -1,6 +1,7 @@
 // The booking function through real HTTP on the local stack (gateway → Deno `booking` function →
 // Postgres; the outbox → SMTP → mail catcher): a booking and each refusal as the visitor's page
-// sees them, the honeypot storing nothing, the per-client limit and the account's daily cap, and
+// sees them, the honeypot storing nothing, the per-client limit (counted before the CAPTCHA, by a
+// salted hash, never the address) and the account's daily cap, and
 // the manage link read from the visitor's e-mail — shown, moved and cancelled, each link once —
 // and, on a stack of its own whose siteverify stand-in answers for the providers, the CAPTCHA.
 import http from 'node:http';
@@ -138,6 +139,14 @@ describe('booking through the endpoint', () => {
       note: 'About the analytical engine',
     });
     expect(stored[0]!.starts_at.toISOString()).toBe(new Date(slots[3]!).toISOString());
+    // The request and the booking are counted by the client's salted hash, never its address.
+    const { rows: counted } = await pool.query<{ kind: string; client: string }>(
+      `select kind, client from private.action_ledger
+        where user_id = $1 and kind in ('booking', 'booking_request') order by kind`,
+      [owner.id],
+    );
+    expect(counted.map((r) => r.kind)).toEqual(['booking', 'booking_request']);
+    for (const { client } of counted) expect(client).toMatch(/^[0-9a-f]{64}$/);
     if (target.mail) {
       await mailTo(asked.email, /^Booked:/);
       await mailTo(owner.email, /^New booking:/);
@@ -243,6 +252,34 @@ describe('booking through the endpoint', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.headers['access-control-expose-headers']).toContain('Retry-After');
     expect(await bookingsOf(owner)).toEqual([]);
+  });
+
+  it('counts failed CAPTCHA attempts against the client, by a hash of its address', async () => {
+    const { owner, form, slots } = await ownerWithPage();
+    await pool.query(
+      `update public.booking_forms set captcha_provider = 'turnstile', captcha_site_key = '1x00000000000000000000AA'
+        where id = $1`,
+      [form.id],
+    );
+    await pool.query(
+      `insert into private.booking_captcha_secrets (booking_form_id, secret) values ($1, 'secret')`,
+      [form.id],
+    );
+    // No token: refused before the provider is asked, yet counted.
+    for (let i = 0; i < BOOKING.perClientPerMinute; i++)
+      expect((await send('/book', visitor(form.slug, slots[i]!))).status).toBe(403);
+    const limited = await send('/book', visitor(form.slug, slots[0]!));
+    expect(limited).toMatchObject({ status: 429, body: { code: 'rate_limited' } });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await bookingsOf(owner)).toEqual([]);
+    const { rows } = await pool.query<{ client: string }>(
+      `select client from private.action_ledger where user_id = $1 and kind = 'booking_request'`,
+      [owner.id],
+    );
+    expect(rows).toHaveLength(BOOKING.perClientPerMinute);
+    // One client, stored as a salted SHA-256 hash: nothing of its address.
+    expect(new Set(rows.map((r) => r.client)).size).toBe(1);
+    expect(rows[0]!.client).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('stops an account at its daily bookings with 429 account_limit', async () => {

@@ -1,6 +1,7 @@
 // A form's CAPTCHA setting in words: its state, the keys' formats as the database checks them, and
 // the database's refusals. The providers and their widgets are config/captcha.ts (the embed code
-// reads them too); the endpoint's side (token fields, siteverify) is supabase/functions/forms/captcha.ts.
+// reads them too); the endpoint's side is supabase/functions/forms/captcha.ts (the token fields)
+// and supabase/functions/_shared/captcha.ts (the siteverify call).
 
 import { CAPTCHA_WIDGETS } from '../../config/captcha';
 import type { CaptchaProvider } from '../../lib/database';

@@ -1,15 +1,17 @@
 // @vitest-environment node
 // The booking endpoint's answers over fakes: routes, methods and CORS; each body's checks (400 and
 // 422 naming the field, 413 past the cap); the honeypot answered like a booking with nothing
-// stored; the CAPTCHA asked before booking only for pages that have one; every storage answer
-// mapped to the contract's status; the mails kicked after what queued them; 503 with Retry-After
-// whenever storage throws. tests/endpoint/booking-endpoint.test.ts runs the same through the
+// stored; the client counted (by its hash, never its address) before the CAPTCHA and the booking,
+// so failing the CAPTCHA spends its allowance; the CAPTCHA asked before booking only for pages
+// that have one; every storage answer mapped to the contract's status; the mails kicked after
+// what queued them; 503 with Retry-After whenever storage throws. tests/endpoint/booking-endpoint.test.ts runs the same through the
 // local stack and Postgres.
 import { describe, expect, it } from 'vitest';
 import type { CaptchaVerdict } from '../_shared/captcha.ts';
 import { BOOKING } from '../_shared/limits.ts';
 import { handleRequest, type BookingDeps } from './handler.ts';
 import type {
+  AttemptResult,
   BookedBooking,
   BookInput,
   BookingPage,
@@ -54,6 +56,7 @@ const managed: ManagedBooking = {
 
 interface Answers {
   page?: BookingPage | null | Error;
+  attempt?: AttemptResult | Error;
   book?: BookResult | Error;
   manage?: ManagedBooking | null | Error;
   cancel?: CancelResult | Error;
@@ -65,6 +68,7 @@ interface Answers {
 function fakes(answers: Answers = {}) {
   const calls = {
     page: [] as string[],
+    attempts: [] as [string, string][],
     book: [] as BookInput[],
     manage: [] as string[],
     cancel: [] as [string, string][],
@@ -80,6 +84,11 @@ function fakes(answers: Answers = {}) {
       calls.page.push(slug),
       answer(answers.page === undefined ? page : answers.page)
     ),
+    takeAttempt: (slug, client) => (
+      calls.attempts.push([slug, client]),
+      answer(answers.attempt ?? { status: 'ok' })
+    ),
+    clientHash: async (key) => `hash(${key})`,
     book: (input) => (
       calls.book.push(input),
       answer(answers.book ?? { status: 'booked', booking, visitorMailed: true })
@@ -212,10 +221,11 @@ describe('POST /booking/book', () => {
         email: 'ada@example.com',
         note: 'About the engine',
         visitorTimeZone: 'America/New_York',
-        client: '203.0.113.7',
+        client: 'hash(203.0.113.7)',
         linkPrefix: PREFIX,
       },
     ]);
+    expect(calls.attempts).toEqual([['intro', 'hash(203.0.113.7)']]);
     expect(calls.captcha).toEqual([]);
     expect(calls.kicks).toBe(1);
   });
@@ -223,7 +233,8 @@ describe('POST /booking/book', () => {
   it('counts an IPv6 client by its /64 and takes no address the client wrote', async () => {
     const { deps, calls } = fakes();
     await book(visitor, deps, { 'x-forwarded-for': '198.51.100.1, 2001:db8:1:2:3:4:5:6' });
-    expect(calls.book[0]!.client).toBe('2001:db8:1:2::/64');
+    expect(calls.book[0]!.client).toBe('hash(2001:db8:1:2::/64)');
+    expect(calls.attempts[0]![1]).toBe('hash(2001:db8:1:2::/64)');
   });
 
   it('says when the visitor’s copy was not mailed (their address had its mails today)', async () => {
@@ -253,6 +264,7 @@ describe('POST /booking/book', () => {
       expect(typeof answer.body.error).toBe('string');
     }
     expect(calls.page).toEqual([]);
+    expect(calls.attempts).toEqual([]);
     expect(calls.book).toEqual([]);
   });
 
@@ -351,6 +363,7 @@ describe('POST /booking/book', () => {
       },
       visitorMailed: true,
     });
+    expect(calls.attempts).toEqual([]);
     expect(calls.book).toEqual([]);
     expect(calls.captcha).toEqual([]);
     expect(calls.kicks).toBe(0);
@@ -390,6 +403,75 @@ describe('POST /booking/book', () => {
     }
   });
 
+  it('counts the client before the CAPTCHA and the booking, and stops there past its allowance', async () => {
+    const withCaptcha = { ...page, captcha_provider: 'turnstile' as const };
+    const { deps, calls } = fakes({
+      page: withCaptcha,
+      attempt: { status: 'rate_limited', retryAfter: 42 },
+    });
+    const answer = await answerOf(await book({ ...visitor, captchaToken: 'tok' }, deps));
+    expect(answer).toMatchObject({
+      status: 429,
+      body: { code: 'rate_limited' },
+      cors: '*',
+      cache: 'no-store',
+      retryAfter: '42',
+    });
+    expect(typeof answer.body.error).toBe('string');
+    expect(calls.attempts).toEqual([['intro', 'hash(203.0.113.7)']]);
+    expect(calls.captcha).toEqual([]);
+    expect(calls.book).toEqual([]);
+    expect(calls.kicks).toBe(0);
+  });
+
+  it('answers 404 when the page is gone by the time the request is counted', async () => {
+    const { deps, calls } = fakes({ attempt: { status: 'not_found' } });
+    expect(await answerOf(await book(visitor, deps))).toMatchObject({
+      status: 404,
+      body: { code: 'not_found' },
+      cors: '*',
+    });
+    expect(calls.book).toEqual([]);
+  });
+
+  it('spends the client’s allowance on failed CAPTCHA attempts, until it is refused', async () => {
+    const withCaptcha = { ...page, captcha_provider: 'hcaptcha' as const };
+    const { deps, calls } = fakes({
+      page: withCaptcha,
+      captcha: { ok: false, kind: 'rejected', detail: 'invalid-input-response' },
+    });
+    // The allowance as booking_take_attempt() keeps it: every request counted, whatever its fate.
+    let left = 3;
+    deps.takeAttempt = async (slug, client) => {
+      calls.attempts.push([slug, client]);
+      return left-- > 0 ? { status: 'ok' } : { status: 'rate_limited', retryAfter: 60 };
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push((await book({ ...visitor, captchaToken: `bad-${i}` }, deps)).status);
+    expect(statuses).toEqual([403, 403, 403, 429, 429]);
+    expect(calls.attempts).toHaveLength(5);
+    expect(calls.captcha.map((c) => c.token)).toEqual(['bad-0', 'bad-1', 'bad-2']);
+    expect(calls.book).toEqual([]);
+    // A missing token is a failed attempt too.
+    const missing = fakes({
+      page: withCaptcha,
+      captcha: { ok: false, kind: 'missing', detail: '' },
+    });
+    expect((await book(visitor, missing.deps)).status).toBe(403);
+    expect(missing.calls.attempts).toHaveLength(1);
+  });
+
+  it('never hands storage the client’s address, only its hash', async () => {
+    const { deps, calls } = fakes({ page: { ...page, captcha_provider: 'turnstile' } });
+    await book({ ...visitor, captchaToken: 'tok' }, deps);
+    const stored = JSON.stringify([calls.attempts, calls.book]);
+    expect(stored).not.toMatch(/"203\.0\.113\.7"/);
+    expect(stored).toContain('hash(203.0.113.7)');
+    // The CAPTCHA provider is told the address itself, as its siteverify asks.
+    expect(calls.captcha[0]!.remoteIp).toBe('203.0.113.7');
+  });
+
   it('maps each refusal of booking_request to its status', async () => {
     const cases: [BookResult, number, Record<string, unknown>, string | null][] = [
       [{ status: 'not_found' }, 404, { code: 'not_found' }, null],
@@ -405,7 +487,6 @@ describe('POST /booking/book', () => {
         { code: 'slot_taken', next: ['2026-12-01T08:30:00Z', '2026-12-01T09:00:00Z'] },
         null,
       ],
-      [{ status: 'rate_limited', retryAfter: 42 }, 429, { code: 'rate_limited' }, '42'],
       [{ status: 'account_limit', retryAfter: 3600 }, 429, { code: 'account_limit' }, '3600'],
     ];
     for (const [result, status, body, retryAfter] of cases) {
@@ -420,6 +501,7 @@ describe('POST /booking/book', () => {
   it('answers 503 with Retry-After when the database is away, at either call', async () => {
     for (const answers of [
       { page: new Error('ECONNREFUSED') },
+      { attempt: new Error('ECONNREFUSED') },
       { book: new Error('ECONNREFUSED') },
     ]) {
       const { deps, logged, calls } = fakes(answers);

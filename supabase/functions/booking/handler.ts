@@ -3,7 +3,8 @@
 //                                            visitorMailed}; 400 invalid_json, 403 captcha,
 //                                            404 not_found, 409 slot_taken {next}, 413,
 //                                            422 invalid {field}, 429 rate_limited/account_limit
-//                                            with Retry-After;
+//                                            with Retry-After (the client's request is counted
+//                                            before the CAPTCHA and the booking);
 //   GET  /booking/manage/:token              the booking behind an unused manage link: 200 {booking};
 //   POST /booking/manage/:token/cancel       {reason?}: 200 {status:'cancelled'}, 409
 //                                            already_cancelled/past;
@@ -12,14 +13,16 @@
 // 404 for an unknown or spent link, 503 with Retry-After whenever the database is away. Every
 // answer is JSON, never cached, and open to any origin: the booking page and its iframe live on
 // the site, the answers hold nothing beyond what their caller sent or was mailed. The client's
-// address goes to storage only as its rate-limit key. Storage, the CAPTCHA check and the mail
-// trigger are injected, so this module runs unchanged under Deno and in unit tests.
+// address never reaches storage: only a salted hash of its rate-limit key does. Storage, the
+// hash, the CAPTCHA check and the mail trigger are injected, so this module runs unchanged under
+// Deno and in unit tests.
 import type { CaptchaVerdict } from '../_shared/captcha.ts';
 import { clientIp, rateLimitKey } from '../_shared/client-ip.ts';
 import { BOOKING } from '../_shared/limits.ts';
 import { readLimited } from '../_shared/read-limited.ts';
 import { functionRoute, matchRoute } from '../_shared/route.ts';
 import type {
+  AttemptResult,
   BookedBooking,
   BookInput,
   BookingPage,
@@ -34,8 +37,15 @@ import { parseBook, parseCancel, parseReschedule, type Parsed } from './request-
 export interface BookingDeps {
   /** booking_page(): the page's public facts; null when no page has this slug. Throws when away. */
   page(slug: string): Promise<BookingPage | null>;
-  /** booking_request(): checks, counts, stores and queues both mails in one transaction. */
+  /**
+   * booking_take_attempt(): counts the client's request (by its hash) before anything else is
+   * done for it, or refuses it past the client's allowance.
+   */
+  takeAttempt(slug: string, client: string): Promise<AttemptResult>;
+  /** booking_request(): checks, stores and queues both mails in one transaction. */
   book(input: BookInput): Promise<BookResult>;
+  /** The salted hash a client is counted by, from its rate-limit key (_shared/client-hash.ts). */
+  clientHash(key: string): Promise<string>;
   manage(token: string): Promise<ManagedBooking | null>;
   cancel(token: string, reason: string): Promise<CancelResult>;
   reschedule(token: string, start: string, linkPrefix: string): Promise<RescheduleResult>;
@@ -206,10 +216,31 @@ async function handleBook(req: Request, deps: BookingDeps): Promise<Response> {
   }
   if (!page) return refuse(404, 'not_found', NOT_FOUND_PAGE);
 
-  // A bot that filled the hidden field is told it booked; nothing is stored or mailed.
+  // A bot that filled the hidden field is told it booked; nothing is stored or mailed (nor
+  // counted: a count would be the one trace it left).
   if (body.honeypot) return json(201, { booking: madeUp(page, body, deps), visitorMailed: true });
 
+  // Counted first, whatever comes of it: a client failing the CAPTCHA (or asking for taken
+  // times) again and again spends its allowance as one that books.
   const ip = clientIp(req.headers);
+  const client = await deps.clientHash(rateLimitKey(ip));
+  let attempt: AttemptResult;
+  try {
+    attempt = await deps.takeAttempt(slug, client);
+  } catch (err) {
+    deps.log(`counting a request on ${slug} failed: ${(err as Error).message}`);
+    return unavailable();
+  }
+  if (attempt.status === 'not_found') return refuse(404, 'not_found', NOT_FOUND_PAGE);
+  if (attempt.status === 'rate_limited')
+    return refuse(
+      429,
+      'rate_limited',
+      'Too many booking requests from your network; please try again later.',
+      {},
+      { 'Retry-After': String(attempt.retryAfter) },
+    );
+
   if (page.captcha_provider) {
     const verdict = await deps.checkCaptcha({
       bookingFormId: page.id,
@@ -229,7 +260,7 @@ async function handleBook(req: Request, deps: BookingDeps): Promise<Response> {
       email: body.email,
       note: body.note,
       visitorTimeZone: body.timeZone,
-      client: rateLimitKey(ip),
+      client,
       linkPrefix: deps.linkPrefix,
     });
   } catch (err) {
@@ -247,14 +278,6 @@ async function handleBook(req: Request, deps: BookingDeps): Promise<Response> {
       return invalidAnswer(result);
     case 'slot_taken':
       return slotTaken(result.next);
-    case 'rate_limited':
-      return refuse(
-        429,
-        'rate_limited',
-        'Too many booking requests from your network; please try again later.',
-        {},
-        { 'Retry-After': String(result.retryAfter) },
-      );
     case 'account_limit':
       return refuse(
         429,

@@ -7,6 +7,7 @@
 // leave within seconds; should that fail, the scheduled run (the `forms` function's `_deliver`)
 // retries them.
 import { captchaVerifyUrlFromEnv } from '../_shared/captcha.ts';
+import { clientSaltFromEnv, hashClientKey } from '../_shared/client-hash.ts';
 import { connectDatabase, databaseUrlFromEnv } from '../_shared/database.ts';
 import { createOutbox } from '../_shared/outbox/worker.ts';
 import { createBookingCaptchaCheck } from './captcha.ts';
@@ -18,6 +19,7 @@ import {
   manageBooking,
   requestBooking,
   rescheduleByToken,
+  takeAttempt,
 } from './store.ts';
 
 const env = (name: string) => Deno.env.get(name);
@@ -42,6 +44,8 @@ function siteUrlFromEnv(): string | null {
 }
 
 const siteUrl = siteUrlFromEnv();
+// Clients are counted by a salted hash, as in the newsletter function: never their address.
+const salt = clientSaltFromEnv(env);
 const db = connectDatabase(databaseUrlFromEnv(env));
 
 // The outbox claims and finishes its jobs over its own small pool, as in the newsletter function.
@@ -59,7 +63,9 @@ const edgeRuntime = (globalThis as { EdgeRuntime?: { waitUntil?(p: Promise<unkno
 
 const deps: BookingDeps = {
   page: (slug) => loadBookingPage(db, slug),
+  takeAttempt: (slug, client) => takeAttempt(db, slug, client),
   book: (input) => requestBooking(db, input),
+  clientHash: (key) => hashClientKey(key, salt, 'booking'),
   manage: (token) => manageBooking(db, token),
   cancel: (token, reason) => cancelByToken(db, token, reason),
   reschedule: (token, start, linkPrefix) => rescheduleByToken(db, token, start, linkPrefix),

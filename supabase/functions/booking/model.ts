@@ -60,7 +60,7 @@ export interface BookInput {
   email: string;
   note: string;
   visitorTimeZone: string;
-  /** The client's rate-limit key (_shared/client-ip.ts rateLimitKey). */
+  /** The client's salted hash (_shared/client-hash.ts), never its address. */
   client: string;
   /** `${SITE_URL}/book/manage?token=`: the manage link is this and the token. */
   linkPrefix: string;
@@ -71,8 +71,14 @@ export type BookResult =
   | { status: 'not_found' }
   | { status: 'invalid'; field: InvalidField; message: string }
   | { status: 'slot_taken'; next: string[] }
-  | { status: 'rate_limited'; retryAfter: number }
   | { status: 'account_limit'; retryAfter: number };
+
+/**
+ * booking_take_attempt(): the client's request counted against its allowance on the page owner's
+ * pages, or refused past it; not_found when no page has the slug.
+ */
+export type AttemptResult =
+  { status: 'ok' } | { status: 'not_found' } | { status: 'rate_limited'; retryAfter: number };
 
 export type CancelResult = 'cancelled' | 'not_found' | 'already_cancelled' | 'past';
 

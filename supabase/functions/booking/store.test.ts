@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RpcClient } from '../_shared/outbox/store.ts';
 import {
+  attemptCaps,
   bookingCaps,
   cancelByToken,
   loadBookingPage,
@@ -11,6 +12,7 @@ import {
   manageBooking,
   requestBooking,
   rescheduleByToken,
+  takeAttempt,
 } from './store.ts';
 
 function answering(data: unknown, error: string | null = null) {
@@ -42,18 +44,40 @@ const input = {
   email: 'ada@example.com',
   note: 'hi',
   visitorTimeZone: 'UTC',
-  client: '203.0.113.7',
+  client: 'c0ffee'.padEnd(64, '0'),
   linkPrefix: 'https://site.example/book/manage?token=',
 };
 
 describe('booking store', () => {
   it('passes the caps of limits.ts as p_caps', () => {
+    expect(attemptCaps()).toEqual({ per_client_minute: 5, per_client_day: 20 });
     expect(bookingCaps()).toEqual({
-      per_client_minute: 5,
-      per_client_day: 20,
       per_account_day: 200,
       per_recipient_day: 3,
     });
+  });
+
+  it('counts a request with booking_take_attempt and reads its answer', async () => {
+    const { db, calls } = answering({ status: 'ok' });
+    expect(await takeAttempt(db, 'intro', input.client)).toEqual({ status: 'ok' });
+    expect(calls).toEqual([
+      ['booking_take_attempt', { p_slug: 'intro', p_client: input.client, p_caps: attemptCaps() }],
+    ]);
+    const read = (data: unknown) => takeAttempt(answering(data).db, 'intro', input.client);
+    expect(await read({ status: 'not_found' })).toEqual({ status: 'not_found' });
+    expect(await read({ status: 'rate_limited', retry_after: 12.2 })).toEqual({
+      status: 'rate_limited',
+      retryAfter: 13,
+    });
+    expect(await read({ status: 'rate_limited' })).toEqual({
+      status: 'rate_limited',
+      retryAfter: 60,
+    });
+    await expect(read({ status: 'booked' })).rejects.toThrow(/booking_take_attempt answered/);
+    await expect(read(null)).rejects.toThrow(/booking_take_attempt answered/);
+    await expect(
+      takeAttempt(answering(null, 'connection refused').db, 'intro', input.client),
+    ).rejects.toThrow('booking_take_attempt failed: connection refused');
   });
 
   it('passes on what the database adds to a booking', async () => {
@@ -79,7 +103,7 @@ describe('booking store', () => {
           p_email: 'ada@example.com',
           p_note: 'hi',
           p_visitor_time_zone: 'UTC',
-          p_client: '203.0.113.7',
+          p_client: input.client,
           p_link_prefix: 'https://site.example/book/manage?token=',
           p_caps: bookingCaps(),
         },
@@ -100,10 +124,6 @@ describe('booking store', () => {
       next: ['a', 'b'],
     });
     expect(await read({ status: 'slot_taken' })).toEqual({ status: 'slot_taken', next: [] });
-    expect(await read({ status: 'rate_limited', retry_after: 12.2 })).toEqual({
-      status: 'rate_limited',
-      retryAfter: 13,
-    });
     expect(await read({ status: 'account_limit', retry_after: 0 })).toEqual({
       status: 'account_limit',
       retryAfter: 60,
@@ -117,6 +137,10 @@ describe('booking store', () => {
     await expect(requestBooking(answering({ status: 'maybe' }).db, input)).rejects.toThrow(
       /booking_request answered/,
     );
+    // The client's limits are booking_take_attempt()'s now.
+    await expect(
+      requestBooking(answering({ status: 'rate_limited', retry_after: 60 }).db, input),
+    ).rejects.toThrow(/booking_request answered/);
     await expect(requestBooking(answering(null).db, input)).rejects.toThrow();
     await expect(
       requestBooking(answering({ status: 'booked', booking: { name: 'x' } }).db, input),

@@ -6,6 +6,7 @@ import { isCaptchaProvider } from '../_shared/captcha.ts';
 import { BOOKING } from '../_shared/limits.ts';
 import type { RpcClient } from '../_shared/outbox/store.ts';
 import type {
+  AttemptResult,
   BookedBooking,
   BookInput,
   BookingPage,
@@ -64,11 +65,17 @@ function nextOf(answer: Answer): string[] {
 
 const retryAfterOf = (answer: Answer) => Math.max(1, Math.ceil(Number(answer.retry_after) || 60));
 
-/** The caps booking_request() counts against, as its p_caps. */
-export function bookingCaps() {
+/** The client's allowance booking_take_attempt() counts against, as its p_caps. */
+export function attemptCaps() {
   return {
     per_client_minute: BOOKING.perClientPerMinute,
     per_client_day: BOOKING.perClientPerDay,
+  };
+}
+
+/** The caps booking_request() counts against, as its p_caps. */
+export function bookingCaps() {
+  return {
     per_account_day: BOOKING.perAccountPerDay,
     per_recipient_day: BOOKING.visitorMailsPerRecipientPerDay,
   };
@@ -99,6 +106,30 @@ export async function loadCaptchaSecret(
   return typeof data === 'string' && data ? data : null;
 }
 
+/**
+ * Counts one booking request of a client (its salted hash) before anything else is done for it,
+ * whatever its outcome, so a client that keeps failing (the CAPTCHA, a taken slot) keeps spending
+ * its allowance.
+ */
+export async function takeAttempt(
+  db: RpcClient,
+  slug: string,
+  client: string,
+): Promise<AttemptResult> {
+  const name = 'booking_take_attempt';
+  const data = await call(db, name, { p_slug: slug, p_client: client, p_caps: attemptCaps() });
+  if (!isObject(data)) throw unexpected(name, data);
+  switch (data.status) {
+    case 'ok':
+    case 'not_found':
+      return { status: data.status };
+    case 'rate_limited':
+      return { status: 'rate_limited', retryAfter: retryAfterOf(data) };
+    default:
+      throw unexpected(name, data);
+  }
+}
+
 export async function requestBooking(db: RpcClient, input: BookInput): Promise<BookResult> {
   const name = 'booking_request';
   const data = await call(db, name, {
@@ -126,9 +157,8 @@ export async function requestBooking(db: RpcClient, input: BookInput): Promise<B
       return invalidOf(data);
     case 'slot_taken':
       return { status: 'slot_taken', next: nextOf(data) };
-    case 'rate_limited':
     case 'account_limit':
-      return { status: data.status, retryAfter: retryAfterOf(data) };
+      return { status: 'account_limit', retryAfter: retryAfterOf(data) };
     default:
       throw unexpected(name, data);
   }
