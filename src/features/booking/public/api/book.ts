@@ -24,6 +24,8 @@ export type BookOutcome =
   | { kind: 'captcha'; message: string }
   | { kind: 'rate_limited'; retryAfter: number | null; account: boolean }
   | { kind: 'not_found' }
+  /** The owner's CAPTCHA keys are wrong: retrying does not help until they fix them. */
+  | { kind: 'misconfigured'; message: string }
   | { kind: 'unavailable'; retryAfter: number | null };
 
 async function book(input: BookInput): Promise<BookOutcome> {
@@ -62,6 +64,9 @@ async function book(input: BookInput): Promise<BookOutcome> {
       return { kind: 'captcha', message };
     case 429:
       return { kind: 'rate_limited', retryAfter, account: answer.code === 'account_limit' };
+    case 500:
+      if (answer.code === 'captcha_misconfigured') return { kind: 'misconfigured', message };
+      return { kind: 'unavailable', retryAfter };
     default:
       return { kind: 'unavailable', retryAfter };
   }

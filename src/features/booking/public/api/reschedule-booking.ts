@@ -10,6 +10,7 @@ export type RescheduleOutcome =
   | { kind: 'slot_taken'; next: string[] }
   | { kind: 'invalid'; message: string }
   | { kind: 'past' }
+  | { kind: 'already_cancelled' }
   | { kind: 'gone' }
   | { kind: 'rate_limited'; retryAfter: number | null }
   | { kind: 'unavailable' };
@@ -32,6 +33,7 @@ async function rescheduleBooking({
   const { status, body, retryAfter } = await readFailure(error);
   if (status === 404) return { kind: 'gone' };
   if (status === 409 && body.code === 'past') return { kind: 'past' };
+  if (status === 409 && body.code === 'already_cancelled') return { kind: 'already_cancelled' };
   if (status === 409) return { kind: 'slot_taken', next: nextStarts(body) };
   if (status === 422)
     return { kind: 'invalid', message: typeof body.error === 'string' ? body.error : '' };

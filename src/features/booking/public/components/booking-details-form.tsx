@@ -129,6 +129,14 @@ export function BookingDetailsForm({
         case 'not_found':
           show({ title: 'This booking link no longer exists.' });
           return;
+        case 'misconfigured':
+          show({
+            title: 'This booking page cannot take bookings right now.',
+            description:
+              outcome.message ||
+              'Its spam check is not set up correctly; let the host know, or try again later.',
+          });
+          return;
         case 'unavailable':
           show({
             title: 'Your booking is not made yet: the booking service could not be reached.',

@@ -309,6 +309,8 @@ function rescheduleProblem(
       return { title: outcome.message || 'This time cannot be booked. Pick another one.' };
     case 'past':
       return { title: 'This booking has already started, so it can no longer be moved.' };
+    case 'already_cancelled':
+      return { title: 'This booking was cancelled, so it can no longer be moved.' };
     case 'rate_limited':
       return {
         title: outcome.retryAfter

@@ -308,4 +308,43 @@ describe('the public booking page', () => {
     expect(alert).toHaveTextContent('Try again in 30 seconds.');
     expect(screen.getByRole('textbox', { name: /your name/i })).toHaveValue('Grace');
   });
+
+  it('asks for the CAPTCHA the owner turned on, sends its token and starts it over after a refusal', async () => {
+    serveBookingForm({ ...FORM, captcha_provider: 'turnstile', captcha_site_key: 'site-key-1' });
+    answerFunction('booking/book', 403, { code: 'captcha', error: 'Please complete the CAPTCHA.' });
+    const user = userEvent.setup();
+    renderPage();
+    await pickFirstSlot(user);
+    await fillDetails(user);
+    await user.click(screen.getByRole('button', { name: 'Book' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Complete the spam check above the button first.',
+    );
+    expect(sentTo('post', 'functions/booking/book')).toEqual([]);
+    // The provider's script, loaded for explicit rendering; here it arrives and renders.
+    const script = document.querySelector<HTMLScriptElement>(
+      'script[src^="https://challenges.cloudflare.com/turnstile/v0/api.js"]',
+    )!;
+    const onload = new URL(script.src).searchParams.get('onload')!;
+    expect(new URL(script.src).searchParams.get('render')).toBe('explicit');
+    const reset = vi.fn();
+    const render = vi.fn((_element: HTMLElement, options: { callback: (t: string) => void }) => {
+      options.callback('captcha-token-1');
+      return 'widget-1';
+    });
+    const globals = window as unknown as Record<string, unknown>;
+    globals.turnstile = { render, reset };
+    (globals[onload] as () => void)();
+    await waitFor(() => expect(render).toHaveBeenCalledTimes(1));
+    expect(render.mock.calls[0][1]).toMatchObject({ sitekey: 'site-key-1' });
+    await user.click(screen.getByRole('button', { name: 'Book' }));
+    expect(await screen.findByRole('alert', {}, SLOW)).toHaveTextContent(
+      'The spam check did not pass.',
+    );
+    expect(sentTo('post', 'functions/booking/book')).toMatchObject([
+      { captchaToken: 'captcha-token-1' },
+    ]);
+    await waitFor(() => expect(reset).toHaveBeenCalledWith('widget-1'));
+    delete globals.turnstile;
+  });
 });
