@@ -1,8 +1,11 @@
-// The signed-in area: one realtime subscription for the owner's forms and messages, and the
-// dashboard frame around the page. Composes the features, which never import each other.
+// The signed-in area: one realtime subscription for the owner's forms, messages and bookings, and
+// the dashboard frame around the page. Composes the features, which never import each other.
 import { DashboardFrame } from '../../components/layout/dashboard-frame';
 import { useAuth } from '../../lib/auth';
 import { useLiveSync, type LiveBinding } from '../../lib/live-sync';
+// Only the bindings: the booking pages and the start page stay in their own lazy chunks.
+import { bookingLiveBindings } from '../../features/booking/live-bindings';
+import { dashboardLiveBindings } from '../../features/dashboard/live-bindings';
 import { formsLiveBindings } from '../../features/forms';
 import { messagesLiveBindings, useUnreadCount } from '../../features/messages';
 import { planLiveBindings } from '../../features/plans';
@@ -12,6 +15,8 @@ const LIVE_BINDINGS: readonly LiveBinding[] = [
   ...formsLiveBindings,
   ...messagesLiveBindings,
   ...planLiveBindings,
+  ...bookingLiveBindings,
+  ...dashboardLiveBindings,
 ];
 
 export function DashboardLayout() {

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { SLOW } from '../../components/testing/render';
 import { renderWithAuth } from '../../components/testing/render-with-auth';
-import { signInAs, testUser } from '../../components/testing/supabase-server';
+import {
+  failRequests,
+  pgError,
+  signInAs,
+  supabaseDb,
+  testUser,
+} from '../../components/testing/supabase-server';
 import { WHATS_NEW } from '../../config/whats-new';
 import { DashboardHome } from './dashboard-home';
 
@@ -54,12 +60,55 @@ describe('DashboardHome', { timeout: 30_000 }, () => {
       '/dashboard/analytics',
     );
     expect(analytics.queryByText('Coming soon')).toBeNull();
-    for (const name of ['Booking', 'Newsletter']) {
-      const card = within(toolCard(name));
-      expect(card.getByText('Coming soon')).toBeInTheDocument();
-      expect(card.queryByRole('link')).toBeNull();
-    }
-    expect(tools().getAllByRole('link', { name: 'Open Tool →' })).toHaveLength(2);
+    const booking = within(toolCard('Booking'));
+    expect(booking.getByRole('link', { name: 'Open Tool →' })).toHaveAttribute(
+      'href',
+      '/dashboard/booking',
+    );
+    expect(booking.queryByText('Coming soon')).toBeNull();
+    const newsletter = within(toolCard('Newsletter'));
+    expect(newsletter.getByText('Coming soon')).toBeInTheDocument();
+    expect(newsletter.queryByRole('link')).toBeNull();
+    expect(tools().getAllByRole('link', { name: 'Open Tool →' })).toHaveLength(3);
+  });
+
+  it('shows how many confirmed bookings are still to come on the Booking tool', async () => {
+    signInAs(testUser());
+    const hoursFromNow = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+    const booking = (hours: number, status = 'confirmed') => ({
+      id: crypto.randomUUID(),
+      status,
+      starts_at: hoursFromNow(hours),
+      ends_at: hoursFromNow(hours + 0.5),
+    });
+    supabaseDb.seed({
+      bookings: [booking(2), booking(30), booking(5, 'cancelled'), booking(-10)],
+    });
+    renderWithAuth(<DashboardHome recentForms={null} />);
+    expect(
+      await within(toolCard('Booking')).findByText('2 upcoming bookings', {}, SLOW),
+    ).toBeInTheDocument();
+    const [request] = supabaseDb.requested('HEAD', 'bookings');
+    expect(request.url.searchParams.get('status')).toBe('eq.confirmed');
+    expect(request.url.searchParams.get('ends_at')).toMatch(/^gt\./);
+    expect(request.headers.get('Prefer')).toContain('count=exact');
+  });
+
+  it('says when no bookings are coming up, and shows nothing more when the count fails', async () => {
+    signInAs(testUser());
+    supabaseDb.seed({ bookings: [] });
+    const { unmount } = renderWithAuth(<DashboardHome recentForms={null} />);
+    expect(
+      await within(toolCard('Booking')).findByText('No upcoming bookings', {}, SLOW),
+    ).toBeInTheDocument();
+    unmount();
+    failRequests('head', 'bookings', pgError('PGRST000', 'down'), 503);
+    renderWithAuth(<DashboardHome recentForms={null} />);
+    await waitFor(() => expect(supabaseDb.requested('HEAD', 'bookings')).toHaveLength(2), SLOW);
+    expect(within(toolCard('Booking')).queryByText(/upcoming booking/)).toBeNull();
+    expect(
+      within(toolCard('Booking')).getByRole('link', { name: 'Open Tool →' }),
+    ).toBeInTheDocument();
   });
 
   it("shows the recent forms it is given and the 'What's new' list", async () => {

@@ -1,11 +1,13 @@
-// The dashboard's start page: a welcome, the tools grid, the owner's recent forms (passed in by
-// the app layer from the forms feature) and what's new.
+// The dashboard's start page: a welcome, the tools grid (the Booking tool with its upcoming
+// bookings), the owner's recent forms (passed in by the app layer from the forms feature) and
+// what's new.
 import type { ReactNode } from 'react';
 import { Box, Container, Grid, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useDocumentTitle } from '../../components/use-document-title';
 import { displayName, useAuth } from '../../lib/auth';
 import { DASHBOARD_TOOLS } from './dashboard-tools';
 import { ToolCard } from './components/tool-card';
+import { UpcomingBookings } from './components/upcoming-bookings';
 import { WhatsNew } from './components/whats-new';
 
 export interface DashboardHomeProps {
@@ -48,7 +50,11 @@ export function DashboardHome({ recentForms, banner }: DashboardHomeProps) {
               p="0"
             >
               {DASHBOARD_TOOLS.map((tool) => (
-                <ToolCard key={tool.name} tool={tool} />
+                <ToolCard
+                  key={tool.id}
+                  tool={tool}
+                  detail={tool.id === 'booking' ? <UpcomingBookings /> : undefined}
+                />
               ))}
             </SimpleGrid>
           </Box>

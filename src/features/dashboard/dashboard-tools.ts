@@ -6,6 +6,7 @@ import { paths } from '../../config/paths';
 type ToolStatus = 'active' | 'coming';
 
 export interface DashboardTool {
+  id: 'forms' | 'booking' | 'newsletter' | 'analytics';
   name: string;
   description: string;
   route: string;
@@ -15,6 +16,7 @@ export interface DashboardTool {
 
 export const DASHBOARD_TOOLS: readonly DashboardTool[] = [
   {
+    id: 'forms',
     name: 'Form backend',
     description: 'Point any HTML form at tinyback and read every submission here, live.',
     route: paths.dashboardForms,
@@ -22,13 +24,15 @@ export const DASHBOARD_TOOLS: readonly DashboardTool[] = [
     icon: InboxIcon,
   },
   {
+    id: 'booking',
     name: 'Booking',
     description: 'Shareable booking links that let visitors pick a time with you.',
     route: paths.dashboardBooking,
-    status: 'coming',
+    status: 'active',
     icon: CalendarDaysIcon,
   },
   {
+    id: 'newsletter',
     name: 'Newsletter',
     description: 'Collect subscribers from your site and send them updates.',
     route: paths.dashboard,
@@ -36,6 +40,7 @@ export const DASHBOARD_TOOLS: readonly DashboardTool[] = [
     icon: MailIcon,
   },
   {
+    id: 'analytics',
     name: 'Analytics',
     description: 'Privacy-friendly visitor statistics without cookies or tracking.',
     route: paths.dashboardAnalytics,

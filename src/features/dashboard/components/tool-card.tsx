@@ -1,11 +1,18 @@
 // One tool on the dashboard: 'Open Tool →' when it is active, 'Coming soon' otherwise.
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Badge, Card, Flex, Heading, Link, Text } from '@chakra-ui/react';
 import { IconTile } from '../../../components/icon-tile';
 import type { DashboardTool } from '../dashboard-tools';
 
-export function ToolCard({ tool }: { tool: DashboardTool }) {
+export function ToolCard({
+  tool,
+  detail,
+}: {
+  tool: DashboardTool;
+  /** A live figure under the description (the upcoming bookings); nothing when absent. */
+  detail?: ReactNode;
+}) {
   const headingId = useId();
   const active = tool.status === 'active';
   return (
@@ -32,6 +39,7 @@ export function ToolCard({ tool }: { tool: DashboardTool }) {
         <Text fontSize="sm" color="fg.muted" flex="1">
           {tool.description}
         </Text>
+        {detail}
         {active && (
           <Link asChild color="teal.700" fontWeight="semibold" alignSelf="flex-start">
             {/* The link's own text is the spec's; the card's heading tells which tool it opens. */}

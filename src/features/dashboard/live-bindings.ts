@@ -1,0 +1,14 @@
+// How realtime changes reach the dashboard's start page: a booking made, cancelled or moved makes
+// the upcoming count stale, read again once per burst of changes (refetch-soon.ts).
+import type { LiveBinding } from '../../lib/live-sync';
+import { refetchSoon } from '../../lib/refetch-soon';
+import { dashboardKeys } from './api/get-upcoming-bookings-count';
+
+export const dashboardLiveBindings: readonly LiveBinding[] = [
+  {
+    table: 'bookings',
+    queryKey: dashboardKeys.upcomingBookings(),
+    // A count is an aggregate: recounting is simpler and surer than adjusting it per event.
+    apply: (client) => refetchSoon(client, dashboardKeys.upcomingBookings()),
+  },
+];
