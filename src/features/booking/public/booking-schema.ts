@@ -1,8 +1,14 @@
 // The visitor's details, checked as the database checks them (bookings: name 1–100 characters,
 // e-mail at most 254, note at most 2000), so most mistakes are told before a request.
 import * as yup from 'yup';
+import { BOOKING } from '../../../../supabase/functions/_shared/limits';
 
-export const BOOKING_LIMITS = { name: 100, email: 254, note: 2000 } as const;
+export const BOOKING_LIMITS = {
+  name: BOOKING.maxNameLength,
+  email: BOOKING.maxEmailLength,
+  note: BOOKING.maxNoteLength,
+  reason: BOOKING.maxReasonLength,
+} as const;
 
 export const bookingDetailsSchema = yup.object({
   name: yup

@@ -58,9 +58,9 @@ describe('the booking docs section', () => {
   it('names the abuse limits and the clipped name of the visitor’s copy', () => {
     renderWithProviders(<Booking />);
     const section = screen.getByRole('region', { name: 'Booking' });
-    expect(section).toHaveTextContent(/per client/);
-    expect(section).toHaveTextContent(/per account/);
-    expect(section).toHaveTextContent(/per recipient/);
+    expect(section).toHaveTextContent(/Per client: 5 requests a minute and 20 a day/);
+    expect(section).toHaveTextContent(/Per account: 200 bookings a day/);
+    expect(section).toHaveTextContent(/Per recipient: 3 confirmation e-mails a day to one address/);
     expect(section).toHaveTextContent(/only a clipped version of the name they typed/);
   });
 });

@@ -2,7 +2,9 @@
 // a time is never booked twice, confirmations with calendar invitations and the single-use manage
 // link, embedding (link and iframe), and the limits against abuse.
 import { Box, Heading } from '@chakra-ui/react';
+import { BOOKING } from '../../../../supabase/functions/_shared/limits.ts';
 import { site } from '../../../config/site';
+import { formatCount } from '../endpoint-facts';
 import { docSection } from '../toc';
 import { CodeSample } from './code-sample';
 import { DocSection } from './doc-section';
@@ -112,13 +114,15 @@ export function Booking() {
 
       <SubHeading>Limits against abuse</SubHeading>
       <P>
-        Booking pages are public, so every booking request is counted: per client (a connection
-        asking for many bookings is asked to wait), per account (a day&rsquo;s bookings over all of
-        your booking forms), and per recipient (how many confirmation e-mails one address receives
-        in a day; past that the booking still stands and the page tells the visitor to keep it). The
-        visitor&rsquo;s copy carries only a clipped version of the name they typed and never their
-        note, so the form cannot be used to send your messages to strangers. A hidden spam trap and,
-        if you turn one on, a CAPTCHA keep bots out.
+        Booking pages are public, so every booking request is counted. Per client:{' '}
+        {BOOKING.perClientPerMinute} requests a minute and {BOOKING.perClientPerDay} a day to one
+        account&rsquo;s pages, after which the visitor is asked to wait. Per account:{' '}
+        {formatCount(BOOKING.perAccountPerDay)} bookings a day over all of your booking forms. Per
+        recipient: {BOOKING.visitorMailsPerRecipientPerDay} confirmation e-mails a day to one
+        address, from all pages together; past that the booking still stands, you are told as usual,
+        and the page tells the visitor to keep it. The visitor&rsquo;s copy carries only a clipped
+        version of the name they typed and never their note, so the form cannot be used to send your
+        messages to strangers. A hidden spam trap and, if you turn one on, a CAPTCHA keep bots out.
       </P>
       <Note>
         A refused request tells the visitor what to do: which field to correct, how long to wait (

@@ -29,6 +29,7 @@ import { useCancelBooking, type CancelOutcome } from '../api/cancel-booking';
 import { bookingPublicKeys, useBookingPage } from '../api/get-booking-page';
 import { useManagedBooking } from '../api/get-managed-booking';
 import { useRescheduleBooking, type RescheduleOutcome } from '../api/reschedule-booking';
+import { BOOKING_LIMITS } from '../booking-schema';
 import { isManageToken, type BookedBooking, type ManagedBooking } from '../booking-types';
 import { formatWait } from '../function-answer';
 import { browserZone, formatDate, formatSpan, formatTime, isKnownZone } from '../zoned-time';
@@ -269,7 +270,7 @@ function Actions({
               </Field.Label>
               <Textarea
                 rows={3}
-                maxLength={1000}
+                maxLength={BOOKING_LIMITS.reason}
                 value={reason}
                 onChange={(event) => setReason(event.target.value)}
               />
