@@ -347,4 +347,16 @@ describe('the public booking page', () => {
     await waitFor(() => expect(reset).toHaveBeenCalledWith('widget-1'));
     delete globals.turnstile;
   });
+
+  it('says when a month has no free time and offers the next one', async () => {
+    serveBookingForm(FORM, ['2026-12-02T15:00:00Z']);
+    const user = userEvent.setup();
+    renderPage();
+    expect(await screen.findByText('No free times this month.', {}, SLOW)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Show next month' }));
+    expect(await screen.findByRole('grid', { name: 'December 2026' })).toBeInTheDocument();
+    expect(await day(/^Wednesday, December 2, 2026, free times/)).not.toHaveAttribute(
+      'aria-disabled',
+    );
+  });
 });

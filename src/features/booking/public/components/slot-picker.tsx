@@ -1,10 +1,10 @@
 // Picking a time: the month calendar in the visitor's zone over booking_slots, and the picked
 // day's free slots as buttons. The booking page and the manage page's Reschedule both use it.
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, Grid, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { SettingLoadError } from '../../../../components/setting-states';
 import { useBookingSlots } from '../api/get-booking-slots';
-import { groupSlotsByDay, lastBookableDay, monthOf, monthRange } from '../slot-days';
+import { addMonths, groupSlotsByDay, lastBookableDay, monthOf, monthRange } from '../slot-days';
 import { dayOf, formatDay, formatTime, type DayKey } from '../zoned-time';
 import { MonthCalendar } from './month-calendar';
 
@@ -43,6 +43,15 @@ export function SlotPicker({ slug, zone, maxDaysAhead, onPick, exclude }: SlotPi
   const available = useMemo(() => new Set(days.keys()), [days]);
   const loading = slots.isPending || slots.isPlaceholderData;
   const daySlots = day ? (days.get(day) ?? []) : [];
+  const timesRef = useRef<HTMLDivElement>(null);
+  // On a phone the times sit under the calendar: bring them into view once a day is picked.
+  useEffect(() => {
+    if (day) timesRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [day]);
+  const showMonth = (next: string) => {
+    setMonth(next);
+    setDay(null);
+  };
 
   return (
     <Grid templateColumns={{ base: 'minmax(0, 1fr)', md: 'minmax(0, 1fr) 14rem' }} gap="6">
@@ -51,10 +60,7 @@ export function SlotPicker({ slug, zone, maxDaysAhead, onPick, exclude }: SlotPi
           month={shownMonth}
           firstMonth={firstMonth}
           lastMonth={lastMonth}
-          onMonthChange={(next) => {
-            setMonth(next);
-            setDay(null);
-          }}
+          onMonthChange={showMonth}
           available={available}
           selected={day}
           onSelect={setDay}
@@ -72,14 +78,25 @@ export function SlotPicker({ slug, zone, maxDaysAhead, onPick, exclude }: SlotPi
               Looking for free times…
             </Text>
           ) : available.size === 0 ? (
-            <Text textStyle="sm" color="fg.muted">
-              No free times this month.
-              {shownMonth < lastMonth ? ' Try the next month.' : ''}
-            </Text>
+            <Stack direction="row" align="center" gap="3" flexWrap="wrap">
+              <Text textStyle="sm" color="fg.muted">
+                No free times this month.
+              </Text>
+              {shownMonth < lastMonth && (
+                <Button
+                  size="sm"
+                  variant="outline"
+                  colorPalette="teal"
+                  onClick={() => showMonth(addMonths(shownMonth, 1))}
+                >
+                  Show next month
+                </Button>
+              )}
+            </Stack>
           ) : null}
         </Box>
       </Stack>
-      <Box aria-live="polite">
+      <Box aria-live="polite" ref={timesRef} scrollMarginBottom="4">
         {day && !loading ? (
           <Stack gap="3">
             <Heading as="h3" size="sm">
