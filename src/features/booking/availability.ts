@@ -5,7 +5,7 @@
 import type { BookingOverride, BookingRange } from '../../lib/database';
 
 /** The end of a day in minutes: a range may end at 24:00. */
-export const DAY_MINUTES = 1440;
+const DAY_MINUTES = 1440;
 
 /** Index 0 is Monday, as the database's `weekly` array has it. */
 export const WEEKDAYS = [

@@ -83,7 +83,7 @@ export function proposeSlug(name: string): string {
 }
 
 /** The browser's IANA time zone; UTC when it cannot tell. */
-export function browserTimeZone(): string {
+function browserTimeZone(): string {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   } catch {
@@ -92,7 +92,7 @@ export function browserTimeZone(): string {
 }
 
 /** Whether this engine knows the zone (Postgres knows at least as many). */
-export function isTimeZone(zone: string): boolean {
+function isTimeZone(zone: string): boolean {
   if (!zone) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });

@@ -74,8 +74,10 @@ export function BookingPage() {
           aria-label="Booking forms"
         >
           {forms.isPending ? (
-            <Box as="li" role="status" aria-label="Loading your booking forms">
-              <Skeleton height="44" borderRadius="l3" />
+            <Box as="li">
+              <Box role="status" aria-label="Loading your booking forms">
+                <Skeleton height="44" borderRadius="l3" />
+              </Box>
             </Box>
           ) : (
             forms.data.map((form) => (

@@ -12,7 +12,7 @@ export interface BookingForm {
   publicLink: string;
 }
 
-export const SAMPLE_BOOKING_FORMS: readonly BookingForm[] = [
+const SAMPLE_BOOKING_FORMS: readonly BookingForm[] = [
   {
     id: 'cal1',
     name: 'Intro call',

@@ -7,7 +7,7 @@ import { supabase } from '../../../lib/supabase';
 import { applyBookingChange } from '../booking-cache';
 import { bookingKeys } from './query-keys';
 
-export type CancelOutcome = Functions<'booking_owner_cancel'>['Returns']['status'];
+type CancelOutcome = Functions<'booking_owner_cancel'>['Returns']['status'];
 
 interface CancelInput {
   bookingId: string;

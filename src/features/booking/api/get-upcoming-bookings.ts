@@ -6,7 +6,7 @@ import { supabase } from '../../../lib/supabase';
 import { BOOKING_COLUMNS, READ_CHUNK_SIZE, type Booking } from '../bookings';
 import { bookingKeys } from './query-keys';
 
-export async function getUpcomingBookings(formId: string | null): Promise<Booking[]> {
+async function getUpcomingBookings(formId: string | null): Promise<Booking[]> {
   const now = new Date().toISOString();
   const all: Booking[] = [];
   for (;;) {

@@ -8,7 +8,7 @@ import { paths } from '../../../config/paths';
 import { visibleText } from '../../../lib/visible-text';
 import type { BookingFormRow } from '../booking-form-schema';
 
-export function upcomingText(count: number): string {
+function upcomingText(count: number): string {
   return count === 1 ? '1 upcoming booking' : `${count} upcoming bookings`;
 }
 

@@ -13,7 +13,7 @@ export interface BookingFormInfo {
 }
 
 /** What a booking's status badge says. */
-export function statusText(booking: Pick<Booking, 'status' | 'cancelled_by'>): string {
+function statusText(booking: Pick<Booking, 'status' | 'cancelled_by'>): string {
   if (booking.status !== 'cancelled') return 'Confirmed';
   return booking.cancelled_by === 'owner'
     ? 'Cancelled by owner'
@@ -23,7 +23,7 @@ export function statusText(booking: Pick<Booking, 'status' | 'cancelled_by'>): s
 }
 
 /** When a booking is in the reader's zone, with the zone's name: "Tue, Dec 1, 2026, 9:00 – 9:30 AM (CET)". */
-export function readerTime(booking: Booking, readerZone?: string): string {
+function readerTime(booking: Booking, readerZone?: string): string {
   const time = formatBookingTime(booking.starts_at, booking.ends_at, readerZone);
   const zone = zoneName(booking.starts_at, readerZone);
   return zone ? `${time} (${zone})` : time;

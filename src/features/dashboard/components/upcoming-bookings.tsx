@@ -3,7 +3,7 @@
 import { Skeleton, Text } from '@chakra-ui/react';
 import { useUpcomingBookingsCount } from '../api/get-upcoming-bookings-count';
 
-export function upcomingBookingsText(count: number): string {
+function upcomingBookingsText(count: number): string {
   if (count === 0) return 'No upcoming bookings';
   return count === 1 ? '1 upcoming booking' : `${count} upcoming bookings`;
 }
