@@ -282,6 +282,27 @@ describe('BookingFormPage: saved', { timeout: 40_000 }, () => {
     );
   });
 
+  it('shows why a save was refused under the form', async () => {
+    const saved = makeBookingForm({ name: 'Intro call' });
+    seedBooking({ forms: [saved] });
+    failRequests(
+      'patch',
+      'booking_forms',
+      pgError('23514', 'new row violates check constraint "booking_forms_time_zone"'),
+    );
+    const user = userEvent.setup();
+    renderEditor(`/dashboard/booking/${saved.id}`);
+    await user.click(await screen.findByRole('button', { name: 'Save changes' }, SLOW));
+    expect(
+      await form().findByText(
+        'Could not save the booking form: a setting is outside what is allowed (new row violates check constraint "booking_forms_time_zone").',
+        {},
+        SLOW,
+      ),
+    ).toBeInTheDocument();
+    expect(notify).not.toHaveBeenCalled();
+  });
+
   it('lists this form’s bookings only', async () => {
     const saved = makeBookingForm({ name: 'Intro call' });
     const other = makeBookingForm({ name: 'Other' });

@@ -10,6 +10,7 @@ import {
   pgError,
   sentTo,
   signInAs,
+  supabaseDb,
   supabaseRealtime,
   testUser,
 } from '../../components/testing/supabase-server';
@@ -237,6 +238,64 @@ describe('BookingsList', { timeout: 30_000 }, () => {
       'Booking cancelled',
       'Ada Lovelace is told by e-mail.',
     );
+  });
+
+  it('says when the booking was cancelled already, e.g. by the visitor meanwhile', async () => {
+    const intro = makeBookingForm();
+    const booking = makeBooking(intro, { hours: 6, name: 'Ada Lovelace' });
+    seedBooking({ forms: [intro], bookings: [booking] });
+    supabaseDb.rpc('booking_owner_cancel', () => ({ status: 'already_cancelled' }));
+    const user = userEvent.setup();
+    renderBooking();
+    const item = (await screen.findByText('Ada Lovelace', {}, SLOW)).closest('li')!;
+    await user.click(within(item).getByRole('button', { name: 'Cancel' }));
+    const dialog = await screen.findByRole('alertdialog', {}, SLOW);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel booking' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull(), SLOW);
+    expect(notify).toHaveBeenCalledWith(
+      'info',
+      'Already cancelled',
+      'The booking with Ada Lovelace was cancelled before.',
+    );
+  });
+
+  it('keeps the dialog open with the reason when cancelling fails', async () => {
+    const intro = makeBookingForm();
+    seedBooking({ forms: [intro], bookings: [makeBooking(intro, { name: 'Ada Lovelace' })] });
+    failRequests('post', 'rpc/booking_owner_cancel', pgError('PGRST000', 'down'), 503);
+    const user = userEvent.setup();
+    renderBooking();
+    const item = (await screen.findByText('Ada Lovelace', {}, SLOW)).closest('li')!;
+    await user.click(within(item).getByRole('button', { name: 'Cancel' }));
+    const dialog = await screen.findByRole('alertdialog', {}, SLOW);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel booking' }));
+    expect(
+      await within(dialog).findByText(
+        'Could not cancel the booking. Check your connection and try again.',
+        {},
+        SLOW,
+      ),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Keep booking' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull(), SLOW);
+  });
+
+  it('reads past bookings a page at a time, latest first', async () => {
+    const intro = makeBookingForm();
+    const past = Array.from({ length: 52 }, (_, i) =>
+      makeBooking(intro, { hours: -(i + 1) * 3, name: `Past ${i + 1}` }),
+    );
+    seedBooking({ forms: [intro], bookings: past });
+    const user = userEvent.setup();
+    renderBooking();
+    await user.click(await screen.findByRole('tab', { name: 'Past' }, SLOW));
+    const list = await screen.findByRole('list', { name: 'Past bookings' }, SLOW);
+    expect(within(list).getAllByRole('listitem')).toHaveLength(50);
+    expect(within(list).getAllByRole('listitem')[0]).toHaveTextContent('Past 1');
+    await user.click(screen.getByRole('button', { name: 'Show more' }));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(52), SLOW);
+    expect(within(list).getAllByRole('listitem')[51]).toHaveTextContent('Past 52');
+    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
   });
 
   it('exports the shown bookings as CSV', async () => {

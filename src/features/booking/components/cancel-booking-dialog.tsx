@@ -7,6 +7,7 @@ import { useReturnFocus } from '../../../components/return-focus';
 import { notify } from '../../../components/toaster';
 import { visibleText } from '../../../lib/visible-text';
 import { useCancelBooking } from '../api/cancel-booking';
+import { describeBookingError } from '../booking-errors';
 import type { Booking } from '../bookings';
 
 const MESSAGE_MAX = 1000;
@@ -55,11 +56,7 @@ export function CancelBookingDialog({
       cancel.reset();
       onClose();
     } catch (caught) {
-      setError(
-        caught instanceof Error && caught.message
-          ? `The booking could not be cancelled: ${caught.message}`
-          : 'The booking could not be cancelled. Try again.',
-      );
+      setError(describeBookingError(caught, 'cancel the booking'));
     }
   }
 
