@@ -146,6 +146,18 @@ describe('BookingFormPage: new', { timeout: 40_000 }, () => {
     ]);
   });
 
+  it("copies Monday's hours to Tuesday–Friday", async () => {
+    seedBooking();
+    const user = userEvent.setup();
+    renderEditor('/dashboard/booking/new');
+    const monday = day('Monday');
+    await user.click(await monday.findByRole('button', { name: 'Add range, Monday' }, SLOW));
+    await user.click(monday.getByRole('button', { name: 'Copy to Tuesday–Friday' }));
+    for (const name of ['Tuesday', 'Friday'])
+      expect(day(name).getByRole('textbox', { name: `${name} start 2` })).toHaveValue('18:00');
+    expect(day('Saturday').getByText('Unavailable')).toBeInTheDocument();
+  });
+
   it('adds date overrides: a day off, or hours; checks dates and hours', async () => {
     seedBooking();
     const user = userEvent.setup();

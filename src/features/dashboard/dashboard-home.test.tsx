@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { SLOW } from '../../components/testing/render';
 import { renderWithAuth } from '../../components/testing/render-with-auth';
 import {
@@ -7,10 +7,13 @@ import {
   pgError,
   signInAs,
   supabaseDb,
+  supabaseRealtime,
   testUser,
 } from '../../components/testing/supabase-server';
+import { useLiveSync } from '../../lib/live-sync';
 import { WHATS_NEW } from '../../config/whats-new';
 import { DashboardHome } from './dashboard-home';
+import { dashboardLiveBindings } from './live-bindings';
 
 const tools = () => within(screen.getByRole('region', { name: 'Your tools' }));
 const toolCard = (name: string) =>
@@ -92,6 +95,35 @@ describe('DashboardHome', { timeout: 30_000 }, () => {
     expect(request.url.searchParams.get('status')).toBe('eq.confirmed');
     expect(request.url.searchParams.get('ends_at')).toMatch(/^gt\./);
     expect(request.headers.get('Prefer')).toContain('count=exact');
+  });
+
+  it('counts again when Realtime reports a booking', async () => {
+    signInAs(testUser());
+    const soon = {
+      id: crypto.randomUUID(),
+      user_id: testUser().id,
+      status: 'confirmed',
+      starts_at: new Date(Date.now() + 3_600_000).toISOString(),
+      ends_at: new Date(Date.now() + 5_400_000).toISOString(),
+    };
+    supabaseDb.seed({ bookings: [] });
+    function Live() {
+      useLiveSync(testUser().id, dashboardLiveBindings);
+      return null;
+    }
+    renderWithAuth(
+      <>
+        <Live />
+        <DashboardHome recentForms={null} />
+      </>,
+    );
+    await within(toolCard('Booking')).findByText('No upcoming bookings', {}, SLOW);
+    await waitFor(() => expect(supabaseRealtime.channels()).toHaveLength(1), SLOW);
+    supabaseDb.rows('bookings').push(soon);
+    act(() => supabaseRealtime.change({ table: 'bookings', eventType: 'INSERT', new: soon }));
+    expect(
+      await within(toolCard('Booking')).findByText('1 upcoming booking', {}, SLOW),
+    ).toBeInTheDocument();
   });
 
   it('says when no bookings are coming up, and shows nothing more when the count fails', async () => {

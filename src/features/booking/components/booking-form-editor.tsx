@@ -3,7 +3,7 @@
 // booking (buffers, notice, how far ahead, a daily maximum, the note). Yup checks everything the
 // database checks; errors show from the first submit on, then follow each key stroke. A link
 // another owner has is refused by the database and said at the link's field.
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { getIn, useFormik } from 'formik';
 import {
   Box,
@@ -66,7 +66,14 @@ export function BookingFormEditor({
       }
     },
   });
-  const { values } = formik;
+  const { values, dirty } = formik;
+  // Closing or reloading the tab with changes not saved asks first (the browser's own question).
+  useEffect(() => {
+    if (!dirty) return;
+    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [dirty]);
   const shown = (path: string): string | undefined => {
     if (formik.submitCount === 0) return undefined;
     const error: unknown = getIn(formik.errors, path);
