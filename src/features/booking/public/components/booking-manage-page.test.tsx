@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { renderWithProviders, SLOW } from '../../../../components/testing/render';
@@ -197,5 +197,17 @@ describe('the booking manage page', () => {
       ),
     ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel booking' })).not.toBeInTheDocument();
+  });
+
+  it('keeps the booking when the visitor changes their mind', async () => {
+    serveManage();
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Cancel booking' }, SLOW));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Cancel this booking?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Keep booking' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(bookingRequests().filter((r) => r.method === 'POST')).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Reschedule' })).toBeVisible();
   });
 });

@@ -9,18 +9,15 @@ import {
   Button,
   Card,
   Container,
-  Field,
   Heading,
   HStack,
   Icon,
   Stack,
   Text,
-  Textarea,
   Wrap,
 } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarClockIcon, CircleCheckIcon, CircleXIcon } from 'lucide-react';
-import { ConfirmDialog } from '../../../../components/confirm-dialog';
 import { PageMeta } from '../../../../components/page-meta';
 import { SettingLoadError, SettingLoading } from '../../../../components/setting-states';
 import { notify } from '../../../../components/toaster';
@@ -29,11 +26,11 @@ import { useCancelBooking, type CancelOutcome } from '../api/cancel-booking';
 import { bookingPublicKeys, useBookingPage } from '../api/get-booking-page';
 import { useManagedBooking } from '../api/get-managed-booking';
 import { useRescheduleBooking, type RescheduleOutcome } from '../api/reschedule-booking';
-import { BOOKING_LIMITS } from '../booking-schema';
 import { isManageToken, type BookedBooking, type ManagedBooking } from '../booking-types';
 import { formatWait } from '../function-answer';
 import { browserZone, formatDate, formatSpan, formatTime, isKnownZone } from '../zoned-time';
 import { BookingTimes } from './booking-times';
+import { CancelDialog } from './cancel-dialog';
 import { LinkGone } from './link-gone';
 import { SlotPicker } from './slot-picker';
 import { TimeZoneSelect } from './time-zone-select';
@@ -253,31 +250,10 @@ function Actions({
           Cancel booking
         </Button>
       </Stack>
-      <ConfirmDialog
+      <CancelDialog
         open={asking}
-        title="Cancel this booking?"
-        description={
-          <Stack gap="3">
-            <Text>
-              The host is told and the time becomes free for others. This cannot be undone.
-            </Text>
-            <Field.Root>
-              <Field.Label>
-                Reason{' '}
-                <Text as="span" color="fg.muted" fontWeight="normal">
-                  (optional, sent to the host)
-                </Text>
-              </Field.Label>
-              <Textarea
-                rows={3}
-                maxLength={BOOKING_LIMITS.reason}
-                value={reason}
-                onChange={(event) => setReason(event.target.value)}
-              />
-            </Field.Root>
-          </Stack>
-        }
-        confirmLabel="Cancel booking"
+        reason={reason}
+        onReason={setReason}
         pending={cancel.isPending}
         error={problem}
         onConfirm={confirm}
