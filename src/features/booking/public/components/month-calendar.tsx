@@ -221,6 +221,9 @@ function DayButton({
       onKeyDown={onKeyDown}
       w="full"
       minW="0"
+      maxW={{ base: '10', sm: '11' }}
+      mx="auto"
+      display="flex"
       h={{ base: '10', sm: '11' }}
       px="0"
       rounded="full"
