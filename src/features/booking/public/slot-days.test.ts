@@ -93,4 +93,15 @@ describe('slot days', () => {
   it('ends the calendar a day past the horizon', () => {
     expect(lastBookableDay('2026-12-01', 60)).toBe('2027-01-31');
   });
+
+  it('bounds the months of the changes by their real midnights', () => {
+    expect(monthRange('2026-03', '2026-03-01', 'America/New_York')).toEqual({
+      from: '2026-03-01T05:00:00.000Z',
+      to: '2026-04-01T04:00:00.000Z',
+    });
+    expect(monthRange('2026-10', '2026-10-01', 'Europe/Berlin')).toEqual({
+      from: '2026-09-30T22:00:00.000Z',
+      to: '2026-10-31T23:00:00.000Z',
+    });
+  });
 });

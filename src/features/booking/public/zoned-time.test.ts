@@ -98,4 +98,19 @@ describe('zoned time', () => {
     expect(zones).toContain('UTC');
     expect(zoneChoices('Etc/GMT+5')).toContain('Etc/GMT+5');
   });
+
+  it('shows the same UTC time an hour apart across a change, and names the zone’s new offset', () => {
+    // 08:00 UTC: 9:00 in Berlin before 29 March, 10:00 after.
+    expect(formatTime('2026-03-28T08:00:00Z', 'Europe/Berlin')).toBe('9:00 AM');
+    expect(formatTime('2026-03-30T08:00:00Z', 'Europe/Berlin')).toBe('10:00 AM');
+    expect(zoneAbbreviation('2026-03-30T08:00:00Z', 'Europe/Berlin')).toBe('GMT+2');
+    expect(formatTime('2026-03-07T14:00:00Z', 'America/New_York')).toBe('9:00 AM');
+    expect(formatTime('2026-03-09T14:00:00Z', 'America/New_York')).toBe('10:00 AM');
+    expect(zoneAbbreviation('2026-03-09T14:00:00Z', 'America/New_York')).toBe('EDT');
+    // The repeated hour of 25 October in Berlin: two different instants, both 2:30.
+    expect(formatTime('2026-10-25T00:30:00Z', 'Europe/Berlin')).toBe('2:30 AM');
+    expect(formatTime('2026-10-25T01:30:00Z', 'Europe/Berlin')).toBe('2:30 AM');
+    expect(zoneAbbreviation('2026-10-25T00:30:00Z', 'Europe/Berlin')).toBe('GMT+2');
+    expect(zoneAbbreviation('2026-10-25T01:30:00Z', 'Europe/Berlin')).toBe('GMT+1');
+  });
 });
