@@ -163,6 +163,16 @@ type Refinements = {
       booking_owner_cancel: {
         Returns: { status: 'cancelled' | 'not_found' | 'already_cancelled' };
       };
+      set_booking_captcha: {
+        /** null provider: off (the keys are forgotten); null secret: keep the stored one. */
+        Args: {
+          p_provider: CaptchaProvider | null;
+          p_site_key: string | null;
+          p_secret: string | null;
+        };
+        /** The booking form's public part, which its page uses. */
+        Returns: { captcha_provider: CaptchaProvider | null; captcha_site_key: string | null };
+      };
       create_api_key: {
         Args: { p_scope: ApiKeyScope };
         /** The new key's list entry and the full key, shown this once. */

@@ -315,6 +315,60 @@ describe('BookingFormPage: saved', { timeout: 40_000 }, () => {
     expect(notify).not.toHaveBeenCalled();
   });
 
+  it('turns a CAPTCHA on with its keys, keeps the saved secret, and turns it off', async () => {
+    const saved = makeBookingForm({ name: 'Intro call' });
+    seedBooking({ forms: [saved] });
+    supabaseDb.rpc('set_booking_captcha', (args) => ({
+      captcha_provider: args.p_provider ?? null,
+      captcha_site_key: args.p_site_key ?? null,
+    }));
+    const user = userEvent.setup();
+    renderEditor(`/dashboard/booking/${saved.id}`);
+    const section = within(await screen.findByRole('form', { name: 'Spam protection' }, SLOW));
+    await user.selectOptions(section.getByRole('combobox', { name: 'CAPTCHA' }), 'turnstile');
+    await user.click(section.getByRole('button', { name: 'Save spam protection' }));
+    expect(await section.findByText('Enter the site key.', {}, SLOW)).toBeInTheDocument();
+    expect(section.getByText('Enter the secret key.')).toBeInTheDocument();
+    await user.type(section.getByRole('textbox', { name: /^Site key/ }), '0x4AAAAAAA');
+    await user.type(section.getByLabelText(/^Secret key/), '0x4AAAA-secret');
+    await user.click(section.getByRole('button', { name: 'Save spam protection' }));
+    await waitFor(() => expect(sentTo('post', 'rpc/set_booking_captcha')).toHaveLength(1), SLOW);
+    expect(sentTo('post', 'rpc/set_booking_captcha')[0]).toEqual({
+      p_booking_form_id: saved.id,
+      p_provider: 'turnstile',
+      p_site_key: '0x4AAAAAAA',
+      p_secret: '0x4AAAA-secret',
+    });
+    expect(
+      await screen.findByText(/^On: visitors pass a Cloudflare Turnstile check/, {}, SLOW),
+    ).toBeInTheDocument();
+    expect(section.getByLabelText(/^Secret key/)).toHaveValue('');
+
+    // Same provider, new site key: the saved secret stays.
+    const siteKey = section.getByRole('textbox', { name: /^Site key/ });
+    await user.clear(siteKey);
+    await user.type(siteKey, 'other-key');
+    await user.click(section.getByRole('button', { name: 'Save spam protection' }));
+    await waitFor(() => expect(sentTo('post', 'rpc/set_booking_captcha')).toHaveLength(2), SLOW);
+    expect(sentTo('post', 'rpc/set_booking_captcha')[1]).toMatchObject({
+      p_site_key: 'other-key',
+      p_secret: null,
+    });
+
+    await user.selectOptions(section.getByRole('combobox', { name: 'CAPTCHA' }), '');
+    await user.click(section.getByRole('button', { name: 'Save spam protection' }));
+    await waitFor(() => expect(sentTo('post', 'rpc/set_booking_captcha')).toHaveLength(3), SLOW);
+    expect(sentTo('post', 'rpc/set_booking_captcha')[2]).toEqual({
+      p_booking_form_id: saved.id,
+      p_provider: null,
+      p_site_key: null,
+      p_secret: null,
+    });
+    expect(
+      await screen.findByText(/^Off: visitors book without a check/, {}, SLOW),
+    ).toBeInTheDocument();
+  });
+
   it('lists this form’s bookings only', async () => {
     const saved = makeBookingForm({ name: 'Intro call' });
     const other = makeBookingForm({ name: 'Other' });

@@ -1,6 +1,6 @@
 // /dashboard/booking/new and /dashboard/booking/:id: a booking form's editor. New: the settings
-// with the usual defaults, and Create leads to the form's own page. Saved: its settings, where
-// visitors book (link and embed code), its bookings, and deleting it.
+// with the usual defaults, and Create leads to the form's own page. Saved: where visitors book
+// (link and embed code), its bookings, its settings, its spam protection, and deleting it.
 import { useMemo, useState } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { Box, Button, Container, Heading, Link, Stack, Text } from '@chakra-ui/react';
@@ -24,6 +24,7 @@ import {
 } from './booking-form-schema';
 import { BookingFormEditor } from './components/booking-form-editor';
 import { BookingsList } from './components/bookings-list';
+import { CaptchaSettings } from './components/captcha-settings';
 import { EmbedSection } from './components/embed-section';
 
 const NEW = 'new';
@@ -159,6 +160,7 @@ function BookingFormDetails({ form }: { form: BookingFormRow }) {
         submitLabel="Save changes"
         onSubmit={save}
       />
+      <CaptchaSettings form={form} />
       <Box as="section" aria-labelledby="delete-booking-form" borderTopWidth="1px" pt="6">
         <Heading as="h2" size="md" id="delete-booking-form" mb="1">
           Delete this booking form
