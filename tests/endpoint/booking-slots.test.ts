@@ -5,6 +5,7 @@
 // overrides; the exclusion constraint itself; and races of 50 requests for one slot and for
 // overlapping slots of two booking forms of one owner.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import ICAL from 'ical.js';
 import pg from 'pg';
 import { createAuthUser, superuserPool } from '../support/db.ts';
 import {
@@ -148,6 +149,46 @@ describe('slots across daylight-saving changes (owner in Berlin, visitor in New 
       '02:00',
       '03:00',
     ]);
+  });
+});
+
+describe('invitations across daylight-saving changes', () => {
+  it("carries the booked instants in both copies' .ics on every change day, read by ical.js", async () => {
+    const owner = await newOwner();
+    const { slug } = await createBookingForm(pool, owner, { weekly: EVERY_DAY_NINE_TO_FIVE });
+    const changes = [...dstChangeDates(BERLIN), ...dstChangeDates(NEW_YORK)];
+    for (const { date } of changes) {
+      // 16:00 Berlin time: after 13:00, where some tools offer a change day's times an hour late.
+      const start = zonedInstant(BERLIN, date, '16:00').toISOString().replace('.000', '');
+      const answer = await requestBooking(pool, slug, start, {
+        email: `dst-${date}@example.test`,
+        zone: NEW_YORK,
+      });
+      expect(answer.status, date).toBe('booked');
+      const { rows } = await pool.query<{ calendar: string; text_body: string; kind: string }>(
+        `select calendar, text_body, kind from public.email_deliveries
+          where user_id = $1 and kind in ('booking_confirmation', 'booking_notice')
+            and calendar like '%' || $2 || '%'`,
+        [owner, answer.booking!.id],
+      );
+      expect(rows.map((r) => r.kind).sort(), date).toEqual([
+        'booking_confirmation',
+        'booking_notice',
+      ]);
+      for (const row of rows) {
+        const root = new ICAL.Component(ICAL.parse(row.calendar));
+        const event = new ICAL.Event(root.getFirstSubcomponent('vevent')!);
+        expect(root.getFirstPropertyValue('method')).toBe('REQUEST');
+        expect(event.uid).toBe(`${answer.booking!.id}@tinyback.tools`);
+        expect(event.startDate.toJSDate().toISOString().replace('.000', ''), date).toBe(start);
+        expect(event.endDate.toJSDate().getTime() - Date.parse(start)).toBe(HOUR);
+      }
+      // The visitor's words name both zones: 16:00 in Berlin, and what that is in New York.
+      const visitorCopy = rows.find((r) => r.kind === 'booking_confirmation')!.text_body;
+      expect(visitorCopy).toContain('16:00–17:00 (Europe/Berlin)');
+      expect(visitorCopy).toContain(`${clock(NEW_YORK)(start)}–`);
+      expect(visitorCopy).toContain('(America/New_York)');
+    }
   });
 });
 
