@@ -128,7 +128,9 @@ export function BookingFormEditor({
               <>
                 Visitors book at{' '}
                 <Text as="span" fontWeight="medium" overflowWrap="anywhere">
-                  {publicBookingUrl(origin, values.slug.trim() || '…')}
+                  {values.slug.trim()
+                    ? publicBookingUrl(origin, values.slug.trim())
+                    : `${publicBookingUrl(origin, '')}…`}
                 </Text>
                 {saved && ' — changing it stops the old link from working.'}
               </>
