@@ -6,6 +6,7 @@ import {
   MAX_SLOT_RANGE_DAYS,
   monthGrid,
   monthRange,
+  slotLabels,
   weekdayOf,
 } from './slot-days';
 
@@ -103,5 +104,17 @@ describe('slot days', () => {
       from: '2026-09-30T22:00:00.000Z',
       to: '2026-10-31T23:00:00.000Z',
     });
+  });
+
+  it('tells the repeated hour’s slots apart by their offset', () => {
+    const slots = every('2026-11-01T04:30:00Z', 30, 5);
+    expect(slotLabels(slots, 'America/New_York')).toEqual([
+      '12:30 AM',
+      '1:00 AM EDT',
+      '1:30 AM EDT',
+      '1:00 AM EST',
+      '1:30 AM EST',
+    ]);
+    expect(slotLabels(['2026-12-01T08:00:00Z'], 'Europe/Berlin')).toEqual(['9:00 AM']);
   });
 });

@@ -1,6 +1,6 @@
 // The booking page's calendar: free slots (UTC starts) grouped into the visitor's local days, the
 // month grid those days are picked from, and the UTC range of a month to ask booking_slots for.
-import { addDays, dayOf, utcBounds, type DayKey } from './zoned-time';
+import { addDays, dayOf, formatTime, utcBounds, zoneAbbreviation, type DayKey } from './zoned-time';
 
 /** A calendar month, 'YYYY-MM'. */
 export type MonthKey = string;
@@ -19,6 +19,19 @@ export function groupSlotsByDay(slots: readonly string[], zone: string): Map<Day
     else days.set(day, [slot]);
   }
   return days;
+}
+
+/**
+ * The labels of a day's slot buttons: the local time, and where the clocks go back and a time
+ * comes twice, the zone's offset too ('1:30 AM EDT', '1:30 AM EST').
+ */
+export function slotLabels(slots: readonly string[], zone: string): string[] {
+  const times = slots.map((slot) => formatTime(slot, zone));
+  return times.map((time, i) =>
+    times.indexOf(time) !== times.lastIndexOf(time)
+      ? `${time} ${zoneAbbreviation(slots[i], zone)}`
+      : time,
+  );
 }
 
 export function monthOf(day: DayKey): MonthKey {

@@ -4,8 +4,15 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, Grid, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { SettingLoadError } from '../../../../components/setting-states';
 import { useBookingSlots } from '../api/get-booking-slots';
-import { addMonths, groupSlotsByDay, lastBookableDay, monthOf, monthRange } from '../slot-days';
-import { dayOf, formatDay, formatTime, type DayKey } from '../zoned-time';
+import {
+  addMonths,
+  groupSlotsByDay,
+  lastBookableDay,
+  monthOf,
+  monthRange,
+  slotLabels,
+} from '../slot-days';
+import { dayOf, formatDay, type DayKey } from '../zoned-time';
 import { MonthCalendar } from './month-calendar';
 
 export interface SlotPickerProps {
@@ -43,6 +50,7 @@ export function SlotPicker({ slug, zone, maxDaysAhead, onPick, exclude }: SlotPi
   const available = useMemo(() => new Set(days.keys()), [days]);
   const loading = slots.isPending || slots.isPlaceholderData;
   const daySlots = day ? (days.get(day) ?? []) : [];
+  const labels = slotLabels(daySlots, zone);
   const timesRef = useRef<HTMLDivElement>(null);
   // On a phone the times sit under the calendar: bring them into view once a day is picked.
   useEffect(() => {
@@ -113,14 +121,14 @@ export function SlotPicker({ slug, zone, maxDaysAhead, onPick, exclude }: SlotPi
                 aria-label={`Free times on ${formatDay(day)}`}
                 role="group"
               >
-                {daySlots.map((start) => (
+                {daySlots.map((start, i) => (
                   <Button
                     key={start}
                     variant="outline"
                     colorPalette="teal"
                     onClick={() => onPick(start)}
                   >
-                    {formatTime(start, zone)}
+                    {labels[i]}
                   </Button>
                 ))}
               </SimpleGrid>
