@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type pg from 'pg';
 import { createBookingForm, freeSlots } from '../support/booking.ts';
 import { createAuthUser, superuserPool, uniqueEmail } from '../support/db.ts';
-import { isTo, listMail, type CaughtMail } from '../support/mail.ts';
+import { isTo, listMail, mailSource, partsOf, type CaughtMail } from '../support/mail.ts';
 import { rawRequest } from './support.ts';
 
 const stack = inject('stack');
@@ -33,54 +33,6 @@ async function post(path: string, body: unknown) {
   return { status: res.status, body: JSON.parse(res.body) as Record<string, unknown> };
 }
 
-interface Part {
-  type: string;
-  headers: string;
-  body: string;
-}
-
-/** Splits a header block from its body (CRLF read as LF). */
-function split(text: string): [string, string] {
-  const at = text.indexOf('\n\n');
-  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 2)];
-}
-
-/** The body with its transfer encoding undone, as UTF-8 text. */
-function decode(headers: string, body: string): string {
-  const text = body.replace(/\n$/, '');
-  if (/content-transfer-encoding:\s*base64/i.test(headers))
-    return Buffer.from(text.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (/content-transfer-encoding:\s*quoted-printable/i.test(headers))
-    return Buffer.from(
-      text
-        .replace(/=\n/g, '')
-        .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-      'latin1',
-    ).toString('utf8');
-  return text;
-}
-
-/** Every part of a MIME message, multipart containers included, in order. */
-function partsOf(source: string): Part[] {
-  const [rawHeaders, body] = split(source);
-  const headers = rawHeaders.replace(/\n[ \t]+/g, ' ');
-  const type = (/^content-type:\s*([^;\n]+)/im.exec(headers)?.[1] ?? 'text/plain').toLowerCase();
-  const boundary = /^content-type:[^\n]*boundary="?([^";\n]+)"?/im.exec(headers)?.[1];
-  if (!type.startsWith('multipart/') || !boundary)
-    return [{ type, headers, body: decode(headers, body) }];
-  const children = body
-    .split(`--${boundary}`)
-    .slice(1, -1)
-    .flatMap((part) => partsOf(part.replace(/^\n/, '')));
-  return [{ type, headers, body: '' }, ...children];
-}
-
-async function sourceOf(mail: CaughtMail): Promise<string> {
-  const res = await fetch(`${stack.mailWebUrl}/email/${mail.id}/source`);
-  expect(res.ok).toBe(true);
-  return (await res.text()).replace(/\r\n/g, '\n');
-}
-
 interface Invitation {
   method: string;
   uid: string;
@@ -94,7 +46,7 @@ interface Invitation {
 
 /** A booking mail's parts and its invitation as ical.js reads it, after the MIME checks. */
 async function readMail(mail: CaughtMail, method: 'REQUEST' | 'CANCEL') {
-  const parts = partsOf(await sourceOf(mail));
+  const parts = partsOf(await mailSource(stack.mailWebUrl, mail));
   expect(parts.map((p) => p.type)).toEqual([
     'multipart/mixed',
     'multipart/alternative',

@@ -70,40 +70,62 @@ export async function sentHtmlOf(
   mailWebUrl: string,
   mail: Pick<CaughtMail, 'id'>,
 ): Promise<string> {
+  const html = partsOf(await mailSource(mailWebUrl, mail)).find(
+    (part) => part.type === 'text/html',
+  );
+  if (!html) throw new Error(`no HTML part in the source of mail ${mail.id}`);
+  return html.body.trimEnd();
+}
+
+export interface MailPart {
+  type: string;
+  headers: string;
+  body: string;
+}
+
+/** Splits a header block from its body (CRLF read as LF). */
+function split(text: string): [string, string] {
+  const at = text.indexOf('\n\n');
+  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 2)];
+}
+
+/** The body with its transfer encoding undone, as UTF-8 text. */
+function decode(headers: string, body: string): string {
+  const text = body.replace(/\n$/, '');
+  if (/content-transfer-encoding:\s*base64/i.test(headers))
+    return Buffer.from(text.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (/content-transfer-encoding:\s*quoted-printable/i.test(headers))
+    return Buffer.from(
+      text
+        .replace(/=\n/g, '')
+        .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
+  return text;
+}
+
+/** Every part of a MIME message, multipart containers included, in order. */
+export function partsOf(source: string): MailPart[] {
+  const [rawHeaders, body] = split(source);
+  const headers = rawHeaders.replace(/\n[ \t]+/g, ' ');
+  const type = (/^content-type:\s*([^;\n]+)/im.exec(headers)?.[1] ?? 'text/plain').toLowerCase();
+  const boundary = /^content-type:[^\n]*boundary="?([^";\n]+)"?/im.exec(headers)?.[1];
+  if (!type.startsWith('multipart/') || !boundary)
+    return [{ type, headers, body: decode(headers, body) }];
+  const children = body
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .flatMap((part) => partsOf(part.replace(/^\n/, '')));
+  return [{ type, headers, body: '' }, ...children];
+}
+
+/** A caught message's raw source, line ends as LF. */
+export async function mailSource(
+  mailWebUrl: string,
+  mail: Pick<CaughtMail, 'id'>,
+): Promise<string> {
   const res = await fetch(`${mailWebUrl}/email/${mail.id}/source`);
   if (!res.ok)
     throw new Error(`mail catcher answered ${res.status} to GET /email/${mail.id}/source`);
-  const source = (await res.text()).replace(/\r\n/g, '\n');
-  const split = (text: string) => {
-    const at = text.indexOf('\n\n');
-    return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 2)];
-  };
-  let [headers, body] = split(source) as [string, string];
-  const boundary = /content-type:\s*multipart\/[^\n]*boundary="?([^";\n]+)"?/i.exec(headers)?.[1];
-  if (boundary) {
-    const html = body
-      .split(`--${boundary}`)
-      .map((part) => split(part.replace(/^\n/, '')) as [string, string])
-      .find(([partHeaders]) => /content-type:\s*text\/html/i.test(partHeaders));
-    if (!html) throw new Error(`no HTML part in the source of mail ${mail.id}`);
-    [headers, body] = [html[0], html[1].replace(/\n$/, '')];
-  } else if (!/content-type:\s*text\/html/i.test(headers)) {
-    throw new Error(`mail ${mail.id} is not HTML`);
-  }
-  body = body.replace(/\n$/, '');
-  let bytes: Uint8Array;
-  if (/content-transfer-encoding:\s*quoted-printable/i.test(headers)) {
-    const text = body.replace(/=\n/g, '');
-    const out: number[] = [];
-    for (let i = 0; i < text.length; i++) {
-      if (text[i] === '=' && /^[0-9A-F]{2}$/i.test(text.slice(i + 1, i + 3))) {
-        out.push(parseInt(text.slice(i + 1, i + 3), 16));
-        i += 2;
-      } else out.push(...Buffer.from(text[i]!, 'utf8'));
-    }
-    bytes = Uint8Array.from(out);
-  } else if (/content-transfer-encoding:\s*base64/i.test(headers)) {
-    bytes = Buffer.from(body.replace(/\s+/g, ''), 'base64');
-  } else bytes = Buffer.from(body, 'utf8');
-  return Buffer.from(bytes).toString('utf8').trimEnd();
+  return (await res.text()).replace(/\r\n/g, '\n');
 }
