@@ -47,12 +47,13 @@ const layerZones = [
     // Exception: docs and snippet read the endpoint's facts from its own pure modules (one source).
     except: [
       './functions/_shared/limits.ts',
+      './functions/_shared/special-fields.ts',
       './functions/forms/errors.ts',
       './functions/forms/refusal-page.ts',
       './functions/forms-api/errors.ts',
     ],
     message:
-      'The site does not import supabase/: only supabase/functions/_shared/limits.ts, forms/errors.ts, forms/refusal-page.ts and forms-api/errors.ts are shared with it (see docs/ARCHITECTURE.md).',
+      'The site does not import supabase/: only supabase/functions/_shared/limits.ts (and special-fields.ts, which it re-exports), forms/errors.ts, forms/refusal-page.ts and forms-api/errors.ts are shared with it (see docs/ARCHITECTURE.md).',
   },
   {
     target: 'src',

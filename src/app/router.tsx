@@ -44,14 +44,14 @@ const NewsletterInvalidLinkPage = lazyPage(linkPages, 'NewsletterInvalidLinkPage
 const BookingPublicPage = lazyPage(linkPages, 'BookingPublicPage');
 const BookingManagePage = lazyPage(linkPages, 'BookingManagePage');
 // The signed-in area is one chunk group: visitors never download it.
-const DashboardLayout = lazyPage(() => import('./routes/dashboard-layout'), 'DashboardLayout');
 const dashboardPages = () => import('./routes/dashboard-page');
 const DashboardPage = lazyPage(dashboardPages, 'DashboardPage');
-// Through the dashboard page's module, which loads the page itself: see routes/dashboard-page.tsx.
+// Through the dashboard page's module, which loads each itself: see routes/dashboard-page.tsx.
+const DashboardLayout = lazyPage(dashboardPages, 'DashboardLayout');
 const AnalyticsPage = lazyPage(dashboardPages, 'AnalyticsPage');
+const BookingPage = lazyPage(dashboardPages, 'BookingPage');
+const BookingFormPage = lazyPage(dashboardPages, 'BookingFormPage');
 const FormsPage = lazyPage(() => import('./routes/forms-page'), 'FormsPage');
-const BookingPage = lazyPage(() => import('../features/booking'), 'BookingPage');
-const BookingFormPage = lazyPage(() => import('../features/booking'), 'BookingFormPage');
 const SettingsPage = lazyPage(() => import('./routes/settings-page'), 'SettingsPage');
 
 export function AppRoutes() {

@@ -60,7 +60,7 @@ export async function createBookingForm(
 }
 
 /** The UTC offset of `zone` at `instant`, in minutes (Berlin in summer: 120). */
-export function offsetMinutes(zone: string, instant: Date): number {
+function offsetMinutes(zone: string, instant: Date): number {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone: zone,
     hourCycle: 'h23',

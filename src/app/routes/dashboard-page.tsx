@@ -1,5 +1,6 @@
 // /dashboard: the start page, with the forms feature's recent forms and the plans feature's
-// usage banner passed in; and the way to /dashboard/analytics.
+// usage banner passed in; and the way to the signed-in frame, /dashboard/analytics and the
+// booking pages.
 import { DashboardHome } from '../../features/dashboard';
 import { RecentForms } from '../../features/forms';
 import { UsageBanner } from '../../features/plans';
@@ -11,6 +12,12 @@ import { lazyPage } from '../lazy-page';
  * loader, which it already has for the dashboard, and this component loads the page.
  */
 export const AnalyticsPage = lazyPage(() => import('../../features/analytics'), 'AnalyticsPage');
+/** The signed-in frame and its live channel, loaded the same way. */
+export const DashboardLayout = lazyPage(() => import('./dashboard-layout'), 'DashboardLayout');
+/** /dashboard/booking, and /dashboard/booking/new and /:id (the booking form editor). */
+const bookingPages = () => import('../../features/booking');
+export const BookingPage = lazyPage(bookingPages, 'BookingPage');
+export const BookingFormPage = lazyPage(bookingPages, 'BookingFormPage');
 
 export function DashboardPage() {
   return <DashboardHome recentForms={<RecentForms />} banner={<UsageBanner />} />;

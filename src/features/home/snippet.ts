@@ -1,6 +1,6 @@
 // The home page's example of the HTML form snippet a site owner pastes into a page. The dashboard's
 // embed code (features/forms/embed-code.ts) follows the same field conventions, both from limits.ts.
-import { SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits';
+import { SPECIAL_FIELDS } from '../../../supabase/functions/_shared/special-fields';
 import { formEndpoint } from '../../config/site';
 
 export { formEndpoint };

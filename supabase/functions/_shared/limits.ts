@@ -64,24 +64,9 @@ export const DELIVERY = {
   batchSize: 20,
 } as const;
 
-/** Special fields understood by the endpoint (Formspree/FormSubmit compatible). */
-export const SPECIAL_FIELDS = {
-  next: '_next',
-  subject: '_subject',
-  replyTo: '_replyto',
-  honeypots: ['_gotcha', '_honey'],
-  /** The hidden field of the dashboard's embed snippet; accepted and ignored. */
-  ignored: ['userId'],
-  /** CAPTCHA tokens (Turnstile, hCaptcha, reCAPTCHA): checked when the form has CAPTCHA, never stored. */
-  captcha: ['cf-turnstile-response', 'h-captcha-response', 'g-recaptcha-response'],
-  /** The post's idempotency key (the embed code fills it once per page load); never stored. */
-  idempotency: '_idempotency',
-  /**
-   * The entry whose files the JavaScript embed uploaded through signed upload URLs (the uploads
-   * route hands it out); never stored as a field.
-   */
-  uploadsEntry: '_uploads_entry',
-} as const;
+// The endpoint's special fields, in a module of their own: the site's home page shows them in its
+// start-up code, which then carries only them and not every limit the lazy pages read.
+export { SPECIAL_FIELDS } from './special-fields.ts';
 
 /**
  * Idempotent posts: a post may carry a key (the `Idempotency-Key` header, or the `_idempotency`
