@@ -100,6 +100,8 @@ CREATE INDEX booking_forms_user_id_idx ON public.booking_forms USING btree (user
 
 CREATE INDEX bookings_booking_form_starts_idx ON public.bookings USING btree (booking_form_id, starts_at);
 
+CREATE UNIQUE INDEX bookings_id_user_id_key ON public.bookings USING btree (id, user_id);
+
 select 1; 
 -- CREATE INDEX bookings_no_overlap ON public.bookings USING gist (user_id, blocked) WHERE (status = 'confirmed'::text);
 
@@ -1289,6 +1291,7 @@ alter function public.booking_slots(p_slug text, p_from timestamp with time zone
 alter function public.booking_take_attempt(p_slug text, p_client text, p_caps jsonb) set search_path to '';
 alter function public.set_booking_captcha(p_booking_form_id uuid, p_provider text, p_site_key text, p_secret text) set search_path to '';
 alter publication supabase_realtime add table public.bookings;
+alter table public.bookings replica identity using index bookings_id_user_id_key;
 comment on column public.booking_forms.overrides is 'Dates whose ranges replace the weekday''s: [{"date": "YYYY-MM-DD", "ranges": [[s, e], …]}]; no ranges is a day off.';
 comment on column public.booking_forms.weekly is 'Seven arrays, Monday first, of [start_minute, end_minute] ranges (0–1440, sorted, not overlapping) in time_zone.';
 comment on column public.email_deliveries.calendar is 'An iCalendar invitation sent with the mail (booking mail), in the METHOD calendar_method names.';

@@ -187,6 +187,9 @@ create table public.bookings (
 );
 create index bookings_booking_form_starts_idx ON public.bookings (booking_form_id, starts_at);
 create index bookings_user_starts_idx ON public.bookings (user_id, starts_at);
+-- A deleted booking's change carries its owner, so Realtime's owner filter lets it through.
+create unique index bookings_id_user_id_key ON public.bookings (id, user_id);
+alter table public.bookings replica identity using index bookings_id_user_id_key;
 comment on table public.bookings is
   'Bookings made on the public booking pages; blocked is the time a booking occupies, buffers included.';
 
