@@ -21,6 +21,16 @@ drop function if exists "public"."claim_email_deliveries"(p_id uuid, p_limit int
 alter table "private"."booking_captcha_secrets" enable row level security;
 
 
+  create table "private"."booking_slot_reads" (
+    "booking_form_id" uuid not null,
+    "minute" timestamp with time zone not null,
+    "hits" integer not null default 0
+      );
+
+
+alter table "private"."booking_slot_reads" enable row level security;
+
+
   create table "private"."booking_tokens" (
     "token_hash" text not null,
     "booking_id" uuid not null,
@@ -88,6 +98,8 @@ alter table "public"."email_deliveries" add column "calendar_method" text;
 
 CREATE UNIQUE INDEX booking_captcha_secrets_pkey ON private.booking_captcha_secrets USING btree (booking_form_id);
 
+CREATE UNIQUE INDEX booking_slot_reads_pkey ON private.booking_slot_reads USING btree (booking_form_id);
+
 CREATE INDEX booking_tokens_booking_id_idx ON private.booking_tokens USING btree (booking_id);
 
 CREATE UNIQUE INDEX booking_tokens_pkey ON private.booking_tokens USING btree (token_hash);
@@ -111,6 +123,8 @@ CREATE INDEX bookings_user_starts_idx ON public.bookings USING btree (user_id, s
 
 alter table "private"."booking_captcha_secrets" add constraint "booking_captcha_secrets_pkey" PRIMARY KEY using index "booking_captcha_secrets_pkey";
 
+alter table "private"."booking_slot_reads" add constraint "booking_slot_reads_pkey" PRIMARY KEY using index "booking_slot_reads_pkey";
+
 alter table "private"."booking_tokens" add constraint "booking_tokens_pkey" PRIMARY KEY using index "booking_tokens_pkey";
 
 alter table "public"."booking_forms" add constraint "booking_forms_pkey" PRIMARY KEY using index "booking_forms_pkey";
@@ -124,6 +138,10 @@ alter table "private"."booking_captcha_secrets" validate constraint "booking_cap
 alter table "private"."booking_captcha_secrets" add constraint "booking_captcha_secrets_secret" CHECK (((char_length(secret) <= 500) AND (secret ~ '^[!-~]+$'::text))) not valid;
 
 alter table "private"."booking_captcha_secrets" validate constraint "booking_captcha_secrets_secret";
+
+alter table "private"."booking_slot_reads" add constraint "booking_slot_reads_form_fkey" FOREIGN KEY (booking_form_id) REFERENCES booking_forms(id) ON DELETE CASCADE not valid;
+
+alter table "private"."booking_slot_reads" validate constraint "booking_slot_reads_form_fkey";
 
 alter table "private"."booking_tokens" add constraint "booking_tokens_booking_id_fkey" FOREIGN KEY (booking_id) REFERENCES bookings(id) ON DELETE CASCADE not valid;
 
@@ -944,11 +962,15 @@ $function$
 CREATE OR REPLACE FUNCTION public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone)
  RETURNS jsonb
  LANGUAGE plpgsql
- STABLE SECURITY DEFINER
+ SECURITY DEFINER
  SET search_path TO ''
 AS $function$
 declare
+  -- Reads of one booking form a minute, from everyone together (a visit makes one to three).
+  c_per_minute constant integer := 600;
   v_form public.booking_forms;
+  v_minute timestamptz := date_trunc('minute', now());
+  v_counted boolean;
 begin
   if p_from is null or p_to is null or p_to <= p_from or p_to - p_from > interval '62 days' then
     raise exception 'Ask for at most 62 days of slots at a time.' using errcode = '22023';
@@ -956,6 +978,18 @@ begin
   select f.* into v_form from public.booking_forms f where f.slug = lower(btrim(p_slug));
   if not found then
     return null;
+  end if;
+  -- The minute's budget, counted and checked in one statement on the form's row.
+  insert into private.booking_slot_reads as r (booking_form_id, minute, hits)
+    values (v_form.id, v_minute, 1)
+    on conflict (booking_form_id) do update
+      set minute = v_minute,
+          hits = case when r.minute = v_minute then r.hits else 0 end + 1
+      where case when r.minute = v_minute then r.hits else 0 end < c_per_minute
+    returning true into v_counted;
+  if v_counted is null then
+    raise exception 'This booking page is busy. Try again in a minute.'
+      using errcode = 'PT429', hint = 'booking_slots_rate';
   end if;
   return jsonb_build_object(
     'duration_minutes', v_form.duration_minutes,
@@ -1296,9 +1330,10 @@ comment on column public.booking_forms.overrides is 'Dates whose ranges replace 
 comment on column public.booking_forms.weekly is 'Seven arrays, Monday first, of [start_minute, end_minute] ranges (0–1440, sorted, not overlapping) in time_zone.';
 comment on column public.email_deliveries.calendar is 'An iCalendar invitation sent with the mail (booking mail), in the METHOD calendar_method names.';
 comment on function public.booking_page(p_slug text) is 'What the public booking page shows of a booking form (nothing of its owner), or null.';
-comment on function public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone) is 'Free slot starts (UTC) of a booking form in [p_from, p_to), at most 62 days; null for an unknown slug.';
+comment on function public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone) is 'Free slot starts (UTC) of a booking form in [p_from, p_to), at most 62 days, at most 600 reads of a form a minute; null for an unknown slug.';
 comment on function public.booking_take_attempt(p_slug text, p_client text, p_caps jsonb) is 'Counts one request of a client (a salted hash) to a booking form''s owner, or refuses it past the minute''s or the day''s cap; the booking function calls it first.';
 comment on table private.booking_captcha_secrets is 'CAPTCHA secret keys of booking forms: set through set_booking_captcha(), read by the booking function.';
+comment on table private.booking_slot_reads is 'Free-slot reads of each booking form in its current minute: booking_slots() is open to anyone, and each read computes up to 62 days.';
 comment on table private.booking_tokens is 'SHA-256 (hex) of the cancel-or-reschedule links mailed to visitors; each spent once (used_at).';
 comment on table public.booking_forms is 'An owner''s booking forms: what is booked, when (weekly ranges and date overrides, minutes of the day in time_zone) and the limits of the public page /book/<slug>.';
 comment on table public.bookings is 'Bookings made on the public booking pages; blocked is the time a booking occupies, buffers included.';

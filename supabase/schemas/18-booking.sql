@@ -206,6 +206,16 @@ create index booking_tokens_booking_id_idx ON private.booking_tokens (booking_id
 comment on table private.booking_tokens is
   'SHA-256 (hex) of the cancel-or-reschedule links mailed to visitors; each spent once (used_at).';
 
+create table private.booking_slot_reads (
+  booking_form_id uuid not null,
+  minute timestamp with time zone not null,
+  hits integer default 0 not null,
+  constraint booking_slot_reads_pkey PRIMARY KEY (booking_form_id),
+  constraint booking_slot_reads_form_fkey FOREIGN KEY (booking_form_id) REFERENCES public.booking_forms(id) ON DELETE CASCADE
+);
+comment on table private.booking_slot_reads is
+  'Free-slot reads of each booking form in its current minute: booking_slots() is open to anyone, and each read computes up to 62 days.';
+
 create table private.booking_captcha_secrets (
   booking_form_id uuid not null,
   secret text not null,
@@ -334,11 +344,15 @@ grant execute on function public.booking_page(p_slug text) to anon, authenticate
 create or replace function public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone)
  RETURNS jsonb
  LANGUAGE plpgsql
- STABLE SECURITY DEFINER
+ SECURITY DEFINER
  SET search_path TO ''
 AS $function$
 declare
+  -- Reads of one booking form a minute, from everyone together (a visit makes one to three).
+  c_per_minute constant integer := 600;
   v_form public.booking_forms;
+  v_minute timestamptz := date_trunc('minute', now());
+  v_counted boolean;
 begin
   if p_from is null or p_to is null or p_to <= p_from or p_to - p_from > interval '62 days' then
     raise exception 'Ask for at most 62 days of slots at a time.' using errcode = '22023';
@@ -346,6 +360,18 @@ begin
   select f.* into v_form from public.booking_forms f where f.slug = lower(btrim(p_slug));
   if not found then
     return null;
+  end if;
+  -- The minute's budget, counted and checked in one statement on the form's row.
+  insert into private.booking_slot_reads as r (booking_form_id, minute, hits)
+    values (v_form.id, v_minute, 1)
+    on conflict (booking_form_id) do update
+      set minute = v_minute,
+          hits = case when r.minute = v_minute then r.hits else 0 end + 1
+      where case when r.minute = v_minute then r.hits else 0 end < c_per_minute
+    returning true into v_counted;
+  if v_counted is null then
+    raise exception 'This booking page is busy. Try again in a minute.'
+      using errcode = 'PT429', hint = 'booking_slots_rate';
   end if;
   return jsonb_build_object(
     'duration_minutes', v_form.duration_minutes,
@@ -355,7 +381,7 @@ begin
 end;
 $function$;
 comment on function public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone) is
-  'Free slot starts (UTC) of a booking form in [p_from, p_to), at most 62 days; null for an unknown slug.';
+  'Free slot starts (UTC) of a booking form in [p_from, p_to), at most 62 days, at most 600 reads of a form a minute; null for an unknown slug.';
 revoke all on function public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone) from public, anon, authenticated, service_role;
 grant execute on function public.booking_slots(p_slug text, p_from timestamp with time zone, p_to timestamp with time zone) to anon, authenticated, service_role;
 
@@ -1008,6 +1034,7 @@ create policy "Bookings are viewable by their owner" on public.bookings
 
 alter table private.booking_tokens enable row level security;
 alter table private.booking_captcha_secrets enable row level security;
+alter table private.booking_slot_reads enable row level security;
 
 -- ------------------------------------------------------------------------------------------------
 -- Grants
@@ -1022,6 +1049,7 @@ grant select on table public.bookings to authenticated;
 grant all on table public.bookings to service_role;
 revoke all on table private.booking_tokens from public, anon, authenticated, service_role;
 revoke all on table private.booking_captcha_secrets from public, anon, authenticated, service_role;
+revoke all on table private.booking_slot_reads from public, anon, authenticated, service_role;
 
 -- ------------------------------------------------------------------------------------------------
 -- Realtime

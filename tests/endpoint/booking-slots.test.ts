@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import ICAL from 'ical.js';
 import pg from 'pg';
 import { createAuthUser, superuserPool } from '../support/db.ts';
+import { newClient } from '../support/supabase-users.ts';
 import {
   createBookingForm,
   dstChangeDates,
@@ -288,6 +289,48 @@ describe('slot rules', () => {
       ['no-such-link'],
     );
     expect(rows[0].a).toBeNull();
+  });
+});
+
+describe('the read budget of booking_slots()', () => {
+  it('answers 600 reads of a form a minute, then 429 until the next minute; another form has its own', async () => {
+    const owner = await newOwner();
+    const busy = await createBookingForm(pool, owner);
+    const other = await createBookingForm(pool, owner);
+    const from = new Date();
+    const to = new Date(from.getTime() + 86_400_000);
+    // The minute's count as 599 reads have left it, then two more reads as anon through supabase-js.
+    await pool.query(
+      `insert into private.booking_slot_reads (booking_form_id, minute, hits)
+       values ($1, date_trunc('minute', now()), 599)`,
+      [busy.id],
+    );
+    const anon = newClient();
+    const read = (slug: string) =>
+      anon.rpc('booking_slots', {
+        p_slug: slug,
+        p_from: from.toISOString(),
+        p_to: to.toISOString(),
+      });
+    const last = await read(busy.slug);
+    const over = await read(busy.slug);
+    // The two reads may straddle a minute's turn; then the second starts a new minute.
+    const turned =
+      (
+        await pool.query<{ hits: number }>(
+          'select hits from private.booking_slot_reads where booking_form_id = $1',
+          [busy.id],
+        )
+      ).rows[0]!.hits === 1;
+    expect(last.error).toBeNull();
+    if (!turned) {
+      expect(over.status).toBe(429);
+      expect(over.error).toMatchObject({
+        code: 'PT429',
+        message: 'This booking page is busy. Try again in a minute.',
+      });
+    }
+    expect((await read(other.slug)).error).toBeNull();
   });
 });
 

@@ -3,7 +3,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { renderWithProviders, SLOW } from '../../../../components/testing/render';
-import { answerFunction, sentTo, supabaseDb } from '../../../../components/testing/supabase-server';
+import {
+  answerFunction,
+  failRequests,
+  pgError,
+  sentTo,
+  supabaseDb,
+} from '../../../../components/testing/supabase-server';
 import { BOOKED, FORM, fixBrowser, restoreBrowser, serveBookingForm } from '../testing/fixtures';
 import { BookingPublicPage } from './booking-public-page';
 
@@ -46,6 +52,20 @@ describe('the public booking page', () => {
         SLOW,
       ),
     ).toBeInTheDocument();
+  });
+
+  it('says the page is busy when the free times are read too often, and reads them again', async () => {
+    serveBookingForm();
+    failRequests(
+      'post',
+      'rpc/booking_slots',
+      pgError('PT429', 'This booking page is busy. Try again in a minute.'),
+      429,
+    );
+    renderPage();
+    const alert = await screen.findByRole('alert', {}, SLOW);
+    expect(alert).toHaveTextContent('This booking page is busy. Try again in a minute.');
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
   it('answers a malformed slug without asking the database', async () => {

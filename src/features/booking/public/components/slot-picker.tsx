@@ -78,7 +78,11 @@ export function SlotPicker({ slug, zone, maxDaysAhead, onPick, exclude }: SlotPi
         <Box minH="6" aria-live="polite">
           {slots.isError ? (
             <SettingLoadError
-              title="The free times could not be loaded."
+              title={
+                (slots.error as { code?: string } | null)?.code === 'PT429'
+                  ? 'This booking page is busy. Try again in a minute.'
+                  : 'The free times could not be loaded.'
+              }
               onRetry={() => void slots.refetch()}
             />
           ) : loading ? (
