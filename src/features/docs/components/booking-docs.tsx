@@ -90,7 +90,8 @@ export function Booking() {
           Each booking sends two e-mails: you get the visitor&rsquo;s details and note, the visitor
           gets a confirmation with a calendar invitation (an <C>.ics</C> file that calendar apps add
           with one click). Cancelling or moving a booking sends updated invitations to both of you,
-          so the calendar entries follow.
+          so the calendar entries follow. The invitation names you as its organizer, with your
+          account&rsquo;s name and e-mail address, as every calendar invitation names its host.
         </Item>
         <Item>
           The visitor&rsquo;s e-mail has a link to cancel or reschedule. It works once: it is stored
