@@ -1,4 +1,5 @@
 // @vitest-environment node
+import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { describe, expect, it } from 'vitest';
 import {
@@ -290,5 +291,292 @@ describe('calendar invitations', () => {
       calendar: { method: 'REQUEST', content: big },
     });
     expect(Buffer.from(sent[0]!.content, 'base64').toString('utf8')).toBe(big);
+  });
+});
+
+const UNSUBSCRIBE = 'https://tinyback.tools/functions/v1/newsletter/unsubscribe?t=Zk3q_9xY';
+const MAILTO = 'mailto:unsubscribe+Zk3q_9xY@tinyback.tools?subject=unsubscribe';
+const newsletter: OutgoingMail = {
+  ...mail,
+  list: {
+    unsubscribeUrl: UNSUBSCRIBE,
+    unsubscribeMailto: MAILTO,
+    listId: 'Acme News <news.acme.tinyback.tools>',
+  },
+};
+
+/**
+ * The raw message nodemailer's transport writes for these options (the whole sendMail path, as
+ * the SMTP mailer takes it), with CRLF line ends as on the wire.
+ */
+async function rawMessage(options: ReturnType<typeof smtpMessage>): Promise<string> {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  const info = await transport.sendMail(options);
+  return (info.message as Buffer).toString('utf8');
+}
+
+/** The top-level header lines (folded lines kept apart) of a raw message. */
+function headerLines(raw: string): string[] {
+  return raw.slice(0, raw.indexOf('\r\n\r\n')).split('\r\n');
+}
+
+/** The lines of `lines` that start a List-* header, with any continuation lines after them. */
+function listLines(lines: string[]): string[] {
+  return lines.filter((line, i) => {
+    let start = i;
+    while (start > 0 && /^[ \t]/.test(lines[start])) start--;
+    return /^list-/i.test(lines[start]);
+  });
+}
+
+/** What Resend is asked to send, per call. */
+function resendBodies() {
+  const bodies: Record<string, unknown>[] = [];
+  const fetchStub = (async (_url: string, init: RequestInit) => {
+    bodies.push(JSON.parse(init.body as string));
+    return new Response('{}', { status: 200 });
+  }) as unknown as typeof fetch;
+  return { bodies, mailer: createResendMailer({ apiKey: 'k' }, fetchStub) };
+}
+
+describe('list headers', () => {
+  it('are written by nodemailer exactly in the RFC form, one line each, https first', async () => {
+    const lines = headerLines(await rawMessage(smtpMessage(newsletter)));
+    expect(listLines(lines)).toEqual([
+      `List-Unsubscribe: <${UNSUBSCRIBE}>, <${MAILTO}>`,
+      'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+      'List-ID: "Acme News" <news.acme.tinyback.tools>',
+    ]);
+  });
+
+  it('leave out the mailto and List-ID when not given, and are absent from a plain mail', async () => {
+    const lines = headerLines(
+      await rawMessage(smtpMessage({ ...mail, list: { unsubscribeUrl: UNSUBSCRIBE } })),
+    );
+    expect(listLines(lines)).toEqual([
+      `List-Unsubscribe: <${UNSUBSCRIBE}>`,
+      'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+    ]);
+    expect(listLines(headerLines(await rawMessage(smtpMessage({ ...mail, list: null }))))).toEqual(
+      [],
+    );
+    expect(smtpMessage({ ...mail, list: null })).not.toHaveProperty('headers');
+  });
+
+  it('keep a long URL whole on one line (never folded inside the brackets)', async () => {
+    const long = `${UNSUBSCRIBE}&pad=${'a'.repeat(900)}`;
+    const raw = await rawMessage(
+      smtpMessage({ ...newsletter, list: { unsubscribeUrl: long, listId: 'n.example.com' } }),
+    );
+    const lines = headerLines(raw);
+    expect(listLines(lines)[0]).toBe(`List-Unsubscribe: <${long}>`);
+    for (const line of raw.split('\r\n')) expect(line.length).toBeLessThanOrEqual(998);
+  });
+
+  it('stand in the message’s own header block when an invitation makes it multipart', async () => {
+    const raw = await rawMessage(
+      smtpMessage({ ...newsletter, calendar: { method: 'REQUEST', content: ICS } }),
+    );
+    expect(listLines(headerLines(raw))).toHaveLength(3);
+    expect(raw.match(/^List-/gim)).toHaveLength(3);
+  });
+
+  it('write the List-ID in each form it is given, the name quoted or encoded', () => {
+    const listId = (id: string) =>
+      smtpMessage({ ...mail, list: { unsubscribeUrl: UNSUBSCRIBE, listId: id } }).headers?.[
+        'List-ID'
+      ]?.value;
+    expect(listId('news.acme.example')).toBe('<news.acme.example>');
+    expect(listId(' <news.acme.example> ')).toBe('<news.acme.example>');
+    expect(listId('Acme <news.acme.example>')).toBe('"Acme" <news.acme.example>');
+    expect(listId('"Acme \\"Weekly\\"" <news.acme.example>')).toBe(
+      '"Acme \\"Weekly\\"" <news.acme.example>',
+    );
+    expect(listId('Café <news.acme.example>')).toBe('=?UTF-8?B?Q2Fmw6k=?= <news.acme.example>');
+    expect(listId("a!#$%&'*+-/=?^_`{|}~.example")).toBe("<a!#$%&'*+-/=?^_`{|}~.example>");
+  });
+
+  it('allow http only to the local stack', () => {
+    for (const url of [
+      'http://127.0.0.1:54321/functions/v1/newsletter/unsubscribe?t=x',
+      'http://localhost:54321/functions/v1/newsletter/unsubscribe?t=x',
+      'HTTPS://TINYBACK.TOOLS/u',
+    ])
+      expect(smtpMessage({ ...mail, list: { unsubscribeUrl: url } }).headers).toMatchObject({
+        'List-Unsubscribe': { prepared: true, value: `<${url}>` },
+      });
+  });
+
+  it('reach Resend through its headers field, the same values', async () => {
+    const { bodies, mailer } = resendBodies();
+    await mailer.send(newsletter);
+    await mailer.send({ ...mail, list: { unsubscribeUrl: UNSUBSCRIBE } });
+    await mailer.send({ ...mail, list: null });
+    expect(bodies[0]!.headers).toEqual({
+      'List-Unsubscribe': `<${UNSUBSCRIBE}>, <${MAILTO}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      'List-ID': '"Acme News" <news.acme.tinyback.tools>',
+    });
+    expect(bodies[1]!.headers).toEqual({
+      'List-Unsubscribe': `<${UNSUBSCRIBE}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    });
+    expect(bodies[2]).not.toHaveProperty('headers');
+  });
+
+  const refused: [string, NonNullable<OutgoingMail['list']>, RegExp][] = [
+    ['plain http', { unsubscribeUrl: 'http://tinyback.tools/u' }, /must be an https URL/],
+    ['http to a look-alike host', { unsubscribeUrl: 'http://localhost.evil.test/u' }, /https/],
+    ['http to a look-alike IP', { unsubscribeUrl: 'http://127.0.0.1.evil.test/u' }, /https/],
+    ['http with a local user part', { unsubscribeUrl: 'http://localhost@evil.test/u' }, /https/],
+    ['another scheme', { unsubscribeUrl: 'ftp://tinyback.tools/u' }, /https/],
+    ['javascript:', { unsubscribeUrl: 'javascript:alert(1)' }, /https/],
+    ['a relative URL', { unsubscribeUrl: '/u?t=x' }, /https/],
+    ['https without //', { unsubscribeUrl: 'https:tinyback.tools/u' }, /https/],
+    ['an empty URL', { unsubscribeUrl: '' }, /https/],
+    ['a mailto as the URL', { unsubscribeUrl: MAILTO }, /https/],
+    ['a space', { unsubscribeUrl: 'https://x.test/u?a=b c' }, /U\+0020 at position 21/],
+    ['a tab', { unsubscribeUrl: 'https://x.test/u\t' }, /U\+0009/],
+    ['CRLF', { unsubscribeUrl: 'https://x.test/u\r\nBcc: evil@x.test' }, /U\+000D/],
+    ['a lone LF', { unsubscribeUrl: 'https://x.test/u\nBcc: evil@x.test' }, /U\+000A/],
+    ['NUL', { unsubscribeUrl: 'https://x.test/u\0' }, /U\+0000/],
+    ['DEL', { unsubscribeUrl: 'https://x.test/u\x7f' }, /U\+007F/],
+    ['a C1 control', { unsubscribeUrl: 'https://x.test/u\u0085' }, /U\+0085/],
+    ['a bidi override', { unsubscribeUrl: 'https://x.test/\u202Eu' }, /U\+202E/],
+    ['non-ASCII', { unsubscribeUrl: 'https://x.test/ü' }, /U\+00FC/],
+    ['an astral character', { unsubscribeUrl: 'https://x.test/😀' }, /U\+1F600 at position 16/],
+    ['<', { unsubscribeUrl: 'https://x.test/<u' }, /U\+003C/],
+    ['>', { unsubscribeUrl: 'https://x.test/u>, <https://evil.test' }, /U\+003E/],
+    ['a comma', { unsubscribeUrl: 'https://x.test/u,https://evil.test' }, /U\+002C/],
+    [
+      'a URL over 2 000 characters',
+      { unsubscribeUrl: `https://x.test/u?t=${'a'.repeat(2_000)}` },
+      /List-Unsubscribe header would be a 2039-character line; .* at most 998/,
+    ],
+    [
+      'a URL that makes the line 999 characters',
+      { unsubscribeUrl: `https://x.test/${'a'.repeat(998 - 19 - 1 - 15 + 1)}` },
+      /999-character line/,
+    ],
+    [
+      'a URL and mailto that together overflow the line',
+      { unsubscribeUrl: `https://x.test/${'a'.repeat(900)}`, unsubscribeMailto: MAILTO },
+      /List-Unsubscribe header would be a/,
+    ],
+    [
+      'a bare address as mailto',
+      { unsubscribeUrl: UNSUBSCRIBE, unsubscribeMailto: 'u@x.test' },
+      /mailto: URI/,
+    ],
+    [
+      'a mailto without address',
+      { unsubscribeUrl: UNSUBSCRIBE, unsubscribeMailto: 'mailto:?subject=x' },
+      /mailto: URI/,
+    ],
+    [
+      'a mailto without @',
+      { unsubscribeUrl: UNSUBSCRIBE, unsubscribeMailto: 'mailto:unsubscribe' },
+      /mailto: URI/,
+    ],
+    [
+      'an https URL as mailto',
+      { unsubscribeUrl: UNSUBSCRIBE, unsubscribeMailto: UNSUBSCRIBE },
+      /mailto: URI/,
+    ],
+    [
+      'two mailto addresses',
+      { unsubscribeUrl: UNSUBSCRIBE, unsubscribeMailto: 'mailto:a@x.test,b@x.test' },
+      /mailto holds U\+002C/,
+    ],
+    [
+      'CRLF in the mailto',
+      { unsubscribeUrl: UNSUBSCRIBE, unsubscribeMailto: 'mailto:a@x.test\r\nBcc: b@x.test' },
+      /mailto holds U\+000D/,
+    ],
+    [
+      'a space in the mailto',
+      { unsubscribeUrl: UNSUBSCRIBE, unsubscribeMailto: 'mailto:a@x.test?subject=un subscribe' },
+      /mailto holds U\+0020/,
+    ],
+    [
+      '> in the mailto',
+      { unsubscribeUrl: UNSUBSCRIBE, unsubscribeMailto: 'mailto:a@x.test>' },
+      /mailto holds U\+003E/,
+    ],
+    [
+      'a list-id without a dot',
+      { unsubscribeUrl: UNSUBSCRIBE, listId: 'news' },
+      /List-ID must be dot-atom/,
+    ],
+    [
+      'a list-id with a space',
+      { unsubscribeUrl: UNSUBSCRIBE, listId: 'news letter.example' },
+      /dot-atom/,
+    ],
+    [
+      'a list-id with an empty label',
+      { unsubscribeUrl: UNSUBSCRIBE, listId: 'news..example' },
+      /dot-atom/,
+    ],
+    [
+      'a list-id with a leading dot',
+      { unsubscribeUrl: UNSUBSCRIBE, listId: '.news.example' },
+      /dot-atom/,
+    ],
+    ['a list-id with @', { unsubscribeUrl: UNSUBSCRIBE, listId: 'news@acme.example' }, /dot-atom/],
+    [
+      'a list-id with CRLF',
+      { unsubscribeUrl: UNSUBSCRIBE, listId: 'news.example\r\nBcc: x@x.test' },
+      /dot-atom/,
+    ],
+    ['an unclosed list-id', { unsubscribeUrl: UNSUBSCRIBE, listId: '<news.example' }, /dot-atom/],
+    ['a non-ASCII list-id', { unsubscribeUrl: UNSUBSCRIBE, listId: 'nëws.example' }, /dot-atom/],
+    [
+      'a list-id over 255 characters',
+      { unsubscribeUrl: UNSUBSCRIBE, listId: `${'a'.repeat(250)}.example` },
+      /at most 255/,
+    ],
+    [
+      'CRLF in the list name',
+      { unsubscribeUrl: UNSUBSCRIBE, listId: 'Acme\r\nBcc: x@x.test <news.example>' },
+      /List-ID name/,
+    ],
+    [
+      '@ in the list name',
+      { unsubscribeUrl: UNSUBSCRIBE, listId: 'news@acme <news.example>' },
+      /List-ID name/,
+    ],
+    [
+      'a bidi override in the list name',
+      { unsubscribeUrl: UNSUBSCRIBE, listId: '\u202EAcme <news.example>' },
+      /List-ID name/,
+    ],
+    [
+      'a list name over 60 characters',
+      { unsubscribeUrl: UNSUBSCRIBE, listId: `${'A'.repeat(61)} <news.example>` },
+      /1–60 characters/,
+    ],
+  ];
+
+  it.each(refused)(
+    'refuse %s before anything is sent, with the reason',
+    async (_what, list, reason) => {
+      expect(() => smtpMessage({ ...mail, list })).toThrow(reason);
+      let called = false;
+      const fetchStub = (async () => {
+        called = true;
+        return new Response('{}', { status: 200 });
+      }) as unknown as typeof fetch;
+      await expect(
+        createResendMailer({ apiKey: 'k' }, fetchStub).send({ ...mail, list }),
+      ).rejects.toThrow(reason);
+      expect(called).toBe(false);
+    },
+  );
+
+  it('accept a URL whose line is exactly 998 characters', () => {
+    const url = `https://x.test/${'a'.repeat(998 - 19 - 1 - 15)}`;
+    expect(`List-Unsubscribe: <${url}>`).toHaveLength(998);
+    expect(smtpMessage({ ...mail, list: { unsubscribeUrl: url } }).headers).toBeDefined();
   });
 });

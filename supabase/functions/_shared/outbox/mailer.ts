@@ -23,6 +23,21 @@ export interface OutgoingMail {
    * calendar clients offer to add, move or remove the event. Null or absent: a plain mail.
    */
   calendar?: MailCalendar | null;
+  /**
+   * A list mail (a newsletter): List-Unsubscribe with one-click (RFC 2369, RFC 8058) and List-ID
+   * (RFC 2919). Checked before anything is sent: an unusable value fails the send with the reason.
+   * Null or absent: no list headers.
+   */
+  list?: MailList | null;
+}
+
+interface MailList {
+  /** Where one click unsubscribes (a POST, RFC 8058): https, or http to localhost in development. */
+  unsubscribeUrl: string;
+  /** A `mailto:` URI offered after the URL, for clients without one-click. */
+  unsubscribeMailto?: string | null;
+  /** `list-id.domain`, `<list-id.domain>` or `Name <list-id.domain>` (the name may be quoted). */
+  listId?: string | null;
 }
 
 /** The iTIP method of an invitation: a new or moved event, or a withdrawn one. */
@@ -58,6 +73,16 @@ export function smtpMessage(mail: OutgoingMail) {
     html: mail.html,
     replyTo: mail.replyTo ?? undefined,
     messageId: `<delivery-${mail.id}@tinyback.tools>`,
+    // Written as they are (`prepared`): nodemailer's `list` option writes a List-ID as an http URL
+    // and has no List-Unsubscribe-Post, and its header encoding would turn a List-ID into one
+    // encoded word. listHeaders() has checked the values, so they cannot break the header block.
+    ...(mail.list
+      ? {
+          headers: Object.fromEntries(
+            listHeaders(mail.list).map(([name, value]) => [name, { prepared: true, value }]),
+          ),
+        }
+      : {}),
     ...(mail.calendar
       ? {
           icalEvent: {
@@ -86,6 +111,101 @@ function resendCalendarAttachment(calendar: MailCalendar) {
     content: base64Utf8(calendar.content),
     content_type: calendarContentType(calendar.method),
   };
+}
+
+// RFC 5322 §2.1.1: a line holds at most 998 characters. The list headers are written unfolded (no
+// whitespace may be put inside an RFC 2369 URL's angle brackets, nor a URL split), so each must fit.
+const MAX_HEADER_LINE = 998;
+/** RFC 2919 §2: a list-id is at most 255 octets. */
+const MAX_LIST_ID = 255;
+// RFC 5322 dot-atom-text; RFC 2919 wants at least a label and a namespace, so one dot or more.
+const LIST_ID = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+(?:\.[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+)+$/;
+/** Hosts an unsubscribe URL may reach over plain http: the local stack. */
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
+
+/**
+ * Why `value` cannot stand between a list header's angle brackets, or null. Only printable ASCII:
+ * whitespace, CR/LF and other controls would break the header or the URL; `<`, `>` and `,` end the
+ * entry early (RFC 2369); non-ASCII belongs percent-encoded in a URL.
+ */
+function listUriProblem(value: string): string | null {
+  const chars = Array.from(value);
+  const at = chars.findIndex((char) => !/^[\x21-\x7e]$/.test(char) || '<>,'.includes(char));
+  if (at < 0) return null;
+  const code = chars[at].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `holds U+${code} at position ${at + 1} (only printable ASCII other than space, < > and , may stand in a list header)`;
+}
+
+function parsedUrl(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
+function unsubscribeUrl(value: string): string {
+  const problem = listUriProblem(value);
+  if (problem) throw new Error(`The unsubscribe URL ${problem}.`);
+  // Sent as given, so it must already be the absolute form (`https:host` would parse, too).
+  const url = /^https?:\/\//i.test(value) ? parsedUrl(value) : null;
+  const local = url?.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname);
+  if (!url || !(url.protocol === 'https:' || local))
+    throw new Error(
+      'The unsubscribe URL must be an https URL (RFC 8058 one-click; http only to localhost or 127.0.0.1).',
+    );
+  return value;
+}
+
+function unsubscribeMailto(value: string): string {
+  const problem = listUriProblem(value);
+  if (problem) throw new Error(`The unsubscribe mailto ${problem}.`);
+  const address = /^mailto:([^?]*)/i.exec(value)?.[1];
+  if (!address || !/^[^@]+@[^@]+$/.test(address) || parsedUrl(value)?.protocol !== 'mailto:')
+    throw new Error('The unsubscribe mailto must be a mailto: URI with one address.');
+  return value;
+}
+
+/** The List-ID value: `<list-id>`, after the list's name as a quoted string or encoded words. */
+function listIdValue(value: string): string {
+  const angled = /^\s*(?:(.*?)\s*)?<([^<>]*)>\s*$/s.exec(value);
+  const id = (angled ? angled[2] : value).trim();
+  if (id.length > MAX_LIST_ID || !LIST_ID.test(id))
+    throw new Error(
+      'The List-ID must be dot-atom text of at most 255 characters with a label and a domain, such as news.example.com (RFC 2919).',
+    );
+  const quoted = angled?.[1] ? /^"(.*)"$/s.exec(angled[1]) : null;
+  const rawName = quoted ? quoted[1].replace(/\\(.)/gs, '$1') : angled?.[1];
+  if (!rawName) return `<${id}>`;
+  const name = usableFromName(rawName);
+  if (!name)
+    throw new Error(
+      'The List-ID name must be 1–60 characters without control characters, @ or angle brackets.',
+    );
+  return `${encodeDisplayName(name)} <${id}>`;
+}
+
+/**
+ * The list headers of a mail, in the order they are written, each on one line; throws a readable
+ * error when a value is unusable, so that nothing half-formed is sent.
+ */
+function listHeaders(list: MailList): [name: string, value: string][] {
+  const targets = [`<${unsubscribeUrl(list.unsubscribeUrl)}>`];
+  // https first: RFC 2369 lists the preferred method first, and one-click needs the URL.
+  if (list.unsubscribeMailto) targets.push(`<${unsubscribeMailto(list.unsubscribeMailto)}>`);
+  const headers: [string, string][] = [
+    ['List-Unsubscribe', targets.join(', ')],
+    ['List-Unsubscribe-Post', 'List-Unsubscribe=One-Click'],
+  ];
+  if (list.listId) headers.push(['List-ID', listIdValue(list.listId)]);
+  for (const [name, value] of headers) {
+    const length = name.length + 2 + value.length;
+    if (length > MAX_HEADER_LINE)
+      throw new Error(
+        `The ${name} header would be a ${length}-character line; a mail header line holds at most ${MAX_HEADER_LINE} (RFC 5322), so shorten the unsubscribe URL.`,
+      );
+  }
+  return headers;
 }
 
 export interface Mailer {
@@ -195,6 +315,7 @@ export function createResendMailer(
 ): Mailer {
   return {
     async send(mail) {
+      const headers = mail.list ? Object.fromEntries(listHeaders(mail.list)) : null;
       const response = await fetchImpl('https://api.resend.com/emails', {
         method: 'POST',
         headers: {
@@ -210,6 +331,7 @@ export function createResendMailer(
           html: mail.html,
           ...(mail.replyTo ? { reply_to: mail.replyTo } : {}),
           ...(mail.calendar ? { attachments: [resendCalendarAttachment(mail.calendar)] } : {}),
+          ...(headers ? { headers } : {}),
         }),
         signal: AbortSignal.timeout(timeoutMs),
       });
