@@ -257,3 +257,379 @@ alter table private.newsletter_rate_limits enable row level security;
 revoke all on table private.newsletter_subscribers from public, anon, authenticated, service_role;
 revoke all on table private.newsletter_tokens from public, anon, authenticated, service_role;
 revoke all on table private.newsletter_rate_limits from public, anon, authenticated, service_role;
+
+-- ================================================================================================
+-- Owners' lists and campaigns
+--
+-- Every owner's own audience: lists, their subscribers (double opt-in through the list's signup
+-- form, or imported under a consent statement the owner gives), and campaigns to a list's confirmed
+-- subscribers. A campaign's recipients are written once, when it starts, one row per subscriber:
+-- the primary key (campaign, subscriber) is what makes "exactly one message per recipient" a
+-- database rule, whatever a sender does after a crash. Sending itself (the outbox's campaign run)
+-- claims these rows under a lease.
+-- ================================================================================================
+create table public.newsletter_lists (
+  id uuid default gen_random_uuid() not null,
+  user_id uuid default auth.uid() not null,
+  name text not null,
+  from_name text,
+  reply_to text,
+  allowed_origin text not null,
+  confirm_message text default ''::text not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint newsletter_lists_pkey PRIMARY KEY (id),
+  constraint newsletter_lists_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE,
+  constraint newsletter_lists_name CHECK (char_length(name) >= 1 and char_length(name) <= 100 and btrim(name) <> ''),
+  constraint newsletter_lists_from_name CHECK (
+    from_name is null
+    or (char_length(from_name) >= 1 and char_length(from_name) <= 60
+        and btrim(from_name) <> ''
+        and from_name !~ '[\x01-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069@＠<>＜＞]')),
+  constraint newsletter_lists_reply_to CHECK (
+    reply_to is null
+    or (char_length(reply_to) <= 254
+        and reply_to ~* '^[a-z0-9.!#$%&''*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$')),
+  constraint newsletter_lists_allowed_origin CHECK (char_length(allowed_origin) <= 300 and allowed_origin ~ '^https?://([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?$'),
+  constraint newsletter_lists_confirm_message CHECK (char_length(confirm_message) <= 1000)
+);
+create index newsletter_lists_user_id_idx ON public.newsletter_lists (user_id);
+comment on table public.newsletter_lists is
+  'An owner''s mailing lists: the sender name and reply-to of their mail, the site their signup form posts from, and the owner''s words in the confirmation e-mail.';
+
+create table public.list_subscribers (
+  id uuid default gen_random_uuid() not null,
+  list_id uuid not null,
+  user_id uuid not null,
+  email text not null,
+  name text,
+  status text default 'pending'::text not null,
+  source text not null,
+  consent_at timestamp with time zone,
+  consent_statement text,
+  created_at timestamp with time zone default now() not null,
+  confirmed_at timestamp with time zone,
+  unsubscribed_at timestamp with time zone,
+  bounced_at timestamp with time zone,
+  constraint list_subscribers_pkey PRIMARY KEY (id),
+  constraint list_subscribers_list_id_fkey FOREIGN KEY (list_id) REFERENCES public.newsletter_lists(id) ON DELETE CASCADE,
+  constraint list_subscribers_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE,
+  constraint list_subscribers_email CHECK (char_length(email) <= 254 and email ~* '^[a-z0-9.!#$%&''*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$'),
+  constraint list_subscribers_name CHECK (name is null or (char_length(name) <= 100 and name !~ '[\x01-\x1f\x7f-\x9f]')),
+  constraint list_subscribers_status CHECK (status = any (array['pending'::text, 'confirmed'::text, 'unsubscribed'::text, 'bounced'::text])),
+  constraint list_subscribers_source CHECK (source = any (array['form'::text, 'import'::text])),
+  -- Nobody is mailed a campaign without a recorded consent: their own confirmation, or the
+  -- owner's statement for an imported address.
+  constraint list_subscribers_confirmed_has_consent CHECK (status <> 'confirmed' or consent_at is not null),
+  constraint list_subscribers_import_has_statement CHECK (source <> 'import' or (consent_statement is not null and char_length(consent_statement) between 10 and 500))
+);
+create unique index list_subscribers_list_email_key ON public.list_subscribers (list_id, lower(email));
+create index list_subscribers_user_id_idx ON public.list_subscribers (user_id);
+create unique index list_subscribers_id_user_id_key ON public.list_subscribers (id, user_id);
+alter table public.list_subscribers replica identity using index list_subscribers_id_user_id_key;
+comment on table public.list_subscribers is
+  'Subscribers of owners'' lists: pending until they confirm (or imported under the owner''s consent statement), then confirmed, unsubscribed or bounced.';
+
+create table public.campaigns (
+  id uuid default gen_random_uuid() not null,
+  user_id uuid default auth.uid() not null,
+  list_id uuid not null,
+  subject text default ''::text not null,
+  body_markdown text default ''::text not null,
+  status text default 'draft'::text not null,
+  scheduled_at timestamp with time zone,
+  started_at timestamp with time zone,
+  finished_at timestamp with time zone,
+  recipients integer default 0 not null,
+  sent integer default 0 not null,
+  failed integer default 0 not null,
+  bounced integer default 0 not null,
+  unsubscribed integer default 0 not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint campaigns_pkey PRIMARY KEY (id),
+  constraint campaigns_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE,
+  constraint campaigns_list_id_fkey FOREIGN KEY (list_id) REFERENCES public.newsletter_lists(id) ON DELETE CASCADE,
+  constraint campaigns_subject CHECK (char_length(subject) <= 200 and subject !~ '[\x01-\x1f\x7f-\x9f\u2028\u2029]'),
+  constraint campaigns_body CHECK (octet_length(body_markdown) <= 100 * 1024),
+  constraint campaigns_status CHECK (status = any (array['draft'::text, 'scheduled'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text])),
+  constraint campaigns_scheduled CHECK ((status = 'scheduled') = (scheduled_at is not null)),
+  constraint campaigns_counts CHECK (recipients >= 0 and sent >= 0 and failed >= 0 and bounced >= 0 and unsubscribed >= 0 and sent + failed <= recipients)
+);
+create index campaigns_user_id_idx ON public.campaigns (user_id);
+create index campaigns_list_id_idx ON public.campaigns (list_id);
+create index campaigns_due_idx ON public.campaigns (scheduled_at) WHERE (status = 'scheduled'::text);
+create unique index campaigns_id_user_id_key ON public.campaigns (id, user_id);
+alter table public.campaigns replica identity using index campaigns_id_user_id_key;
+comment on table public.campaigns is
+  'Campaigns to one list''s confirmed subscribers, written in Markdown; the counts follow the sending.';
+
+create table private.campaign_messages (
+  campaign_id uuid not null,
+  subscriber_id uuid not null,
+  status text default 'queued'::text not null,
+  attempts integer default 0 not null,
+  lease uuid,
+  locked_until timestamp with time zone,
+  sent_at timestamp with time zone,
+  last_error text,
+  constraint campaign_messages_pkey PRIMARY KEY (campaign_id, subscriber_id),
+  constraint campaign_messages_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE,
+  constraint campaign_messages_subscriber_id_fkey FOREIGN KEY (subscriber_id) REFERENCES public.list_subscribers(id) ON DELETE CASCADE,
+  constraint campaign_messages_status CHECK (status = any (array['queued'::text, 'sending'::text, 'sent'::text, 'failed'::text, 'bounced'::text, 'skipped'::text])),
+  constraint campaign_messages_last_error CHECK (char_length(last_error) <= 1000)
+);
+create index campaign_messages_queued_idx ON private.campaign_messages (campaign_id) WHERE (status = any (array['queued'::text, 'sending'::text]));
+comment on table private.campaign_messages is
+  'One row per recipient of a campaign, written when it starts: the primary key allows one message per subscriber and campaign.';
+
+create or replace function private.newsletter_lists_prepare()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  new.name := btrim(new.name);
+  new.allowed_origin := regexp_replace(lower(btrim(new.allowed_origin)), '/$', '');
+  new.reply_to := nullif(lower(btrim(coalesce(new.reply_to, ''))), '');
+  new.updated_at := now();
+  return new;
+end;
+$function$;
+revoke all on function private.newsletter_lists_prepare() from public, anon, authenticated, service_role;
+
+create or replace function private.campaigns_prepare()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  -- A campaign goes to a list of its own owner, and is edited only while it is a draft.
+  if not exists (select 1 from public.newsletter_lists l where l.id = new.list_id and l.user_id = new.user_id) then
+    raise exception 'Choose one of your lists.' using errcode = '23503';
+  end if;
+  if tg_op = 'UPDATE' and old.status <> 'draft'
+     and (new.subject, new.body_markdown, new.list_id) is distinct from (old.subject, old.body_markdown, old.list_id) then
+    raise exception 'Only a draft can be edited.' using errcode = '55000';
+  end if;
+  new.updated_at := now();
+  return new;
+end;
+$function$;
+revoke all on function private.campaigns_prepare() from public, anon, authenticated, service_role;
+
+create or replace function public.import_list_subscribers(p_list_id uuid, p_rows jsonb, p_consent_statement text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  c_max_rows constant integer := 10000;
+  v_statement text := btrim(coalesce(p_consent_statement, ''));
+  v_added integer;
+  v_invalid jsonb;
+  v_duplicates jsonb;
+begin
+  if (select auth.uid()) is null then
+    raise exception 'Sign in to import subscribers.' using errcode = '42501';
+  end if;
+  perform 1 from public.newsletter_lists l where l.id = p_list_id and l.user_id = (select auth.uid());
+  if not found then
+    raise exception 'This list no longer exists.' using errcode = 'PT404';
+  end if;
+  if char_length(v_statement) < 10 or char_length(v_statement) > 500 then
+    raise exception 'Say how these people agreed to hear from you (10 to 500 characters).' using errcode = '22023';
+  end if;
+  if jsonb_typeof(p_rows) <> 'array' or jsonb_array_length(p_rows) > c_max_rows then
+    raise exception 'Import at most 10 000 rows at a time.' using errcode = '22023';
+  end if;
+
+  -- One import at a time per list, so two imports of one file report their duplicates truly.
+  perform pg_advisory_xact_lock(hashtextextended('tinyback.list-import:' || p_list_id::text, 0));
+  with given as (
+    select r.n::integer as row_number,
+           lower(btrim(coalesce(r.v ->> 'email', ''))) as email,
+           nullif(btrim(regexp_replace(coalesce(r.v ->> 'name', ''), '[\x01-\x1f\x7f-\x9f]+', ' ', 'g')), '') as name
+      from jsonb_array_elements(p_rows) with ordinality r(v, n)
+  ),
+  judged as (
+    select g.*,
+           char_length(g.email) > 254
+             or g.email !~* '^[a-z0-9.!#$%&''*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$'
+             or g.email ~ '\.\.'
+             or char_length(coalesce(g.name, '')) > 100 as invalid
+      from given g
+  ),
+  -- Duplicates: of an earlier valid row of the file, or of an address the list already has.
+  valid as (
+    select j.*,
+           row_number() over (partition by j.email order by j.row_number) > 1
+             or exists (select 1 from public.list_subscribers s
+                         where s.list_id = p_list_id and lower(s.email) = j.email) as duplicate
+      from judged j where not j.invalid
+  ),
+  added as (
+    insert into public.list_subscribers
+        (list_id, user_id, email, name, status, source, consent_at, consent_statement, confirmed_at)
+      select p_list_id, (select auth.uid()), v.email, v.name, 'confirmed', 'import', now(), v_statement, now()
+        from valid v where not v.duplicate
+      on conflict do nothing
+      returning 1
+  )
+  select (select count(*)::integer from added),
+         (select coalesce(jsonb_agg(jsonb_build_object('row', v.row_number, 'email', v.email) order by v.row_number), '[]'::jsonb)
+            from valid v where v.duplicate),
+         (select coalesce(jsonb_agg(jsonb_build_object('row', j.row_number, 'email', left(j.email, 254),
+                                                       'reason', 'Not an e-mail address') order by j.row_number), '[]'::jsonb)
+            from judged j where j.invalid)
+    into v_added, v_duplicates, v_invalid;
+  return jsonb_build_object('added', v_added, 'duplicates', v_duplicates, 'invalid', v_invalid);
+end;
+$function$;
+comment on function public.import_list_subscribers(p_list_id uuid, p_rows jsonb, p_consent_statement text) is
+  'Adds rows [{email, name}] to the caller''s list as confirmed under the consent statement given; reports invalid rows and duplicates, adds nothing twice.';
+revoke all on function public.import_list_subscribers(p_list_id uuid, p_rows jsonb, p_consent_statement text) from public, anon, authenticated, service_role;
+grant execute on function public.import_list_subscribers(p_list_id uuid, p_rows jsonb, p_consent_statement text) to authenticated;
+
+create or replace function public.campaign_start(p_campaign_id uuid, p_at timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_campaign public.campaigns;
+  v_recipients integer;
+begin
+  if (select auth.uid()) is null then
+    raise exception 'Sign in to send a campaign.' using errcode = '42501';
+  end if;
+  select c.* into v_campaign from public.campaigns c
+   where c.id = p_campaign_id and c.user_id = (select auth.uid())
+     for update;
+  if not found then
+    raise exception 'This campaign no longer exists.' using errcode = 'PT404';
+  end if;
+  if v_campaign.status not in ('draft', 'scheduled') then
+    raise exception 'This campaign has already been sent or is sending.' using errcode = '55000';
+  end if;
+  if btrim(v_campaign.subject) = '' or btrim(v_campaign.body_markdown) = '' then
+    raise exception 'Write a subject and a message first.' using errcode = '22023';
+  end if;
+  if p_at is not null and p_at > now() then
+    update public.campaigns c set status = 'scheduled', scheduled_at = p_at where c.id = p_campaign_id;
+    return jsonb_build_object('status', 'scheduled', 'scheduled_at', p_at);
+  end if;
+
+  -- The recipients, once: every confirmed subscriber of the list at this moment.
+  insert into private.campaign_messages (campaign_id, subscriber_id)
+    select p_campaign_id, s.id from public.list_subscribers s
+     where s.list_id = v_campaign.list_id and s.status = 'confirmed'
+    on conflict do nothing;
+  select count(*)::integer into v_recipients from private.campaign_messages m where m.campaign_id = p_campaign_id;
+  update public.campaigns c
+     set status = 'sending', scheduled_at = null, started_at = now(), recipients = v_recipients
+   where c.id = p_campaign_id;
+  return jsonb_build_object('status', 'sending', 'recipients', v_recipients);
+end;
+$function$;
+comment on function public.campaign_start(p_campaign_id uuid, p_at timestamp with time zone) is
+  'Sends the caller''s draft now (its recipients fixed: the list''s confirmed subscribers) or schedules it for p_at.';
+revoke all on function public.campaign_start(p_campaign_id uuid, p_at timestamp with time zone) from public, anon, authenticated, service_role;
+grant execute on function public.campaign_start(p_campaign_id uuid, p_at timestamp with time zone) to authenticated;
+
+create or replace function public.campaign_control(p_campaign_id uuid, p_action text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_status text;
+  v_next text;
+begin
+  if (select auth.uid()) is null then
+    raise exception 'Sign in to change a campaign.' using errcode = '42501';
+  end if;
+  select c.status into v_status from public.campaigns c
+   where c.id = p_campaign_id and c.user_id = (select auth.uid())
+     for update;
+  if not found then
+    raise exception 'This campaign no longer exists.' using errcode = 'PT404';
+  end if;
+  v_next := case
+    when p_action = 'pause' and v_status = 'sending' then 'paused'
+    when p_action = 'resume' and v_status = 'paused' then 'sending'
+    when p_action = 'cancel' and v_status in ('scheduled', 'sending', 'paused') then 'cancelled'
+    when p_action = 'unschedule' and v_status = 'scheduled' then 'draft'
+  end;
+  if v_next is null then
+    raise exception 'A % campaign cannot be %d.', v_status, p_action using errcode = '55000';
+  end if;
+  update public.campaigns c
+     set status = v_next,
+         scheduled_at = null,
+         finished_at = case when v_next = 'cancelled' then now() else c.finished_at end
+   where c.id = p_campaign_id;
+  -- A cancelled campaign's unsent messages are never sent.
+  if v_next = 'cancelled' then
+    update private.campaign_messages m set status = 'skipped', lease = null, locked_until = null
+     where m.campaign_id = p_campaign_id and m.status = 'queued';
+  end if;
+  return jsonb_build_object('status', v_next);
+end;
+$function$;
+comment on function public.campaign_control(p_campaign_id uuid, p_action text) is
+  'pause, resume, cancel or unschedule the caller''s campaign.';
+revoke all on function public.campaign_control(p_campaign_id uuid, p_action text) from public, anon, authenticated, service_role;
+grant execute on function public.campaign_control(p_campaign_id uuid, p_action text) to authenticated;
+
+create trigger newsletter_lists_prepare BEFORE INSERT OR UPDATE ON public.newsletter_lists FOR EACH ROW EXECUTE FUNCTION private.newsletter_lists_prepare();
+create trigger campaigns_prepare BEFORE INSERT OR UPDATE ON public.campaigns FOR EACH ROW EXECUTE FUNCTION private.campaigns_prepare();
+
+alter table public.newsletter_lists enable row level security;
+create policy "Lists are viewable by their owner" on public.newsletter_lists
+  for select to authenticated using ((( SELECT auth.uid() AS uid) = user_id));
+create policy "Lists can be created by users for themselves" on public.newsletter_lists
+  for insert to authenticated with check ((( SELECT auth.uid() AS uid) = user_id));
+create policy "Lists are updatable by their owner" on public.newsletter_lists
+  for update to authenticated using ((( SELECT auth.uid() AS uid) = user_id)) with check ((( SELECT auth.uid() AS uid) = user_id));
+create policy "Lists are deletable by their owner" on public.newsletter_lists
+  for delete to authenticated using ((( SELECT auth.uid() AS uid) = user_id));
+
+alter table public.list_subscribers enable row level security;
+create policy "Subscribers are viewable by the list's owner" on public.list_subscribers
+  for select to authenticated using ((( SELECT auth.uid() AS uid) = user_id));
+create policy "Subscribers are deletable by the list's owner" on public.list_subscribers
+  for delete to authenticated using ((( SELECT auth.uid() AS uid) = user_id));
+
+alter table public.campaigns enable row level security;
+create policy "Campaigns are viewable by their owner" on public.campaigns
+  for select to authenticated using ((( SELECT auth.uid() AS uid) = user_id));
+create policy "Campaigns can be created by users for themselves" on public.campaigns
+  for insert to authenticated with check ((( SELECT auth.uid() AS uid) = user_id));
+create policy "Campaigns are updatable by their owner" on public.campaigns
+  for update to authenticated using ((( SELECT auth.uid() AS uid) = user_id)) with check ((( SELECT auth.uid() AS uid) = user_id));
+create policy "Draft campaigns are deletable by their owner" on public.campaigns
+  for delete to authenticated using ((( SELECT auth.uid() AS uid) = user_id) and status = 'draft');
+
+alter table private.campaign_messages enable row level security;
+
+revoke all on table public.newsletter_lists from public, anon, authenticated, service_role;
+grant select, delete on table public.newsletter_lists to authenticated;
+grant insert (user_id, name, from_name, reply_to, allowed_origin, confirm_message) on table public.newsletter_lists to authenticated;
+grant update (name, from_name, reply_to, allowed_origin, confirm_message) on table public.newsletter_lists to authenticated;
+grant all on table public.newsletter_lists to service_role;
+revoke all on table public.list_subscribers from public, anon, authenticated, service_role;
+grant select, delete on table public.list_subscribers to authenticated;
+grant all on table public.list_subscribers to service_role;
+revoke all on table public.campaigns from public, anon, authenticated, service_role;
+grant select, delete on table public.campaigns to authenticated;
+grant insert (user_id, list_id, subject, body_markdown) on table public.campaigns to authenticated;
+grant update (list_id, subject, body_markdown) on table public.campaigns to authenticated;
+grant all on table public.campaigns to service_role;
+revoke all on table private.campaign_messages from public, anon, authenticated, service_role;
+
+alter publication supabase_realtime add table public.list_subscribers;
+alter publication supabase_realtime add table public.campaigns;

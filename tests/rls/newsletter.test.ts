@@ -1,0 +1,350 @@
+// Owners' newsletters, their first step, as two real users and anon: each owner creates, reads,
+// changes and deletes only her own lists and campaigns and reads only her own subscribers, which
+// reach only her through Realtime; nobody writes subscribers but the import and the signup; the
+// import adds confirmed subscribers only under a consent statement, reporting invalid rows and
+// duplicates and adding nothing twice; a campaign's recipients are fixed once, when it starts, one
+// row per subscriber (the primary key allows no second); pause, resume and cancel follow their
+// rules; deleting the account deletes lists, subscribers and campaigns.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type pg from 'pg';
+import type { RealtimePostgresChangesPayload, SupabaseClient } from '@supabase/supabase-js';
+import { anon, runAs, superuserPool, user } from '../support/db.ts';
+import { listenToTable } from '../support/realtime.ts';
+import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
+
+const stack = inject('stack');
+let pool: pg.Pool;
+let service: SupabaseClient;
+let alice: TestUser;
+let bob: TestUser;
+let aliceList: string;
+
+type Row = Record<string, unknown>;
+const CONSENT = 'They signed up at our shop counter in 2025.';
+
+async function createList(client: SupabaseClient, name = 'Shop news'): Promise<string> {
+  const { data, error } = await client
+    .from('newsletter_lists')
+    .insert({ name, allowed_origin: 'https://shop.example.test/' })
+    .select('id')
+    .single();
+  if (error) throw error;
+  return data.id as string;
+}
+
+async function importRows(client: SupabaseClient, listId: string, rows: Row[], consent = CONSENT) {
+  return client.rpc('import_list_subscribers', {
+    p_list_id: listId,
+    p_rows: rows,
+    p_consent_statement: consent,
+  });
+}
+
+beforeAll(async () => {
+  pool = superuserPool(stack.dbUrl);
+  service = serviceClient();
+  [alice, bob] = await Promise.all([signUp('Alice Letters'), signUp('Bob Letters')]);
+  aliceList = await createList(alice.client);
+});
+
+afterAll(async () => {
+  await service.from('newsletter_lists').delete().in('user_id', [alice?.id, bob?.id]);
+  await pool.end();
+});
+
+describe('lists', () => {
+  it("are the owner's own: created for her, seen, changed and deleted by her only", async () => {
+    const { data } = await alice.client
+      .from('newsletter_lists')
+      .select('user_id, allowed_origin')
+      .eq('id', aliceList)
+      .single();
+    expect(data).toEqual({ user_id: alice.id, allowed_origin: 'https://shop.example.test' });
+    expect((await bob.client.from('newsletter_lists').select('id')).data).toEqual([]);
+    const changed = await bob.client
+      .from('newsletter_lists')
+      .update({ name: 'Mine' })
+      .eq('id', aliceList)
+      .select();
+    expect(changed.data).toEqual([]);
+    const removed = await bob.client.from('newsletter_lists').delete().eq('id', aliceList).select();
+    expect(removed.data).toEqual([]);
+    const forged = await bob.client
+      .from('newsletter_lists')
+      .insert({ name: 'Forged', allowed_origin: 'https://x.example', user_id: alice.id });
+    expect(forged.error?.code).toBe('42501');
+    const visitor = newClient();
+    expect((await visitor.from('newsletter_lists').select('id')).data ?? []).toEqual([]);
+    expect(
+      (
+        await visitor
+          .from('newsletter_lists')
+          .insert({ name: 'A', allowed_origin: 'https://a.example' })
+      ).error,
+    ).not.toBeNull();
+  });
+
+  it('refuse a sender name with an address or controls, a bad reply-to and origin', async () => {
+    for (const fields of [
+      { from_name: 'Shop <evil@example.test>' },
+      { from_name: 'Shop\u202e' },
+      { reply_to: 'not an address' },
+      { allowed_origin: 'javascript:alert(1)' },
+      { confirm_message: 'x'.repeat(1001) },
+    ]) {
+      const { error } = await alice.client
+        .from('newsletter_lists')
+        .insert({ name: 'Bad', allowed_origin: 'https://a.example', ...fields });
+      expect(error?.code, JSON.stringify(fields)).toBe('23514');
+    }
+  });
+});
+
+describe('the import', () => {
+  it('adds confirmed subscribers under the consent statement, reporting invalid rows and duplicates', async () => {
+    const list = await createList(alice.client, 'Import');
+    const first = await importRows(alice.client, list, [
+      { email: 'Ada@Example.test', name: 'Ada' },
+      { email: 'not-an-address', name: 'Nobody' },
+      { email: 'ada@example.test', name: 'Ada again' },
+      { email: 'grace@example.test' },
+      { email: 'x@example..test' },
+    ]);
+    expect(first.error).toBeNull();
+    expect(first.data).toEqual({
+      added: 2,
+      duplicates: [{ row: 3, email: 'ada@example.test' }],
+      invalid: [
+        { row: 2, email: 'not-an-address', reason: 'Not an e-mail address' },
+        { row: 5, email: 'x@example..test', reason: 'Not an e-mail address' },
+      ],
+    });
+    // The same file again adds nothing.
+    const again = await importRows(alice.client, list, [{ email: 'grace@example.test' }]);
+    expect(again.data).toMatchObject({
+      added: 0,
+      duplicates: [{ row: 1, email: 'grace@example.test' }],
+    });
+    const { data: rows } = await alice.client
+      .from('list_subscribers')
+      .select('email, name, status, source, consent_statement')
+      .eq('list_id', list)
+      .order('email');
+    expect(rows).toEqual([
+      {
+        email: 'ada@example.test',
+        name: 'Ada',
+        status: 'confirmed',
+        source: 'import',
+        consent_statement: CONSENT,
+      },
+      {
+        email: 'grace@example.test',
+        name: null,
+        status: 'confirmed',
+        source: 'import',
+        consent_statement: CONSENT,
+      },
+    ]);
+  });
+
+  it("needs a consent statement, the caller's own list, and at most 10 000 rows", async () => {
+    const short = await importRows(alice.client, aliceList, [{ email: 'a@example.test' }], 'yes');
+    expect(short.error?.code).toBe('22023');
+    const foreign = await importRows(bob.client, aliceList, [{ email: 'a@example.test' }]);
+    expect(foreign.error?.code).toBe('PT404');
+    const many = Array.from({ length: 10_001 }, (_, i) => ({ email: `p${i}@example.test` }));
+    expect((await importRows(alice.client, aliceList, many)).error?.code).toBe('22023');
+    const visitor = newClient();
+    expect(
+      (await importRows(visitor, aliceList, [{ email: 'a@example.test' }])).error,
+    ).not.toBeNull();
+  });
+
+  it('keeps subscribers to their owner: read, deleted, never written directly', async () => {
+    await importRows(alice.client, aliceList, [{ email: 'kept@example.test' }]);
+    expect((await bob.client.from('list_subscribers').select('id')).data).toEqual([]);
+    const insert = await alice.client.from('list_subscribers').insert({
+      list_id: aliceList,
+      user_id: alice.id,
+      email: 'direct@example.test',
+      status: 'confirmed',
+      source: 'form',
+      consent_at: new Date().toISOString(),
+    });
+    expect(insert.error?.code).toBe('42501');
+    const promote = await alice.client
+      .from('list_subscribers')
+      .update({ status: 'confirmed' })
+      .eq('email', 'kept@example.test');
+    expect(promote.error?.code).toBe('42501');
+    const byBob = await bob.client
+      .from('list_subscribers')
+      .delete()
+      .eq('email', 'kept@example.test')
+      .select();
+    expect(byBob.data).toEqual([]);
+    for (const actor of [anon, user(bob.id)]) {
+      const outcome = await runAs(pool, actor, 'select * from private.campaign_messages');
+      expect(outcome.code).toBe('42501');
+    }
+  });
+});
+
+describe('campaigns', () => {
+  it('fix their recipients once, when they start: one row per confirmed subscriber', async () => {
+    const list = await createList(alice.client, 'Campaign list');
+    await importRows(alice.client, list, [
+      { email: 'one@example.test' },
+      { email: 'two@example.test' },
+      { email: 'three@example.test' },
+    ]);
+    // A pending subscriber (a signup not yet confirmed) is no recipient.
+    await pool.query(
+      `insert into public.list_subscribers (list_id, user_id, email, status, source)
+       values ($1, $2, 'pending@example.test', 'pending', 'form')`,
+      [list, alice.id],
+    );
+    const { data: campaign } = await alice.client
+      .from('campaigns')
+      .insert({ list_id: list, subject: 'Spring news', body_markdown: '# Hello\n\nNew things.' })
+      .select('id, status')
+      .single();
+    expect(campaign).toMatchObject({ status: 'draft' });
+    const started = await alice.client.rpc('campaign_start', { p_campaign_id: campaign!.id });
+    expect(started.data).toEqual({ status: 'sending', recipients: 3 });
+    // Starting again is refused, and the recipients stay one row each.
+    const again = await alice.client.rpc('campaign_start', { p_campaign_id: campaign!.id });
+    expect(again.error?.code).toBe('55000');
+    const { rows } = await pool.query<{ n: number; distinct_n: number }>(
+      `select count(*)::int as n, count(distinct subscriber_id)::int as distinct_n
+         from private.campaign_messages where campaign_id = $1`,
+      [campaign!.id],
+    );
+    expect(rows[0]).toEqual({ n: 3, distinct_n: 3 });
+    // The database refuses a second message row for a recipient.
+    await expect(
+      pool.query(
+        `insert into private.campaign_messages (campaign_id, subscriber_id)
+         select campaign_id, subscriber_id from private.campaign_messages where campaign_id = $1 limit 1`,
+        [campaign!.id],
+      ),
+    ).rejects.toMatchObject({ code: '23505' });
+    // Only a draft is edited.
+    const edit = await alice.client
+      .from('campaigns')
+      .update({ subject: 'Changed' })
+      .eq('id', campaign!.id);
+    expect(edit.error?.code).toBe('55000');
+  });
+
+  it('pause, resume and cancel by the rules; a cancelled campaign sends nothing more', async () => {
+    const { data: campaign } = await alice.client
+      .from('campaigns')
+      .insert({ list_id: aliceList, subject: 'Hi', body_markdown: 'Text' })
+      .select('id')
+      .single();
+    const id = campaign!.id as string;
+    const control = (client: SupabaseClient, action: string) =>
+      client.rpc('campaign_control', { p_campaign_id: id, p_action: action });
+    expect((await control(alice.client, 'pause')).error?.code).toBe('55000');
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    expect(
+      (await alice.client.rpc('campaign_start', { p_campaign_id: id, p_at: at })).data,
+    ).toMatchObject({
+      status: 'scheduled',
+    });
+    expect((await control(alice.client, 'unschedule')).data).toEqual({ status: 'draft' });
+    await alice.client.rpc('campaign_start', { p_campaign_id: id });
+    expect((await control(bob.client, 'pause')).error?.code).toBe('PT404');
+    expect((await control(alice.client, 'pause')).data).toEqual({ status: 'paused' });
+    expect((await control(alice.client, 'resume')).data).toEqual({ status: 'sending' });
+    expect((await control(alice.client, 'cancel')).data).toEqual({ status: 'cancelled' });
+    const { rows } = await pool.query<{ status: string }>(
+      'select distinct status from private.campaign_messages where campaign_id = $1',
+      [id],
+    );
+    expect(rows.map((r) => r.status)).toEqual(rows.length ? ['skipped'] : []);
+    expect((await control(alice.client, 'resume')).error?.code).toBe('55000');
+  });
+
+  it("go to the owner's own lists only, and only drafts are deleted", async () => {
+    const bobList = await createList(bob.client, 'Bob list');
+    const foreign = await alice.client
+      .from('campaigns')
+      .insert({ list_id: bobList, subject: 'x', body_markdown: 'y' });
+    expect(foreign.error?.code).toBe('23503');
+    expect((await bob.client.from('campaigns').select('id')).data).toEqual([]);
+    const insert = (subject: string) =>
+      alice.client
+        .from('campaigns')
+        .insert({ list_id: aliceList, subject, body_markdown: 'Body' })
+        .select('id')
+        .single();
+    const draft = (await insert('Draft')).data!.id as string;
+    const sending = (await insert('Sending')).data!.id as string;
+    await alice.client.rpc('campaign_start', { p_campaign_id: sending });
+    const removed = await alice.client
+      .from('campaigns')
+      .delete()
+      .in('id', [draft, sending])
+      .select('id');
+    expect(removed.data).toEqual([{ id: draft }]);
+  });
+});
+
+describe('Realtime', () => {
+  it("brings a list's new subscribers to their owner only", async () => {
+    type Change = RealtimePostgresChangesPayload<Row>;
+    const forAlice: Change[] = [];
+    const forBob: Change[] = [];
+    const channels = await Promise.all([
+      listenToTable(
+        alice.client,
+        'subs-alice',
+        'list_subscribers',
+        `user_id=eq.${alice.id}`,
+        forAlice,
+      ),
+      listenToTable(bob.client, 'subs-bob', 'list_subscribers', `user_id=eq.${alice.id}`, forBob),
+    ]);
+    try {
+      await importRows(alice.client, aliceList, [{ email: 'live@example.test' }]);
+      const arrived = (c: Change) => (c.new as Row).email === 'live@example.test';
+      const deadline = Date.now() + 5000;
+      while (!forAlice.some(arrived) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(forAlice.find(arrived)?.new).toMatchObject({ user_id: alice.id, status: 'confirmed' });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(forBob).toEqual([]);
+    } finally {
+      await Promise.all([
+        alice.client.removeChannel(channels[0]),
+        bob.client.removeChannel(channels[1]),
+      ]);
+    }
+  });
+});
+
+describe('account deletion', () => {
+  it('deletes the lists, subscribers, campaigns and recipients', async () => {
+    const carol = await signUp('Carol Letters');
+    const list = await createList(carol.client);
+    await importRows(carol.client, list, [{ email: 'c1@example.test' }]);
+    const { data: campaign } = await carol.client
+      .from('campaigns')
+      .insert({ list_id: list, subject: 'S', body_markdown: 'B' })
+      .select('id')
+      .single();
+    await carol.client.rpc('campaign_start', { p_campaign_id: campaign!.id });
+    await pool.query('delete from auth.users where id = $1', [carol.id]);
+    const { rows } = await pool.query(
+      `select (select count(*)::int from public.newsletter_lists where user_id = $1) as lists,
+              (select count(*)::int from public.list_subscribers where user_id = $1) as subscribers,
+              (select count(*)::int from public.campaigns where user_id = $1) as campaigns,
+              (select count(*)::int from private.campaign_messages where campaign_id = $2) as messages`,
+      [carol.id, campaign!.id],
+    );
+    expect(rows[0]).toEqual({ lists: 0, subscribers: 0, campaigns: 0, messages: 0 });
+  });
+});
