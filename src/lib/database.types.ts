@@ -321,6 +321,71 @@ export type Database = {
           },
         ];
       };
+      campaigns: {
+        Row: {
+          body_markdown: string;
+          bounced: number;
+          created_at: string;
+          failed: number;
+          finished_at: string | null;
+          id: string;
+          list_id: string;
+          recipients: number;
+          scheduled_at: string | null;
+          sent: number;
+          started_at: string | null;
+          status: string;
+          subject: string;
+          unsubscribed: number;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          body_markdown?: string;
+          bounced?: number;
+          created_at?: string;
+          failed?: number;
+          finished_at?: string | null;
+          id?: string;
+          list_id: string;
+          recipients?: number;
+          scheduled_at?: string | null;
+          sent?: number;
+          started_at?: string | null;
+          status?: string;
+          subject?: string;
+          unsubscribed?: number;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Update: {
+          body_markdown?: string;
+          bounced?: number;
+          created_at?: string;
+          failed?: number;
+          finished_at?: string | null;
+          id?: string;
+          list_id?: string;
+          recipients?: number;
+          scheduled_at?: string | null;
+          sent?: number;
+          started_at?: string | null;
+          status?: string;
+          subject?: string;
+          unsubscribed?: number;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'campaigns_list_id_fkey';
+            columns: ['list_id'];
+            isOneToOne: false;
+            referencedRelation: 'newsletter_lists';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       email_deliveries: {
         Row: {
           attempts: number;
@@ -683,6 +748,98 @@ export type Database = {
           redirect_url?: string | null;
           target_email?: string;
           target_verified?: boolean;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
+      list_subscribers: {
+        Row: {
+          bounced_at: string | null;
+          confirmed_at: string | null;
+          consent_at: string | null;
+          consent_statement: string | null;
+          created_at: string;
+          email: string;
+          id: string;
+          list_id: string;
+          name: string | null;
+          source: string;
+          status: string;
+          unsubscribed_at: string | null;
+          user_id: string;
+        };
+        Insert: {
+          bounced_at?: string | null;
+          confirmed_at?: string | null;
+          consent_at?: string | null;
+          consent_statement?: string | null;
+          created_at?: string;
+          email: string;
+          id?: string;
+          list_id: string;
+          name?: string | null;
+          source: string;
+          status?: string;
+          unsubscribed_at?: string | null;
+          user_id: string;
+        };
+        Update: {
+          bounced_at?: string | null;
+          confirmed_at?: string | null;
+          consent_at?: string | null;
+          consent_statement?: string | null;
+          created_at?: string;
+          email?: string;
+          id?: string;
+          list_id?: string;
+          name?: string | null;
+          source?: string;
+          status?: string;
+          unsubscribed_at?: string | null;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'list_subscribers_list_id_fkey';
+            columns: ['list_id'];
+            isOneToOne: false;
+            referencedRelation: 'newsletter_lists';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      newsletter_lists: {
+        Row: {
+          allowed_origin: string;
+          confirm_message: string;
+          created_at: string;
+          from_name: string | null;
+          id: string;
+          name: string;
+          reply_to: string | null;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          allowed_origin: string;
+          confirm_message?: string;
+          created_at?: string;
+          from_name?: string | null;
+          id?: string;
+          name: string;
+          reply_to?: string | null;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Update: {
+          allowed_origin?: string;
+          confirm_message?: string;
+          created_at?: string;
+          from_name?: string | null;
+          id?: string;
+          name?: string;
+          reply_to?: string | null;
           updated_at?: string;
           user_id?: string;
         };
@@ -1118,6 +1275,14 @@ export type Database = {
         Args: { p_caps: Json; p_client: string; p_slug: string };
         Returns: Json;
       };
+      campaign_control: {
+        Args: { p_action: string; p_campaign_id: string };
+        Returns: Json;
+      };
+      campaign_start: {
+        Args: { p_at?: string; p_campaign_id: string };
+        Returns: Json;
+      };
       claim_deleted_files: { Args: { p_limit?: number }; Returns: string[] };
       claim_email_deliveries: {
         Args: {
@@ -1264,9 +1429,31 @@ export type Database = {
         Args: { p_entry_id: string; p_notification: Json };
         Returns: boolean;
       };
+      import_list_subscribers: {
+        Args: { p_consent_statement: string; p_list_id: string; p_rows: Json };
+        Returns: Json;
+      };
       is_target_verified: {
         Args: { p_email: string; p_user: string };
         Returns: boolean;
+      };
+      list_confirm: { Args: { p_token: string }; Returns: Json };
+      list_subscribe: {
+        Args: {
+          p_caps: Json;
+          p_client: string;
+          p_confirm_token: string;
+          p_email: string;
+          p_link_prefix: string;
+          p_list_id: string;
+          p_name: string;
+          p_origin: string;
+        };
+        Returns: Json;
+      };
+      list_unsubscribe: {
+        Args: { p_campaign_id: string; p_subscriber_id: string };
+        Returns: Json;
       };
       newsletter_token_hash: { Args: { p_token: string }; Returns: string };
       plan_usage: { Args: Record<PropertyKey, never>; Returns: Json };

@@ -1,7 +1,13 @@
--- Owners' newsletters, first step: lists, their subscribers (double opt-in or imported under the
--- owner's consent statement), campaigns and their recipients (one row per subscriber and campaign,
--- the exactly-once rule), the import and the campaign lifecycle RPCs, under RLS and in Realtime.
-create table "private"."campaign_messages" (
+-- Owners' newsletters, first step: lists, their subscribers (double opt-in through the list's signup
+-- form, or imported under the owner's consent statement), campaigns and their recipients (one row per
+-- subscriber and campaign, the exactly-once rule), the signup/confirm/unsubscribe, import and campaign
+-- lifecycle RPCs, under RLS and in Realtime; their sweep.
+alter table "private"."action_ledger" drop constraint "action_ledger_kind";
+
+alter table "public"."email_deliveries" drop constraint "email_deliveries_kind";
+
+
+  create table "private"."campaign_messages" (
     "campaign_id" uuid not null,
     "subscriber_id" uuid not null,
     "status" text not null default 'queued'::text,
@@ -14,6 +20,17 @@ create table "private"."campaign_messages" (
 
 
 alter table "private"."campaign_messages" enable row level security;
+
+
+  create table "private"."list_subscriber_tokens" (
+    "token_hash" text not null,
+    "subscriber_id" uuid not null,
+    "created_at" timestamp with time zone not null default now(),
+    "expires_at" timestamp with time zone not null
+      );
+
+
+alter table "private"."list_subscriber_tokens" enable row level security;
 
 
   create table "public"."campaigns" (
@@ -78,6 +95,12 @@ CREATE UNIQUE INDEX campaign_messages_pkey ON private.campaign_messages USING bt
 
 CREATE INDEX campaign_messages_queued_idx ON private.campaign_messages USING btree (campaign_id) WHERE (status = ANY (ARRAY['queued'::text, 'sending'::text]));
 
+CREATE INDEX list_subscriber_tokens_expiry_idx ON private.list_subscriber_tokens USING btree (expires_at);
+
+CREATE UNIQUE INDEX list_subscriber_tokens_pkey ON private.list_subscriber_tokens USING btree (token_hash);
+
+CREATE INDEX list_subscriber_tokens_subscriber_idx ON private.list_subscriber_tokens USING btree (subscriber_id, created_at DESC);
+
 CREATE INDEX campaigns_due_idx ON public.campaigns USING btree (scheduled_at) WHERE (status = 'scheduled'::text);
 
 CREATE UNIQUE INDEX campaigns_id_user_id_key ON public.campaigns USING btree (id, user_id);
@@ -102,6 +125,8 @@ CREATE INDEX newsletter_lists_user_id_idx ON public.newsletter_lists USING btree
 
 alter table "private"."campaign_messages" add constraint "campaign_messages_pkey" PRIMARY KEY using index "campaign_messages_pkey";
 
+alter table "private"."list_subscriber_tokens" add constraint "list_subscriber_tokens_pkey" PRIMARY KEY using index "list_subscriber_tokens_pkey";
+
 alter table "public"."campaigns" add constraint "campaigns_pkey" PRIMARY KEY using index "campaigns_pkey";
 
 alter table "public"."list_subscribers" add constraint "list_subscribers_pkey" PRIMARY KEY using index "list_subscribers_pkey";
@@ -123,6 +148,14 @@ alter table "private"."campaign_messages" validate constraint "campaign_messages
 alter table "private"."campaign_messages" add constraint "campaign_messages_subscriber_id_fkey" FOREIGN KEY (subscriber_id) REFERENCES list_subscribers(id) ON DELETE CASCADE not valid;
 
 alter table "private"."campaign_messages" validate constraint "campaign_messages_subscriber_id_fkey";
+
+alter table "private"."list_subscriber_tokens" add constraint "list_subscriber_tokens_hash_format" CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text)) not valid;
+
+alter table "private"."list_subscriber_tokens" validate constraint "list_subscriber_tokens_hash_format";
+
+alter table "private"."list_subscriber_tokens" add constraint "list_subscriber_tokens_subscriber_id_fkey" FOREIGN KEY (subscriber_id) REFERENCES list_subscribers(id) ON DELETE CASCADE not valid;
+
+alter table "private"."list_subscriber_tokens" validate constraint "list_subscriber_tokens_subscriber_id_fkey";
 
 alter table "public"."campaigns" add constraint "campaigns_body" CHECK ((octet_length(body_markdown) <= (100 * 1024))) not valid;
 
@@ -208,6 +241,14 @@ alter table "public"."newsletter_lists" add constraint "newsletter_lists_user_id
 
 alter table "public"."newsletter_lists" validate constraint "newsletter_lists_user_id_fkey";
 
+alter table "private"."action_ledger" add constraint "action_ledger_kind" CHECK ((kind = ANY (ARRAY['autoresponse'::text, 'target_confirmation'::text, 'webhook_manual_send'::text, 'webhook_attempt'::text, 'api_key_created'::text, 'booking_request'::text, 'booking'::text, 'booking_mail'::text, 'list_signup'::text, 'list_confirmation'::text]))) not valid;
+
+alter table "private"."action_ledger" validate constraint "action_ledger_kind";
+
+alter table "public"."email_deliveries" add constraint "email_deliveries_kind" CHECK ((kind = ANY (ARRAY['notification'::text, 'target_confirmation'::text, 'newsletter_confirmation'::text, 'autoresponse'::text, 'webhook_disabled'::text, 'quota_warning'::text, 'booking_confirmation'::text, 'booking_notice'::text, 'booking_cancellation'::text, 'list_confirmation'::text]))) not valid;
+
+alter table "public"."email_deliveries" validate constraint "email_deliveries_kind";
+
 set check_function_bodies = off;
 
 CREATE OR REPLACE FUNCTION private.campaigns_prepare()
@@ -241,6 +282,34 @@ begin
   new.reply_to := nullif(lower(btrim(coalesce(new.reply_to, ''))), '');
   new.updated_at := now();
   return new;
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.newsletter_lists_sweep(p_limit integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_tokens integer;
+  v_pending integer;
+begin
+  delete from private.list_subscriber_tokens t
+   where t.token_hash in (select x.token_hash from private.list_subscriber_tokens x
+                           where x.expires_at < now() limit greatest(p_limit, 0));
+  get diagnostics v_tokens = row_count;
+  -- Signups never confirmed are forgotten after 30 days.
+  delete from public.list_subscribers s
+   where s.id in (select x.id from public.list_subscribers x
+                   where x.status = 'pending' and x.created_at < now() - interval '30 days'
+                   limit greatest(p_limit, 0));
+  get diagnostics v_pending = row_count;
+  -- Copies of confirmation mail (they name the address) go after 30 days.
+  delete from public.email_deliveries d
+   where d.kind = 'list_confirmation' and d.status in ('sent', 'failed')
+     and d.created_at < now() - interval '30 days';
+  return jsonb_build_object('tokens', v_tokens, 'pending', v_pending);
 end;
 $function$
 ;
@@ -403,6 +472,228 @@ end;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.list_confirm(p_token text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_subscriber_id uuid;
+  v_list_name text;
+begin
+  delete from private.list_subscriber_tokens t
+   where t.token_hash = encode(sha256(convert_to(coalesce(p_token, ''), 'UTF8')), 'hex')
+     and t.expires_at > now()
+  returning t.subscriber_id into v_subscriber_id;
+  if v_subscriber_id is null then
+    return jsonb_build_object('status', 'invalid');
+  end if;
+  update public.list_subscribers s
+     set status = 'confirmed', consent_at = now(), confirmed_at = now()
+   where s.id = v_subscriber_id and s.status = 'pending';
+  select l.name into v_list_name from public.list_subscribers s
+    join public.newsletter_lists l on l.id = s.list_id where s.id = v_subscriber_id;
+  return jsonb_build_object('status', 'confirmed', 'list_name', v_list_name);
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_email text := lower(btrim(coalesce(p_email, '')));
+  v_name text := nullif(btrim(regexp_replace(coalesce(p_name, ''), '[\x01-\x1f\x7f-\x9f]+', ' ', 'g')), '');
+  v_client text := left(coalesce(p_client, ''), 200);
+  v_per_minute integer := coalesce((p_caps ->> 'per_client_minute')::integer, 5);
+  v_per_day integer := coalesce((p_caps ->> 'per_client_day')::integer, 20);
+  v_per_recipient integer := coalesce((p_caps ->> 'per_recipient_day')::integer, 3);
+  v_cooldown interval := make_interval(secs => coalesce((p_caps ->> 'cooldown_seconds')::integer, 6 * 3600));
+  v_list public.newsletter_lists;
+  v_subscriber public.list_subscribers;
+  v_target text;
+  v_link text;
+  v_text text;
+  v_label text;
+begin
+  if not public.autoresponse_address_ok(v_email) then
+    return jsonb_build_object('status', 'invalid', 'field', 'email', 'message', 'Enter a valid e-mail address.');
+  end if;
+  if char_length(coalesce(v_name, '')) > 100 then
+    return jsonb_build_object('status', 'invalid', 'field', 'name', 'message', 'Keep the name under 100 characters.');
+  end if;
+  if p_confirm_token is null or p_confirm_token !~ '^[A-Za-z0-9_-]{43}$'
+     or p_link_prefix is null or p_link_prefix !~ '^https?://[^\s"<>]+$' then
+    raise exception 'list_subscribe needs a token and the confirmation link''s prefix' using errcode = '22023';
+  end if;
+  select l.* into v_list from public.newsletter_lists l where l.id = p_list_id;
+  if not found then
+    return jsonb_build_object('status', 'not_found');
+  end if;
+  if regexp_replace(lower(btrim(coalesce(p_origin, ''))), '/$', '') <> v_list.allowed_origin then
+    return jsonb_build_object('status', 'foreign_origin');
+  end if;
+
+  -- The client's allowance at this owner's lists, counted whatever the outcome.
+  perform pg_advisory_xact_lock(hashtextextended('tinyback.list-client:' || v_list.user_id::text || ':' || v_client, 0));
+  if private.ledger_count('list_signup', now() - interval '1 minute', v_per_minute, v_list.user_id, null, null, v_client) >= v_per_minute then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', 60);
+  end if;
+  if private.ledger_count('list_signup', now() - interval '1 day', v_per_day, v_list.user_id, null, null, v_client) >= v_per_day then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', 3600);
+  end if;
+  insert into private.action_ledger (kind, user_id, client) values ('list_signup', v_list.user_id, v_client);
+
+  -- One decision at a time per address and list.
+  perform pg_advisory_xact_lock(hashtextextended('tinyback.list-address:' || p_list_id::text || ':' || v_email, 0));
+  select s.* into v_subscriber from public.list_subscribers s
+   where s.list_id = p_list_id and lower(s.email) = v_email for update;
+  if found and v_subscriber.status = 'confirmed' then
+    return jsonb_build_object('status', 'ok');
+  end if;
+  if not found then
+    insert into public.list_subscribers (list_id, user_id, email, name, status, source)
+      values (p_list_id, v_list.user_id, v_email, v_name, 'pending', 'form')
+      returning * into v_subscriber;
+  elsif v_subscriber.status <> 'pending' then
+    update public.list_subscribers s
+       set status = 'pending', name = coalesce(v_name, s.name), unsubscribed_at = null, bounced_at = null
+     where s.id = v_subscriber.id;
+  elsif exists (select 1 from private.list_subscriber_tokens t
+                 where t.subscriber_id = v_subscriber.id and t.created_at > now() - v_cooldown) then
+    -- A confirmation went out a short while ago: no second one yet.
+    return jsonb_build_object('status', 'ok');
+  end if;
+
+  -- At most v_per_recipient confirmation mails a day to one address, from every list together.
+  v_target := private.address_key(v_email);
+  perform pg_advisory_xact_lock(hashtextextended('tinyback.list-confirmation-to:' || v_target, 0));
+  if private.ledger_count_target('list_confirmation', now() - interval '1 day', v_per_recipient, v_target) >= v_per_recipient then
+    return jsonb_build_object('status', 'ok');
+  end if;
+  insert into private.action_ledger (kind, user_id, target) values ('list_confirmation', v_list.user_id, v_target);
+
+  delete from private.list_subscriber_tokens t where t.subscriber_id = v_subscriber.id;
+  insert into private.list_subscriber_tokens (token_hash, subscriber_id, expires_at)
+    values (encode(sha256(convert_to(p_confirm_token, 'UTF8')), 'hex'), v_subscriber.id, now() + interval '7 days');
+  v_link := p_link_prefix || p_confirm_token;
+  v_label := left(btrim(regexp_replace(v_list.name, '[\x01-\x1f\x7f-\x9f\u2028\u2029]+', ' ', 'g')), 100);
+  v_text := case when btrim(v_list.confirm_message) <> '' then btrim(v_list.confirm_message) || E'\n\n' else '' end
+    || 'Please confirm that you want to receive "' || v_label || '":' || E'\n' || v_link || E'\n\n'
+    || 'If you did not ask for this, ignore this message: you will not hear from this list.'
+    || E'\n\n--\nYou receive this because this address was entered in the signup form of "' || v_label
+    || '" on ' || v_list.allowed_origin || '.';
+  insert into public.email_deliveries
+      (kind, user_id, recipient, subject, reply_to, text_body, html_body, from_name)
+    values ('list_confirmation', v_list.user_id, v_email,
+            'Confirm your subscription to ' || left(v_label, 150), v_list.reply_to, v_text,
+            '<!doctype html><html><body style="font-family:sans-serif;line-height:1.5"><div>'
+              || replace(public.confirmation_mail_escape(v_text), E'\n', '<br>') || '</div></body></html>',
+            coalesce(v_list.from_name, private.autoresponse_from_name(v_list.name)));
+  return jsonb_build_object('status', 'ok');
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_subscriber public.list_subscribers;
+  v_list_name text;
+begin
+  select s.* into v_subscriber from public.list_subscribers s where s.id = p_subscriber_id for update;
+  if not found then
+    return jsonb_build_object('status', 'invalid');
+  end if;
+  select l.name into v_list_name from public.newsletter_lists l where l.id = v_subscriber.list_id;
+  if v_subscriber.status in ('pending', 'confirmed') then
+    update public.list_subscribers s set status = 'unsubscribed', unsubscribed_at = now()
+     where s.id = p_subscriber_id;
+    -- Counted on the campaign whose mail carried the link (once per subscriber).
+    update public.campaigns c set unsubscribed = c.unsubscribed + 1
+     where c.id = p_campaign_id and c.list_id = v_subscriber.list_id;
+  end if;
+  return jsonb_build_object('status', 'unsubscribed', 'list_name', v_list_name);
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.sweep_retention(p_limit integer DEFAULT 5000)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_old integer;
+  v_forwarded integer;
+  v_mails integer;
+  v_ledger integer;
+  v_keys integer;
+  v_analytics jsonb;
+  v_booking jsonb;
+  v_lists jsonb;
+begin
+  -- Entries older than their form's number of days.
+  with doomed as (
+    select e.id
+      from public.form_retention r
+      join public.entries e
+        on e.form_id = r.form_id and e.created_at < now() - make_interval(days => r.days)
+     where r.mode = 'days'
+     limit greatest(p_limit, 0)
+  )
+  delete from public.entries e using doomed where e.id = doomed.id;
+  get diagnostics v_old = row_count;
+
+  -- "Forward only": entries none of whose deliveries is still pending or being sent. Deliveries
+  -- are queued in the entry's transaction, so a committed entry without one has none to wait for.
+  with doomed as (
+    select e.id
+      from public.form_retention r
+      join public.entries e on e.form_id = r.form_id
+     where r.mode = 'forward_only'
+       and not exists (select 1 from public.email_deliveries d
+                        where d.entry_id = e.id and d.status in ('pending', 'sending'))
+       and not exists (select 1 from public.email_deliveries d
+                        where d.source_entry_id = e.id and d.status in ('pending', 'sending'))
+       and not exists (select 1 from public.webhook_deliveries w
+                        where w.entry_id = e.id and w.status in ('pending', 'sending'))
+     limit greatest(p_limit, 0)
+  )
+  delete from public.entries e using doomed where e.id = doomed.id;
+  get diagnostics v_forwarded = row_count;
+
+  -- Copies of replies still kept (their entry kept too) go 30 days after they were queued.
+  delete from public.email_deliveries d
+   where d.kind = 'autoresponse' and d.status in ('sent', 'failed')
+     and d.created_at < now() - interval '30 days';
+  get diagnostics v_mails = row_count;
+
+  v_ledger := private.purge_action_ledger();
+  v_keys := private.purge_revoked_api_keys();
+  -- Analytics events past their site's retention, and the salts of earlier days.
+  v_analytics := private.analytics_sweep(p_limit);
+  -- Booking links that can no longer act, and old copies of booking mail.
+  v_booking := private.booking_sweep(p_limit);
+  -- Owners' lists: expired confirmation links, signups never confirmed, old confirmation mail.
+  v_lists := private.newsletter_lists_sweep(p_limit);
+
+  return jsonb_build_object('expired', v_old, 'forwarded', v_forwarded, 'autoresponses', v_mails,
+                            'ledger', v_ledger, 'revoked_keys', v_keys, 'analytics', v_analytics,
+                            'booking', v_booking, 'lists', v_lists);
+end;
+$function$
+;
+
 grant delete on table "public"."campaigns" to "authenticated";
 
 grant select on table "public"."campaigns" to "authenticated";
@@ -555,9 +846,13 @@ CREATE TRIGGER newsletter_lists_prepare BEFORE INSERT OR UPDATE ON public.newsle
 
 alter function private.campaigns_prepare() set search_path to '';
 alter function private.newsletter_lists_prepare() set search_path to '';
+alter function private.newsletter_lists_sweep(p_limit integer) set search_path to '';
 alter function public.campaign_control(p_campaign_id uuid, p_action text) set search_path to '';
 alter function public.campaign_start(p_campaign_id uuid, p_at timestamp with time zone) set search_path to '';
 alter function public.import_list_subscribers(p_list_id uuid, p_rows jsonb, p_consent_statement text) set search_path to '';
+alter function public.list_confirm(p_token text) set search_path to '';
+alter function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb) set search_path to '';
+alter function public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id uuid) set search_path to '';
 alter publication supabase_realtime add table public.campaigns;
 alter publication supabase_realtime add table public.list_subscribers;
 alter table public.campaigns replica identity using index campaigns_id_user_id_key;
@@ -565,18 +860,29 @@ alter table public.list_subscribers replica identity using index list_subscriber
 comment on function public.campaign_control(p_campaign_id uuid, p_action text) is 'pause, resume, cancel or unschedule the caller''s campaign.';
 comment on function public.campaign_start(p_campaign_id uuid, p_at timestamp with time zone) is 'Sends the caller''s draft now (its recipients fixed: the list''s confirmed subscribers) or schedules it for p_at.';
 comment on function public.import_list_subscribers(p_list_id uuid, p_rows jsonb, p_consent_statement text) is 'Adds rows [{email, name}] to the caller''s list as confirmed under the consent statement given; reports invalid rows and duplicates, adds nothing twice.';
+comment on function public.list_confirm(p_token text) is 'Spends a confirmation link''s token (7 days, once): the subscriber is confirmed, with the time as their consent.';
+comment on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb) is 'A signup to an owner''s list from its form: origin, client limits, and the double opt-in mail (the owner''s words) at most once per cooldown and a few times a day per address; the same answer for every valid address.';
+comment on function public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id uuid) is 'Unsubscribes a list''s subscriber (the newsletter function checks the signed link first); counted on the campaign it came from.';
 comment on table private.campaign_messages is 'One row per recipient of a campaign, written when it starts: the primary key allows one message per subscriber and campaign.';
+comment on table private.list_subscriber_tokens is 'SHA-256 (hex) of the confirmation links of list signups; the tokens themselves are not stored.';
 comment on table public.campaigns is 'Campaigns to one list''s confirmed subscribers, written in Markdown; the counts follow the sending.';
 comment on table public.list_subscribers is 'Subscribers of owners'' lists: pending until they confirm (or imported under the owner''s consent statement), then confirmed, unsubscribed or bounced.';
 comment on table public.newsletter_lists is 'An owner''s mailing lists: the sender name and reply-to of their mail, the site their signup form posts from, and the owner''s words in the confirmation e-mail.';
 grant execute on function private.campaigns_prepare() to postgres;
 grant execute on function private.newsletter_lists_prepare() to postgres;
+grant execute on function private.newsletter_lists_sweep(p_limit integer) to postgres;
 grant execute on function public.campaign_control(p_campaign_id uuid, p_action text) to authenticated;
 grant execute on function public.campaign_control(p_campaign_id uuid, p_action text) to postgres;
 grant execute on function public.campaign_start(p_campaign_id uuid, p_at timestamp with time zone) to authenticated;
 grant execute on function public.campaign_start(p_campaign_id uuid, p_at timestamp with time zone) to postgres;
 grant execute on function public.import_list_subscribers(p_list_id uuid, p_rows jsonb, p_consent_statement text) to authenticated;
 grant execute on function public.import_list_subscribers(p_list_id uuid, p_rows jsonb, p_consent_statement text) to postgres;
+grant execute on function public.list_confirm(p_token text) to postgres;
+grant execute on function public.list_confirm(p_token text) to service_role;
+grant execute on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb) to postgres;
+grant execute on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb) to service_role;
+grant execute on function public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id uuid) to postgres;
+grant execute on function public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id uuid) to service_role;
 grant insert (allowed_origin) on table public.newsletter_lists to authenticated;
 grant insert (body_markdown) on table public.campaigns to authenticated;
 grant insert (confirm_message) on table public.newsletter_lists to authenticated;
@@ -598,6 +904,10 @@ grant update (subject) on table public.campaigns to authenticated;
 
 revoke execute on function private.campaigns_prepare() from public;
 revoke execute on function private.newsletter_lists_prepare() from public;
+revoke execute on function private.newsletter_lists_sweep(p_limit integer) from public;
 revoke execute on function public.campaign_control(p_campaign_id uuid, p_action text) from public;
 revoke execute on function public.campaign_start(p_campaign_id uuid, p_at timestamp with time zone) from public;
 revoke execute on function public.import_list_subscribers(p_list_id uuid, p_rows jsonb, p_consent_statement text) from public;
+revoke execute on function public.list_confirm(p_token text) from public;
+revoke execute on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb) from public;
+revoke execute on function public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id uuid) from public;

@@ -46,6 +46,7 @@ declare
   v_keys integer;
   v_analytics jsonb;
   v_booking jsonb;
+  v_lists jsonb;
 begin
   -- Entries older than their form's number of days.
   with doomed as (
@@ -89,10 +90,12 @@ begin
   v_analytics := private.analytics_sweep(p_limit);
   -- Booking links that can no longer act, and old copies of booking mail.
   v_booking := private.booking_sweep(p_limit);
+  -- Owners' lists: expired confirmation links, signups never confirmed, old confirmation mail.
+  v_lists := private.newsletter_lists_sweep(p_limit);
 
   return jsonb_build_object('expired', v_old, 'forwarded', v_forwarded, 'autoresponses', v_mails,
                             'ledger', v_ledger, 'revoked_keys', v_keys, 'analytics', v_analytics,
-                            'booking', v_booking);
+                            'booking', v_booking, 'lists', v_lists);
 end;
 $function$;
 revoke all on function public.sweep_retention(p_limit integer) from public, anon, authenticated, service_role;

@@ -383,6 +383,20 @@ create index campaign_messages_queued_idx ON private.campaign_messages (campaign
 comment on table private.campaign_messages is
   'One row per recipient of a campaign, written when it starts: the primary key allows one message per subscriber and campaign.';
 
+create table private.list_subscriber_tokens (
+  token_hash text not null,
+  subscriber_id uuid not null,
+  created_at timestamp with time zone default now() not null,
+  expires_at timestamp with time zone not null,
+  constraint list_subscriber_tokens_pkey PRIMARY KEY (token_hash),
+  constraint list_subscriber_tokens_subscriber_id_fkey FOREIGN KEY (subscriber_id) REFERENCES public.list_subscribers(id) ON DELETE CASCADE,
+  constraint list_subscriber_tokens_hash_format CHECK (token_hash ~ '^[0-9a-f]{64}$')
+);
+create index list_subscriber_tokens_subscriber_idx ON private.list_subscriber_tokens (subscriber_id, created_at DESC);
+create index list_subscriber_tokens_expiry_idx ON private.list_subscriber_tokens (expires_at);
+comment on table private.list_subscriber_tokens is
+  'SHA-256 (hex) of the confirmation links of list signups; the tokens themselves are not stored.';
+
 create or replace function private.newsletter_lists_prepare()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -585,6 +599,197 @@ comment on function public.campaign_control(p_campaign_id uuid, p_action text) i
 revoke all on function public.campaign_control(p_campaign_id uuid, p_action text) from public, anon, authenticated, service_role;
 grant execute on function public.campaign_control(p_campaign_id uuid, p_action text) to authenticated;
 
+create or replace function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_email text := lower(btrim(coalesce(p_email, '')));
+  v_name text := nullif(btrim(regexp_replace(coalesce(p_name, ''), '[\x01-\x1f\x7f-\x9f]+', ' ', 'g')), '');
+  v_client text := left(coalesce(p_client, ''), 200);
+  v_per_minute integer := coalesce((p_caps ->> 'per_client_minute')::integer, 5);
+  v_per_day integer := coalesce((p_caps ->> 'per_client_day')::integer, 20);
+  v_per_recipient integer := coalesce((p_caps ->> 'per_recipient_day')::integer, 3);
+  v_cooldown interval := make_interval(secs => coalesce((p_caps ->> 'cooldown_seconds')::integer, 6 * 3600));
+  v_list public.newsletter_lists;
+  v_subscriber public.list_subscribers;
+  v_target text;
+  v_link text;
+  v_text text;
+  v_label text;
+begin
+  if not public.autoresponse_address_ok(v_email) then
+    return jsonb_build_object('status', 'invalid', 'field', 'email', 'message', 'Enter a valid e-mail address.');
+  end if;
+  if char_length(coalesce(v_name, '')) > 100 then
+    return jsonb_build_object('status', 'invalid', 'field', 'name', 'message', 'Keep the name under 100 characters.');
+  end if;
+  if p_confirm_token is null or p_confirm_token !~ '^[A-Za-z0-9_-]{43}$'
+     or p_link_prefix is null or p_link_prefix !~ '^https?://[^\s"<>]+$' then
+    raise exception 'list_subscribe needs a token and the confirmation link''s prefix' using errcode = '22023';
+  end if;
+  select l.* into v_list from public.newsletter_lists l where l.id = p_list_id;
+  if not found then
+    return jsonb_build_object('status', 'not_found');
+  end if;
+  if regexp_replace(lower(btrim(coalesce(p_origin, ''))), '/$', '') <> v_list.allowed_origin then
+    return jsonb_build_object('status', 'foreign_origin');
+  end if;
+
+  -- The client's allowance at this owner's lists, counted whatever the outcome.
+  perform pg_advisory_xact_lock(hashtextextended('tinyback.list-client:' || v_list.user_id::text || ':' || v_client, 0));
+  if private.ledger_count('list_signup', now() - interval '1 minute', v_per_minute, v_list.user_id, null, null, v_client) >= v_per_minute then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', 60);
+  end if;
+  if private.ledger_count('list_signup', now() - interval '1 day', v_per_day, v_list.user_id, null, null, v_client) >= v_per_day then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', 3600);
+  end if;
+  insert into private.action_ledger (kind, user_id, client) values ('list_signup', v_list.user_id, v_client);
+
+  -- One decision at a time per address and list.
+  perform pg_advisory_xact_lock(hashtextextended('tinyback.list-address:' || p_list_id::text || ':' || v_email, 0));
+  select s.* into v_subscriber from public.list_subscribers s
+   where s.list_id = p_list_id and lower(s.email) = v_email for update;
+  if found and v_subscriber.status = 'confirmed' then
+    return jsonb_build_object('status', 'ok');
+  end if;
+  if not found then
+    insert into public.list_subscribers (list_id, user_id, email, name, status, source)
+      values (p_list_id, v_list.user_id, v_email, v_name, 'pending', 'form')
+      returning * into v_subscriber;
+  elsif v_subscriber.status <> 'pending' then
+    update public.list_subscribers s
+       set status = 'pending', name = coalesce(v_name, s.name), unsubscribed_at = null, bounced_at = null
+     where s.id = v_subscriber.id;
+  elsif exists (select 1 from private.list_subscriber_tokens t
+                 where t.subscriber_id = v_subscriber.id and t.created_at > now() - v_cooldown) then
+    -- A confirmation went out a short while ago: no second one yet.
+    return jsonb_build_object('status', 'ok');
+  end if;
+
+  -- At most v_per_recipient confirmation mails a day to one address, from every list together.
+  v_target := private.address_key(v_email);
+  perform pg_advisory_xact_lock(hashtextextended('tinyback.list-confirmation-to:' || v_target, 0));
+  if private.ledger_count_target('list_confirmation', now() - interval '1 day', v_per_recipient, v_target) >= v_per_recipient then
+    return jsonb_build_object('status', 'ok');
+  end if;
+  insert into private.action_ledger (kind, user_id, target) values ('list_confirmation', v_list.user_id, v_target);
+
+  delete from private.list_subscriber_tokens t where t.subscriber_id = v_subscriber.id;
+  insert into private.list_subscriber_tokens (token_hash, subscriber_id, expires_at)
+    values (encode(sha256(convert_to(p_confirm_token, 'UTF8')), 'hex'), v_subscriber.id, now() + interval '7 days');
+  v_link := p_link_prefix || p_confirm_token;
+  v_label := left(btrim(regexp_replace(v_list.name, '[\x01-\x1f\x7f-\x9f\u2028\u2029]+', ' ', 'g')), 100);
+  v_text := case when btrim(v_list.confirm_message) <> '' then btrim(v_list.confirm_message) || E'\n\n' else '' end
+    || 'Please confirm that you want to receive "' || v_label || '":' || E'\n' || v_link || E'\n\n'
+    || 'If you did not ask for this, ignore this message: you will not hear from this list.'
+    || E'\n\n--\nYou receive this because this address was entered in the signup form of "' || v_label
+    || '" on ' || v_list.allowed_origin || '.';
+  insert into public.email_deliveries
+      (kind, user_id, recipient, subject, reply_to, text_body, html_body, from_name)
+    values ('list_confirmation', v_list.user_id, v_email,
+            'Confirm your subscription to ' || left(v_label, 150), v_list.reply_to, v_text,
+            '<!doctype html><html><body style="font-family:sans-serif;line-height:1.5"><div>'
+              || replace(public.confirmation_mail_escape(v_text), E'\n', '<br>') || '</div></body></html>',
+            coalesce(v_list.from_name, private.autoresponse_from_name(v_list.name)));
+  return jsonb_build_object('status', 'ok');
+end;
+$function$;
+comment on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb) is
+  'A signup to an owner''s list from its form: origin, client limits, and the double opt-in mail (the owner''s words) at most once per cooldown and a few times a day per address; the same answer for every valid address.';
+revoke all on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb) from public, anon, authenticated, service_role;
+grant execute on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb) to service_role;
+
+create or replace function public.list_confirm(p_token text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_subscriber_id uuid;
+  v_list_name text;
+begin
+  delete from private.list_subscriber_tokens t
+   where t.token_hash = encode(sha256(convert_to(coalesce(p_token, ''), 'UTF8')), 'hex')
+     and t.expires_at > now()
+  returning t.subscriber_id into v_subscriber_id;
+  if v_subscriber_id is null then
+    return jsonb_build_object('status', 'invalid');
+  end if;
+  update public.list_subscribers s
+     set status = 'confirmed', consent_at = now(), confirmed_at = now()
+   where s.id = v_subscriber_id and s.status = 'pending';
+  select l.name into v_list_name from public.list_subscribers s
+    join public.newsletter_lists l on l.id = s.list_id where s.id = v_subscriber_id;
+  return jsonb_build_object('status', 'confirmed', 'list_name', v_list_name);
+end;
+$function$;
+comment on function public.list_confirm(p_token text) is
+  'Spends a confirmation link''s token (7 days, once): the subscriber is confirmed, with the time as their consent.';
+revoke all on function public.list_confirm(p_token text) from public, anon, authenticated, service_role;
+grant execute on function public.list_confirm(p_token text) to service_role;
+
+create or replace function public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_subscriber public.list_subscribers;
+  v_list_name text;
+begin
+  select s.* into v_subscriber from public.list_subscribers s where s.id = p_subscriber_id for update;
+  if not found then
+    return jsonb_build_object('status', 'invalid');
+  end if;
+  select l.name into v_list_name from public.newsletter_lists l where l.id = v_subscriber.list_id;
+  if v_subscriber.status in ('pending', 'confirmed') then
+    update public.list_subscribers s set status = 'unsubscribed', unsubscribed_at = now()
+     where s.id = p_subscriber_id;
+    -- Counted on the campaign whose mail carried the link (once per subscriber).
+    update public.campaigns c set unsubscribed = c.unsubscribed + 1
+     where c.id = p_campaign_id and c.list_id = v_subscriber.list_id;
+  end if;
+  return jsonb_build_object('status', 'unsubscribed', 'list_name', v_list_name);
+end;
+$function$;
+comment on function public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id uuid) is
+  'Unsubscribes a list''s subscriber (the newsletter function checks the signed link first); counted on the campaign it came from.';
+revoke all on function public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id uuid) from public, anon, authenticated, service_role;
+grant execute on function public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id uuid) to service_role;
+
+create or replace function private.newsletter_lists_sweep(p_limit integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  v_tokens integer;
+  v_pending integer;
+begin
+  delete from private.list_subscriber_tokens t
+   where t.token_hash in (select x.token_hash from private.list_subscriber_tokens x
+                           where x.expires_at < now() limit greatest(p_limit, 0));
+  get diagnostics v_tokens = row_count;
+  -- Signups never confirmed are forgotten after 30 days.
+  delete from public.list_subscribers s
+   where s.id in (select x.id from public.list_subscribers x
+                   where x.status = 'pending' and x.created_at < now() - interval '30 days'
+                   limit greatest(p_limit, 0));
+  get diagnostics v_pending = row_count;
+  -- Copies of confirmation mail (they name the address) go after 30 days.
+  delete from public.email_deliveries d
+   where d.kind = 'list_confirmation' and d.status in ('sent', 'failed')
+     and d.created_at < now() - interval '30 days';
+  return jsonb_build_object('tokens', v_tokens, 'pending', v_pending);
+end;
+$function$;
+revoke all on function private.newsletter_lists_sweep(p_limit integer) from public, anon, authenticated, service_role;
+
 create trigger newsletter_lists_prepare BEFORE INSERT OR UPDATE ON public.newsletter_lists FOR EACH ROW EXECUTE FUNCTION private.newsletter_lists_prepare();
 create trigger campaigns_prepare BEFORE INSERT OR UPDATE ON public.campaigns FOR EACH ROW EXECUTE FUNCTION private.campaigns_prepare();
 
@@ -615,6 +820,7 @@ create policy "Draft campaigns are deletable by their owner" on public.campaigns
   for delete to authenticated using ((( SELECT auth.uid() AS uid) = user_id) and status = 'draft');
 
 alter table private.campaign_messages enable row level security;
+alter table private.list_subscriber_tokens enable row level security;
 
 revoke all on table public.newsletter_lists from public, anon, authenticated, service_role;
 grant select, delete on table public.newsletter_lists to authenticated;
@@ -630,6 +836,7 @@ grant insert (user_id, list_id, subject, body_markdown) on table public.campaign
 grant update (list_id, subject, body_markdown) on table public.campaigns to authenticated;
 grant all on table public.campaigns to service_role;
 revoke all on table private.campaign_messages from public, anon, authenticated, service_role;
+revoke all on table private.list_subscriber_tokens from public, anon, authenticated, service_role;
 
 alter publication supabase_realtime add table public.list_subscribers;
 alter publication supabase_realtime add table public.campaigns;

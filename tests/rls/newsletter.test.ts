@@ -5,10 +5,11 @@
 // duplicates and adding nothing twice; a campaign's recipients are fixed once, when it starts, one
 // row per subscriber (the primary key allows no second); pause, resume and cancel follow their
 // rules; deleting the account deletes lists, subscribers and campaigns.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type pg from 'pg';
 import type { RealtimePostgresChangesPayload, SupabaseClient } from '@supabase/supabase-js';
-import { anon, runAs, superuserPool, user } from '../support/db.ts';
+import { anon, commitAsService, runAs, superuserPool, user } from '../support/db.ts';
 import { listenToTable } from '../support/realtime.ts';
 import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
 
@@ -290,6 +291,116 @@ describe('campaigns', () => {
       .in('id', [draft, sending])
       .select('id');
     expect(removed.data).toEqual([{ id: draft }]);
+  });
+});
+
+describe('the signup (double opt-in)', () => {
+  const token = () => randomBytes(32).toString('base64url');
+  const subscribe = async (
+    listId: string,
+    email: string,
+    confirm: string,
+    origin = 'https://shop.example.test',
+  ) =>
+    (
+      await commitAsService<{ a: Row }>(
+        pool,
+        `select public.list_subscribe($1, $2, 'Ada', $3, 'client-1', $4, 'https://site.test/newsletter/confirm?list=1&token=',
+                                      '{"per_client_minute": 100, "per_client_day": 100}') as a`,
+        [listId, email, origin, confirm],
+      )
+    )[0]!.a;
+  const status = async (listId: string, email: string) =>
+    (
+      await pool.query<{ status: string }>(
+        'select status from public.list_subscribers where list_id = $1 and email = $2',
+        [listId, email],
+      )
+    ).rows[0]?.status;
+  const confirmations = async (email: string) =>
+    (
+      await pool.query<{ n: number }>(
+        `select count(*)::int as n from public.email_deliveries where kind = 'list_confirmation' and recipient = $1`,
+        [email],
+      )
+    ).rows[0]!.n;
+
+  it('keeps a signup pending until its link is spent, mails it once per cooldown, answers alike', async () => {
+    const list = await createList(alice.client, 'Signups');
+    const email = `sign-${Date.now()}@example.test`;
+    const first = token();
+    expect(await subscribe(list, email, first)).toEqual({ status: 'ok' });
+    expect(await status(list, email)).toBe('pending');
+    expect(await subscribe(list, email, token())).toEqual({ status: 'ok' });
+    expect(await confirmations(email)).toBe(1);
+    expect(await subscribe(list, email, token(), 'https://evil.example')).toEqual({
+      status: 'foreign_origin',
+    });
+    const [confirmed] = await commitAsService<{ a: Row }>(
+      pool,
+      'select public.list_confirm($1) as a',
+      [first],
+    );
+    expect(confirmed!.a).toEqual({ status: 'confirmed', list_name: 'Signups' });
+    expect(await status(list, email)).toBe('confirmed');
+    const [again] = await commitAsService<{ a: Row }>(pool, 'select public.list_confirm($1) as a', [
+      first,
+    ]);
+    expect(again!.a).toEqual({ status: 'invalid' });
+    // A confirmed address signing up again gets the same answer and no mail.
+    expect(await subscribe(list, email, token())).toEqual({ status: 'ok' });
+    expect(await confirmations(email)).toBe(1);
+    const { rows } = await pool.query<{ text_body: string }>(
+      `select text_body from public.email_deliveries where kind = 'list_confirmation' and recipient = $1`,
+      [email],
+    );
+    expect(rows[0]!.text_body).toContain(
+      `https://site.test/newsletter/confirm?list=1&token=${first}`,
+    );
+    expect(rows[0]!.text_body).not.toContain('Ada');
+  });
+
+  it('mails one address at most 3 confirmations a day, from all lists together', async () => {
+    const email = `capped-${Date.now()}@example.test`;
+    for (let i = 0; i < 5; i++) {
+      const list = await createList(alice.client, `Cap ${i}`);
+      expect(await subscribe(list, email, token())).toEqual({ status: 'ok' });
+    }
+    expect(await confirmations(email)).toBe(3);
+  });
+
+  it('unsubscribes through list_unsubscribe(), counted on the campaign', async () => {
+    const list = await createList(alice.client, 'Leaving');
+    await importRows(alice.client, list, [{ email: 'leaver@example.test' }]);
+    const { data: campaign } = await alice.client
+      .from('campaigns')
+      .insert({ list_id: list, subject: 'S', body_markdown: 'B' })
+      .select('id')
+      .single();
+    const { rows } = await pool.query<{ id: string }>(
+      `select id from public.list_subscribers where list_id = $1`,
+      [list],
+    );
+    const unsubscribe = () =>
+      commitAsService<{ a: Row }>(pool, 'select public.list_unsubscribe($1, $2) as a', [
+        rows[0]!.id,
+        campaign!.id,
+      ]);
+    expect((await unsubscribe())[0]!.a).toEqual({ status: 'unsubscribed', list_name: 'Leaving' });
+    expect((await unsubscribe())[0]!.a).toEqual({ status: 'unsubscribed', list_name: 'Leaving' });
+    const { data } = await alice.client
+      .from('campaigns')
+      .select('unsubscribed')
+      .eq('id', campaign!.id)
+      .single();
+    expect(data).toEqual({ unsubscribed: 1 });
+    expect(await status(list, 'leaver@example.test')).toBe('unsubscribed');
+    for (const actor of [anon, user(alice.id)]) {
+      const outcome = await runAs(pool, actor, 'select public.list_unsubscribe($1, null)', [
+        rows[0]!.id,
+      ]);
+      expect(outcome.code).toBe('42501');
+    }
   });
 });
 
