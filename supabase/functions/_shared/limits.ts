@@ -159,6 +159,29 @@ export const NEWSLETTER = {
   forgetUnconfirmedAfterDays: 30,
 } as const;
 
+/**
+ * Owners' lists: the signup form a list embeds on its site (`newsletter` function, `/lists/…`),
+ * passed to list_subscribe() on every call. A client is counted per owner (all their lists).
+ */
+export const LISTS = {
+  /** Largest accepted signup body, in bytes: an address and a name, even as multipart. */
+  maxBodyBytes: 4 * 1024,
+  /** Longest address, in characters (as the database's check). */
+  maxEmailLength: 254,
+  /** Longest subscriber name, in characters (as the database's check). */
+  maxNameLength: 100,
+  /** Signups one client may send to one owner's lists per minute. */
+  perClientPerMinute: 5,
+  /** Signups one client may send to one owner's lists per day. */
+  perClientPerDay: 20,
+  /** Confirmation e-mails one address receives per day, from every list together. */
+  perRecipientPerDay: 3,
+  /** At most one confirmation e-mail per address and list this often, in hours. */
+  confirmationCooldownHours: 6,
+  /** How long a confirmation link works, in days (list_subscribe() sets it). */
+  confirmLinkTtlDays: 7,
+} as const;
+
 /** API keys and the read API (`forms-api` function). */
 export const API_KEYS = {
   /** Every key starts with this, so a leaked key is recognisable (and found by secret scanners). */

@@ -32,6 +32,14 @@ function fakeDeps(overrides: Partial<NewsletterDeps> = {}) {
     functionUrl: FN,
     siteUrl: 'https://site.test/',
     log: () => undefined,
+    // The owners' lists have tests of their own (lists.test.ts).
+    lists: {
+      subscribe: async () => ({ status: 'ok' }),
+      confirm: async () => ({ status: 'invalid' }),
+      unsubscribe: async () => ({ status: 'invalid' }),
+      clientHash: async () => 'list-client',
+      linkSecret: 'secret',
+    },
     ...overrides,
   };
   return { deps, signups, calls, setResult: (r: SignupResult) => (result = r) };

@@ -4,7 +4,8 @@
 //   POST /newsletter/confirm         spend a confirm token (double opt-in): {"token": "…"} or
 //                                    ?token=…, answered in JSON;
 //   POST /newsletter/unsubscribe     spend an unsubscribe token, likewise (also RFC 8058's
-//                                    one-click POST, token in the query).
+//                                    one-click POST, token in the query);
+//   /newsletter/lists/…, /newsletter/u/…   the owners' lists: see lists.ts.
 // The e-mail's links open the site's /newsletter/confirm and /newsletter/unsubscribe pages, which
 // act only when the reader presses their button: a mail scanner that fetches every link neither
 // confirms nor unsubscribes anybody. A GET of the function's own link URLs changes nothing either
@@ -13,9 +14,9 @@
 // unchanged under Deno and in unit tests.
 import { NEWSLETTER } from '../_shared/limits.ts';
 import { composeConfirmation, linkFor } from './mail.ts';
-import type { SignupInput, SignupResult } from './model.ts';
-import { parseSignup } from './request-body.ts';
-import { readLimited } from '../_shared/read-limited.ts';
+import { handleListRoute, listRouteOf } from './lists.ts';
+import type { ListsDeps, SignupInput, SignupResult } from './model.ts';
+import { parseSignup, readSmallBody } from './request-body.ts';
 import { functionRoute, matchRoute } from '../_shared/route.ts';
 
 export interface NewsletterDeps {
@@ -34,6 +35,8 @@ export interface NewsletterDeps {
   /** The site, whose pages the e-mail's links open; null: the links lead to this function. */
   siteUrl: string | null;
   log(message: string): void;
+  /** The owners' lists (lists.ts). */
+  lists: ListsDeps;
 }
 
 /** The tokens tokens.ts makes: 32 random bytes, base64url without padding. */
@@ -80,6 +83,8 @@ function preflight(): Response {
 
 export async function handleRequest(req: Request, deps: NewsletterDeps): Promise<Response> {
   const url = new URL(req.url);
+  const listRoute = listRouteOf(url.pathname);
+  if (listRoute) return handleListRoute(listRoute, req, url, deps);
   const route = routeOf(url.pathname);
   if (route === '') {
     if (req.method === 'OPTIONS') return preflight();
@@ -98,16 +103,6 @@ export async function handleRequest(req: Request, deps: NewsletterDeps): Promise
     return handleLinkGet(route, url.searchParams.get('token') ?? '', deps);
   }
   return refuse(404, 'not_found', 'Not found.');
-}
-
-/** Reads the body of a small request; null when it is longer than `limit`. */
-async function readSmallBody(req: Request, limit: number): Promise<Uint8Array | null> {
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (declared > limit) {
-    await req.body?.cancel().catch(() => undefined);
-    return null;
-  }
-  return readLimited(req, limit);
 }
 
 async function handleSignup(req: Request, deps: NewsletterDeps): Promise<Response> {

@@ -11,9 +11,10 @@ import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { clientSaltFromEnv, hashClientKey } from '../_shared/client-hash.ts';
 import { connectDatabase, databaseUrlFromEnv } from '../_shared/database.ts';
 import { clientIp, rateLimitKey } from '../_shared/client-ip.ts';
+import { linkSecretFromEnv } from '../_shared/list-unsubscribe.ts';
 import { createOutbox } from '../_shared/outbox/worker.ts';
 import { handleRequest, type NewsletterDeps } from './handler.ts';
-import { createNewsletterStore } from './supabase-store.ts';
+import { createListsStore, createNewsletterStore } from './supabase-store.ts';
 import { newToken } from './tokens.ts';
 
 const env = (name: string) => Deno.env.get(name);
@@ -30,6 +31,7 @@ const supabase = createClient(supabaseUrl, serviceKey, {
   auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 });
 const store = createNewsletterStore(supabase);
+const listsStore = createListsStore(supabase);
 const salt = clientSaltFromEnv(env);
 const siteUrl = env('SITE_URL') || null;
 // Said once per start: the links still work, but answer in plain text instead of the site's pages.
@@ -67,6 +69,15 @@ const deps: NewsletterDeps = {
   functionUrl: env('NEWSLETTER_PUBLIC_URL') || `${supabaseUrl}/functions/v1/newsletter`,
   siteUrl,
   log: (message) => console.error(`newsletter: ${message}`),
+  lists: {
+    subscribe: listsStore.subscribe,
+    confirm: listsStore.confirm,
+    unsubscribe: listsStore.unsubscribe,
+    // Apart from the footer's hashes: a list's allowance is its owner's, not the site's.
+    clientHash: (req) =>
+      hashClientKey(rateLimitKey(clientIp(req.headers)), salt, 'newsletter-lists'),
+    linkSecret: linkSecretFromEnv(env),
+  },
 };
 
 Deno.serve((req) => handleRequest(req, deps));

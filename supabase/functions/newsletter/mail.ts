@@ -13,7 +13,29 @@ export interface ConfirmationMail {
 const SITE_PAGES = {
   confirm: '/newsletter/confirm',
   unsubscribe: '/newsletter/unsubscribe',
+  /** Where a list's signup form leads a browser after its post. */
+  listCheckInbox: '/newsletter/check-inbox',
 } as const;
+
+const trimSlashes = (url: string) => url.replace(/\/+$/, '');
+
+/** A page of the site. */
+export function siteLink(siteUrl: string, page: keyof typeof SITE_PAGES): string {
+  return `${trimSlashes(siteUrl)}${SITE_PAGES[page]}`;
+}
+
+/**
+ * A list's confirmation link without its token (list_subscribe() appends it): the site's confirm
+ * page, told by `list=1` that the token is a list's, or the function's own URL without a site.
+ */
+export function listConfirmLinkPrefix(where: {
+  siteUrl: string | null;
+  functionUrl: string;
+}): string {
+  return where.siteUrl
+    ? `${siteLink(where.siteUrl, 'confirm')}?list=1&token=`
+    : `${trimSlashes(where.functionUrl)}/lists/confirm?token=`;
+}
 
 /**
  * An e-mail link: the site's page for the action (which acts only when its button is pressed), or
@@ -25,8 +47,8 @@ export function linkFor(
   token: string,
 ): string {
   const url = where.siteUrl
-    ? new URL(`${where.siteUrl.replace(/\/+$/, '')}${SITE_PAGES[action]}`)
-    : new URL(`${where.functionUrl.replace(/\/+$/, '')}/${action}`);
+    ? new URL(siteLink(where.siteUrl, action))
+    : new URL(`${trimSlashes(where.functionUrl)}/${action}`);
   url.searchParams.set('token', token);
   return url.toString();
 }

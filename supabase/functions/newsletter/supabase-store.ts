@@ -1,8 +1,16 @@
 // Storage for the newsletter endpoint through supabase-js with the service role: one RPC per
-// request, each its own transaction (see migration 20261124130000_newsletter_double_opt_in.sql).
+// request, each its own transaction (see migration 20261124130000_newsletter_double_opt_in.sql,
+// and for the owners' lists supabase/schemas/13-newsletter.sql).
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
-import { NEWSLETTER } from '../_shared/limits.ts';
-import type { SignupInput, SignupResult } from './model.ts';
+import { LISTS, NEWSLETTER } from '../_shared/limits.ts';
+import type {
+  ListConfirmResult,
+  ListSignupInput,
+  ListSignupResult,
+  ListUnsubscribeResult,
+  SignupInput,
+  SignupResult,
+} from './model.ts';
 
 const HOUR = 60 * 60;
 
@@ -44,6 +52,79 @@ export function createNewsletterStore(client: SupabaseClient) {
       const { data, error } = await client.rpc('unsubscribe_newsletter', { p_token: token });
       if (error) throw new Error(`unsubscribe_newsletter: ${error.message}`);
       return data === 'unsubscribed' ? 'unsubscribed' : 'invalid';
+    },
+  };
+}
+
+/** The caps list_subscribe() applies, from LISTS (its own defaults are the same numbers). */
+export const LIST_CAPS = {
+  per_client_minute: LISTS.perClientPerMinute,
+  per_client_day: LISTS.perClientPerDay,
+  per_recipient_day: LISTS.perRecipientPerDay,
+  cooldown_seconds: LISTS.confirmationCooldownHours * HOUR,
+};
+
+type Answer = Record<string, unknown> | null;
+
+/** The owners' lists: list_subscribe(), list_confirm() and list_unsubscribe(), service role only. */
+export function createListsStore(client: Pick<SupabaseClient, 'rpc'>) {
+  async function call(name: string, args: Record<string, unknown>): Promise<Answer> {
+    const { data, error } = await client.rpc(name, args);
+    if (error) throw new Error(`${name}: ${error.message}`);
+    return data as Answer;
+  }
+  const unexpected = (name: string, answer: Answer) =>
+    new Error(`${name}: unexpected answer ${JSON.stringify(answer)}`);
+
+  return {
+    async subscribe(input: ListSignupInput): Promise<ListSignupResult> {
+      const answer = await call('list_subscribe', {
+        p_list_id: input.listId,
+        p_email: input.email,
+        p_name: input.name,
+        p_origin: input.origin,
+        p_client: input.client,
+        p_confirm_token: input.confirmToken,
+        p_link_prefix: input.linkPrefix,
+        p_caps: LIST_CAPS,
+      });
+      switch (answer?.status) {
+        case 'ok':
+        case 'not_found':
+        case 'foreign_origin':
+          return { status: answer.status };
+        case 'invalid':
+          return {
+            status: 'invalid',
+            field: answer.field === 'name' ? 'name' : 'email',
+            message: String(answer.message ?? ''),
+          };
+        case 'rate_limited':
+          return { status: 'rate_limited', retryAfter: Number(answer.retry_after) || 60 };
+      }
+      throw unexpected('list_subscribe', answer);
+    },
+
+    async confirm(token: string): Promise<ListConfirmResult> {
+      const answer = await call('list_confirm', { p_token: token });
+      if (answer?.status === 'confirmed')
+        return { status: 'confirmed', listName: String(answer.list_name ?? '') };
+      if (answer?.status === 'invalid') return { status: 'invalid' };
+      throw unexpected('list_confirm', answer);
+    },
+
+    async unsubscribe(
+      subscriberId: string,
+      campaignId: string | null,
+    ): Promise<ListUnsubscribeResult> {
+      const answer = await call('list_unsubscribe', {
+        p_subscriber_id: subscriberId,
+        p_campaign_id: campaignId,
+      });
+      if (answer?.status === 'unsubscribed')
+        return { status: 'unsubscribed', listName: String(answer.list_name ?? '') };
+      if (answer?.status === 'invalid') return { status: 'invalid' };
+      throw unexpected('list_unsubscribe', answer);
     },
   };
 }
