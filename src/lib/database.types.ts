@@ -1275,10 +1275,43 @@ export type Database = {
         Args: { p_caps: Json; p_client: string; p_slug: string };
         Returns: Json;
       };
+      campaign_begin: {
+        Args: { p_lease: string; p_messages: Json };
+        Returns: {
+          attempts: number;
+          campaign_id: string;
+          subscriber_id: string;
+        }[];
+      };
+      campaign_claim: {
+        Args: {
+          p_lease_seconds: number;
+          p_limit: number;
+          p_new_account_per_day?: number;
+          p_per_account_per_day?: number;
+          p_per_account_per_second: number;
+        };
+        Returns: {
+          attempts: number;
+          body_markdown: string;
+          campaign_id: string;
+          from_name: string;
+          lease: string;
+          list_id: string;
+          list_name: string;
+          recipient: string;
+          recipient_name: string;
+          reply_to: string;
+          subject: string;
+          subscriber_id: string;
+          user_id: string;
+        }[];
+      };
       campaign_control: {
         Args: { p_action: string; p_campaign_id: string };
         Returns: Json;
       };
+      campaign_finish: { Args: { p_results: Json }; Returns: number };
       campaign_start: {
         Args: { p_at?: string; p_campaign_id: string };
         Returns: Json;
