@@ -51,6 +51,8 @@ const DashboardLayout = lazyPage(dashboardPages, 'DashboardLayout');
 const AnalyticsPage = lazyPage(dashboardPages, 'AnalyticsPage');
 const BookingPage = lazyPage(dashboardPages, 'BookingPage');
 const BookingFormPage = lazyPage(dashboardPages, 'BookingFormPage');
+const NewsletterPage = lazyPage(dashboardPages, 'NewsletterPage');
+const CampaignPage = lazyPage(dashboardPages, 'CampaignPage');
 const FormsPage = lazyPage(() => import('./routes/forms-page'), 'FormsPage');
 const SettingsPage = lazyPage(() => import('./routes/settings-page'), 'SettingsPage');
 
@@ -98,6 +100,8 @@ export function AppRoutes() {
             <Route path={paths.dashboardBooking} element={<BookingPage />} />
             <Route path={paths.dashboardBookingNew} element={<BookingFormPage />} />
             <Route path={paths.dashboardBookingItem(':id')} element={<BookingFormPage />} />
+            <Route path={paths.dashboardNewsletter} element={<NewsletterPage />} />
+            <Route path={paths.dashboardNewsletterCampaign(':id')} element={<CampaignPage />} />
             <Route path={paths.dashboardAnalytics} element={<AnalyticsPage />} />
             <Route path={paths.settings} element={<SettingsPage />} />
           </Route>

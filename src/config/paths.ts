@@ -33,6 +33,10 @@ export const paths = {
   dashboardAnalytics: '/dashboard/analytics',
   dashboardBookingNew: '/dashboard/booking/new',
   dashboardBookingItem: (id: string) => `/dashboard/booking/${id}`,
+  /** The newsletter tool: lists (`?list=…`) and campaigns (`?tab=campaigns`). */
+  dashboardNewsletter: '/dashboard/newsletter',
+  /** One campaign: a draft's composer, or a sent one's status and counts. */
+  dashboardNewsletterCampaign: (id: string) => `/dashboard/newsletter/campaigns/${id}`,
   /** A booking form's public page (its slug), the target of the booking page's 'Preview' links. */
   bookingPublic: (slug: string) => `/book/${slug}`,
   /**

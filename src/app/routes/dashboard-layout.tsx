@@ -1,13 +1,15 @@
-// The signed-in area: one realtime subscription for the owner's forms, messages and bookings, and
-// the dashboard frame around the page. Composes the features, which never import each other.
+// The signed-in area: one realtime subscription for the owner's forms, messages, bookings,
+// subscribers and campaigns, and the dashboard frame around the page. Composes the features, which never import each other.
 import { DashboardFrame } from '../../components/layout/dashboard-frame';
 import { useAuth } from '../../lib/auth';
 import { useLiveSync, type LiveBinding } from '../../lib/live-sync';
-// Only the bindings: the booking pages and the start page stay in their own lazy chunks.
+// Only the bindings: the booking and newsletter pages and the start page stay in their own lazy
+// chunks.
 import { bookingLiveBindings } from '../../features/booking/live-bindings';
 import { dashboardLiveBindings } from '../../features/dashboard/live-bindings';
 import { formsLiveBindings } from '../../features/forms';
 import { messagesLiveBindings, useUnreadCount } from '../../features/messages';
+import { newsletterLiveBindings } from '../../features/newsletter/live-bindings';
 import { planLiveBindings } from '../../features/plans';
 import { useRecordTimeZone } from '../../features/settings/api/record-time-zone';
 
@@ -16,6 +18,7 @@ const LIVE_BINDINGS: readonly LiveBinding[] = [
   ...messagesLiveBindings,
   ...planLiveBindings,
   ...bookingLiveBindings,
+  ...newsletterLiveBindings,
   ...dashboardLiveBindings,
 ];
 

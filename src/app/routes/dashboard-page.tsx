@@ -1,6 +1,6 @@
 // /dashboard: the start page, with the forms feature's recent forms and the plans feature's
-// usage banner passed in; and the way to the signed-in frame, /dashboard/analytics and the
-// booking pages.
+// usage banner passed in; and the way to the signed-in frame, /dashboard/analytics, the
+// booking pages and the newsletter pages.
 import { DashboardHome } from '../../features/dashboard';
 import { RecentForms } from '../../features/forms';
 import { UsageBanner } from '../../features/plans';
@@ -18,6 +18,10 @@ export const DashboardLayout = lazyPage(() => import('./dashboard-layout'), 'Das
 const bookingPages = () => import('../../features/booking');
 export const BookingPage = lazyPage(bookingPages, 'BookingPage');
 export const BookingFormPage = lazyPage(bookingPages, 'BookingFormPage');
+/** /dashboard/newsletter and /dashboard/newsletter/campaigns/:id. */
+const newsletterPages = () => import('../../features/newsletter/owner');
+export const NewsletterPage = lazyPage(newsletterPages, 'NewsletterPage');
+export const CampaignPage = lazyPage(newsletterPages, 'CampaignPage');
 
 export function DashboardPage() {
   return <DashboardHome recentForms={<RecentForms />} banner={<UsageBanner />} />;

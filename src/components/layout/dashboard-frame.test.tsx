@@ -73,16 +73,17 @@ describe('DashboardFrame sidebar', { timeout: 30_000 }, () => {
     expect(within(sidebarNav()).getByRole('link', { name: 'Forms' })).toBeInTheDocument();
   });
 
-  it("marks Newsletter and CMS 'Coming soon', without links", async () => {
+  it("links Newsletter to its tool and marks CMS 'Coming soon', without a link", async () => {
     renderFrame();
     await screen.findByRole('heading', { level: 1, name: 'Forms' }, SLOW);
     const nav = within(sidebarNav());
-    for (const name of ['Newsletter', 'CMS']) {
-      expect(nav.queryByRole('link', { name: new RegExp(name) })).toBeNull();
-      const item = nav.getByText(name).closest('li')!;
-      expect(within(item).getByText('Coming soon')).toBeInTheDocument();
-    }
-    expect(nav.getAllByRole('link')).toHaveLength(5);
+    const newsletter = nav.getByRole('link', { name: 'Newsletter' });
+    expect(newsletter).toHaveAttribute('href', '/dashboard/newsletter');
+    expect(within(newsletter.closest('li')!).queryByText('Coming soon')).toBeNull();
+    expect(nav.queryByRole('link', { name: /CMS/ })).toBeNull();
+    const cms = nav.getByText('CMS').closest('li')!;
+    expect(within(cms).getByText('Coming soon')).toBeInTheDocument();
+    expect(nav.getAllByRole('link')).toHaveLength(6);
   });
 
   it('filters the menu entries with the search box', async () => {
@@ -96,8 +97,11 @@ describe('DashboardFrame sidebar', { timeout: 30_000 }, () => {
     expect(nav.queryByText('Newsletter')).toBeNull();
     await user.clear(search);
     await user.type(search, 'news');
+    expect(nav.getAllByRole('link').map((link) => link.textContent)).toEqual(['Newsletter']);
+    await user.clear(search);
+    await user.type(search, 'cms');
     expect(nav.queryAllByRole('link')).toHaveLength(0);
-    expect(nav.getByText('Newsletter')).toBeInTheDocument();
+    expect(nav.getByText('CMS')).toBeInTheDocument();
     await user.clear(search);
     await user.type(search, 'visitors');
     expect(nav.getAllByRole('link').map((link) => link.textContent)).toEqual(['Analytics']);
@@ -105,7 +109,7 @@ describe('DashboardFrame sidebar', { timeout: 30_000 }, () => {
     await user.type(search, 'zebra');
     expect(nav.getByText('No menu entries match “zebra”.')).toBeInTheDocument();
     await user.clear(search);
-    expect(nav.getAllByRole('link')).toHaveLength(5);
+    expect(nav.getAllByRole('link')).toHaveLength(6);
   });
 
   it('shows the display name, else the e-mail, else "User"', async () => {

@@ -58,7 +58,13 @@ export const DASHBOARD_NAV: readonly NavEntry[] = [
     icon: CalendarDaysIcon,
     keywords: ['appointments', 'calendar', 'scheduling'],
   },
-  { kind: 'coming-soon', label: 'Newsletter', icon: MailIcon, keywords: ['subscribers', 'e-mail'] },
+  {
+    kind: 'link',
+    label: 'Newsletter',
+    to: paths.dashboardNewsletter,
+    icon: MailIcon,
+    keywords: ['subscribers', 'e-mail', 'campaigns', 'lists', 'mailing'],
+  },
   {
     kind: 'link',
     label: 'Analytics',

@@ -47,7 +47,7 @@ describe('DashboardHome', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Welcome back, there', {}, SLOW)).toBeInTheDocument();
   });
 
-  it("opens active tools with 'Open Tool →' and marks the others 'Coming soon'", async () => {
+  it("opens every tool with 'Open Tool →', none of them 'Coming soon'", async () => {
     signInAs(testUser());
     renderWithAuth(<DashboardHome recentForms={null} />);
     await screen.findByText(/Welcome back/, {}, SLOW);
@@ -70,9 +70,57 @@ describe('DashboardHome', { timeout: 30_000 }, () => {
     );
     expect(booking.queryByText('Coming soon')).toBeNull();
     const newsletter = within(toolCard('Newsletter'));
-    expect(newsletter.getByText('Coming soon')).toBeInTheDocument();
-    expect(newsletter.queryByRole('link')).toBeNull();
-    expect(tools().getAllByRole('link', { name: 'Open Tool →' })).toHaveLength(3);
+    expect(newsletter.getByRole('link', { name: 'Open Tool →' })).toHaveAttribute(
+      'href',
+      '/dashboard/newsletter',
+    );
+    expect(newsletter.queryByText('Coming soon')).toBeNull();
+    expect(tools().getAllByRole('link', { name: 'Open Tool →' })).toHaveLength(4);
+  });
+
+  it('shows how many confirmed subscribers the lists have on the Newsletter tool', async () => {
+    signInAs(testUser());
+    const subscriber = (status: string) => ({ id: crypto.randomUUID(), status });
+    supabaseDb.seed({
+      list_subscribers: [
+        subscriber('confirmed'),
+        subscriber('confirmed'),
+        subscriber('pending'),
+        subscriber('unsubscribed'),
+      ],
+    });
+    renderWithAuth(<DashboardHome recentForms={null} />);
+    expect(
+      await within(toolCard('Newsletter')).findByText('2 subscribers', {}, SLOW),
+    ).toBeInTheDocument();
+    const [request] = supabaseDb.requested('HEAD', 'list_subscribers');
+    expect(request.url.searchParams.get('status')).toBe('eq.confirmed');
+    expect(request.headers.get('Prefer')).toContain('count=exact');
+  });
+
+  it('counts the subscribers again when Realtime reports one, and says when there are none', async () => {
+    signInAs(testUser());
+    supabaseDb.seed({ list_subscribers: [] });
+    function Live() {
+      useLiveSync(testUser().id, dashboardLiveBindings);
+      return null;
+    }
+    renderWithAuth(
+      <>
+        <Live />
+        <DashboardHome recentForms={null} />
+      </>,
+    );
+    await within(toolCard('Newsletter')).findByText('No subscribers yet', {}, SLOW);
+    await waitFor(() => expect(supabaseRealtime.channels()).toHaveLength(1), SLOW);
+    const confirmed = { id: crypto.randomUUID(), user_id: testUser().id, status: 'confirmed' };
+    supabaseDb.rows('list_subscribers').push(confirmed);
+    act(() =>
+      supabaseRealtime.change({ table: 'list_subscribers', eventType: 'INSERT', new: confirmed }),
+    );
+    expect(
+      await within(toolCard('Newsletter')).findByText('1 subscriber', {}, SLOW),
+    ).toBeInTheDocument();
   });
 
   it('shows how many confirmed bookings are still to come on the Booking tool', async () => {

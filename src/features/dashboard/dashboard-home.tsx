@@ -1,5 +1,5 @@
 // The dashboard's start page: a welcome, the tools grid (the Booking tool with its upcoming
-// bookings), the owner's recent forms (passed in by the app layer from the forms feature) and
+// bookings, the Newsletter tool with its confirmed subscribers), the owner's recent forms (passed in by the app layer from the forms feature) and
 // what's new.
 import type { ReactNode } from 'react';
 import { Box, Container, Grid, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../components/use-document-title';
 import { displayName, useAuth } from '../../lib/auth';
 import { DASHBOARD_TOOLS } from './dashboard-tools';
 import { ToolCard } from './components/tool-card';
+import { SubscriberCount } from './components/subscriber-count';
 import { UpcomingBookings } from './components/upcoming-bookings';
 import { WhatsNew } from './components/whats-new';
 
@@ -53,7 +54,13 @@ export function DashboardHome({ recentForms, banner }: DashboardHomeProps) {
                 <ToolCard
                   key={tool.id}
                   tool={tool}
-                  detail={tool.id === 'booking' ? <UpcomingBookings /> : undefined}
+                  detail={
+                    tool.id === 'booking' ? (
+                      <UpcomingBookings />
+                    ) : tool.id === 'newsletter' ? (
+                      <SubscriberCount />
+                    ) : undefined
+                  }
                 />
               ))}
             </SimpleGrid>

@@ -35,8 +35,8 @@ export const DASHBOARD_TOOLS: readonly DashboardTool[] = [
     id: 'newsletter',
     name: 'Newsletter',
     description: 'Collect subscribers from your site and send them updates.',
-    route: paths.dashboard,
-    status: 'coming',
+    route: paths.dashboardNewsletter,
+    status: 'active',
     icon: MailIcon,
   },
   {

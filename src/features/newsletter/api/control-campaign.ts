@@ -1,0 +1,46 @@
+// Pauses, resumes, cancels or unschedules a campaign (campaign_control); refused with 55000 when
+// its status does not allow it (it finished or moved on meanwhile).
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase';
+import type { Campaign, CampaignAction, CampaignStatus } from '../newsletter-types';
+import { newsletterKeys } from './query-keys';
+
+interface ControlInput {
+  campaignId: string;
+  action: CampaignAction;
+}
+
+async function controlCampaign({ campaignId, action }: ControlInput): Promise<CampaignStatus> {
+  const { data, error } = await supabase.rpc('campaign_control', {
+    p_campaign_id: campaignId,
+    p_action: action,
+  });
+  if (error) throw error;
+  return (data as unknown as { status: CampaignStatus }).status;
+}
+
+export function useControlCampaign() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: controlCampaign,
+    onSuccess: (status, { campaignId }) => {
+      const merge = (row: Campaign): Campaign => ({
+        ...row,
+        status,
+        scheduled_at: null,
+        finished_at: status === 'cancelled' ? new Date().toISOString() : row.finished_at,
+      });
+      client.setQueryData<Campaign | null>(newsletterKeys.campaign(campaignId), (row) =>
+        row ? merge(row) : row,
+      );
+      client.setQueryData<Campaign[]>(newsletterKeys.campaigns(), (rows) =>
+        rows?.map((row) => (row.id === campaignId ? merge(row) : row)),
+      );
+    },
+    onSettled: (_data, _error, { campaignId }) =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: newsletterKeys.campaign(campaignId) }),
+        client.invalidateQueries({ queryKey: newsletterKeys.campaigns() }),
+      ]),
+  });
+}

@@ -1,0 +1,52 @@
+// Sends a draft now (its recipients fixed: the list's confirmed subscribers at this moment) or
+// schedules it for a later time (campaign_start). Refused with 55000 when it is no longer a draft
+// or scheduled, and 22023 when its subject or body is empty.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase';
+import type { Campaign, StartAnswer } from '../newsletter-types';
+import { newsletterKeys } from './query-keys';
+
+interface StartInput {
+  campaignId: string;
+  /** ISO timestamp to schedule for; null: now. */
+  at: string | null;
+}
+
+async function startCampaign({ campaignId, at }: StartInput): Promise<StartAnswer> {
+  const { data, error } = await supabase.rpc(
+    'campaign_start',
+    at ? { p_campaign_id: campaignId, p_at: at } : { p_campaign_id: campaignId },
+  );
+  if (error) throw error;
+  return data as unknown as StartAnswer;
+}
+
+export function useStartCampaign() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: startCampaign,
+    onSuccess: (answer, { campaignId }) => {
+      const merge = (row: Campaign): Campaign =>
+        answer.status === 'sending'
+          ? {
+              ...row,
+              status: 'sending',
+              recipients: answer.recipients,
+              scheduled_at: null,
+              started_at: new Date().toISOString(),
+            }
+          : { ...row, status: 'scheduled', scheduled_at: answer.scheduled_at };
+      client.setQueryData<Campaign | null>(newsletterKeys.campaign(campaignId), (row) =>
+        row ? merge(row) : row,
+      );
+      client.setQueryData<Campaign[]>(newsletterKeys.campaigns(), (rows) =>
+        rows?.map((row) => (row.id === campaignId ? merge(row) : row)),
+      );
+    },
+    onSettled: (_data, _error, { campaignId }) =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: newsletterKeys.campaign(campaignId) }),
+        client.invalidateQueries({ queryKey: newsletterKeys.campaigns() }),
+      ]),
+  });
+}

@@ -1,0 +1,158 @@
+// One list: its settings (edit, delete with a question first), its subscribers counted by status,
+// and in tabs the subscribers table, the signup form's code and the CSV import.
+import { useId, useMemo, useState } from 'react';
+import {
+  Box,
+  Button,
+  DataList,
+  Flex,
+  Heading,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+} from '@chakra-ui/react';
+import { PencilIcon, Trash2Icon } from 'lucide-react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { SettingLoadError, SettingLoading } from '../../../components/setting-states';
+import { notify } from '../../../components/toaster';
+import { visibleText } from '../../../lib/visible-text';
+import { useDeleteList } from '../api/delete-list';
+import { useSubscribers } from '../api/get-subscribers';
+import { describeListError } from '../newsletter-errors';
+import {
+  SUBSCRIBER_STATUSES,
+  type NewsletterList,
+  type SubscriberStatus,
+} from '../newsletter-types';
+import { ImportSubscribers } from './import-subscribers';
+import { ListDialog } from './list-dialog';
+import { SignupCode } from './signup-code';
+import { SUBSCRIBER_STATUS_TEXT } from './subscriber-status';
+import { SubscribersTable } from './subscribers-table';
+
+export function ListDetails({ list, onDeleted }: { list: NewsletterList; onDeleted: () => void }) {
+  const headingId = useId();
+  const subscribers = useSubscribers(list.id);
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const remove = useDeleteList();
+  const name = visibleText(list.name);
+
+  const counts = useMemo(() => {
+    const byStatus: Record<SubscriberStatus, number> = {
+      pending: 0,
+      confirmed: 0,
+      unsubscribed: 0,
+      bounced: 0,
+    };
+    for (const row of subscribers.data ?? []) byStatus[row.status] += 1;
+    return byStatus;
+  }, [subscribers.data]);
+
+  async function confirmDelete() {
+    setDeleteError(null);
+    try {
+      await remove.mutateAsync(list.id);
+      notify('success', 'List deleted', `${name}, its subscribers and its campaigns are gone.`);
+      setDeleting(false);
+      onDeleted();
+    } catch (error) {
+      setDeleteError(describeListError(error, 'delete the list'));
+    }
+  }
+
+  return (
+    <Box
+      as="section"
+      aria-labelledby={headingId}
+      borderWidth="1px"
+      borderRadius="xl"
+      p={{ base: '4', md: '5' }}
+      minW="0"
+    >
+      <Flex justify="space-between" align="flex-start" gap="3" wrap="wrap" mb="4">
+        <Stack gap="1" minW="0">
+          <Heading as="h2" size="lg" id={headingId} overflowWrap="anywhere">
+            {name}
+          </Heading>
+          <Text fontSize="sm" color="fg.muted" overflowWrap="anywhere">
+            Signup form on {list.allowed_origin}
+            {list.from_name ? ` · from ${visibleText(list.from_name)}` : ''}
+            {list.reply_to ? ` · replies to ${list.reply_to}` : ''}
+          </Text>
+        </Stack>
+        <Flex gap="2">
+          <Button size="sm" variant="outline" onClick={() => setEditing(true)}>
+            <PencilIcon aria-hidden /> Edit list
+          </Button>
+          <Button
+            size="sm"
+            variant="outline"
+            colorPalette="red"
+            onClick={() => {
+              setDeleteError(null);
+              setDeleting(true);
+            }}
+          >
+            <Trash2Icon aria-hidden /> Delete list
+          </Button>
+        </Flex>
+      </Flex>
+      <DataList.Root orientation="vertical" mb="5" aria-label="Subscribers by status">
+        <SimpleGrid columns={{ base: 2, md: 4 }} gap="3">
+          {SUBSCRIBER_STATUSES.map((status) => (
+            <DataList.Item key={status} borderWidth="1px" borderRadius="lg" p="3">
+              <DataList.ItemLabel>{SUBSCRIBER_STATUS_TEXT[status]}</DataList.ItemLabel>
+              <DataList.ItemValue fontSize="xl" fontWeight="semibold">
+                {subscribers.isPending ? '…' : subscribers.isError ? '—' : counts[status]}
+              </DataList.ItemValue>
+            </DataList.Item>
+          ))}
+        </SimpleGrid>
+      </DataList.Root>
+      <Tabs.Root defaultValue="subscribers" variant="line" lazyMount>
+        <Tabs.List>
+          <Tabs.Trigger value="subscribers">Subscribers</Tabs.Trigger>
+          <Tabs.Trigger value="signup">Signup form</Tabs.Trigger>
+          <Tabs.Trigger value="import">Import</Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="subscribers" pt="4">
+          {subscribers.isPending ? (
+            <SettingLoading>Loading subscribers…</SettingLoading>
+          ) : subscribers.isError ? (
+            <SettingLoadError
+              title="The subscribers could not be loaded."
+              onRetry={() => void subscribers.refetch()}
+            />
+          ) : (
+            <SubscribersTable listName={list.name} subscribers={subscribers.data} />
+          )}
+        </Tabs.Content>
+        <Tabs.Content value="signup" pt="4">
+          <SignupCode list={list} />
+        </Tabs.Content>
+        <Tabs.Content value="import" pt="4">
+          <ImportSubscribers listId={list.id} listName={list.name} />
+        </Tabs.Content>
+      </Tabs.Root>
+      <ListDialog
+        open={editing}
+        list={list}
+        onClose={() => setEditing(false)}
+        onSaved={() => setEditing(false)}
+      />
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete ${name}?`}
+        description="Its subscribers and campaigns are deleted with it, and its signup form stops working. This cannot be undone."
+        confirmLabel="Delete list"
+        pending={remove.isPending}
+        error={deleteError}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setDeleting(false)}
+      />
+    </Box>
+  );
+}

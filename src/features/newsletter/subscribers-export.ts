@@ -1,0 +1,64 @@
+// A list's subscribers as a CSV file: RFC 4180 (CRLF, every field quoted, quotes doubled), UTF-8
+// with a byte-order mark so spreadsheet apps read accents right, and cells a spreadsheet would run
+// as a formula neutralised — the rules of the site's other exports. Its header row is one this
+// tool's import reads back (email, name).
+import type { Subscriber } from './newsletter-types';
+
+const CSV_BOM = '\uFEFF';
+const CRLF = '\r\n';
+const HEADERS = [
+  'email',
+  'name',
+  'status',
+  'source',
+  'added (UTC)',
+  'confirmed (UTC)',
+  'unsubscribed (UTC)',
+  'bounced (UTC)',
+  'consent statement',
+] as const;
+
+// A formula start at the start of the text or of a `;`- or `,`-separated part of it, behind any
+// quotes (Excel in `;` locales splits a line on `;`).
+const FORMULA_START = /(^|[;,])("*)(?=[=+\-@\t\r])/g;
+
+function csvField(value: string): string {
+  return `"${value.replace(FORMULA_START, "$1$2'").replace(/"/g, '""')}"`;
+}
+
+const utc = (at: string | null) => (at ? new Date(at).toISOString() : '');
+
+export function subscribersToCsv(rows: readonly Subscriber[]): string {
+  const lines = [HEADERS.map(csvField).join(',')];
+  for (const row of rows)
+    lines.push(
+      [
+        row.email,
+        row.name ?? '',
+        row.status,
+        row.source,
+        utc(row.created_at),
+        utc(row.confirmed_at),
+        utc(row.unsubscribed_at),
+        utc(row.bounced_at),
+        row.consent_statement ?? '',
+      ]
+        .map(csvField)
+        .join(','),
+    );
+  return CSV_BOM + lines.join(CRLF) + CRLF;
+}
+
+/** Saves text as a file through a temporary Blob URL and a download link. */
+export function downloadText(text: string, fileName: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked after the click has been handled; the download keeps its own reference.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
