@@ -1285,6 +1285,7 @@ export type Database = {
       };
       campaign_claim: {
         Args: {
+          p_account_interval_ms?: number;
           p_lease_seconds: number;
           p_limit: number;
           p_new_account_per_day?: number;

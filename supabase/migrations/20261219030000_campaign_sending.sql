@@ -129,7 +129,7 @@ end;
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION public.campaign_claim(p_limit integer, p_lease_seconds integer, p_per_account_per_second integer, p_per_account_per_day integer DEFAULT 50000, p_new_account_per_day integer DEFAULT 500)
+CREATE OR REPLACE FUNCTION public.campaign_claim(p_limit integer, p_lease_seconds integer, p_per_account_per_second integer, p_per_account_per_day integer DEFAULT 50000, p_new_account_per_day integer DEFAULT 500, p_account_interval_ms integer DEFAULT 1000)
  RETURNS TABLE(campaign_id uuid, subscriber_id uuid, lease uuid, attempts integer, user_id uuid, list_id uuid, recipient text, recipient_name text, subject text, body_markdown text, list_name text, from_name text, reply_to text)
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -146,6 +146,7 @@ declare
   v_account uuid;
   v_created timestamp with time zone;
   v_used integer;
+  v_last timestamp with time zone;
   v_cap integer;
   v_take integer;
   v_campaign uuid;
@@ -188,8 +189,12 @@ begin
     -- One claim at a time per account, so its daily ceiling holds between racing senders.
     perform pg_advisory_xact_lock(hashtextextended('tinyback.campaign-account:' || v_account::text, 0));
     select u.created_at into v_created from auth.users u where u.id = v_account;
-    select coalesce(max(d.messages), 0) into v_used from private.campaign_account_days d
+    select coalesce(max(d.messages), 0), max(d.last_claim_at) into v_used, v_last
+      from private.campaign_account_days d
      where d.user_id = v_account and d.day = v_today;
+    -- At most one share per account per interval, whichever sender asks: the rate per account
+    -- holds across every instance sending.
+    continue when v_last > now() - make_interval(secs => greatest(p_account_interval_ms, 0) / 1000.0);
     -- A new account cannot mail a hundred thousand strangers on its first day.
     v_cap := case when v_created is null or v_created > now() - interval '7 days'
                   then least(p_new_account_per_day, p_per_account_per_day) else p_per_account_per_day end;
@@ -328,22 +333,22 @@ $function$
 alter function private.campaign_complete(p_campaign_ids uuid[]) set search_path to '';
 alter function private.campaign_promote_due(p_limit integer) set search_path to '';
 alter function public.campaign_begin(p_lease uuid, p_messages jsonb) set search_path to '';
-alter function public.campaign_claim(p_limit integer, p_lease_seconds integer, p_per_account_per_second integer, p_per_account_per_day integer, p_new_account_per_day integer) set search_path to '';
+alter function public.campaign_claim(p_limit integer, p_lease_seconds integer, p_per_account_per_second integer, p_per_account_per_day integer, p_new_account_per_day integer, p_account_interval_ms integer) set search_path to '';
 alter function public.campaign_finish(p_results jsonb) set search_path to '';
 comment on function public.campaign_begin(p_lease uuid, p_messages jsonb) is 'Marks leased messages [{campaign_id, subscriber_id}] ''sending'' right before their SMTP transactions and returns them; skips subscribers who left and releases messages of paused campaigns. A ''sending'' message is never claimed again.';
-comment on function public.campaign_claim(p_limit integer, p_lease_seconds integer, p_per_account_per_second integer, p_per_account_per_day integer, p_new_account_per_day integer) is 'Starts due scheduled campaigns, then leases up to p_limit queued messages of sending campaigns to confirmed subscribers, round robin across accounts, at most p_per_account_per_second per account per call and within the daily ceilings (p_new_account_per_day for accounts younger than 7 days).';
+comment on function public.campaign_claim(p_limit integer, p_lease_seconds integer, p_per_account_per_second integer, p_per_account_per_day integer, p_new_account_per_day integer, p_account_interval_ms integer) is 'Starts due scheduled campaigns, then leases up to p_limit queued messages of sending campaigns to confirmed subscribers, round robin across accounts, at most p_per_account_per_second per account per p_account_interval_ms (whichever sender asks) and within the daily ceilings (p_new_account_per_day for accounts younger than 7 days).';
 comment on function public.campaign_finish(p_results jsonb) is 'Records messages [{campaign_id, subscriber_id, lease, outcome sent|failed|bounced|retry|released, error, retry_in_seconds}] under their own lease, counts them on their campaigns, marks bounced subscribers, and marks a campaign sent when nothing is left.';
 comment on table private.campaign_account_days is 'Campaign messages claimed per account and UTC day (the daily ceilings) and when the account was last served (round robin); references nothing, so deleting campaigns or lists resets nothing; purged by age only.';
 grant execute on function private.campaign_complete(p_campaign_ids uuid[]) to postgres;
 grant execute on function private.campaign_promote_due(p_limit integer) to postgres;
 grant execute on function public.campaign_begin(p_lease uuid, p_messages jsonb) to postgres;
 grant execute on function public.campaign_begin(p_lease uuid, p_messages jsonb) to service_role;
-grant execute on function public.campaign_claim(p_limit integer, p_lease_seconds integer, p_per_account_per_second integer, p_per_account_per_day integer, p_new_account_per_day integer) to postgres;
-grant execute on function public.campaign_claim(p_limit integer, p_lease_seconds integer, p_per_account_per_second integer, p_per_account_per_day integer, p_new_account_per_day integer) to service_role;
+grant execute on function public.campaign_claim(p_limit integer, p_lease_seconds integer, p_per_account_per_second integer, p_per_account_per_day integer, p_new_account_per_day integer, p_account_interval_ms integer) to postgres;
+grant execute on function public.campaign_claim(p_limit integer, p_lease_seconds integer, p_per_account_per_second integer, p_per_account_per_day integer, p_new_account_per_day integer, p_account_interval_ms integer) to service_role;
 grant execute on function public.campaign_finish(p_results jsonb) to postgres;
 grant execute on function public.campaign_finish(p_results jsonb) to service_role;
 revoke execute on function private.campaign_complete(p_campaign_ids uuid[]) from public;
 revoke execute on function private.campaign_promote_due(p_limit integer) from public;
 revoke execute on function public.campaign_begin(p_lease uuid, p_messages jsonb) from public;
-revoke execute on function public.campaign_claim(p_limit integer, p_lease_seconds integer, p_per_account_per_second integer, p_per_account_per_day integer, p_new_account_per_day integer) from public;
+revoke execute on function public.campaign_claim(p_limit integer, p_lease_seconds integer, p_per_account_per_second integer, p_per_account_per_day integer, p_new_account_per_day integer, p_account_interval_ms integer) from public;
 revoke execute on function public.campaign_finish(p_results jsonb) from public;

@@ -42,12 +42,25 @@ interface Claimed {
 /** One claim; only the rows of `owners` (other tests' campaigns may be sending on this stack). */
 async function claim(
   owners: SeededCampaign[],
-  opts: { limit?: number; perSecond?: number; perDay?: number; newPerDay?: number } = {},
+  opts: {
+    limit?: number;
+    perSecond?: number;
+    perDay?: number;
+    newPerDay?: number;
+    intervalMs?: number;
+  } = {},
 ): Promise<Claimed[]> {
   const rows = await commitAsService<Claimed>(
     pool,
-    `select * from public.campaign_claim($1, $2, $3, $4, $5)`,
-    [opts.limit ?? 5000, 120, opts.perSecond ?? 1000, opts.perDay ?? 50000, opts.newPerDay ?? 500],
+    `select * from public.campaign_claim($1, $2, $3, $4, $5, $6)`,
+    [
+      opts.limit ?? 5000,
+      120,
+      opts.perSecond ?? 1000,
+      opts.perDay ?? 50000,
+      opts.newPerDay ?? 500,
+      opts.intervalMs ?? 0,
+    ],
   );
   const ids = new Set(owners.map((o) => o.userId));
   const mine = rows.filter((r) => ids.has(r.user_id));
@@ -321,6 +334,13 @@ describe('campaign_claim / campaign_begin / campaign_finish', () => {
     await startCampaign(pool, c);
     expect(await claim([c], { perDay: 12 })).toHaveLength(12);
     expect(await claim([c], { perDay: 12 })).toHaveLength(0);
+  });
+
+  it('gives an account one share per interval, whichever sender asks', async () => {
+    const c = await seedCampaign(pool, { subscribers: 30, label: label('interval') });
+    await startCampaign(pool, c);
+    expect(await claim([c], { perSecond: 5, intervalMs: 60_000 })).toHaveLength(5);
+    expect(await claim([c], { perSecond: 5, intervalMs: 60_000 })).toHaveLength(0);
   });
 
   it('shares a claim round robin between accounts', async () => {
