@@ -41,6 +41,7 @@ const NewsletterUnsubscribePage = lazyPage(linkPages, 'NewsletterUnsubscribePage
 const NewsletterConfirmedPage = lazyPage(linkPages, 'NewsletterConfirmedPage');
 const NewsletterUnsubscribedPage = lazyPage(linkPages, 'NewsletterUnsubscribedPage');
 const NewsletterInvalidLinkPage = lazyPage(linkPages, 'NewsletterInvalidLinkPage');
+const ListCheckInboxPage = lazyPage(linkPages, 'ListCheckInboxPage');
 const BookingPublicPage = lazyPage(linkPages, 'BookingPublicPage');
 const BookingManagePage = lazyPage(linkPages, 'BookingManagePage');
 // The signed-in area is one chunk group: visitors never download it.
@@ -65,6 +66,7 @@ export function AppRoutes() {
         <Route path={paths.formError} element={<FormErrorPage />} />
         <Route path={paths.bookingManage} element={<BookingManagePage />} />
         <Route path={paths.bookingPublic(':slug')} element={<BookingPublicPage />} />
+        <Route path={paths.newsletterCheckInbox} element={<ListCheckInboxPage />} />
       </Route>
       <Route element={<PageLayout newsletter={<NewsletterForm id="footer-newsletter" />} />}>
         <Route index element={<HomePage />} />

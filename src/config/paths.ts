@@ -20,6 +20,8 @@ export const paths = {
   newsletterConfirmed: '/newsletter/confirmed',
   newsletterUnsubscribed: '/newsletter/unsubscribed',
   newsletterInvalidLink: '/newsletter/invalid-link',
+  /** Where an owner's list signup form (an HTML form post) leads: the newsletter function's 303. */
+  newsletterCheckInbox: '/newsletter/check-inbox',
   dashboard: '/dashboard',
   dashboardForms: '/dashboard/forms',
   /**

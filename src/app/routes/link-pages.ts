@@ -17,9 +17,13 @@ export const SharedStatsPage = lazyPage(
 );
 
 // The newsletter's confirmation and unsubscribe links and the pages they lead to: one chunk.
+// The links of owners' lists open the same two paths (told apart by their parameters), and the
+// page a list's signup form leads to comes with them.
 const newsletterLinkPages = () => import('../../features/newsletter/newsletter-link-pages');
-export const NewsletterConfirmPage = lazyPage(newsletterLinkPages, 'NewsletterConfirmPage');
-export const NewsletterUnsubscribePage = lazyPage(newsletterLinkPages, 'NewsletterUnsubscribePage');
+const listLinkPages = () => import('../../features/newsletter/list-link-pages');
+export const NewsletterConfirmPage = lazyPage(listLinkPages, 'NewsletterConfirmRoute');
+export const NewsletterUnsubscribePage = lazyPage(listLinkPages, 'NewsletterUnsubscribeRoute');
+export const ListCheckInboxPage = lazyPage(listLinkPages, 'ListCheckInboxPage');
 export const NewsletterConfirmedPage = lazyPage(newsletterLinkPages, 'NewsletterConfirmedPage');
 export const NewsletterUnsubscribedPage = lazyPage(
   newsletterLinkPages,
