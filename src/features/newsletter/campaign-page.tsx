@@ -1,6 +1,7 @@
 // /dashboard/newsletter/campaigns/:id: a campaign. A draft opens in the composer; a scheduled,
 // sending, paused, cancelled or sent one shows its status, counts (live while it sends), the
 // controls its status allows and what it says.
+import { useId } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Box, Container, Flex, Heading, Link, Stack, Text } from '@chakra-ui/react';
 import { ArrowLeftIcon } from 'lucide-react';
@@ -104,6 +105,7 @@ function statusLine(campaign: Campaign): string {
 }
 
 function CampaignOverview({ campaign, list }: { campaign: Campaign; list?: NewsletterList }) {
+  const messageId = useId();
   const showCounts = campaign.status !== 'scheduled';
   const showProgress = campaign.status === 'sending' || campaign.status === 'paused';
   return (
@@ -118,12 +120,15 @@ function CampaignOverview({ campaign, list }: { campaign: Campaign; list?: Newsl
       </Box>
       <Box
         as="section"
-        aria-label="Message"
+        aria-labelledby={messageId}
         borderWidth="1px"
         borderRadius="xl"
         p={{ base: '4', md: '5' }}
         minW="0"
       >
+        <Heading as="h2" size="md" id={messageId} mb="1">
+          Message
+        </Heading>
         <Text fontSize="sm" color="fg.muted" mb="3">
           {list?.from_name ? `From ${visibleText(list.from_name)} · ` : ''}Subject:{' '}
           {visibleText(campaign.subject)}

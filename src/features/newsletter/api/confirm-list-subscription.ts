@@ -8,7 +8,7 @@ import { supabase } from '../../../lib/supabase';
 const LINK_TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
 /** `confirmed` with the list's name, or `invalid`: unknown, used or expired (one answer for all). */
-export type ListConfirmOutcome = { status: 'confirmed'; listName: string } | { status: 'invalid' };
+type ListConfirmOutcome = { status: 'confirmed'; listName: string } | { status: 'invalid' };
 
 async function confirmListSubscription(token: string): Promise<ListConfirmOutcome> {
   // A malformed token cannot be one the function made: no request needed to say so.

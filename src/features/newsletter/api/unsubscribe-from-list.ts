@@ -8,18 +8,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** HMAC-SHA-256, base64url without padding, as the function signs. */
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
 
-export interface ListUnsubscribeLink {
+interface ListUnsubscribeLink {
   subscriber: string;
   /** A campaign's id, or '-' for mail that is no campaign's. */
   campaign: string;
   signature: string;
 }
 
-export type ListUnsubscribeOutcome =
-  { status: 'unsubscribed'; listName: string } | { status: 'invalid' };
+type ListUnsubscribeOutcome = { status: 'unsubscribed'; listName: string } | { status: 'invalid' };
 
 /** Whether the link's parts can be one the function signed (else no request is made). */
-export function isListUnsubscribeLink(link: ListUnsubscribeLink): boolean {
+function isListUnsubscribeLink(link: ListUnsubscribeLink): boolean {
   return (
     UUID.test(link.subscriber) &&
     (link.campaign === '-' || UUID.test(link.campaign)) &&

@@ -34,6 +34,16 @@ interface Report {
   invalid: { row: number; email: string; reason: string }[];
 }
 
+/** A file's text as UTF-8 (FileReader: every browser the site supports reads files with it). */
+function readText(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result : '');
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+    reader.readAsText(file, 'utf-8');
+  });
+}
+
 type FileState =
   | { kind: 'none' }
   | { kind: 'reading'; name: string }
@@ -67,7 +77,7 @@ export function ImportSubscribers({ listId, listName }: { listId: string; listNa
     }
     setFile({ kind: 'reading', name: picked.name });
     try {
-      const parsed = parseSubscriberCsv(await picked.text());
+      const parsed = parseSubscriberCsv(await readText(picked));
       setFile(
         parsed.ok
           ? { kind: 'ready', name: picked.name, rows: parsed.rows }
