@@ -8,7 +8,7 @@ import { sameText } from './constant-time.ts';
 import { isUuid } from './uuid.ts';
 
 /** Stands in the link for "no campaign" (the list's own mail, not a campaign's). */
-export const NO_CAMPAIGN = '-';
+const NO_CAMPAIGN = '-';
 
 /** 32 bytes of HMAC-SHA-256, base64url without padding. */
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;

@@ -77,7 +77,7 @@ function originOf(value: string | null): string | null {
 }
 
 /** The page a request says it comes from: the Origin header, else the Referer's origin. */
-export function requestOrigin(headers: Headers): string | null {
+function requestOrigin(headers: Headers): string | null {
   const origin = headers.get('origin');
   if (origin !== null) return originOf(origin);
   return originOf(headers.get('referer'));

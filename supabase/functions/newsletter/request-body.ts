@@ -87,10 +87,10 @@ export type ParsedListSignup =
   | { kind: 'invalid'; field: 'email' | 'name'; message: string };
 
 /** The honeypot field of a list's signup form: hidden from people, so only bots fill it. */
-export const LIST_HONEYPOT = '_gotcha';
+const LIST_HONEYPOT = '_gotcha';
 
 // Refusals in the database's own words (list_subscribe()), so a form shows one text either way.
-export const LIST_FIELD_MESSAGES = {
+const LIST_FIELD_MESSAGES = {
   email: 'Enter a valid e-mail address.',
   name: `Keep the name under ${LISTS.maxNameLength} characters.`,
 } as const;

@@ -57,7 +57,7 @@ export function createNewsletterStore(client: SupabaseClient) {
 }
 
 /** The caps list_subscribe() applies, from LISTS (its own defaults are the same numbers). */
-export const LIST_CAPS = {
+const LIST_CAPS = {
   per_client_minute: LISTS.perClientPerMinute,
   per_client_day: LISTS.perClientPerDay,
   per_recipient_day: LISTS.perRecipientPerDay,
