@@ -30,7 +30,7 @@ export const LIST_TEXT = {
 } as const;
 
 /** What the database stores for an origin: trimmed, lower case, one trailing slash removed. */
-export function normalizeOrigin(input: string): string {
+function normalizeOrigin(input: string): string {
   return input.trim().toLowerCase().replace(/\/$/, '');
 }
 

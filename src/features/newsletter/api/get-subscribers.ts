@@ -6,7 +6,7 @@ import { supabase } from '../../../lib/supabase';
 import type { Subscriber } from '../newsletter-types';
 import { newsletterKeys } from './query-keys';
 
-export const SUBSCRIBER_COLUMNS =
+const SUBSCRIBER_COLUMNS =
   'id, list_id, user_id, email, name, status, source, consent_at, consent_statement, created_at, confirmed_at, unsubscribed_at, bounced_at';
 const READ_CHUNK_SIZE = 1000;
 

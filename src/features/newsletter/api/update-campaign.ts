@@ -6,7 +6,7 @@ import type { Campaign } from '../newsletter-types';
 import { CAMPAIGN_COLUMNS } from './get-campaigns';
 import { newsletterKeys } from './query-keys';
 
-export interface DraftInput {
+interface DraftInput {
   id: string;
   list_id: string;
   subject: string;

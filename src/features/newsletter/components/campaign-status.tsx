@@ -3,7 +3,7 @@
 import { Badge, Box, DataList, Flex, Text } from '@chakra-ui/react';
 import type { Campaign, CampaignStatus } from '../newsletter-types';
 
-export const CAMPAIGN_STATUS_TEXT: Record<CampaignStatus, string> = {
+const CAMPAIGN_STATUS_TEXT: Record<CampaignStatus, string> = {
   draft: 'Draft',
   scheduled: 'Scheduled',
   sending: 'Sending',
@@ -53,7 +53,7 @@ export function CampaignCounts({ campaign, label }: { campaign: Campaign; label:
 }
 
 /** Sent and failed of the recipients, as a whole percentage (0 with no recipients). */
-export function sendingProgress(campaign: Pick<Campaign, 'sent' | 'failed' | 'recipients'>) {
+function sendingProgress(campaign: Pick<Campaign, 'sent' | 'failed' | 'recipients'>) {
   if (campaign.recipients <= 0) return 0;
   return Math.min(100, Math.round(((campaign.sent + campaign.failed) / campaign.recipients) * 100));
 }

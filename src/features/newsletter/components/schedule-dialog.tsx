@@ -5,7 +5,7 @@ import { Alert, Button, Dialog, Field, Input, Portal, Text } from '@chakra-ui/re
 import { useReturnFocus } from '../../../components/return-focus';
 
 /** A `datetime-local` value (local wall time) as an instant; null when it is not one. */
-export function localInputToIso(value: string): string | null {
+function localInputToIso(value: string): string | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : date.toISOString();

@@ -30,7 +30,7 @@ const PAGE = 100;
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 /** Whether a subscriber matches the search text (e-mail or name, any case). */
-export function matchesSearch(subscriber: Subscriber, search: string): boolean {
+function matchesSearch(subscriber: Subscriber, search: string): boolean {
   const needle = search.trim().toLocaleLowerCase();
   if (!needle) return true;
   return (
