@@ -175,6 +175,23 @@ describe('CampaignPage composer', { timeout: 30_000 }, () => {
     );
   });
 
+  it('warns before sending to a list without confirmed subscribers', async () => {
+    const list = makeList({ name: 'Quiet' });
+    const draft = makeCampaign(list, { subject: 'Hello', body_markdown: 'Hi.' });
+    seedNewsletter({
+      lists: [list],
+      campaigns: [draft],
+      subscribers: [makeSubscriber(list, { status: 'pending' })],
+    });
+    const user = userEvent.setup();
+    renderAt(campaignRoute(draft.id));
+    await user.click(await screen.findByRole('button', { name: 'Send now' }, SLOW));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Send to Quiet now?' });
+    await waitFor(() =>
+      expect(confirm).toHaveTextContent('Quiet has no confirmed subscribers yet'),
+    );
+  });
+
   it('deletes a draft after asking and goes back to the campaigns', async () => {
     const list = makeList();
     const draft = makeCampaign(list, { subject: 'Old idea' });

@@ -274,7 +274,11 @@ export function CampaignComposer({
       <ConfirmDialog
         open={asking === 'send'}
         title={`Send to ${listName} now?`}
-        description={`“${visibleText(campaign.subject)}” goes to the ${recipients} of ${listName}. Once it starts you can pause or cancel it, but not take back what was sent.`}
+        description={
+          confirmed.data === 0
+            ? `${listName} has no confirmed subscribers yet: nobody would get “${visibleText(campaign.subject)}”, and the campaign would be spent. Wait for signups, or import subscribers first.`
+            : `“${visibleText(campaign.subject)}” goes to the ${recipients} of ${listName}. Once it starts you can pause or cancel it, but not take back what was sent.`
+        }
         confirmLabel="Send now"
         pending={start.isPending}
         error={actionError}
