@@ -1,6 +1,6 @@
 // A campaign's status as a badge, its counts, and while it sends a progress bar (sent and failed
 // of its recipients).
-import { Badge, Box, DataList, Flex, Text } from '@chakra-ui/react';
+import { Badge, Box, DataList, Text } from '@chakra-ui/react';
 import type { Campaign, CampaignStatus } from '../newsletter-types';
 
 const CAMPAIGN_STATUS_TEXT: Record<CampaignStatus, string> = {
@@ -39,15 +39,21 @@ const COUNTS = [
 
 export function CampaignCounts({ campaign, label }: { campaign: Campaign; label: string }) {
   return (
-    <DataList.Root orientation="vertical" size="sm" aria-label={label}>
-      <Flex gap={{ base: '3', md: '5' }} wrap="wrap">
-        {COUNTS.map(([key, text]) => (
-          <DataList.Item key={key}>
-            <DataList.ItemLabel>{text}</DataList.ItemLabel>
-            <DataList.ItemValue fontWeight="semibold">{campaign[key]}</DataList.ItemValue>
-          </DataList.Item>
-        ))}
-      </Flex>
+    <DataList.Root
+      orientation="vertical"
+      size="sm"
+      role="group"
+      aria-label={label}
+      flexDirection="row"
+      flexWrap="wrap"
+      gap={{ base: '3', md: '5' }}
+    >
+      {COUNTS.map(([key, text]) => (
+        <DataList.Item key={key}>
+          <DataList.ItemLabel>{text}</DataList.ItemLabel>
+          <DataList.ItemValue fontWeight="semibold">{campaign[key]}</DataList.ItemValue>
+        </DataList.Item>
+      ))}
     </DataList.Root>
   );
 }

@@ -1,17 +1,7 @@
 // One list: its settings (edit, delete with a question first), its subscribers counted by status,
 // and in tabs the subscribers table, the signup form's code and the CSV import.
 import { useId, useMemo, useState } from 'react';
-import {
-  Box,
-  Button,
-  DataList,
-  Flex,
-  Heading,
-  SimpleGrid,
-  Stack,
-  Tabs,
-  Text,
-} from '@chakra-ui/react';
+import { Box, Button, DataList, Flex, Heading, Stack, Tabs, Text } from '@chakra-ui/react';
 import { PencilIcon, Trash2Icon } from 'lucide-react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { SettingLoadError, SettingLoading } from '../../../components/setting-states';
@@ -100,17 +90,23 @@ export function ListDetails({ list, onDeleted }: { list: NewsletterList; onDelet
           </Button>
         </Flex>
       </Flex>
-      <DataList.Root orientation="vertical" mb="5" aria-label="Subscribers by status">
-        <SimpleGrid columns={{ base: 2, md: 4 }} gap="3">
-          {SUBSCRIBER_STATUSES.map((status) => (
-            <DataList.Item key={status} borderWidth="1px" borderRadius="lg" p="3">
-              <DataList.ItemLabel>{SUBSCRIBER_STATUS_TEXT[status]}</DataList.ItemLabel>
-              <DataList.ItemValue fontSize="xl" fontWeight="semibold">
-                {subscribers.isPending ? '…' : subscribers.isError ? '—' : counts[status]}
-              </DataList.ItemValue>
-            </DataList.Item>
-          ))}
-        </SimpleGrid>
+      <DataList.Root
+        orientation="vertical"
+        mb="5"
+        role="group"
+        aria-label="Subscribers by status"
+        display="grid"
+        gridTemplateColumns={{ base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' }}
+        gap="3"
+      >
+        {SUBSCRIBER_STATUSES.map((status) => (
+          <DataList.Item key={status} borderWidth="1px" borderRadius="lg" p="3">
+            <DataList.ItemLabel>{SUBSCRIBER_STATUS_TEXT[status]}</DataList.ItemLabel>
+            <DataList.ItemValue fontSize="xl" fontWeight="semibold">
+              {subscribers.isPending ? '…' : subscribers.isError ? '—' : counts[status]}
+            </DataList.ItemValue>
+          </DataList.Item>
+        ))}
       </DataList.Root>
       <Tabs.Root defaultValue="subscribers" variant="line" lazyMount>
         <Tabs.List>
