@@ -1,7 +1,6 @@
 // The docs' analytics section: the tracker's snippet, custom events, the script tag's options,
 // single-page apps, what is not counted, how to serve the file, and a data-processing statement
 // an owner can link from a privacy page (/docs#analytics-data).
-import { Box, Heading } from '@chakra-ui/react';
 import {
   CUSTOM_EVENT_LIMITS,
   SITE_ID_PLACEHOLDER,
@@ -19,7 +18,7 @@ import { ANALYTICS_SCALE } from '../analytics-scale-facts';
 import { docSection } from '../toc';
 import { CodeSample } from './code-sample';
 import { DocSection } from './doc-section';
-import { Bullets, C, DataTable, Item, Note, P } from './docs-ui';
+import { Bullets, C, DataTable, Item, Note, P, SubHeading } from './docs-ui';
 
 /** The statement's anchor, for owners' privacy pages: /docs#analytics-data. */
 export const ANALYTICS_DATA_ID = 'analytics-data';
@@ -245,15 +244,5 @@ export function Analytics() {
         counted.
       </P>
     </DocSection>
-  );
-}
-
-function SubHeading({ id, children }: { id?: string; children: string }) {
-  return (
-    <Box mt={6}>
-      <Heading as="h3" id={id} size="lg" mb={2} scrollMarginTop="88px">
-        {children}
-      </Heading>
-    </Box>
   );
 }

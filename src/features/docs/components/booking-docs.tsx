@@ -1,14 +1,13 @@
 // The docs' booking section: creating a booking form, availability and its rules, time zones, why
 // a time is never booked twice, confirmations with calendar invitations and the single-use manage
 // link, embedding (link and iframe), and the limits against abuse.
-import { Box, Heading } from '@chakra-ui/react';
 import { BOOKING } from '../../../../supabase/functions/_shared/limits.ts';
 import { site } from '../../../config/site';
 import { formatCount } from '../endpoint-facts';
 import { docSection } from '../toc';
 import { CodeSample } from './code-sample';
 import { DocSection } from './doc-section';
-import { Bullets, C, DataTable, Item, Note, P } from './docs-ui';
+import { Bullets, C, DataTable, Item, Note, P, SubHeading } from './docs-ui';
 
 /** The public address of a booking form; the slug is the owner's. */
 const BOOKING_LINK = `${site.url}/book/your-slug`;
@@ -130,15 +129,5 @@ export function Booking() {
         <C>429</C> with <C>Retry-After</C>), or to try again when the service could not be reached.
       </Note>
     </DocSection>
-  );
-}
-
-function SubHeading({ children }: { children: string }) {
-  return (
-    <Box mt={6}>
-      <Heading as="h3" size="lg" mb={2} scrollMarginTop="88px">
-        {children}
-      </Heading>
-    </Box>
   );
 }

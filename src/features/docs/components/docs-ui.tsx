@@ -1,7 +1,19 @@
-// Small typographic pieces shared by the docs sections: prose, inline code, lists, tables, notes.
+// Small typographic pieces shared by the docs sections: sub-headings, prose, inline code, lists,
+// tables, notes.
 import type { ReactNode } from 'react';
-import { Alert, Code as ChakraCode, List, Table, Text } from '@chakra-ui/react';
+import { Alert, Box, Code as ChakraCode, Heading, List, Table, Text } from '@chakra-ui/react';
 import { HorizontalScroll } from '../../../components/horizontal-scroll';
+
+/** A heading inside a section (h3), reachable by its id when it has one. */
+export function SubHeading({ id, children }: { id?: string; children: string }) {
+  return (
+    <Box mt={6}>
+      <Heading as="h3" id={id} size="lg" mb={2} scrollMarginTop="88px">
+        {children}
+      </Heading>
+    </Box>
+  );
+}
 
 export function P({ children }: { children: ReactNode }) {
   return (

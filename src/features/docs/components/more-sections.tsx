@@ -1,12 +1,8 @@
 // The docs sections beyond form posts: API keys, analytics, newsletter, booking, webhooks, the API
 // reference, troubleshooting, security, self-hosting, FAQ and contact.
-import { Link as RouterLink } from 'react-router-dom';
 import { Box, Heading, Link, Stack, Text } from '@chakra-ui/react';
-import { env } from '../../../config/env';
-import { paths } from '../../../config/paths';
 import { site } from '../../../config/site';
 import { DELIVERY, LIMITS, SPECIAL_FIELDS, formatCount, formatSeconds } from '../endpoint-facts';
-import { endpointUrl } from '../examples';
 import { docSection } from '../toc';
 import { CodeSample } from './code-sample';
 import { DocSection } from './doc-section';
@@ -18,33 +14,8 @@ export { ApiKeys } from './api-keys-section';
 // The analytics section lives in its own module: the tracker's snippet, options and data statement.
 export { Analytics } from './analytics-docs';
 
-export function Newsletter() {
-  return (
-    <DocSection {...docSection('newsletter')}>
-      <P>
-        A newsletter sign-up is a form with a single <C>email</C> field. Create a form for it, and
-        every address lands in your dashboard and your inbox, protected by the same origin check,
-        honeypots and rate limit as any other form.
-      </P>
-      <CodeSample
-        label="Newsletter sign-up form"
-        code={`<form action="${endpointUrl(env.supabaseUrl)}" method="POST">
-  <label>E-mail <input type="email" name="email" required></label>
-  <input type="hidden" name="${SPECIAL_FIELDS.subject}" value="New newsletter subscriber">
-  <input type="text" name="${SPECIAL_FIELDS.honeypots[0]}" tabindex="-1" autocomplete="off" style="display:none">
-  <button type="submit">Subscribe</button>
-</form>`}
-      />
-      <P>
-        Want to hear about tinyback itself? Sign up in the footer of any page or on the{' '}
-        <Link asChild color="teal.700">
-          <RouterLink to={paths.blog}>blog</RouterLink>
-        </Link>
-        .
-      </P>
-    </DocSection>
-  );
-}
+// The newsletter section lives in its own module: lists, double opt-in, imports, campaigns, limits.
+export { Newsletter } from './newsletter-docs';
 
 // The booking section lives in its own module: availability, time zones, confirmations, embedding.
 export { Booking } from './booking-docs';

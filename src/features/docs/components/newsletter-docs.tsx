@@ -1,0 +1,158 @@
+// The docs' newsletter section: an owner's lists and their signup form (double opt-in), importing
+// subscribers under a consent statement, campaigns and how they are sent (exactly once, throttled,
+// with one-click unsubscribe), and the limits against abuse; tinyback's own newsletter last.
+import { Link as RouterLink } from 'react-router-dom';
+import { Link } from '@chakra-ui/react';
+import { CAMPAIGNS, LISTS } from '../../../../supabase/functions/_shared/limits.ts';
+import { env } from '../../../config/env';
+import { paths } from '../../../config/paths';
+import { formatCount } from '../endpoint-facts';
+import { docSection } from '../toc';
+import { CodeSample } from './code-sample';
+import { DocSection } from './doc-section';
+import { Bullets, C, DataTable, Item, Note, P, SubHeading } from './docs-ui';
+
+const LIST_ID = 'YOUR-LIST-ID';
+
+/** Where a list's signup form posts. */
+function listEndpoint(supabaseUrl: string): string {
+  return `${supabaseUrl.replace(/\/+$/, '')}/functions/v1/newsletter/lists/${LIST_ID}`;
+}
+
+export function Newsletter() {
+  const endpoint = listEndpoint(env.supabaseUrl);
+  return (
+    <DocSection {...docSection('newsletter')}>
+      <P>
+        Collect subscribers on your own site and send them campaigns, from the same dashboard as
+        your forms. Every subscriber confirms their address first (double opt-in), every message can
+        be left with one click, and nothing you send is tracked: no pixels, no rewritten links.
+      </P>
+
+      <SubHeading>Lists and their signup form</SubHeading>
+      <P>
+        Under <strong>Dashboard → Newsletter</strong>, create a list: its name, the sender name and
+        reply-to address your mail goes out with, the address of the site its signup form is on, and
+        a few words of your own for the confirmation e-mail. The list shows its signup form, ready
+        to paste:
+      </P>
+      <CodeSample
+        label="List signup form"
+        code={`<form action="${endpoint}" method="POST">
+  <label>E-mail <input type="email" name="email" required></label>
+  <label>Name <input type="text" name="name"></label>
+  <input type="text" name="_gotcha" tabindex="-1" autocomplete="off" style="display:none">
+  <button type="submit">Subscribe</button>
+</form>`}
+      />
+      <P>
+        From JavaScript, post JSON instead (<C>{'{"email": "…", "name": "…"}'}</C>) and read the
+        status. Only pages on the list&rsquo;s site may post: the browser&rsquo;s <C>Origin</C> is
+        checked against it.
+      </P>
+      <DataTable
+        caption="Answers of the signup endpoint"
+        head={['Status', 'When']}
+        rows={[
+          [
+            <C key="s">202</C>,
+            'Accepted (JSON). The same answer whether the address is new, waiting or already subscribed, so nobody can learn who is on your list.',
+          ],
+          [
+            <C key="s">303</C>,
+            'Accepted (HTML form): the visitor is sent to a page asking them to check their inbox.',
+          ],
+          [<C key="s">403</C>, 'The page is not on the list’s site.'],
+          [<C key="s">404</C>, 'No such list.'],
+          [<C key="s">422</C>, 'The address (or the name) is not valid.'],
+          [
+            <C key="s">429</C>,
+            'Too many signups from this visitor; Retry-After says when to try again.',
+          ],
+        ]}
+      />
+
+      <SubHeading>Double opt-in</SubHeading>
+      <Bullets>
+        <Item>
+          A new address gets one e-mail in your words with a confirmation link; it works once, for{' '}
+          {LISTS.confirmLinkTtlDays} days. Only confirmed subscribers ever receive a campaign, and
+          the time they confirmed is kept as their consent.
+        </Item>
+        <Item>
+          Opening the link changes nothing by itself (mail scanners open links too): the page it
+          leads to confirms when its button is pressed.
+        </Item>
+        <Item>Signups that are never confirmed are forgotten after 30 days.</Item>
+      </Bullets>
+
+      <SubHeading>Importing subscribers</SubHeading>
+      <P>
+        A CSV file with an <C>email</C> column (and optionally <C>name</C>) adds people you already
+        have permission to write to. You state how they agreed (&ldquo;They signed up at our shop
+        counter in 2025&rdquo;); the statement is kept with each of them, and nobody imported is
+        mailed before you give it. Invalid rows and addresses already on the list (or twice in the
+        file) are reported by their row number and added once at most.
+      </P>
+
+      <SubHeading>Campaigns</SubHeading>
+      <Bullets>
+        <Item>
+          Write in Markdown with a live preview; each message has an HTML and a plain-text part.
+          Send it now or schedule it, and pause, resume or cancel it while it sends; its recipients,
+          sent, failed, bounced and unsubscribed counts update live.
+        </Item>
+        <Item>
+          The recipients are fixed when a campaign starts: the list&rsquo;s confirmed subscribers at
+          that moment. The database holds one row per recipient and campaign and never a second, so
+          a campaign survives a mail-server outage or a restart and resumes by itself without
+          mailing anyone twice.
+        </Item>
+        <Item>
+          Every message carries <C>List-Unsubscribe</C> (an https link mail programs call with one
+          click, as RFC 8058 and Gmail&rsquo;s and Yahoo&rsquo;s bulk-sender rules ask) and{' '}
+          <C>List-Unsubscribe-Post: List-Unsubscribe=One-Click</C>, plus an unsubscribe link in the
+          text. An address that bounces for good is marked bounced and not mailed again.
+        </Item>
+      </Bullets>
+
+      <SubHeading>Limits</SubHeading>
+      <DataTable
+        caption="Limits of lists and campaigns"
+        head={['Limit', 'Value']}
+        rows={[
+          [
+            'Signups from one visitor to one account’s lists',
+            `${LISTS.perClientPerMinute} a minute, ${LISTS.perClientPerDay} a day`,
+          ],
+          [
+            'Confirmation e-mails to one address',
+            `${LISTS.perRecipientPerDay} a day from all lists together, and one per list every ${LISTS.confirmationCooldownHours} hours`,
+          ],
+          [
+            'Campaign messages of one account',
+            `${formatCount(CAMPAIGNS.perAccountPerSecond)} a second, ${formatCount(CAMPAIGNS.perAccountPerDay)} a day`,
+          ],
+          [
+            'Campaign messages of an account less than 7 days old',
+            `${formatCount(CAMPAIGNS.newAccountPerDay)} a day`,
+          ],
+        ]}
+      />
+      <Note>
+        Self-hosting: campaign mail goes through the same outbox and mail settings as every other
+        e-mail. Set <C>NEWSLETTER_LINK_SECRET</C> once, so unsubscribe links in mail already sent
+        keep working when keys are rotated.
+      </Note>
+
+      <SubHeading>tinyback&rsquo;s own newsletter</SubHeading>
+      <P>
+        Want to hear about tinyback itself? Sign up in the footer of any page or on the{' '}
+        <Link asChild color="teal.700">
+          <RouterLink to={paths.blog}>blog</RouterLink>
+        </Link>
+        .
+      </P>
+    </DocSection>
+  );
+}
