@@ -12,22 +12,55 @@ const newestFirst = (
   b: { created_at: string; id: string },
 ) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
 
-/** Applies one change of a `list_subscribers` row to the cached subscribers of its list. */
-export function applySubscriberChange(client: QueryClient, change: RowChange): void {
-  const listId = change.new.list_id ?? change.old.list_id;
+/** How long changes of subscribers are gathered before they reach the cache together. */
+const SUBSCRIBER_BATCH_MS = 100;
+const pendingSubscriberChanges = new WeakMap<QueryClient, RowChange[]>();
+
+/** The changes applied to one list's rows in one pass, newest first again at the end. */
+function applyAll(rows: Subscriber[], listId: string, changes: readonly RowChange[]) {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  let changed = false;
+  for (const change of changes) {
+    const id = changedId(change);
+    if (!id) continue;
+    if (change.eventType === 'DELETE') {
+      changed = byId.delete(id) || changed;
+      continue;
+    }
+    const row = { ...byId.get(id), ...change.new } as Subscriber;
+    if (row.list_id === listId && typeof row.email === 'string' && typeof row.status === 'string') {
+      byId.set(id, row);
+      changed = true;
+    } else changed = byId.delete(id) || changed;
+  }
+  return changed ? [...byId.values()].sort(newestFirst) : rows;
+}
+
+function flushSubscriberChanges(client: QueryClient) {
+  const changes = pendingSubscriberChanges.get(client) ?? [];
+  pendingSubscriberChanges.delete(client);
   for (const query of client
     .getQueryCache()
     .findAll({ queryKey: newsletterKeys.subscriberLists() })) {
-    const key = query.queryKey;
-    // A delete carries only the key: it leaves whichever list holds the row.
-    if (typeof listId === 'string' && key[2] !== listId) continue;
-    client.setQueryData<Subscriber[]>(key, (rows) =>
-      mergeIntoList<Subscriber>(rows, change, {
-        include: (row) =>
-          row.list_id === key[2] && typeof row.email === 'string' && typeof row.status === 'string',
-        compare: newestFirst,
-      }),
+    const listId = query.queryKey[2];
+    if (typeof listId !== 'string') continue;
+    client.setQueryData<Subscriber[]>(query.queryKey, (rows) =>
+      rows ? applyAll(rows, listId, changes) : rows,
     );
+  }
+}
+
+/**
+ * Applies a change of a `list_subscribers` row to the cached subscribers of its list. An import
+ * reports every added row, thousands at once: the changes of a short window are applied together,
+ * one pass over each list instead of one per change.
+ */
+export function applySubscriberChange(client: QueryClient, change: RowChange): void {
+  const pending = pendingSubscriberChanges.get(client);
+  if (pending) pending.push(change);
+  else {
+    pendingSubscriberChanges.set(client, [change]);
+    setTimeout(() => flushSubscriberChanges(client), SUBSCRIBER_BATCH_MS);
   }
   refetchSoon(client, newsletterKeys.confirmedCounts());
 }
