@@ -12,6 +12,8 @@ interface ImportInput {
   listId: string;
   rows: { email: string; name: string }[];
   consentStatement: string;
+  /** The file's last chunk: the list is read again after it (or after a failure), not after each. */
+  last: boolean;
 }
 
 async function importSubscribers({
@@ -32,7 +34,8 @@ export function useImportSubscribers() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: importSubscribers,
-    onSettled: (_data, _error, { listId }) =>
+    onSettled: (_data, error, { listId, last }) =>
+      (last || error) &&
       Promise.all([
         client.invalidateQueries({ queryKey: newsletterKeys.subscribers(listId) }),
         client.invalidateQueries({ queryKey: newsletterKeys.confirmedCount(listId) }),

@@ -103,6 +103,7 @@ export function ImportSubscribers({ listId, listName }: { listId: string; listNa
           listId,
           rows: part,
           consentStatement: statement,
+          last: chunk === total - 1,
         });
         // The answer counts rows from 1 within the chunk; the report names the file's rows.
         const fileRow = (row: number) => part[row - 1]?.row ?? offset + row + 1;
