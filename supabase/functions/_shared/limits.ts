@@ -267,3 +267,29 @@ export const BOOKING = {
   /** Longest reason given when the visitor cancels, in characters. */
   maxReasonLength: 1_000,
 } as const;
+
+/**
+ * Owners' campaigns: how fast and how much the outbox's campaign run sends (campaign_claim() and
+ * campaign_begin() in the database hold every sender to them, whichever instance asks).
+ */
+export const CAMPAIGNS = {
+  /** Messages one account's campaigns send per second at most (the deployment's ceiling). */
+  perAccountPerSecond: 50,
+  /** Campaign messages one account sends per UTC day at most. */
+  perAccountPerDay: 50_000,
+  /** ...and an account younger than 7 days: nobody mails 100 000 strangers on their first day. */
+  newAccountPerDay: 500,
+  /** Messages one claim leases at most, over every account (the sender's memory is one batch). */
+  batchSize: 200,
+  /** Messages marked 'sending' together and sent at once: the most a killed sender leaves uncertain. */
+  window: 10,
+  /**
+   * How long a claim's lease lasts, in seconds (a batch takes about a second per account); a
+   * window is begun only in its first half.
+   */
+  leaseSeconds: 60,
+  /** Sending attempts of one message before it is failed for good (4xx answers, outages). */
+  maxAttempts: 8,
+  /** How long one scheduled run keeps sending, in seconds (the scheduler calls every minute). */
+  runSeconds: 45,
+} as const;

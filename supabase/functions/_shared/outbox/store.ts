@@ -3,6 +3,7 @@
 // under a lease and recorded one attempt per call, and waiting target-address confirmations
 // composed in one call. Each RPC is its own transaction.
 import { CONFIRMATIONS, DELIVERY } from '../limits.ts';
+import type { CampaignStore, ClaimedMessage } from './campaigns.ts';
 import type { ClaimedJob, DeliveryStore } from './mail-delivery.ts';
 import type { ClaimedWebhook, WebhookStore } from './webhook-delivery.ts';
 
@@ -98,4 +99,38 @@ export function createWebhookStore(client: RpcClient): WebhookStore {
 /** WEBHOOKS_ALLOW_LOCAL=on (local development and tests only); anything else keeps them refused. */
 export function allowLocalFromEnv(env: (name: string) => string | undefined): boolean {
   return env('WEBHOOKS_ALLOW_LOCAL') === 'on';
+}
+
+/** Owners' campaigns: claim, begin and finish (campaigns.ts), one transaction each. */
+export function createCampaignStore(client: RpcClient): CampaignStore {
+  return {
+    async claim(limits) {
+      const { data, error } = await client.rpc('campaign_claim', {
+        p_limit: limits.batchSize,
+        p_lease_seconds: limits.leaseSeconds,
+        p_per_account_per_second: limits.perAccountPerSecond,
+        p_per_account_per_day: limits.perAccountPerDay,
+        p_new_account_per_day: limits.newAccountPerDay,
+        p_account_interval_ms: 1000,
+      });
+      if (error) throw new Error(`campaign_claim: ${error.message}`);
+      return (data ?? []) as ClaimedMessage[];
+    },
+    async begin(lease, messages) {
+      const { data, error } = await client.rpc('campaign_begin', {
+        p_lease: lease,
+        p_messages: messages.map((m) => ({
+          campaign_id: m.campaign_id,
+          subscriber_id: m.subscriber_id,
+        })),
+      });
+      if (error) throw new Error(`campaign_begin: ${error.message}`);
+      return (data ?? []) as Awaited<ReturnType<CampaignStore['begin']>>;
+    },
+    async finish(results) {
+      const { data, error } = await client.rpc('campaign_finish', { p_results: results });
+      if (error) throw new Error(`campaign_finish: ${error.message}`);
+      return Number(data ?? 0);
+    },
+  };
 }

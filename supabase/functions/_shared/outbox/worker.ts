@@ -4,6 +4,15 @@
 // function right after a post and on its `_deliver`, `_mail` and `_webhook` routes, the
 // `newsletter` function right after a sign-up. Leases in the database keep workers of different
 // functions (and instances) from ever sending the same job twice.
+import { listUnsubscribeUrl, linkSecretFromEnv, unsubscribePageUrl } from '../list-unsubscribe.ts';
+import { renderCampaignMarkdown } from './campaign-markdown.ts';
+import {
+  campaignLimitsFromEnv,
+  runCampaigns,
+  type CampaignReport,
+  type CampaignResult,
+  type CampaignRunDeps,
+} from './campaigns.ts';
 import { createDeliverStep } from './confirmations.ts';
 import { createSendSoon, runDeliveries } from './mail-delivery.ts';
 import { createResendMailer, mailConfigFromEnv, type Mailer } from './mailer.ts';
@@ -12,6 +21,7 @@ import { createSmtpMailer } from './smtp-mailer.ts';
 import {
   allowLocalFromEnv,
   composeTargetConfirmations,
+  createCampaignStore,
   createMailStore,
   createWebhookStore,
   type RpcClient,
@@ -39,8 +49,15 @@ export interface OutboxOptions {
   signFile?: (objectKey: string, seconds: number) => Promise<string>;
 }
 
-/** The scheduled run's report: the deliveries' counts, and the file sweep's when there is one. */
-type ScheduledReport = DeliveryReport & { files?: Record<string, number> };
+/**
+ * The scheduled run's report: the deliveries' counts, the file sweep's when there is one, and the
+ * campaign run's when it ran (null: one was already running in this worker).
+ */
+type ScheduledReport = DeliveryReport & {
+  files?: Record<string, number>;
+  /** The campaign run: started now, or already running in this worker. */
+  campaigns?: 'started' | 'running';
+};
 
 export interface Outbox {
   /**
@@ -57,10 +74,14 @@ export interface Outbox {
   /** Sends webhook deliveries now (an entry's after its post, or one just queued); never throws. */
   webhooksNow(only: { entryId?: string; id?: string }): Promise<void>;
   /**
-   * The scheduled run (`_deliver`): confirmations, due e-mail and due webhooks, counted; and the
-   * file sweep, when the function has one.
+   * The scheduled run (`_deliver`): confirmations, due e-mail and due webhooks, counted; the
+   * file sweep, when the function has one; and owners' campaigns (only the forms function's
+   * scheduled run calls it). Campaign links need SITE_URL and the newsletter function's public
+   * URL (NEWSLETTER_PUBLIC_URL, else SUPABASE_URL's).
    */
   deliverDue(): Promise<ScheduledReport>;
+  /** Sends due campaign messages now (a campaign just started); never rejects. */
+  campaignsSoon(): Promise<void>;
 }
 
 export function createOutbox(opts: OutboxOptions): Outbox {
@@ -112,8 +133,30 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     return addReports(await sendMail(), await hooks);
   });
 
+  const runCampaignsOnce = campaignRunner({ env, siteUrl, log, client, mailer, from });
+  const sendCampaigns = async (): Promise<CampaignReport | null | undefined> => {
+    try {
+      return await runCampaignsOnce();
+    } catch (err) {
+      log(`campaign run failed: ${(err as Error).message}`);
+      return undefined;
+    }
+  };
+  const startCampaigns = (): 'started' | 'running' => {
+    if (runCampaignsOnce.running()) return 'running';
+    const run = sendCampaigns();
+    // On Supabase's Edge Runtime, waitUntil keeps the worker alive for the run after we answer.
+    const edge = (globalThis as { EdgeRuntime?: { waitUntil?(p: Promise<unknown>): void } })
+      .EdgeRuntime;
+    edge?.waitUntil?.(run);
+    return 'started';
+  };
+
   return {
     mailSoon: createSendSoon(sendMail, log),
+    campaignsSoon: async () => {
+      await sendCampaigns();
+    },
     confirmationsSoon: createSendSoon(withConfirmations(sendMail), log),
     async webhooksNow(only) {
       try {
@@ -130,9 +173,64 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         log(`file sweep failed: ${(err as Error).message}`);
         return undefined;
       });
+      // Campaigns run on beside (up to CAMPAIGNS.runSeconds), not held by this answer: the
+      // scheduler's next call finds this run still going and leaves it be.
+      const campaigns = startCampaigns();
       const report: ScheduledReport = await deliverAll();
       const swept = await files;
-      return swept ? { ...report, files: swept } : report;
+      return { ...report, ...(swept ? { files: swept } : {}), campaigns };
     },
   };
+}
+
+/**
+ * The campaign run of this worker: one at a time (a second call while one runs answers null at
+ * once; the running one carries on), with the unsubscribe links signed for each recipient.
+ */
+function campaignRunner(opts: {
+  env: (name: string) => string | undefined;
+  siteUrl: string | null;
+  log(message: string): void;
+  client: RpcClient;
+  mailer: Mailer;
+  from: string;
+}): (() => Promise<CampaignReport | null>) & { running(): boolean } {
+  const { env, siteUrl, log } = opts;
+  let running = false;
+  let warned = false;
+  const unrecorded: CampaignResult[] = [];
+  const newsletterUrl = env('NEWSLETTER_PUBLIC_URL')?.replace(/\/+$/, '');
+  const functionsUrl = newsletterUrl
+    ? newsletterUrl.replace(/\/newsletter$/, '')
+    : `${(env('SUPABASE_URL') ?? '').replace(/\/+$/, '')}/functions/v1`;
+  const run = async () => {
+    if (running) return null;
+    if (!siteUrl) {
+      if (!warned) log('SITE_URL is not set: campaigns wait until it is (their links need it).');
+      warned = true;
+      return { claimed: 0, sent: 0, retrying: 0, failed: 0, bounced: 0 };
+    }
+    running = true;
+    try {
+      const secret = linkSecretFromEnv(env);
+      const deps: CampaignRunDeps = {
+        store: createCampaignStore(opts.client),
+        mailer: opts.mailer,
+        from: opts.from,
+        renderMarkdown: renderCampaignMarkdown,
+        links: async (m) => ({
+          oneClick: await listUnsubscribeUrl(functionsUrl, m.subscriber_id, m.campaign_id, secret),
+          page: await unsubscribePageUrl(siteUrl, m.subscriber_id, m.campaign_id, secret),
+        }),
+        limits: campaignLimitsFromEnv(env),
+        listIdDomain: new URL(siteUrl).hostname,
+        log,
+        unrecorded,
+      };
+      return await runCampaigns(deps);
+    } finally {
+      running = false;
+    }
+  };
+  return Object.assign(run, { running: () => running });
 }
