@@ -115,6 +115,8 @@ export function campaignLimitsFromEnv(env: (name: string) => string | undefined)
     perAccountPerDay: positive('CAMPAIGNS_PER_ACCOUNT_PER_DAY', CAMPAIGNS.perAccountPerDay),
     // Shorter leases hand a killed sender's unbegun messages on sooner (the fault tests use it).
     leaseSeconds: positive('CAMPAIGNS_LEASE_SECONDS', CAMPAIGNS.leaseSeconds),
+    // With a ceiling above it, a bigger batch (one claim a second per account sends at most one).
+    batchSize: positive('CAMPAIGNS_BATCH_SIZE', CAMPAIGNS.batchSize),
   };
 }
 
