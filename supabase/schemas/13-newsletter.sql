@@ -1060,7 +1060,10 @@ begin
         join wanted w on w.campaign_id = m.campaign_id and w.subscriber_id = m.subscriber_id
         join public.campaigns c on c.id = m.campaign_id
         join public.list_subscribers s on s.id = m.subscriber_id
-       where m.lease = p_lease and m.status = 'queued' and m.locked_until > now()
+       -- By the primary key, whatever the planner guesses of the list's size.
+       where m.campaign_id = any (array(select w2.campaign_id from wanted w2))
+         and m.subscriber_id = any (array(select w2.subscriber_id from wanted w2))
+         and m.lease = p_lease and m.status = 'queued' and m.locked_until > now()
        order by m.campaign_id, m.subscriber_id
          for update of m skip locked
     ),
@@ -1130,7 +1133,10 @@ begin
       from private.campaign_messages m
       join given g on g.campaign_id = m.campaign_id and g.subscriber_id = m.subscriber_id and g.lease = m.lease
       join public.campaigns c on c.id = m.campaign_id
-     where m.status = case when g.outcome = 'released' then 'queued' else 'sending' end
+     -- By the primary key, whatever the planner guesses of the list's size.
+     where m.campaign_id = any (array(select g2.campaign_id from given g2))
+       and m.subscriber_id = any (array(select g2.subscriber_id from given g2))
+       and m.status = case when g.outcome = 'released' then 'queued' else 'sending' end
      order by m.campaign_id, m.subscriber_id
        for update of m skip locked
   ),
