@@ -48,17 +48,3 @@ export function subscribersToCsv(rows: readonly Subscriber[]): string {
     );
   return CSV_BOM + lines.join(CRLF) + CRLF;
 }
-
-/** Saves text as a file through a temporary Blob URL and a download link. */
-export function downloadText(text: string, fileName: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has been handled; the download keeps its own reference.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}

@@ -25,7 +25,7 @@ import { isUpcoming, type Booking } from '../bookings';
 import { useNow } from '../use-now';
 import { BookingItem, type BookingFormInfo } from './booking-item';
 import { CancelBookingDialog } from './cancel-booking-dialog';
-import { downloadText } from './download';
+import { downloadText } from '../../../lib/download';
 
 export interface BookingsListProps {
   /** One form's bookings; null: every form's. */

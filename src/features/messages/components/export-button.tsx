@@ -8,7 +8,7 @@ import { getAllMessages } from '../api/export-messages';
 import { messagesToCsv } from '../csv';
 import { dateStamp } from '../format-date';
 import type { MessageFilter } from '../types';
-import { downloadText } from './download';
+import { downloadText } from '../../../lib/download';
 
 export interface ExportButtonProps {
   filter: MessageFilter;

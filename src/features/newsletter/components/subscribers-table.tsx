@@ -23,7 +23,8 @@ import { visibleText } from '../../../lib/visible-text';
 import { useRemoveSubscriber } from '../api/remove-subscriber';
 import { describeListError } from '../newsletter-errors';
 import { SUBSCRIBER_STATUSES, type Subscriber, type SubscriberStatus } from '../newsletter-types';
-import { downloadText, subscribersToCsv } from '../subscribers-export';
+import { downloadText } from '../../../lib/download';
+import { subscribersToCsv } from '../subscribers-export';
 import { SubscriberStatusBadge, SUBSCRIBER_STATUS_TEXT } from './subscriber-status';
 
 const PAGE = 100;

@@ -1,4 +1,5 @@
-// Saves text as a file through a temporary Blob URL and a download link.
+// Saves text as a file through a temporary Blob URL and a download link (the CSV exports of
+// messages, bookings and subscribers).
 export function downloadText(text: string, fileName: string, type: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement('a');
