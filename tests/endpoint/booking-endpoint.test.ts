@@ -208,6 +208,39 @@ describe('booking through the endpoint', () => {
     expect(await bookingsOf(owner)).toHaveLength(1);
   });
 
+  it('gives one of 50 concurrent posts for one slot the booking and 49 a clear 409', async () => {
+    const { owner, form, slots } = await ownerWithPage();
+    const slot = slots[5]!;
+    // Fifty visitors (each from an address of its own, so no client limit applies) at once.
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const res = await rawRequest(fn('/book'), {
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(visitor(form.slug, slot)),
+          localAddress: `127.0.${60 + Math.floor(i / 200)}.${1 + (i % 200)}`,
+        });
+        return { status: res.status, body: JSON.parse(res.body) as Record<string, unknown> };
+      }),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    const lost = answers.filter((a) => a.status === 409);
+    expect(lost).toHaveLength(49);
+    for (const answer of lost) {
+      expect(answer.body).toMatchObject({ code: 'slot_taken' });
+      expect(answer.body.next).not.toContain(slot);
+    }
+    // Nothing half-written: one booking, its one link, its two mails.
+    const stored = await bookingsOf(owner);
+    expect(stored).toHaveLength(1);
+    const { rows } = await pool.query<{ tokens: number; mails: number }>(
+      `select (select count(*)::int from private.booking_tokens where booking_id = $1) as tokens,
+              (select count(*)::int from public.email_deliveries
+                where user_id = $2 and kind in ('booking_confirmation', 'booking_notice')) as mails`,
+      [stored[0]!.id, owner.id],
+    );
+    expect(rows[0]).toEqual({ tokens: 1, mails: 2 });
+  });
+
   it('stores and mails nothing for a filled honeypot, yet answers like a booking', async () => {
     const { owner, form, slots } = await ownerWithPage();
     const res = await send('/book', visitor(form.slug, slots[1]!, { website: 'https://x.test' }));
