@@ -612,6 +612,7 @@ declare
   v_per_minute integer := coalesce((p_caps ->> 'per_client_minute')::integer, 5);
   v_per_day integer := coalesce((p_caps ->> 'per_client_day')::integer, 20);
   v_per_recipient integer := coalesce((p_caps ->> 'per_recipient_day')::integer, 3);
+  v_per_account integer := coalesce((p_caps ->> 'per_account_day')::integer, 500);
   v_cooldown interval := make_interval(secs => coalesce((p_caps ->> 'cooldown_seconds')::integer, 6 * 3600));
   v_list public.newsletter_lists;
   v_subscriber public.list_subscribers;
@@ -673,6 +674,12 @@ begin
   v_target := private.address_key(v_email);
   perform pg_advisory_xact_lock(hashtextextended('tinyback.list-confirmation-to:' || v_target, 0));
   if private.ledger_count_target('list_confirmation', now() - interval '1 day', v_per_recipient, v_target) >= v_per_recipient then
+    return jsonb_build_object('status', 'ok');
+  end if;
+  -- ...and at most v_per_account a day from one owner's lists together: the confirmation carries
+  -- the owner's words, so many visitors' addresses must not make it a way to mail strangers.
+  perform pg_advisory_xact_lock(hashtextextended('tinyback.list-confirmations-of:' || v_list.user_id::text, 0));
+  if private.ledger_count('list_confirmation', now() - interval '1 day', v_per_account, v_list.user_id) >= v_per_account then
     return jsonb_build_object('status', 'ok');
   end if;
   insert into private.action_ledger (kind, user_id, target) values ('list_confirmation', v_list.user_id, v_target);

@@ -369,6 +369,43 @@ describe('the signup (double opt-in)', () => {
     expect(await confirmations(email)).toBe(3);
   });
 
+  it("mails at most the account's daily confirmations from all its lists together", async () => {
+    const carol = await signUp('Carol Caps');
+    const other = await signUp('Dan Caps');
+    const lists = [
+      await createList(carol.client, 'First'),
+      await createList(carol.client, 'Second'),
+    ];
+    const otherList = await createList(other.client, 'Other');
+    const signup = (listId: string, email: string) =>
+      commitAsService<{ a: Row }>(
+        pool,
+        `select public.list_subscribe($1, $2, null, 'https://shop.example.test', 'client-caps', $3,
+                                      'https://site.test/newsletter/confirm?list=1&token=',
+                                      '{"per_client_minute": 100, "per_client_day": 100, "per_account_day": 2}') as a`,
+        [listId, email, token()],
+      );
+    const stamp = Date.now().toString(36);
+    for (let i = 0; i < 4; i++) await signup(lists[i % 2]!, `acct-${stamp}-${i}@example.test`);
+    await signup(otherList, `acct-${stamp}-other@example.test`);
+    const { rows } = await pool.query<{ user_id: string; n: number }>(
+      `select user_id, count(*)::int as n from public.email_deliveries
+        where kind = 'list_confirmation' and recipient like $1 group by user_id`,
+      [`acct-${stamp}-%`],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.user_id, r.n]))).toEqual({
+      [carol.id]: 2,
+      [other.id]: 1,
+    });
+    // Every signup is still stored, and answered alike.
+    const { rows: stored } = await pool.query<{ n: number }>(
+      `select count(*)::int as n from public.list_subscribers where user_id = $1`,
+      [carol.id],
+    );
+    expect(stored[0]!.n).toBe(4);
+    await service.from('newsletter_lists').delete().in('user_id', [carol.id, other.id]);
+  });
+
   it('unsubscribes through list_unsubscribe(), counted on the campaign', async () => {
     const list = await createList(alice.client, 'Leaving');
     await importRows(alice.client, list, [{ email: 'leaver@example.test' }]);

@@ -176,6 +176,11 @@ export const LISTS = {
   perClientPerDay: 20,
   /** Confirmation e-mails one address receives per day, from every list together. */
   perRecipientPerDay: 3,
+  /**
+   * Confirmation e-mails one account's lists send per day together (they carry the owner's words,
+   * so visitors' addresses must not turn them into a way to mail strangers).
+   */
+  perAccountConfirmationsPerDay: 500,
   /** At most one confirmation e-mail per address and list this often, in hours. */
   confirmationCooldownHours: 6,
   /** How long a confirmation link works, in days (list_subscribe() sets it). */

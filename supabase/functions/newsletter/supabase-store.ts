@@ -61,6 +61,7 @@ const LIST_CAPS = {
   per_client_minute: LISTS.perClientPerMinute,
   per_client_day: LISTS.perClientPerDay,
   per_recipient_day: LISTS.perRecipientPerDay,
+  per_account_day: LISTS.perAccountConfirmationsPerDay,
   cooldown_seconds: LISTS.confirmationCooldownHours * HOUR,
 };
 

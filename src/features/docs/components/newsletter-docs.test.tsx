@@ -43,6 +43,9 @@ describe('the newsletter docs section', () => {
     );
     expect(limits).toHaveTextContent(`${LISTS.perRecipientPerDay} a day from all lists together`);
     expect(limits).toHaveTextContent(`${CAMPAIGNS.perAccountPerSecond} a second`);
+    expect(limits).toHaveTextContent(
+      `Confirmation e-mails from one account’s lists${LISTS.perAccountConfirmationsPerDay} a day`,
+    );
     expect(limits).toHaveTextContent(`${CAMPAIGNS.newAccountPerDay} a day`);
   });
 });

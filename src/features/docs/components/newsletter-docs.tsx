@@ -130,6 +130,10 @@ export function Newsletter() {
             `${LISTS.perRecipientPerDay} a day from all lists together, and one per list every ${LISTS.confirmationCooldownHours} hours`,
           ],
           [
+            'Confirmation e-mails from one account’s lists',
+            `${formatCount(LISTS.perAccountConfirmationsPerDay)} a day`,
+          ],
+          [
             'Campaign messages of one account',
             `${formatCount(CAMPAIGNS.perAccountPerSecond)} a second, ${formatCount(CAMPAIGNS.perAccountPerDay)} a day`,
           ],
