@@ -2,10 +2,9 @@
 // and without signing in. The same view as the owner's (range, filters, chart, top lists, visitors
 // now) read through the token; no snippet, no site settings. An unknown or revoked token, or
 // a revocation while the page is open, shows that the link no longer works. Never indexed.
-import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom';
-import { Button, Container, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
-import { UnlinkIcon } from 'lucide-react';
+import { Button, Container, Heading, Stack, Text } from '@chakra-ui/react';
+import { LinkGone } from '../../../components/link-gone';
 import { PageMeta } from '../../../components/page-meta';
 import { SettingLoadError, SettingLoading } from '../../../components/setting-states';
 import { paths } from '../../../config/paths';
@@ -18,7 +17,7 @@ import { SiteStats } from './site-stats';
 
 export function SharedStatsPage() {
   const { token } = useParams();
-  if (!isShareToken(token)) return <LinkGone />;
+  if (!isShareToken(token)) return <ShareGone />;
   return <SharedStats token={token} />;
 }
 
@@ -38,7 +37,7 @@ function SharedStats({ token }: { token: string }) {
     setParams(withFilter(params, key, value));
   }
 
-  if (site.isError && isShareGone(site.error)) return <LinkGone />;
+  if (site.isError && isShareGone(site.error)) return <ShareGone />;
   const name = site.data ? visibleText(site.data.name) : undefined;
   return (
     <Container maxW="6xl" py={{ base: '6', md: '8' }} px={{ base: '4', md: '6' }}>
@@ -76,41 +75,18 @@ function SharedStats({ token }: { token: string }) {
   );
 }
 
-function LinkGone() {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+function ShareGone() {
   return (
-    <Container maxW="xl" py={{ base: '16', md: '28' }}>
-      <PageMeta title="Link no longer works" noindex />
-      <Stack align="center" textAlign="center" gap="5">
-        <Flex
-          w="16"
-          h="16"
-          rounded="full"
-          bg="gray.50"
-          color="gray.700"
-          align="center"
-          justify="center"
-        >
-          <Icon as={UnlinkIcon} boxSize="8" aria-hidden />
-        </Flex>
-        <Heading
-          as="h1"
-          size={{ base: '2xl', md: '3xl' }}
-          ref={heading}
-          tabIndex={-1}
-          outline="none"
-        >
-          This link no longer works
-        </Heading>
-        <Text color="fg.muted">
-          Its owner may have revoked it or replaced it with a new one. Ask them for the current
-          link.
-        </Text>
+    <LinkGone
+      title="This link no longer works"
+      pageTitle="Link no longer works"
+      action={
         <Button asChild colorPalette="teal">
           <RouterLink to={paths.home}>Back to the home page</RouterLink>
         </Button>
-      </Stack>
-    </Container>
+      }
+    >
+      Its owner may have revoked it or replaced it with a new one. Ask them for the current link.
+    </LinkGone>
   );
 }

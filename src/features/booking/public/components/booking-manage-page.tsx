@@ -31,7 +31,7 @@ import { formatWait } from '../function-answer';
 import { browserZone, formatDate, formatSpan, formatTime, isKnownZone } from '../zoned-time';
 import { BookingTimes } from './booking-times';
 import { CancelDialog } from './cancel-dialog';
-import { LinkGone } from './link-gone';
+import { LinkGone } from '../../../../components/link-gone';
 import { SlotPicker } from './slot-picker';
 import { TimeZoneSelect } from './time-zone-select';
 

@@ -25,7 +25,7 @@ import type { PublicBookingForm } from '../booking-types';
 import { browserZone, zoneLabel } from '../zoned-time';
 import { BookingDetailsForm } from './booking-details-form';
 import { BookingTimes } from './booking-times';
-import { LinkGone } from './link-gone';
+import { LinkGone } from '../../../../components/link-gone';
 import { SlotPicker } from './slot-picker';
 import { TimeZoneSelect } from './time-zone-select';
 

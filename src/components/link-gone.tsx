@@ -1,15 +1,29 @@
-// The full-page answer for a booking link or manage link that leads nowhere.
+// The full-page answer for a link that leads nowhere (a booking page or manage link, a revoked
+// share link): its heading takes the focus, and the page is nobody's search result.
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Container, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
 import { UnlinkIcon } from 'lucide-react';
-import { PageMeta } from '../../../../components/page-meta';
+import { PageMeta } from './page-meta';
 
-export function LinkGone({ title, children }: { title: string; children: ReactNode }) {
+export function LinkGone({
+  title,
+  pageTitle = title,
+  children,
+  action,
+}: {
+  title: string;
+  /** The browser tab's title, when shorter than the heading. */
+  pageTitle?: string;
+  /** What happened, and what to do. */
+  children: ReactNode;
+  /** A way on, under the text. */
+  action?: ReactNode;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
     <Container maxW="xl" py={{ base: '16', md: '28' }}>
-      <PageMeta title={title} noindex />
+      <PageMeta title={pageTitle} noindex />
       <Stack align="center" textAlign="center" gap="5">
         <Flex
           w="16"
@@ -32,6 +46,7 @@ export function LinkGone({ title, children }: { title: string; children: ReactNo
           {title}
         </Heading>
         <Text color="fg.muted">{children}</Text>
+        {action}
       </Stack>
     </Container>
   );
