@@ -135,3 +135,58 @@ export function captchaVerifyUrlFromEnv(
   warn(`CAPTCHA_VERIFY_URL_OVERRIDE=${url.href}: CAPTCHA tokens are not checked by the providers.`);
   return url.href;
 }
+
+/**
+ * A token checked with a stored secret (a form's, a booking page's): `loadSecret` reads it as the
+ * service role. No token: missing; a failed read: unavailable; no secret stored: misconfigured (the
+ * owner's setting is incomplete). Verdicts other than a visitor's missing or refused token are
+ * logged, named by `subject`. Never throws.
+ */
+export async function checkWithStoredSecret(
+  input: {
+    provider: CaptchaProvider;
+    token: string | null;
+    remoteIp: string | null;
+    /** An origin or URL whose host the challenge must have been solved on; null: not compared. */
+    expectedOrigin: string | null | undefined;
+    /** What the secret belongs to, in log lines: "form <id>", "booking page <id>". */
+    subject: string;
+  },
+  deps: VerifyOptions & {
+    loadSecret(): Promise<string | null>;
+    log(message: string): void;
+  },
+): Promise<CaptchaVerdict> {
+  if (!input.token) return { ok: false, kind: 'missing', detail: 'no token' };
+  let secret: string | null;
+  try {
+    secret = await deps.loadSecret();
+  } catch (err) {
+    deps.log(`captcha secret lookup failed: ${(err as Error).message}`);
+    return { ok: false, kind: 'unavailable', detail: 'secret lookup failed' };
+  }
+  if (!secret) return { ok: false, kind: 'misconfigured', detail: 'no secret stored' };
+  const verdict = await verifyCaptcha(
+    {
+      provider: input.provider,
+      secret,
+      token: input.token,
+      remoteIp: input.remoteIp,
+      expectedHostname: hostOf(input.expectedOrigin),
+    },
+    deps,
+  );
+  if (!verdict.ok && verdict.kind !== 'missing' && verdict.kind !== 'rejected')
+    deps.log(`captcha check of ${input.subject}: ${verdict.kind} (${verdict.detail})`);
+  return verdict;
+}
+
+/** The host name of an origin or URL such as https://example.com:8443, or null. */
+function hostOf(origin: string | null | undefined): string | null {
+  if (!origin) return null;
+  try {
+    return new URL(origin).hostname || null;
+  } catch {
+    return null;
+  }
+}

@@ -1,7 +1,11 @@
 // A form's CAPTCHA check: the visitor's token, read from the provider's response field, is verified
 // with the provider's siteverify API (_shared/captcha.ts) before the endpoint accepts a post. In
 // every refusal nothing is stored.
-import { verifyCaptcha, type CaptchaProvider, type CaptchaVerdict } from '../_shared/captcha.ts';
+import {
+  checkWithStoredSecret,
+  type CaptchaProvider,
+  type CaptchaVerdict,
+} from '../_shared/captcha.ts';
 import { SPECIAL_FIELDS } from '../_shared/limits.ts';
 import { ERRORS, type EndpointError } from './errors.ts';
 
@@ -55,39 +59,21 @@ export function createCaptchaCheck(deps: {
     remoteIp: string | null;
     /** The form's allowed origin; its host must be where the challenge was solved. */
     allowedOrigin?: string | null;
-  }): Promise<CaptchaVerdict> => {
-    const token = captchaToken(input.provider, input.fields);
-    if (!token) return { ok: false, kind: 'missing', detail: 'no token' };
-    let secret: string | null;
-    try {
-      secret = await deps.loadSecret(input.formId);
-    } catch (err) {
-      deps.log(`captcha secret lookup failed: ${(err as Error).message}`);
-      return { ok: false, kind: 'unavailable', detail: 'secret lookup failed' };
-    }
-    if (!secret) return { ok: false, kind: 'misconfigured', detail: 'no secret stored' };
-    const verdict = await verifyCaptcha(
+  }): Promise<CaptchaVerdict> =>
+    checkWithStoredSecret(
       {
         provider: input.provider,
-        secret,
-        token,
+        token: captchaToken(input.provider, input.fields),
         remoteIp: input.remoteIp,
-        expectedHostname: hostOf(input.allowedOrigin),
+        expectedOrigin: input.allowedOrigin,
+        subject: `form ${input.formId}`,
       },
-      { verifyUrl: deps.verifyUrl, fetch: deps.fetch, timeoutMs: deps.timeoutMs },
+      {
+        loadSecret: () => deps.loadSecret(input.formId),
+        log: deps.log,
+        verifyUrl: deps.verifyUrl,
+        fetch: deps.fetch,
+        timeoutMs: deps.timeoutMs,
+      },
     );
-    if (!verdict.ok && verdict.kind !== 'missing' && verdict.kind !== 'rejected')
-      deps.log(`captcha check of form ${input.formId}: ${verdict.kind} (${verdict.detail})`);
-    return verdict;
-  };
-}
-
-/** The host name of an origin such as https://example.com:8443, or null. */
-function hostOf(origin: string | null | undefined): string | null {
-  if (!origin) return null;
-  try {
-    return new URL(origin).hostname || null;
-  } catch {
-    return null;
-  }
 }
