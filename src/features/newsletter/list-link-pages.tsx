@@ -1,13 +1,19 @@
 // The pages the links of owners' lists open. A list's confirmation e-mail links to
 // /newsletter/confirm?list=1&token=…, a campaign's unsubscribe link to
 // /newsletter/unsubscribe?u=…&c=…&sig=… — the footer newsletter's own paths, told apart by their
-// parameters (NewsletterConfirmRoute, NewsletterUnsubscribeRoute). Like the footer's pages they
-// say what the link does and act only when the reader presses the button: a mail scanner that
-// opens every link of an e-mail, even in a browser that runs the page, changes nothing. (A mail
-// program's own Unsubscribe button needs no page: it posts to the function, RFC 8058.) The outcome
-// replaces the link's secret in the address bar, so a reload shows the outcome, not the question.
+// parameters (NewsletterConfirmRoute, NewsletterUnsubscribeRoute). The outcome replaces the link's
+// secret in the address bar, so a reload shows the outcome, not the link's work again.
+//
+// Confirming acts only when the reader presses the button: subscribing someone is what a mail
+// scanner that opens every link of an e-mail, even in a browser that runs the page, must never do.
+// Unsubscribing takes one click, the link itself: the page posts the signed link to the function
+// as soon as it runs. What changes state is that POST, sent by the page's script; a plain GET of
+// either URL changes nothing (the function answers a GET of its link with a redirect here), so
+// the scanners that prefetch links without running them unsubscribe nobody. One that does run
+// the page can only stop mail, never start it, and signing up again undoes it. (A mail program's
+// own Unsubscribe button needs no page: it posts to the function, RFC 8058.)
 // /newsletter/check-inbox is where a list's HTML signup form leads after its post.
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert, Box, Button, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
 import type { LucideIcon } from 'lucide-react';
@@ -157,8 +163,10 @@ function useShownOutcome(): ListLinkState | null {
 /** Replaces the link (and its secret) with the list page's bare address and the outcome. */
 function useShowOutcome(pathname: string) {
   const navigate = useNavigate();
-  return (state: ListLinkState) =>
-    navigate({ pathname, search: LIST_MARK }, { replace: true, state });
+  return useCallback(
+    (state: ListLinkState) => navigate({ pathname, search: LIST_MARK }, { replace: true, state }),
+    [navigate, pathname],
+  );
 }
 
 function InvalidLink({ children }: { children: ReactNode }) {
@@ -226,24 +234,34 @@ export function ListUnsubscribePage() {
   const [params] = useSearchParams();
   const shown = useShownOutcome();
   const show = useShowOutcome(paths.newsletterUnsubscribe);
-  const unsubscribe = useUnsubscribeFromList();
+  const { mutateAsync, isError, isPending } = useUnsubscribeFromList();
+  const started = useRef(false);
+  // After a failure the Try again button stays (busy while it retries), so the focus stays on it.
+  const [failed, setFailed] = useState(false);
+  const subscriber = params.get('u') ?? '';
+  const campaign = params.get('c') ?? '';
+  const signature = params.get('sig') ?? '';
 
-  if (shown?.outcome === 'unsubscribed')
-    return (
-      <Panel
-        title="You're unsubscribed"
-        heading={
-          shown.listName ? `You're unsubscribed from ${shown.listName}` : "You're unsubscribed"
-        }
-        icon={MailMinusIcon}
-        palette="gray"
-        focus
-      >
-        <Text color="fg.muted">
-          This address gets no more e-mail from this list. You can close this page.
-        </Text>
-      </Panel>
+  const run = useCallback(() => {
+    mutateAsync({ subscriber, campaign, signature }).then(
+      (result) =>
+        show(
+          result.status === 'unsubscribed'
+            ? { outcome: 'unsubscribed', listName: result.listName }
+            : { outcome: 'invalid' },
+        ),
+      () => setFailed(true),
     );
+  }, [mutateAsync, show, subscriber, campaign, signature]);
+
+  // The link is the click: post it once when the page opens. The ref keeps React's strict mode,
+  // which runs an effect twice, from posting it again; an outcome already shown posts nothing.
+  useEffect(() => {
+    if (started.current || shown) return;
+    started.current = true;
+    run();
+  }, [run, shown]);
+
   if (shown?.outcome === 'invalid')
     return (
       <InvalidLink>
@@ -251,34 +269,50 @@ export function ListUnsubscribePage() {
         that is no longer on the list gets no e-mail from it.
       </InvalidLink>
     );
+  const done = shown?.outcome === 'unsubscribed';
+  const listName = shown?.listName;
   return (
-    <Ask
-      title="Unsubscribe from this list"
-      intro="Press the button and this address gets no more e-mail from this list."
-      button="Unsubscribe"
-      pendingText="Unsubscribing…"
-      note="Changed your mind? Close this page and nothing changes."
+    <Panel
+      title={done ? "You're unsubscribed" : 'Unsubscribe from this list'}
       icon={MailMinusIcon}
-      pending={unsubscribe.isPending}
-      failed={unsubscribe.isError}
-      onPress={() =>
-        unsubscribe.mutate(
-          {
-            subscriber: params.get('u') ?? '',
-            campaign: params.get('c') ?? '',
-            signature: params.get('sig') ?? '',
-          },
-          {
-            onSuccess: (result) =>
-              show(
-                result.status === 'unsubscribed'
-                  ? { outcome: 'unsubscribed', listName: result.listName }
-                  : { outcome: 'invalid' },
-              ),
-          },
-        )
-      }
-    />
+      palette={done ? 'gray' : 'teal'}
+      focus={done}
+    >
+      {/* One live region from the request to its outcome, so a screen reader hears the change. */}
+      <Text color="fg.muted" role="status" aria-live="polite">
+        {done
+          ? listName
+            ? `You are unsubscribed from ${listName}.`
+            : 'You are unsubscribed.'
+          : isError
+            ? ''
+            : 'Unsubscribing…'}
+      </Text>
+      {done && (
+        <Text color="fg.muted">
+          This address gets no more e-mail from this list. You can close this page.
+        </Text>
+      )}
+      {isError && !done && (
+        <Alert.Root status="error" textAlign="start" role="alert">
+          <Alert.Indicator />
+          <Alert.Title>
+            You are not unsubscribed yet: that did not work. Check your connection and try again.
+          </Alert.Title>
+        </Alert.Root>
+      )}
+      {failed && !done && (
+        <Button
+          colorPalette="teal"
+          size="lg"
+          onClick={run}
+          loading={isPending}
+          loadingText="Unsubscribing…"
+        >
+          Try again
+        </Button>
+      )}
+    </Panel>
   );
 }
 
