@@ -812,6 +812,8 @@ export type Database = {
       newsletter_lists: {
         Row: {
           allowed_origin: string;
+          captcha_provider: string | null;
+          captcha_site_key: string | null;
           confirm_message: string;
           created_at: string;
           from_name: string | null;
@@ -823,6 +825,8 @@ export type Database = {
         };
         Insert: {
           allowed_origin: string;
+          captcha_provider?: string | null;
+          captcha_site_key?: string | null;
           confirm_message?: string;
           created_at?: string;
           from_name?: string | null;
@@ -834,6 +838,8 @@ export type Database = {
         };
         Update: {
           allowed_origin?: string;
+          captcha_provider?: string | null;
+          captcha_site_key?: string | null;
           confirm_message?: string;
           created_at?: string;
           from_name?: string | null;
@@ -1313,6 +1319,17 @@ export type Database = {
         Returns: Json;
       };
       campaign_finish: { Args: { p_results: Json }; Returns: number };
+      campaign_send_test: {
+        Args: {
+          p_campaign_id: string;
+          p_caps: Json;
+          p_html: string;
+          p_subject: string;
+          p_text: string;
+          p_user_id: string;
+        };
+        Returns: Json;
+      };
       campaign_start: {
         Args: { p_at?: string; p_campaign_id: string };
         Returns: Json;
@@ -1472,16 +1489,23 @@ export type Database = {
         Returns: boolean;
       };
       list_confirm: { Args: { p_token: string }; Returns: Json };
-      list_subscribe: {
+      list_signup_attempt: {
         Args: {
           p_caps: Json;
           p_client: string;
+          p_list_id: string;
+          p_origin: string;
+        };
+        Returns: Json;
+      };
+      list_subscribe: {
+        Args: {
+          p_caps: Json;
           p_confirm_token: string;
           p_email: string;
           p_link_prefix: string;
           p_list_id: string;
           p_name: string;
-          p_origin: string;
         };
         Returns: Json;
       };
@@ -1540,6 +1564,15 @@ export type Database = {
       set_form_captcha: {
         Args: {
           p_form_id: string;
+          p_provider: string;
+          p_secret: string;
+          p_site_key: string;
+        };
+        Returns: Json;
+      };
+      set_list_captcha: {
+        Args: {
+          p_list_id: string;
           p_provider: string;
           p_secret: string;
           p_site_key: string;

@@ -38,7 +38,7 @@ create table private.action_ledger (
   created_at timestamp with time zone default now() not null,
   constraint action_ledger_pkey PRIMARY KEY (id),
   constraint action_ledger_client_length CHECK ((char_length(client) <= 200)),
-  constraint action_ledger_kind CHECK ((kind = ANY (ARRAY['autoresponse'::text, 'target_confirmation'::text, 'webhook_manual_send'::text, 'webhook_attempt'::text, 'api_key_created'::text, 'booking_request'::text, 'booking'::text, 'booking_mail'::text, 'list_signup'::text, 'list_confirmation'::text]))),
+  constraint action_ledger_kind CHECK ((kind = ANY (ARRAY['autoresponse'::text, 'target_confirmation'::text, 'webhook_manual_send'::text, 'webhook_attempt'::text, 'api_key_created'::text, 'booking_request'::text, 'booking'::text, 'booking_mail'::text, 'list_signup'::text, 'list_confirmation'::text, 'campaign_test'::text]))),
   constraint action_ledger_target_length CHECK ((char_length(target) <= 300))
 );
 create index action_ledger_created_idx ON private.action_ledger (created_at);

@@ -46,7 +46,7 @@ create table public.email_deliveries (
         and from_name !~ '[\x01-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069@＠<>＜＞]')
   ),
   constraint email_deliveries_headers_single_line CHECK (((recipient !~ '[\r\n]'::text) AND (subject !~ '[\r\n]'::text) AND (COALESCE(reply_to, ''::text) !~ '[\r\n]'::text))),
-  constraint email_deliveries_kind CHECK ((kind = ANY (ARRAY['notification'::text, 'target_confirmation'::text, 'newsletter_confirmation'::text, 'autoresponse'::text, 'webhook_disabled'::text, 'quota_warning'::text, 'booking_confirmation'::text, 'booking_notice'::text, 'booking_cancellation'::text, 'list_confirmation'::text]))),
+  constraint email_deliveries_kind CHECK ((kind = ANY (ARRAY['notification'::text, 'target_confirmation'::text, 'newsletter_confirmation'::text, 'autoresponse'::text, 'webhook_disabled'::text, 'quota_warning'::text, 'booking_confirmation'::text, 'booking_notice'::text, 'booking_cancellation'::text, 'list_confirmation'::text, 'campaign_test'::text]))),
   constraint email_deliveries_calendar CHECK ((((calendar IS NULL) = (calendar_method IS NULL)) AND ((calendar_method IS NULL) OR (calendar_method = ANY (ARRAY['REQUEST'::text, 'CANCEL'::text]))) AND (octet_length(calendar) <= (64 * 1024)))),
   constraint email_deliveries_size CHECK (((char_length(subject) <= 1000) AND (octet_length(text_body) <= (512 * 1024)) AND (octet_length(html_body) <= (1024 * 1024)))),
   constraint email_deliveries_source_entry_matches_kind CHECK (((source_entry_id IS NULL) OR (kind = 'autoresponse'::text))),

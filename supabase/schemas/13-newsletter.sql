@@ -276,6 +276,8 @@ create table public.newsletter_lists (
   reply_to text,
   allowed_origin text not null,
   confirm_message text default ''::text not null,
+  captcha_provider text,
+  captcha_site_key text,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
   constraint newsletter_lists_pkey PRIMARY KEY (id),
@@ -291,7 +293,9 @@ create table public.newsletter_lists (
     or (char_length(reply_to) <= 254
         and reply_to ~* '^[a-z0-9.!#$%&''*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$')),
   constraint newsletter_lists_allowed_origin CHECK (char_length(allowed_origin) <= 300 and allowed_origin ~ '^https?://([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?$'),
-  constraint newsletter_lists_confirm_message CHECK (char_length(confirm_message) <= 1000)
+  constraint newsletter_lists_confirm_message CHECK (char_length(confirm_message) <= 1000),
+  constraint newsletter_lists_captcha_provider CHECK (captcha_provider = any (array['turnstile'::text, 'hcaptcha'::text, 'recaptcha'::text])),
+  constraint newsletter_lists_captcha_complete CHECK ((captcha_provider is null) = (captcha_site_key is null))
 );
 create index newsletter_lists_user_id_idx ON public.newsletter_lists (user_id);
 comment on table public.newsletter_lists is
@@ -396,6 +400,17 @@ create index list_subscriber_tokens_subscriber_idx ON private.list_subscriber_to
 create index list_subscriber_tokens_expiry_idx ON private.list_subscriber_tokens (expires_at);
 comment on table private.list_subscriber_tokens is
   'SHA-256 (hex) of the confirmation links of list signups; the tokens themselves are not stored.';
+
+create table private.list_captcha_secrets (
+  list_id uuid not null,
+  secret text not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint list_captcha_secrets_pkey PRIMARY KEY (list_id),
+  constraint list_captcha_secrets_list_fkey FOREIGN KEY (list_id) REFERENCES public.newsletter_lists(id) ON DELETE CASCADE,
+  constraint list_captcha_secrets_secret CHECK (char_length(secret) <= 500 and secret ~ '^[!-~]+$')
+);
+comment on table private.list_captcha_secrets is
+  'CAPTCHA secret keys of lists'' signup forms: set through set_list_captcha(), read by the newsletter function.';
 
 create or replace function private.newsletter_lists_prepare()
  RETURNS trigger
@@ -599,7 +614,47 @@ comment on function public.campaign_control(p_campaign_id uuid, p_action text) i
 revoke all on function public.campaign_control(p_campaign_id uuid, p_action text) from public, anon, authenticated, service_role;
 grant execute on function public.campaign_control(p_campaign_id uuid, p_action text) to authenticated;
 
-create or replace function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb)
+create or replace function public.list_signup_attempt(p_list_id uuid, p_origin text, p_client text, p_caps jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_list public.newsletter_lists;
+  v_client text := left(coalesce(p_client, ''), 200);
+  v_per_minute integer := coalesce((p_caps ->> 'per_client_minute')::integer, 5);
+  v_per_day integer := coalesce((p_caps ->> 'per_client_day')::integer, 20);
+begin
+  select l.* into v_list from public.newsletter_lists l where l.id = p_list_id;
+  if not found then
+    return jsonb_build_object('status', 'not_found');
+  end if;
+  if regexp_replace(lower(btrim(coalesce(p_origin, ''))), '/$', '') <> v_list.allowed_origin then
+    return jsonb_build_object('status', 'foreign_origin');
+  end if;
+  -- The client's allowance at this owner's lists, counted before anything else is done for the
+  -- request (a CAPTCHA check, the signup), whatever its outcome.
+  perform pg_advisory_xact_lock(hashtextextended('tinyback.list-client:' || v_list.user_id::text || ':' || v_client, 0));
+  if private.ledger_count('list_signup', now() - interval '1 minute', v_per_minute, v_list.user_id, null, null, v_client) >= v_per_minute then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', 60);
+  end if;
+  if private.ledger_count('list_signup', now() - interval '1 day', v_per_day, v_list.user_id, null, null, v_client) >= v_per_day then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', 3600);
+  end if;
+  insert into private.action_ledger (kind, user_id, client) values ('list_signup', v_list.user_id, v_client);
+  return jsonb_build_object(
+    'status', 'ok',
+    'captcha_provider', v_list.captcha_provider,
+    'captcha_secret', (select c.secret from private.list_captcha_secrets c where c.list_id = p_list_id));
+end;
+$function$;
+comment on function public.list_signup_attempt(p_list_id uuid, p_origin text, p_client text, p_caps jsonb) is
+  'The first step of a signup to an owner''s list: the list exists, the page is its site, and the client is within its allowance (counted whatever follows); answers the list''s CAPTCHA provider and secret for the check before list_subscribe().';
+revoke all on function public.list_signup_attempt(p_list_id uuid, p_origin text, p_client text, p_caps jsonb) from public, anon, authenticated, service_role;
+grant execute on function public.list_signup_attempt(p_list_id uuid, p_origin text, p_client text, p_caps jsonb) to service_role;
+
+create or replace function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_confirm_token text, p_link_prefix text, p_caps jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -608,9 +663,6 @@ AS $function$
 declare
   v_email text := lower(btrim(coalesce(p_email, '')));
   v_name text := nullif(btrim(regexp_replace(coalesce(p_name, ''), '[\x01-\x1f\x7f-\x9f]+', ' ', 'g')), '');
-  v_client text := left(coalesce(p_client, ''), 200);
-  v_per_minute integer := coalesce((p_caps ->> 'per_client_minute')::integer, 5);
-  v_per_day integer := coalesce((p_caps ->> 'per_client_day')::integer, 20);
   v_per_recipient integer := coalesce((p_caps ->> 'per_recipient_day')::integer, 3);
   v_per_account integer := coalesce((p_caps ->> 'per_account_day')::integer, 500);
   v_cooldown interval := make_interval(secs => coalesce((p_caps ->> 'cooldown_seconds')::integer, 6 * 3600));
@@ -631,23 +683,11 @@ begin
      or p_link_prefix is null or p_link_prefix !~ '^https?://[^\s"<>]+$' then
     raise exception 'list_subscribe needs a token and the confirmation link''s prefix' using errcode = '22023';
   end if;
+  -- The caller went through list_signup_attempt() first (origin, client allowance, CAPTCHA).
   select l.* into v_list from public.newsletter_lists l where l.id = p_list_id;
   if not found then
     return jsonb_build_object('status', 'not_found');
   end if;
-  if regexp_replace(lower(btrim(coalesce(p_origin, ''))), '/$', '') <> v_list.allowed_origin then
-    return jsonb_build_object('status', 'foreign_origin');
-  end if;
-
-  -- The client's allowance at this owner's lists, counted whatever the outcome.
-  perform pg_advisory_xact_lock(hashtextextended('tinyback.list-client:' || v_list.user_id::text || ':' || v_client, 0));
-  if private.ledger_count('list_signup', now() - interval '1 minute', v_per_minute, v_list.user_id, null, null, v_client) >= v_per_minute then
-    return jsonb_build_object('status', 'rate_limited', 'retry_after', 60);
-  end if;
-  if private.ledger_count('list_signup', now() - interval '1 day', v_per_day, v_list.user_id, null, null, v_client) >= v_per_day then
-    return jsonb_build_object('status', 'rate_limited', 'retry_after', 3600);
-  end if;
-  insert into private.action_ledger (kind, user_id, client) values ('list_signup', v_list.user_id, v_client);
 
   -- One decision at a time per address and list.
   perform pg_advisory_xact_lock(hashtextextended('tinyback.list-address:' || p_list_id::text || ':' || v_email, 0));
@@ -704,10 +744,10 @@ begin
   return jsonb_build_object('status', 'ok');
 end;
 $function$;
-comment on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb) is
-  'A signup to an owner''s list from its form: origin, client limits, and the double opt-in mail (the owner''s words) at most once per cooldown and a few times a day per address; the same answer for every valid address.';
-revoke all on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb) from public, anon, authenticated, service_role;
-grant execute on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_origin text, p_client text, p_confirm_token text, p_link_prefix text, p_caps jsonb) to service_role;
+comment on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_confirm_token text, p_link_prefix text, p_caps jsonb) is
+  'A signup to an owner''s list from its form, after list_signup_attempt(): the double opt-in mail (the owner''s words) at most once per cooldown and a few times a day per address and per account; the same answer for every valid address.';
+revoke all on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_confirm_token text, p_link_prefix text, p_caps jsonb) from public, anon, authenticated, service_role;
+grant execute on function public.list_subscribe(p_list_id uuid, p_email text, p_name text, p_confirm_token text, p_link_prefix text, p_caps jsonb) to service_role;
 
 create or replace function public.list_confirm(p_token text)
  RETURNS jsonb
@@ -769,6 +809,107 @@ comment on function public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id 
 revoke all on function public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id uuid) from public, anon, authenticated, service_role;
 grant execute on function public.list_unsubscribe(p_subscriber_id uuid, p_campaign_id uuid) to service_role;
 
+create or replace function public.set_list_captcha(p_list_id uuid, p_provider text, p_site_key text, p_secret text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_current text;
+  v_site_key text := btrim(coalesce(p_site_key, ''));
+  v_secret text := btrim(coalesce(p_secret, ''));
+begin
+  if (select auth.uid()) is null then
+    raise exception 'Sign in to change a list''s CAPTCHA.' using errcode = '42501';
+  end if;
+  select l.captcha_provider into v_current from public.newsletter_lists l
+   where l.id = p_list_id and l.user_id = (select auth.uid())
+     for update;
+  if not found then
+    raise exception 'This list no longer exists.' using errcode = 'PT404';
+  end if;
+  if p_provider is null then
+    update public.newsletter_lists l set captcha_provider = null, captcha_site_key = null
+     where l.id = p_list_id;
+    delete from private.list_captcha_secrets c where c.list_id = p_list_id;
+    return jsonb_build_object('captcha_provider', null, 'captcha_site_key', null);
+  end if;
+  if p_provider not in ('turnstile', 'hcaptcha', 'recaptcha') then
+    raise exception 'Choose Turnstile, hCaptcha or reCAPTCHA.' using errcode = '22023';
+  end if;
+  if v_site_key !~ '^[A-Za-z0-9_-]{1,200}$' then
+    raise exception 'Enter the site key exactly as the provider shows it.' using errcode = '22023';
+  end if;
+  if v_secret = '' then
+    -- Keeping the stored secret is only possible for the provider it was given for.
+    if v_current is distinct from p_provider
+       or not exists (select 1 from private.list_captcha_secrets c where c.list_id = p_list_id) then
+      raise exception 'Enter the secret key.' using errcode = '22023';
+    end if;
+  elsif char_length(v_secret) > 500 or v_secret !~ '^[!-~]+$' then
+    raise exception 'Enter the secret key exactly as the provider shows it.' using errcode = '22023';
+  else
+    insert into private.list_captcha_secrets (list_id, secret) values (p_list_id, v_secret)
+      on conflict (list_id) do update set secret = excluded.secret, updated_at = now();
+  end if;
+  update public.newsletter_lists l set captcha_provider = p_provider, captcha_site_key = v_site_key
+   where l.id = p_list_id;
+  return jsonb_build_object('captcha_provider', p_provider, 'captcha_site_key', v_site_key);
+end;
+$function$;
+comment on function public.set_list_captcha(p_list_id uuid, p_provider text, p_site_key text, p_secret text) is
+  'The owner turns a list''s signup CAPTCHA on (provider, public site key, secret key kept in private) or off; an empty secret keeps the stored one for the same provider.';
+revoke all on function public.set_list_captcha(p_list_id uuid, p_provider text, p_site_key text, p_secret text) from public, anon, authenticated, service_role;
+grant execute on function public.set_list_captcha(p_list_id uuid, p_provider text, p_site_key text, p_secret text) to authenticated;
+
+create or replace function public.campaign_send_test(p_user_id uuid, p_campaign_id uuid, p_subject text, p_text text, p_html text, p_caps jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_per_hour integer := coalesce((p_caps ->> 'per_account_hour')::integer, 10);
+  v_per_day integer := coalesce((p_caps ->> 'per_account_day')::integer, 30);
+  v_campaign public.campaigns;
+  v_list public.newsletter_lists;
+  v_recipient text;
+begin
+  select c.* into v_campaign from public.campaigns c where c.id = p_campaign_id and c.user_id = p_user_id;
+  if not found then
+    return jsonb_build_object('status', 'not_found');
+  end if;
+  if char_length(coalesce(p_subject, '')) > 220 or octet_length(coalesce(p_text, '')) > 200 * 1024
+     or octet_length(coalesce(p_html, '')) > 600 * 1024 then
+    raise exception 'campaign_send_test: the rendered test is too large' using errcode = '22023';
+  end if;
+  -- A test goes to the account's own sign-in address only, never to one the caller names.
+  select u.email into v_recipient from auth.users u where u.id = p_user_id;
+  if v_recipient is null or not public.autoresponse_address_ok(lower(v_recipient)) then
+    return jsonb_build_object('status', 'no_address');
+  end if;
+  perform pg_advisory_xact_lock(hashtextextended('tinyback.campaign-test:' || p_user_id::text, 0));
+  if private.ledger_count('campaign_test', now() - interval '1 hour', v_per_hour, p_user_id) >= v_per_hour then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', 3600);
+  end if;
+  if private.ledger_count('campaign_test', now() - interval '1 day', v_per_day, p_user_id) >= v_per_day then
+    return jsonb_build_object('status', 'rate_limited', 'retry_after', 86400);
+  end if;
+  insert into private.action_ledger (kind, user_id) values ('campaign_test', p_user_id);
+  select l.* into v_list from public.newsletter_lists l where l.id = v_campaign.list_id;
+  insert into public.email_deliveries
+      (kind, user_id, recipient, subject, reply_to, text_body, html_body, from_name)
+    values ('campaign_test', p_user_id, lower(v_recipient), p_subject, v_list.reply_to, p_text, p_html,
+            coalesce(v_list.from_name, private.autoresponse_from_name(v_list.name)));
+  return jsonb_build_object('status', 'ok', 'recipient', lower(v_recipient));
+end;
+$function$;
+comment on function public.campaign_send_test(p_user_id uuid, p_campaign_id uuid, p_subject text, p_text text, p_html text, p_caps jsonb) is
+  'Queues a test of an owner''s campaign (rendered by the newsletter function as the sender renders it) to the owner''s own sign-in address, within a few an hour and a day per account.';
+revoke all on function public.campaign_send_test(p_user_id uuid, p_campaign_id uuid, p_subject text, p_text text, p_html text, p_caps jsonb) from public, anon, authenticated, service_role;
+grant execute on function public.campaign_send_test(p_user_id uuid, p_campaign_id uuid, p_subject text, p_text text, p_html text, p_caps jsonb) to service_role;
+
 create or replace function private.newsletter_lists_sweep(p_limit integer)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -788,9 +929,9 @@ begin
                    where x.status = 'pending' and x.created_at < now() - interval '30 days'
                    limit greatest(p_limit, 0));
   get diagnostics v_pending = row_count;
-  -- Copies of confirmation mail (they name the address) go after 30 days.
+  -- Copies of confirmation and test mail (they name the address) go after 30 days.
   delete from public.email_deliveries d
-   where d.kind = 'list_confirmation' and d.status in ('sent', 'failed')
+   where d.kind in ('list_confirmation', 'campaign_test') and d.status in ('sent', 'failed')
      and d.created_at < now() - interval '30 days';
   return jsonb_build_object('tokens', v_tokens, 'pending', v_pending);
 end;
@@ -828,6 +969,7 @@ create policy "Draft campaigns are deletable by their owner" on public.campaigns
 
 alter table private.campaign_messages enable row level security;
 alter table private.list_subscriber_tokens enable row level security;
+alter table private.list_captcha_secrets enable row level security;
 
 revoke all on table public.newsletter_lists from public, anon, authenticated, service_role;
 grant select, delete on table public.newsletter_lists to authenticated;
@@ -844,6 +986,7 @@ grant update (list_id, subject, body_markdown) on table public.campaigns to auth
 grant all on table public.campaigns to service_role;
 revoke all on table private.campaign_messages from public, anon, authenticated, service_role;
 revoke all on table private.list_subscriber_tokens from public, anon, authenticated, service_role;
+revoke all on table private.list_captcha_secrets from public, anon, authenticated, service_role;
 
 alter publication supabase_realtime add table public.list_subscribers;
 alter publication supabase_realtime add table public.campaigns;

@@ -1,5 +1,5 @@
-// CAPTCHA through the real parts. The endpoint: the forms function (real Deno) on a stack of its
-// own whose CAPTCHA_VERIFY_URL_OVERRIDE points at a verification server this file starts on
+// CAPTCHA through the real parts. The endpoints: the forms function and a list's signup form
+// (the newsletter function, real Deno) on a stack of its own whose CAPTCHA_VERIFY_URL_OVERRIDE points at a verification server this file starts on
 // 127.0.0.1 (never a provider on the internet); nothing is stored unless the provider said yes.
 // The secret: set by the owner through set_form_captcha() with supabase-js, never readable back by
 // the owner's client nor anyone else's (the shared test stack).
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePorts, startStack, type RunningStack } from '../../local-stack/stack.ts';
 import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
+import { createAuthUser } from '../support/db.ts';
 import { localOnly, remote } from '../support/target.ts';
 import { LIMITS } from '../../supabase/functions/_shared/limits.ts';
 import {
@@ -378,5 +379,70 @@ describe('the CAPTCHA secret (supabase-js, row level security)', () => {
     expect(await storedSecret()).toBeNull();
     const row = await owner.client.from('forms').select('captcha_provider, captcha_site_key');
     expect(row.data).toEqual([{ captcha_provider: null, captcha_site_key: null }]);
+  });
+});
+
+describe('a list’s signup form with CAPTCHA on', () => {
+  let listId: string;
+
+  beforeAll(async () => {
+    if (remote) return;
+    const owner = await createAuthUser(stack.pool, 'List captcha');
+    const { rows } = await stack.pool.query<{ id: string }>(
+      `insert into public.newsletter_lists (user_id, name, allowed_origin, captcha_provider, captcha_site_key)
+       values ($1, 'Guarded list', $2, 'turnstile', '1x00000000000000000000AA') returning id`,
+      [owner.id, ORIGIN],
+    );
+    listId = rows[0]!.id;
+    await stack.pool.query(
+      'insert into private.list_captcha_secrets (list_id, secret) values ($1, $2)',
+      [listId, SECRET],
+    );
+  });
+  beforeEach((ctx) => {
+    localOnly(ctx, 'its verification server stands in for the provider through a function setting');
+    checks = [];
+  });
+
+  const signup = (email: string, token?: string) =>
+    rawRequest(`${stack.settings.apiUrl}/functions/v1/newsletter/lists/${listId}`, {
+      headers: {
+        origin: ORIGIN,
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      },
+      body: urlencoded({ email, ...(token ? { 'cf-turnstile-response': token } : {}) }),
+    });
+  const subscribers = async () =>
+    (
+      await stack.pool.query<{ email: string }>(
+        'select email from public.list_subscribers where list_id = $1 order by email',
+        [listId],
+      )
+    ).rows.map((r) => r.email);
+
+  it('signs up only with a token the provider accepts, counting every try against the client', async () => {
+    const missing = await signup('a@example.test');
+    expect([missing.status, JSON.parse(missing.body).code]).toEqual([403, 'captcha']);
+    // Solved on another site than the list's.
+    expect((await signup('a@example.test', ELSEWHERE)).status).toBe(403);
+    const outage = await signup('a@example.test', OUTAGE);
+    expect([outage.status, outage.headers['retry-after']]).toEqual([503, '30']);
+    expect(await subscribers()).toEqual([]);
+
+    expect((await signup('b@example.test', GOOD)).status).toBe(202);
+    expect(await subscribers()).toEqual(['b@example.test']);
+    expect(checks.map((c) => [c.secret, c.response])).toEqual([
+      [SECRET, ELSEWHERE],
+      [SECRET, OUTAGE],
+      [SECRET, GOOD],
+    ]);
+
+    // The allowance was spent by the failed tries too: the provider is not asked again.
+    expect((await signup('c@example.test', GOOD)).status).toBe(202);
+    const over = await signup('d@example.test', GOOD);
+    expect(over.status).toBe(429);
+    expect(checks).toHaveLength(4);
+    expect(await subscribers()).toEqual(['b@example.test', 'c@example.test']);
   });
 });

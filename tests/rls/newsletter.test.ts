@@ -296,20 +296,30 @@ describe('campaigns', () => {
 
 describe('the signup (double opt-in)', () => {
   const token = () => randomBytes(32).toString('base64url');
+  /** The function's two steps: the list, the page and the client first, then the address. */
   const subscribe = async (
     listId: string,
     email: string,
     confirm: string,
     origin = 'https://shop.example.test',
-  ) =>
-    (
+  ): Promise<Row> => {
+    const gate = (
       await commitAsService<{ a: Row }>(
         pool,
-        `select public.list_subscribe($1, $2, 'Ada', $3, 'client-1', $4, 'https://site.test/newsletter/confirm?list=1&token=',
-                                      '{"per_client_minute": 100, "per_client_day": 100}') as a`,
-        [listId, email, origin, confirm],
+        `select public.list_signup_attempt($1, $2, 'client-1',
+                                           '{"per_client_minute": 100, "per_client_day": 100}') as a`,
+        [listId, origin],
       )
     )[0]!.a;
+    if (gate.status !== 'ok') return gate;
+    return (
+      await commitAsService<{ a: Row }>(
+        pool,
+        `select public.list_subscribe($1, $2, 'Ada', $3, 'https://site.test/newsletter/confirm?list=1&token=', '{}') as a`,
+        [listId, email, confirm],
+      )
+    )[0]!.a;
+  };
   const status = async (listId: string, email: string) =>
     (
       await pool.query<{ status: string }>(
@@ -380,9 +390,9 @@ describe('the signup (double opt-in)', () => {
     const signup = (listId: string, email: string) =>
       commitAsService<{ a: Row }>(
         pool,
-        `select public.list_subscribe($1, $2, null, 'https://shop.example.test', 'client-caps', $3,
+        `select public.list_subscribe($1, $2, null, $3,
                                       'https://site.test/newsletter/confirm?list=1&token=',
-                                      '{"per_client_minute": 100, "per_client_day": 100, "per_account_day": 2}') as a`,
+                                      '{"per_account_day": 2}') as a`,
         [listId, email, token()],
       );
     const stamp = Date.now().toString(36);
@@ -404,6 +414,79 @@ describe('the signup (double opt-in)', () => {
     );
     expect(stored[0]!.n).toBe(4);
     await service.from('newsletter_lists').delete().in('user_id', [carol.id, other.id]);
+  });
+
+  it("counts the client before anything else, and hands the list's CAPTCHA secret to the service only", async () => {
+    const list = await createList(alice.client, 'Guarded');
+    const attempt = async (client: string) =>
+      (
+        await commitAsService<{ a: Row }>(
+          pool,
+          `select public.list_signup_attempt($1, 'https://shop.example.test', $2,
+                                             '{"per_client_minute": 2, "per_client_day": 100}') as a`,
+          [list, client],
+        )
+      )[0]!.a;
+    // Off until the owner turns it on.
+    expect(await attempt('client-g1')).toEqual({
+      status: 'ok',
+      captcha_provider: null,
+      captcha_secret: null,
+    });
+    // Only the owner sets it; the secret is kept where no user reads it.
+    const set = (client: SupabaseClient, secret = 'sekret-1') =>
+      client.rpc('set_list_captcha', {
+        p_list_id: list,
+        p_provider: 'turnstile',
+        p_site_key: '0x4AAAAAAA',
+        p_secret: secret,
+      });
+    expect((await set(bob.client)).error?.message).toBe('This list no longer exists.');
+    expect((await set(newClient())).error).not.toBeNull();
+    expect((await set(alice.client)).error).toBeNull();
+    const { data: seen } = await alice.client
+      .from('newsletter_lists')
+      .select('captcha_provider, captcha_site_key')
+      .eq('id', list)
+      .single();
+    expect(seen).toEqual({ captcha_provider: 'turnstile', captcha_site_key: '0x4AAAAAAA' });
+    for (const actor of [anon, user(alice.id)])
+      expect((await runAs(pool, actor, 'select * from private.list_captcha_secrets')).code).toBe(
+        '42501',
+      );
+    // Nor can the owner set the columns around the RPC (which keeps them and the secret together).
+    const { error: direct } = await alice.client
+      .from('newsletter_lists')
+      .update({ captcha_provider: null })
+      .eq('id', list);
+    expect(direct).not.toBeNull();
+    // An empty secret keeps the stored one for the same provider.
+    expect((await set(alice.client, '')).error).toBeNull();
+    expect(await attempt('client-g1')).toEqual({
+      status: 'ok',
+      captcha_provider: 'turnstile',
+      captcha_secret: 'sekret-1',
+    });
+    // The third attempt in a minute is refused, whatever the CAPTCHA would have said.
+    expect(await attempt('client-g1')).toEqual({ status: 'rate_limited', retry_after: 60 });
+    expect((await attempt('client-g2')).status).toBe('ok');
+    expect(
+      await runAs(pool, user(alice.id), `select public.list_signup_attempt($1, 'x', 'y', '{}')`, [
+        list,
+      ]),
+    ).toMatchObject({ code: '42501' });
+    // Turned off: the secret is gone.
+    await alice.client.rpc('set_list_captcha', {
+      p_list_id: list,
+      p_provider: null,
+      p_site_key: null,
+      p_secret: null,
+    });
+    const { rows } = await pool.query(
+      'select 1 from private.list_captcha_secrets where list_id = $1',
+      [list],
+    );
+    expect(rows).toHaveLength(0);
   });
 
   it('unsubscribes through list_unsubscribe(), counted on the campaign', async () => {
@@ -438,6 +521,58 @@ describe('the signup (double opt-in)', () => {
       ]);
       expect(outcome.code).toBe('42501');
     }
+  });
+});
+
+describe('a test of a campaign', () => {
+  it("goes to the owner's own sign-in address only, a few times an hour, through the service only", async () => {
+    const { data: campaign } = await alice.client
+      .from('campaigns')
+      .insert({ list_id: aliceList, subject: 'Spring', body_markdown: '# Hi' })
+      .select('id')
+      .single();
+    const send = async (userId: string) =>
+      (
+        await commitAsService<{ a: Row }>(
+          pool,
+          `select public.campaign_send_test($1, $2, '[Test] Spring', 'Hi', '<p>Hi</p>',
+                                            '{"per_account_hour": 2, "per_account_day": 5}') as a`,
+          [userId, campaign!.id],
+        )
+      )[0]!.a;
+    // Someone else's campaign is none of theirs.
+    expect(await send(bob.id)).toEqual({ status: 'not_found' });
+    expect(await send(alice.id)).toEqual({ status: 'ok', recipient: alice.email.toLowerCase() });
+    expect(await send(alice.id)).toMatchObject({ status: 'ok' });
+    expect(await send(alice.id)).toEqual({ status: 'rate_limited', retry_after: 3600 });
+    const { rows } = await pool.query<{ recipient: string; subject: string }>(
+      `select recipient, subject from public.email_deliveries where kind = 'campaign_test' and user_id = $1`,
+      [alice.id],
+    );
+    expect(rows).toEqual([
+      { recipient: alice.email.toLowerCase(), subject: '[Test] Spring' },
+      { recipient: alice.email.toLowerCase(), subject: '[Test] Spring' },
+    ]);
+    // Deleting the campaign gives nothing back: the count lives in the action ledger.
+    await alice.client.from('campaigns').delete().eq('id', campaign!.id);
+    const { data: again } = await alice.client
+      .from('campaigns')
+      .insert({ list_id: aliceList, subject: 'Again', body_markdown: 'x' })
+      .select('id')
+      .single();
+    const retry = await commitAsService<{ a: Row }>(
+      pool,
+      `select public.campaign_send_test($1, $2, 's', 't', 'h', '{"per_account_hour": 2}') as a`,
+      [alice.id, again!.id],
+    );
+    expect(retry[0]!.a).toEqual({ status: 'rate_limited', retry_after: 3600 });
+    for (const actor of [anon, user(alice.id)])
+      expect(
+        await runAs(pool, actor, `select public.campaign_send_test($1, $2, 's', 't', 'h', '{}')`, [
+          alice.id,
+          campaign!.id,
+        ]),
+      ).toMatchObject({ code: '42501' });
   });
 });
 

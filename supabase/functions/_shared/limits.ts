@@ -164,8 +164,11 @@ export const NEWSLETTER = {
  * passed to list_subscribe() on every call. A client is counted per owner (all their lists).
  */
 export const LISTS = {
-  /** Largest accepted signup body, in bytes: an address and a name, even as multipart. */
-  maxBodyBytes: 4 * 1024,
+  /**
+   * Largest accepted signup body, in bytes: an address, a name and a CAPTCHA token (up to 8 KiB),
+   * even as multipart.
+   */
+  maxBodyBytes: 16 * 1024,
   /** Longest address, in characters (as the database's check). */
   maxEmailLength: 254,
   /** Longest subscriber name, in characters (as the database's check). */

@@ -8,6 +8,7 @@
 // scheduled run (the `forms` function's `_deliver`: pg_cron on Supabase, the local stack's timer)
 // retries it.
 import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
+import { captchaVerifyUrlFromEnv, checkWithStoredSecret } from '../_shared/captcha.ts';
 import { clientSaltFromEnv, hashClientKey } from '../_shared/client-hash.ts';
 import { connectDatabase, databaseUrlFromEnv } from '../_shared/database.ts';
 import { clientIp, rateLimitKey } from '../_shared/client-ip.ts';
@@ -47,6 +48,11 @@ const outbox = createOutbox({
   warn: (message) => console.warn(`newsletter: ${message}`),
 });
 
+// Tests and local development only: a loopback stand-in for the providers' siteverify.
+const captchaVerifyUrl = captchaVerifyUrlFromEnv(env, (message) =>
+  console.warn(`newsletter: ${message}`),
+);
+
 // On Supabase's Edge Runtime, waitUntil keeps the worker alive for work after the answer.
 const edgeRuntime = (globalThis as { EdgeRuntime?: { waitUntil?(p: Promise<unknown>): void } })
   .EdgeRuntime;
@@ -70,7 +76,24 @@ const deps: NewsletterDeps = {
   siteUrl,
   log: (message) => console.error(`newsletter: ${message}`),
   lists: {
+    attempt: listsStore.attempt,
     subscribe: listsStore.subscribe,
+    // The secret came with list_signup_attempt()'s answer: no second read.
+    checkCaptcha: (input) =>
+      checkWithStoredSecret(
+        {
+          provider: input.provider,
+          token: input.token,
+          remoteIp: input.remoteIp,
+          expectedOrigin: input.origin,
+          subject: `list ${input.listId}`,
+        },
+        {
+          loadSecret: () => Promise.resolve(input.secret),
+          log: (message) => console.error(`newsletter: ${message}`),
+          verifyUrl: captchaVerifyUrl,
+        },
+      ),
     confirm: listsStore.confirm,
     unsubscribe: listsStore.unsubscribe,
     // Apart from the footer's hashes: a list's allowance is its owner's, not the site's.

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { listUnsubscribeUrl, signUnsubscribe } from '../_shared/list-unsubscribe.ts';
 import { handleRequest, type NewsletterDeps } from './handler.ts';
 import { listRouteOf } from './lists.ts';
-import type { ListSignupInput, ListSignupResult, ListsDeps } from './model.ts';
+import type {
+  ListCaptchaCheck,
+  ListSignupAttempt,
+  ListSignupGate,
+  ListSignupInput,
+  ListSignupResult,
+  ListsDeps,
+} from './model.ts';
+import type { CaptchaVerdict } from '../_shared/captcha.ts';
 
 const FUNCTIONS = 'https://project.test/functions/v1';
 const FN = `${FUNCTIONS}/newsletter`;
@@ -16,6 +24,10 @@ const TOKEN = 'T'.repeat(43);
 
 function fakeDeps(overrides: Partial<NewsletterDeps> = {}, lists: Partial<ListsDeps> = {}) {
   const signups: ListSignupInput[] = [];
+  const attempts: ListSignupAttempt[] = [];
+  const captchaChecks: ListCaptchaCheck[] = [];
+  let gate: ListSignupGate = { status: 'ok', captcha: null };
+  let verdict: CaptchaVerdict = { ok: true };
   const calls = {
     confirm: [] as string[],
     unsubscribe: [] as [string, string | null][],
@@ -33,6 +45,14 @@ function fakeDeps(overrides: Partial<NewsletterDeps> = {}, lists: Partial<ListsD
     siteUrl: 'https://site.test/',
     log: () => undefined,
     lists: {
+      attempt: async (input) => {
+        attempts.push(input);
+        return gate;
+      },
+      checkCaptcha: async (input) => {
+        captchaChecks.push(input);
+        return verdict;
+      },
       subscribe: async (input) => {
         signups.push(input);
         return result;
@@ -53,7 +73,16 @@ function fakeDeps(overrides: Partial<NewsletterDeps> = {}, lists: Partial<ListsD
     },
     ...overrides,
   };
-  return { deps, signups, calls, setResult: (r: ListSignupResult) => (result = r) };
+  return {
+    deps,
+    signups,
+    attempts,
+    captchaChecks,
+    calls,
+    setResult: (r: ListSignupResult) => (result = r),
+    setGate: (g: ListSignupGate) => (gate = g),
+    setVerdict: (v: CaptchaVerdict) => (verdict = v),
+  };
 }
 
 const post = (path: string, body: BodyInit | null, headers: Record<string, string> = {}) =>
@@ -96,7 +125,7 @@ describe('listRouteOf', () => {
 
 describe('a list’s signup form', () => {
   it('takes an HTML form post: the origin, the hashed client, a fresh token, then 303 to the site', async () => {
-    const { deps, signups, calls } = fakeDeps();
+    const { deps, signups, attempts, calls } = fakeDeps();
     const res = await handleRequest(
       formPost(
         { email: ' Ada@Example.COM ', name: ' Ada\tLovelace ', _gotcha: '' },
@@ -108,13 +137,12 @@ describe('a list’s signup form', () => {
     );
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('https://site.test/newsletter/check-inbox');
+    expect(attempts).toEqual([{ listId: LIST, origin: ORIGIN, client: 'list-hash(203.0.113.9)' }]);
     expect(signups).toEqual([
       {
         listId: LIST,
         email: 'ada@example.com',
         name: 'Ada Lovelace',
-        origin: ORIGIN,
-        client: 'list-hash(203.0.113.9)',
         confirmToken: TOKEN,
         linkPrefix: 'https://site.test/newsletter/confirm?list=1&token=',
       },
@@ -144,7 +172,7 @@ describe('a list’s signup form', () => {
   });
 
   it('passes the Referer’s origin when there is no Origin header', async () => {
-    const { deps, signups } = fakeDeps();
+    const { deps, attempts } = fakeDeps();
     // An empty Origin is a claim of none: the Referer does not stand in for it.
     await handleRequest(
       formPost({ email: 'a@example.com' }, { origin: '', referer: `${ORIGIN}/signup?x=1` }),
@@ -159,27 +187,40 @@ describe('a list’s signup form', () => {
       },
     });
     await handleRequest(noOrigin, deps);
-    expect(signups.map((s) => s.origin)).toEqual([null, ORIGIN]);
+    expect(attempts.map((s) => s.origin)).toEqual([null, ORIGIN]);
   });
 
   it('answers a filled honeypot as a success and stores nothing', async () => {
-    const { deps, signups, calls } = fakeDeps();
+    const { deps, signups, attempts, calls } = fakeDeps();
     const html = await handleRequest(formPost({ email: 'bot@example.com', _gotcha: 'x' }), deps);
     expect(html.status).toBe(303);
     const json = await handleRequest(fetchPost({ email: 'not an address', _gotcha: 'buy' }), deps);
     expect(json.status).toBe(202);
     expect(signups).toEqual([]);
+    expect(attempts).toEqual([]);
     expect(calls.deliver).toBe(0);
   });
 
   it('answers each refusal of the database with its status, CORS only for the list’s own site', async () => {
-    const { deps, setResult } = fakeDeps();
-    setResult({ status: 'foreign_origin' });
+    const { deps, setResult, setGate, signups } = fakeDeps();
+    setGate({ status: 'foreign_origin' });
     const foreign = await handleRequest(fetchPost({ email: 'a@example.com' }), deps);
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toMatchObject({ ok: false, code: 'foreign_origin' });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
 
+    setGate({ status: 'not_found' });
+    expect((await handleRequest(fetchPost({ email: 'a@example.com' }), deps)).status).toBe(404);
+    setGate({ status: 'rate_limited', retryAfter: 60 });
+    const limited = await handleRequest(fetchPost({ email: 'a@example.com' }), deps);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('60');
+    expect(limited.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(limited.headers.get('access-control-expose-headers')).toBe('Retry-After');
+    // Refused before the address is looked at.
+    expect(signups).toEqual([]);
+
+    setGate({ status: 'ok', captcha: null });
     setResult({ status: 'not_found' });
     expect((await handleRequest(fetchPost({ email: 'a@example.com' }), deps)).status).toBe(404);
 
@@ -192,18 +233,11 @@ describe('a list’s signup form', () => {
       field: 'email',
       error: 'Enter a valid e-mail address.',
     });
-
-    setResult({ status: 'rate_limited', retryAfter: 60 });
-    const limited = await handleRequest(fetchPost({ email: 'a@example.com' }), deps);
-    expect(limited.status).toBe(429);
-    expect(limited.headers.get('retry-after')).toBe('60');
-    expect(limited.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    expect(limited.headers.get('access-control-expose-headers')).toBe('Retry-After');
   });
 
   it('answers a browser’s refused post in plain text with the status', async () => {
-    const { deps, setResult } = fakeDeps();
-    setResult({ status: 'rate_limited', retryAfter: 3600 });
+    const { deps, setGate } = fakeDeps();
+    setGate({ status: 'rate_limited', retryAfter: 3600 });
     const res = await handleRequest(formPost({ email: 'a@example.com' }), deps);
     expect(res.status).toBe(429);
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -225,6 +259,60 @@ describe('a list’s signup form', () => {
     expect(signups).toEqual([]);
   });
 
+  it('checks the list’s CAPTCHA after counting the client, and signs up only a solved one', async () => {
+    const { deps, signups, attempts, captchaChecks, setGate, setVerdict } = fakeDeps();
+    setGate({ status: 'ok', captcha: { provider: 'turnstile', secret: 'sekret' } });
+
+    setVerdict({ ok: false, kind: 'missing', detail: 'no token' });
+    const missing = await handleRequest(fetchPost({ email: 'a@example.com' }), deps);
+    expect(missing.status).toBe(403);
+    expect(await missing.json()).toMatchObject({ code: 'captcha' });
+    expect(captchaChecks.at(-1)).toMatchObject({ token: null, secret: 'sekret', origin: ORIGIN });
+
+    setVerdict({ ok: false, kind: 'unavailable', detail: 'timeout' });
+    const down = await handleRequest(
+      fetchPost({ email: 'a@example.com', 'cf-turnstile-response': ' tok-1 ' }),
+      deps,
+    );
+    expect(down.status).toBe(503);
+    expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    setVerdict({ ok: false, kind: 'misconfigured', detail: 'invalid-input-secret' });
+    const broken = await handleRequest(formPost({ email: 'a@example.com' }), deps);
+    expect(broken.status).toBe(500);
+    expect(await broken.text()).toMatch(/CAPTCHA is not set up correctly/);
+    expect(signups).toEqual([]);
+
+    setVerdict({ ok: true });
+    const solved = await handleRequest(
+      fetchPost({ email: 'a@example.com', 'cf-turnstile-response': 'tok-2' }),
+      deps,
+    );
+    expect(solved.status).toBe(202);
+    expect(captchaChecks.at(-1)).toMatchObject({
+      provider: 'turnstile',
+      token: 'tok-2',
+      listId: LIST,
+    });
+    expect(signups.map((s) => s.email)).toEqual(['a@example.com']);
+    // Every request was counted first, whatever the CAPTCHA said.
+    expect(attempts).toHaveLength(4);
+  });
+
+  it('reads only the token field of the list’s provider', async () => {
+    const { deps, captchaChecks, setGate } = fakeDeps();
+    setGate({ status: 'ok', captcha: { provider: 'hcaptcha', secret: 's' } });
+    await handleRequest(
+      fetchPost({
+        email: 'a@example.com',
+        'cf-turnstile-response': 'wrong',
+        'h-captcha-response': 'right',
+      }),
+      deps,
+    );
+    expect(captchaChecks.map((c) => c.token)).toEqual(['right']);
+  });
+
   it('answers 503 with Retry-After when the database is away', async () => {
     const { deps } = fakeDeps(
       {},
@@ -242,7 +330,7 @@ describe('a list’s signup form', () => {
   it('refuses bodies it cannot read, other types, other methods and ids that are none', async () => {
     const { deps, signups } = fakeDeps();
     const cases: [Request, number][] = [
-      [fetchPost('x'.repeat(5000)), 413],
+      [fetchPost('x'.repeat(20_000)), 413],
       [post(`/lists/${LIST}`, 'email=a@example.com', { 'content-type': 'text/plain' }), 415],
       [fetchPost([{ email: 'a@example.com' }]), 400],
       [

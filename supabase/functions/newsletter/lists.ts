@@ -11,7 +11,9 @@
 // A GET of the confirmation or unsubscribe URL changes nothing and leads to the site's page, which
 // acts only when its button is pressed: a mail scanner that fetches (or renders) every link in an
 // e-mail neither confirms nor unsubscribes anybody.
-import { LISTS } from '../_shared/limits.ts';
+import type { CaptchaProvider, CaptchaVerdict } from '../_shared/captcha.ts';
+import { clientIp } from '../_shared/client-ip.ts';
+import { LISTS, SPECIAL_FIELDS } from '../_shared/limits.ts';
 import { unsubscribePageUrlOf, verifyUnsubscribe } from '../_shared/list-unsubscribe.ts';
 import { functionRoute, matchRoute } from '../_shared/route.ts';
 import { isUuid } from '../_shared/uuid.ts';
@@ -245,14 +247,62 @@ async function handleSignup(req: Request, listId: string, deps: ListRoutesDeps):
   // A bot filled the hidden field: it is told what a person is told, and nothing is stored.
   if (parsed.kind === 'honeypot') return signupAccepted(json, cors, deps);
 
+  // The list, the page and the client's allowance first: counted before a CAPTCHA is checked.
+  let gate;
+  try {
+    gate = await deps.lists.attempt({
+      listId: listId.toLowerCase(),
+      origin,
+      client: await deps.lists.clientHash(req),
+    });
+  } catch (err) {
+    deps.log(`checking a list signup failed: ${(err as Error).message}`);
+    return refusal(storageFailed('The signup could not be saved.'), json, cors);
+  }
+  switch (gate.status) {
+    case 'not_found':
+      return notFound();
+    case 'foreign_origin':
+      // Not the list's own site: it may not read the answer.
+      return refusal(
+        {
+          status: 403,
+          code: 'foreign_origin',
+          error: 'This signup form only takes signups from its own site.',
+        },
+        json,
+        {},
+      );
+    case 'rate_limited':
+      return refusal(
+        {
+          status: 429,
+          code: 'rate_limited',
+          error: 'Too many signups from your network. Try again later.',
+          retryAfter: gate.retryAfter,
+        },
+        json,
+        cors,
+      );
+  }
+  if (gate.captcha) {
+    const verdict = await deps.lists.checkCaptcha({
+      listId,
+      provider: gate.captcha.provider,
+      secret: gate.captcha.secret,
+      token: parsed.captchaTokens[CAPTCHA_TOKEN_FIELDS[gate.captcha.provider]] ?? null,
+      remoteIp: clientIp(req.headers),
+      origin,
+    });
+    if (!verdict.ok) return refusal(captchaRefusal(verdict), json, cors);
+  }
+
   let result;
   try {
     result = await deps.lists.subscribe({
       listId: listId.toLowerCase(),
       email: parsed.email,
       name: parsed.name,
-      origin,
-      client: await deps.lists.clientHash(req),
       confirmToken: deps.newToken(),
       linkPrefix: listConfirmLinkPrefix(deps),
     });
@@ -267,34 +317,50 @@ async function handleSignup(req: Request, listId: string, deps: ListRoutesDeps):
       return signupAccepted(json, cors, deps);
     case 'not_found':
       return notFound();
-    case 'foreign_origin':
-      // Not the list's own site: it may not read the answer.
-      return refusal(
-        {
-          status: 403,
-          code: 'foreign_origin',
-          error: 'This signup form only takes signups from its own site.',
-        },
-        json,
-        {},
-      );
     case 'invalid':
       return refusal(
         { status: 422, code: 'invalid', error: result.message, field: result.field },
         json,
         cors,
       );
-    case 'rate_limited':
-      return refusal(
-        {
-          status: 429,
-          code: 'rate_limited',
-          error: 'Too many signups from your network. Try again later.',
-          retryAfter: result.retryAfter,
-        },
-        json,
-        cors,
-      );
+  }
+}
+
+/** The field each provider's widget posts its token in. */
+const CAPTCHA_TOKEN_FIELDS: Record<CaptchaProvider, string> = {
+  turnstile: SPECIAL_FIELDS.captcha[0],
+  hcaptcha: SPECIAL_FIELDS.captcha[1],
+  recaptcha: SPECIAL_FIELDS.captcha[2],
+};
+
+/** A failed CAPTCHA check, as the signup form's visitor is told. */
+function captchaRefusal(verdict: Exclude<CaptchaVerdict, { ok: true }>): Refusal {
+  switch (verdict.kind) {
+    case 'missing':
+      return {
+        status: 403,
+        code: 'captcha',
+        error: 'Please complete the CAPTCHA, then sign up again.',
+      };
+    case 'rejected':
+      return {
+        status: 403,
+        code: 'captcha',
+        error: 'The CAPTCHA could not be verified. Please try it again.',
+      };
+    case 'misconfigured':
+      return {
+        status: 500,
+        code: 'captcha_misconfigured',
+        error: "This signup form's CAPTCHA is not set up correctly. Please tell the site's owner.",
+      };
+    case 'unavailable':
+      return {
+        status: 503,
+        code: 'captcha_unavailable',
+        error: 'The CAPTCHA could not be checked just now. Please try again in a moment.',
+        retryAfter: RETRY_AFTER_OUTAGE,
+      };
   }
 }
 

@@ -1,5 +1,6 @@
 // What the newsletter works with, whatever stores it: a sign-up as it asks storage to record it
 // (address, client hash, both tokens and the rendered e-mail) and storage's answer.
+import type { CaptchaProvider, CaptchaVerdict } from '../_shared/captcha.ts';
 import type { ConfirmationMail } from './mail.ts';
 
 export interface SignupInput {
@@ -14,15 +15,27 @@ export type SignupResult =
   | { status: 'accepted'; deliveryId: string | null }
   | { status: 'rate_limited'; retryAfter: number };
 
+/** The first step of a signup to an owner's list (list_signup_attempt()). */
+export interface ListSignupAttempt {
+  listId: string;
+  /** The page's origin (Origin, else the Referer's); the database compares the list's. */
+  origin: string | null;
+  /** The salted hash standing in for the client, counted whatever follows. */
+  client: string;
+}
+
+/** list_signup_attempt()'s answer: go on (with the list's CAPTCHA, if any), or why not. */
+export type ListSignupGate =
+  | { status: 'ok'; captcha: { provider: CaptchaProvider; secret: string | null } | null }
+  | { status: 'not_found' }
+  | { status: 'foreign_origin' }
+  | { status: 'rate_limited'; retryAfter: number };
+
 /** A signup to an owner's list from its form, as list_subscribe() takes it. */
 export interface ListSignupInput {
   listId: string;
   email: string;
   name: string | null;
-  /** The page's origin (Origin, else the Referer's); the database compares the list's. */
-  origin: string | null;
-  /** The salted hash standing in for the client. */
-  client: string;
   confirmToken: string;
   /** The confirmation link without its token, which the database appends. */
   linkPrefix: string;
@@ -32,9 +45,7 @@ export interface ListSignupInput {
 export type ListSignupResult =
   | { status: 'ok' }
   | { status: 'not_found' }
-  | { status: 'foreign_origin' }
-  | { status: 'invalid'; field: 'email' | 'name'; message: string }
-  | { status: 'rate_limited'; retryAfter: number };
+  | { status: 'invalid'; field: 'email' | 'name'; message: string };
 
 export type ListConfirmResult = { status: 'confirmed'; listName: string } | { status: 'invalid' };
 
@@ -43,8 +54,12 @@ export type ListUnsubscribeResult =
 
 /** Storage and settings of the owners' list routes (lists.ts). */
 export interface ListsDeps {
-  /** list_subscribe(): origin, client allowance, the address and its confirmation e-mail. */
+  /** list_signup_attempt(): the list, the page's origin and the client's allowance. */
+  attempt(input: ListSignupAttempt): Promise<ListSignupGate>;
+  /** list_subscribe(): the address and its confirmation e-mail. */
   subscribe(input: ListSignupInput): Promise<ListSignupResult>;
+  /** The provider's verdict on a visitor's CAPTCHA token, checked with the list's secret. */
+  checkCaptcha(input: ListCaptchaCheck): Promise<CaptchaVerdict>;
   confirm(token: string): Promise<ListConfirmResult>;
   /** list_unsubscribe(), once the link's signature is verified; campaign null for '-'. */
   unsubscribe(subscriberId: string, campaignId: string | null): Promise<ListUnsubscribeResult>;
@@ -52,4 +67,16 @@ export interface ListsDeps {
   clientHash(req: Request): Promise<string>;
   /** What the one-click links are signed with (_shared/list-unsubscribe.ts). */
   linkSecret: string;
+}
+
+/** A list signup's CAPTCHA token and what it is checked with. */
+export interface ListCaptchaCheck {
+  listId: string;
+  provider: CaptchaProvider;
+  /** The list's secret as list_signup_attempt() answered it (null: none stored). */
+  secret: string | null;
+  token: string | null;
+  remoteIp: string | null;
+  /** The list's site, where the challenge must have been solved. */
+  origin: string | null;
 }

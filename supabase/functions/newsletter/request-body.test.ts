@@ -18,6 +18,7 @@ describe('parseListSignup', () => {
       kind: 'signup',
       email: 'a@b.co',
       name: 'Ada',
+      captchaTokens: {},
     });
     expect(
       await parseListSignup(`${FORM}; charset=utf-8`, enc('email=a%40b.co&name=&submit=Join')),
@@ -25,6 +26,7 @@ describe('parseListSignup', () => {
       kind: 'signup',
       email: 'a@b.co',
       name: null,
+      captchaTokens: {},
     });
     const form = new FormData();
     form.set('email', 'a@b.co');
@@ -33,6 +35,18 @@ describe('parseListSignup', () => {
       kind: 'signup',
       email: 'a@b.co',
       name: 'Line break',
+      captchaTokens: {},
+    });
+  });
+
+  it('keeps the CAPTCHA widgets’ token fields, trimmed, and ignores empty ones', async () => {
+    const parsed = await parseListSignup(
+      FORM,
+      enc('email=a%40b.co&cf-turnstile-response=+t1+&h-captcha-response=&g-recaptcha-response=r2'),
+    );
+    expect(parsed).toMatchObject({
+      kind: 'signup',
+      captchaTokens: { 'cf-turnstile-response': 't1', 'g-recaptcha-response': 'r2' },
     });
   });
 

@@ -4,7 +4,7 @@
 // form (parseListSignup): `email`, an optional `name` and the honeypot `_gotcha`, from an HTML
 // form (urlencoded or multipart) or fetch (JSON); again one address at most. Addresses are checked
 // with the same rules as the database.
-import { LISTS, NEWSLETTER } from '../_shared/limits.ts';
+import { LISTS, NEWSLETTER, SPECIAL_FIELDS } from '../_shared/limits.ts';
 import { readLimited } from '../_shared/read-limited.ts';
 
 /** Reads the body of a small request; null when it is longer than `limit`. */
@@ -80,7 +80,13 @@ export function parseSignup(contentType: string | null, body: Uint8Array): Parse
 }
 
 export type ParsedListSignup =
-  | { kind: 'signup'; email: string; name: string | null }
+  | {
+      kind: 'signup';
+      email: string;
+      name: string | null;
+      /** The CAPTCHA widgets' token fields that came (by field name), for a list with CAPTCHA. */
+      captchaTokens: Record<string, string>;
+    }
   /** The honeypot was filled: a bot, answered as a success and never stored. */
   | { kind: 'honeypot' }
   | { kind: 'refused'; problem: 'unsupported_type' | 'invalid_body' }
@@ -178,5 +184,10 @@ export async function parseListSignup(
   const name = typeof given === 'string' ? listName(given) : null;
   if (name !== null && Array.from(name).length > LISTS.maxNameLength)
     return { kind: 'invalid', field: 'name', message: LIST_FIELD_MESSAGES.name };
-  return { kind: 'signup', email, name };
+  const captchaTokens: Record<string, string> = {};
+  for (const field of SPECIAL_FIELDS.captcha) {
+    const token = values(field).find((v): v is string => typeof v === 'string' && v.trim() !== '');
+    if (token !== undefined) captchaTokens[field] = token.trim();
+  }
+  return { kind: 'signup', email, name, captchaTokens };
 }

@@ -2,9 +2,12 @@
 // request, each its own transaction (see migration 20261124130000_newsletter_double_opt_in.sql,
 // and for the owners' lists supabase/schemas/13-newsletter.sql).
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
+import { isCaptchaProvider } from '../_shared/captcha.ts';
 import { LISTS, NEWSLETTER } from '../_shared/limits.ts';
 import type {
   ListConfirmResult,
+  ListSignupAttempt,
+  ListSignupGate,
   ListSignupInput,
   ListSignupResult,
   ListUnsubscribeResult,
@@ -67,7 +70,10 @@ const LIST_CAPS = {
 
 type Answer = Record<string, unknown> | null;
 
-/** The owners' lists: list_subscribe(), list_confirm() and list_unsubscribe(), service role only. */
+/**
+ * The owners' lists: list_signup_attempt() then list_subscribe(), list_confirm() and
+ * list_unsubscribe(), service role only.
+ */
 export function createListsStore(client: Pick<SupabaseClient, 'rpc'>) {
   async function call(name: string, args: Record<string, unknown>): Promise<Answer> {
     const { data, error } = await client.rpc(name, args);
@@ -78,13 +84,38 @@ export function createListsStore(client: Pick<SupabaseClient, 'rpc'>) {
     new Error(`${name}: unexpected answer ${JSON.stringify(answer)}`);
 
   return {
+    async attempt(input: ListSignupAttempt): Promise<ListSignupGate> {
+      const answer = await call('list_signup_attempt', {
+        p_list_id: input.listId,
+        p_origin: input.origin,
+        p_client: input.client,
+        p_caps: LIST_CAPS,
+      });
+      switch (answer?.status) {
+        case 'ok':
+          return {
+            status: 'ok',
+            captcha: isCaptchaProvider(answer.captcha_provider)
+              ? {
+                  provider: answer.captcha_provider,
+                  secret: typeof answer.captcha_secret === 'string' ? answer.captcha_secret : null,
+                }
+              : null,
+          };
+        case 'not_found':
+        case 'foreign_origin':
+          return { status: answer.status };
+        case 'rate_limited':
+          return { status: 'rate_limited', retryAfter: Number(answer.retry_after) || 60 };
+      }
+      throw unexpected('list_signup_attempt', answer);
+    },
+
     async subscribe(input: ListSignupInput): Promise<ListSignupResult> {
       const answer = await call('list_subscribe', {
         p_list_id: input.listId,
         p_email: input.email,
         p_name: input.name,
-        p_origin: input.origin,
-        p_client: input.client,
         p_confirm_token: input.confirmToken,
         p_link_prefix: input.linkPrefix,
         p_caps: LIST_CAPS,
@@ -92,7 +123,6 @@ export function createListsStore(client: Pick<SupabaseClient, 'rpc'>) {
       switch (answer?.status) {
         case 'ok':
         case 'not_found':
-        case 'foreign_origin':
           return { status: answer.status };
         case 'invalid':
           return {
@@ -100,8 +130,6 @@ export function createListsStore(client: Pick<SupabaseClient, 'rpc'>) {
             field: answer.field === 'name' ? 'name' : 'email',
             message: String(answer.message ?? ''),
           };
-        case 'rate_limited':
-          return { status: 'rate_limited', retryAfter: Number(answer.retry_after) || 60 };
       }
       throw unexpected('list_subscribe', answer);
     },
