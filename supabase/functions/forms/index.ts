@@ -8,6 +8,7 @@ import { captchaVerifyUrlFromEnv } from '../_shared/captcha.ts';
 import { createCaptchaCheck } from './captcha.ts';
 import { webhookKickRoute } from './webhook-kick.ts';
 import { mailKickRoute } from './mail-kick.ts';
+import { campaignKickRoute } from './campaign-kick.ts';
 import { cachedForms } from './form-cache.ts';
 import { hashIp, ipSaltFromEnv, isServiceKey } from './secrets.ts';
 import {
@@ -128,10 +129,12 @@ const deps: FormsDeps = {
   log: (message) => console.error(`forms: ${message}`),
 };
 
-// `_webhook` and `_mail` (the dashboard's "send now") are answered beside the handler's routes.
+// `_webhook`, `_mail` and `_campaigns` (the dashboard's "send now") are answered beside the
+// handler's routes.
 Deno.serve(
   (req) =>
     webhookKickRoute(req, (id) => outbox.webhooksNow({ id })) ??
     mailKickRoute(req, () => void deps.background(outbox.confirmationsSoon())) ??
+    campaignKickRoute(req, () => void deps.background(outbox.campaignsSoon())) ??
     handleRequest(req, deps),
 );

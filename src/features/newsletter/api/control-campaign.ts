@@ -1,9 +1,11 @@
 // Pauses, resumes, cancels or unschedules a campaign (campaign_control); refused with 55000 when
-// its status does not allow it (it finished or moved on meanwhile).
+// its status does not allow it (it finished or moved on meanwhile). A resumed campaign is kicked
+// off at once (send-campaign-now.ts).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 import type { Campaign, CampaignAction, CampaignStatus } from '../newsletter-types';
 import { newsletterKeys } from './query-keys';
+import { sendCampaignNow } from './send-campaign-now';
 
 interface ControlInput {
   campaignId: string;
@@ -24,6 +26,8 @@ export function useControlCampaign() {
   return useMutation({
     mutationFn: controlCampaign,
     onSuccess: (status, { campaignId }) => {
+      // A resumed campaign goes on now rather than at the next scheduled run.
+      if (status === 'sending') void sendCampaignNow();
       const merge = (row: Campaign): Campaign => ({
         ...row,
         status,

@@ -1,10 +1,12 @@
 // Sends a draft now (its recipients fixed: the list's confirmed subscribers at this moment) or
 // schedules it for a later time (campaign_start). Refused with 55000 when it is no longer a draft
-// or scheduled, and 22023 when its subject or body is empty.
+// or scheduled, and 22023 when its subject or body is empty. A campaign sent now is kicked off at
+// once (send-campaign-now.ts).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 import type { Campaign, StartAnswer } from '../newsletter-types';
 import { newsletterKeys } from './query-keys';
+import { sendCampaignNow } from './send-campaign-now';
 
 interface StartInput {
   campaignId: string;
@@ -26,6 +28,8 @@ export function useStartCampaign() {
   return useMutation({
     mutationFn: startCampaign,
     onSuccess: (answer, { campaignId }) => {
+      // Sent now rather than at the next scheduled run; a scheduled one waits for its time.
+      if (answer.status === 'sending') void sendCampaignNow();
       const merge = (row: Campaign): Campaign =>
         answer.status === 'sending'
           ? {

@@ -13,6 +13,7 @@ import {
   type CampaignResult,
   type CampaignRunDeps,
 } from './campaigns.ts';
+import { coalescedRuns } from './coalesced.ts';
 import { createDeliverStep } from './confirmations.ts';
 import { createSendSoon, runDeliveries } from './mail-delivery.ts';
 import { createResendMailer, mailConfigFromEnv, type Mailer } from './mailer.ts';
@@ -80,7 +81,11 @@ export interface Outbox {
    * URL (NEWSLETTER_PUBLIC_URL, else SUPABASE_URL's).
    */
   deliverDue(): Promise<ScheduledReport>;
-  /** Sends due campaign messages now (a campaign just started); never rejects. */
+  /**
+   * Sends due campaign messages now (`_campaigns`: a campaign just started or resumed): starts a
+   * campaign run, or asks the one going for one more round after it (its last claim may have come
+   * before the campaign started). Settles when that run ends; never rejects.
+   */
   campaignsSoon(): Promise<void>;
 }
 
@@ -133,30 +138,36 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     return addReports(await sendMail(), await hooks);
   });
 
-  const runCampaignsOnce = campaignRunner({ env, siteUrl, log, client, mailer, from });
-  const sendCampaigns = async (): Promise<CampaignReport | null | undefined> => {
+  const campaignRound = campaignRunner({
+    env,
+    siteUrl,
+    log,
+    client,
+    mailer,
+    from,
+  });
+  const campaignRuns = coalescedRuns(async () => {
     try {
-      return await runCampaignsOnce();
+      await campaignRound();
     } catch (err) {
       log(`campaign run failed: ${(err as Error).message}`);
-      return undefined;
     }
-  };
+  });
+  // On Supabase's Edge Runtime, waitUntil keeps the worker alive for the run after we answer.
+  const keepAlive = (run: Promise<void>) =>
+    (
+      globalThis as { EdgeRuntime?: { waitUntil?(p: Promise<unknown>): void } }
+    ).EdgeRuntime?.waitUntil?.(run);
   const startCampaigns = (): 'started' | 'running' => {
-    if (runCampaignsOnce.running()) return 'running';
-    const run = sendCampaigns();
-    // On Supabase's Edge Runtime, waitUntil keeps the worker alive for the run after we answer.
-    const edge = (globalThis as { EdgeRuntime?: { waitUntil?(p: Promise<unknown>): void } })
-      .EdgeRuntime;
-    edge?.waitUntil?.(run);
+    const run = campaignRuns.start();
+    if (!run) return 'running';
+    keepAlive(run);
     return 'started';
   };
 
   return {
     mailSoon: createSendSoon(sendMail, log),
-    campaignsSoon: async () => {
-      await sendCampaigns();
-    },
+    campaignsSoon: () => campaignRuns.kick(),
     confirmationsSoon: createSendSoon(withConfirmations(sendMail), log),
     async webhooksNow(only) {
       try {
@@ -184,8 +195,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 }
 
 /**
- * The campaign run of this worker: one at a time (a second call while one runs answers null at
- * once; the running one carries on), with the unsubscribe links signed for each recipient.
+ * One round of campaign sending (runCampaigns), with the unsubscribe links signed for each
+ * recipient; coalescedRuns keeps rounds one at a time in this worker.
  */
 function campaignRunner(opts: {
   env: (name: string) => string | undefined;
@@ -194,43 +205,35 @@ function campaignRunner(opts: {
   client: RpcClient;
   mailer: Mailer;
   from: string;
-}): (() => Promise<CampaignReport | null>) & { running(): boolean } {
+}): () => Promise<CampaignReport> {
   const { env, siteUrl, log } = opts;
-  let running = false;
   let warned = false;
   const unrecorded: CampaignResult[] = [];
   const newsletterUrl = env('NEWSLETTER_PUBLIC_URL')?.replace(/\/+$/, '');
   const functionsUrl = newsletterUrl
     ? newsletterUrl.replace(/\/newsletter$/, '')
     : `${(env('SUPABASE_URL') ?? '').replace(/\/+$/, '')}/functions/v1`;
-  const run = async () => {
-    if (running) return null;
+  return async () => {
     if (!siteUrl) {
       if (!warned) log('SITE_URL is not set: campaigns wait until it is (their links need it).');
       warned = true;
       return { claimed: 0, sent: 0, retrying: 0, failed: 0, bounced: 0 };
     }
-    running = true;
-    try {
-      const secret = linkSecretFromEnv(env);
-      const deps: CampaignRunDeps = {
-        store: createCampaignStore(opts.client),
-        mailer: opts.mailer,
-        from: opts.from,
-        renderMarkdown: renderCampaignMarkdown,
-        links: async (m) => ({
-          oneClick: await listUnsubscribeUrl(functionsUrl, m.subscriber_id, m.campaign_id, secret),
-          page: await unsubscribePageUrl(siteUrl, m.subscriber_id, m.campaign_id, secret),
-        }),
-        limits: campaignLimitsFromEnv(env),
-        listIdDomain: new URL(siteUrl).hostname,
-        log,
-        unrecorded,
-      };
-      return await runCampaigns(deps);
-    } finally {
-      running = false;
-    }
+    const secret = linkSecretFromEnv(env);
+    const deps: CampaignRunDeps = {
+      store: createCampaignStore(opts.client),
+      mailer: opts.mailer,
+      from: opts.from,
+      renderMarkdown: renderCampaignMarkdown,
+      links: async (m) => ({
+        oneClick: await listUnsubscribeUrl(functionsUrl, m.subscriber_id, m.campaign_id, secret),
+        page: await unsubscribePageUrl(siteUrl, m.subscriber_id, m.campaign_id, secret),
+      }),
+      limits: campaignLimitsFromEnv(env),
+      listIdDomain: new URL(siteUrl).hostname,
+      log,
+      unrecorded,
+    };
+    return await runCampaigns(deps);
   };
-  return Object.assign(run, { running: () => running });
 }
