@@ -1,7 +1,9 @@
 // A campaign started (or resumed) from the dashboard is kicked off through `POST /forms/_campaigns`
 // and goes out within seconds, not at the next scheduled run: on a stack of its own whose
 // scheduled `_deliver` run is an hour away, a started campaign stays queued until the kick, then
-// reaches every recipient in a few seconds. The route takes no key.
+// reaches every recipient in a few seconds. The route takes no key, and each mail's
+// List-Unsubscribe also offers the deployment's mailto (NEWSLETTER_UNSUBSCRIBE_MAILTO) with a
+// signed code that the operator acts on through the one-click URL.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,9 +16,10 @@ import {
   startCampaign,
   type SeededCampaign,
 } from '../support/campaigns.ts';
-import { listMail } from '../support/mail.ts';
+import { listMail, mailSource, partsOf, type CaughtMail } from '../support/mail.ts';
 import { localOnly, remote } from '../support/target.ts';
 
+const MAILTO = 'unsubscribe@tinyback.test';
 const RECIPIENTS = 12;
 
 let stack: RunningStack;
@@ -33,6 +36,7 @@ beforeAll(async () => {
     seed: false,
     // The stand-in for pg_cron, an hour apart: whatever is sent here was sent by the kick.
     deliveryIntervalMs: 3_600_000,
+    functionEnv: { NEWSLETTER_UNSUBSCRIBE_MAILTO: MAILTO },
     log: (service, message) => {
       if (process.env.STACK_LOG) console.log(`[${service}] ${message}`);
     },
@@ -117,5 +121,40 @@ describe('POST /forms/_campaigns', () => {
     });
     expect((await kick()).status).toBe(202);
     expect(await allArrive(seeded, 10_000)).toBeLessThan(10_000);
+  });
+
+  it('offers the mailto with a signed code the operator acts on through the one-click URL', async () => {
+    const seeded = await seedCampaign(stack.pool, { subscribers: 1, label: 'mailto' });
+    await startCampaign(stack.pool, seeded);
+    await kick();
+    let mail: CaughtMail | undefined;
+    await expect
+      .poll(async () => (mail = (await mailOf(seeded)())[0]), { timeout: 10_000 })
+      .toBeDefined();
+    const [top] = partsOf(await mailSource(stack.settings.mailWebUrl, mail!));
+    const header = /^list-unsubscribe: (.*)$/im.exec(top!.headers)?.[1] ?? '';
+    const match = /^<(http[^>]+)>, <mailto:([^?>]+)\?subject=([^>]+)>$/.exec(header);
+    expect(match, top!.headers).not.toBeNull();
+    const [, url, address, subject] = match!;
+    expect(address).toBe(MAILTO);
+    // The subject's code is the one-click URL's own path: subscriber, campaign, signature.
+    const code = decodeURIComponent(subject!).replace(/^unsubscribe /, '');
+    const functions = `${stack.settings.apiUrl}/functions/v1`;
+    expect(url).toBe(`${functions}/newsletter/u/${code}`);
+    expect(code.split('/')).toEqual([expect.any(String), seeded.campaignId, expect.any(String)]);
+
+    // The operator acts on a mail to that address with one POST to the URL the code names.
+    const answer = await fetch(`${functions}/newsletter/u/${code}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+      redirect: 'manual',
+    });
+    expect(answer.status).toBe(200);
+    const { rows } = await stack.pool.query<{ status: string }>(
+      `select status from public.list_subscribers where list_id = $1`,
+      [seeded.listId],
+    );
+    expect(rows).toEqual([{ status: 'unsubscribed' }]);
   });
 });

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   linkSecretFromEnv,
   listUnsubscribeUrl,
+  parseUnsubscribeCode,
   signUnsubscribe,
+  unsubscribeCode,
+  unsubscribeMailtoFromEnv,
+  unsubscribeMailtoOf,
   unsubscribePageUrl,
   verifyUnsubscribe,
 } from './list-unsubscribe.ts';
@@ -75,5 +79,85 @@ describe('the signed one-click link', () => {
     ).toBe('own');
     expect(linkSecretFromEnv(env({ SUPABASE_SERVICE_ROLE_KEY: 'k' }))).toBe('derived:k');
     expect(() => linkSecretFromEnv(env({}))).toThrow();
+  });
+});
+
+describe('the mailto of List-Unsubscribe', () => {
+  const env = (value: string | undefined) => (name: string) =>
+    name === 'NEWSLETTER_UNSUBSCRIBE_MAILTO' ? value : undefined;
+
+  it('takes a plain address from NEWSLETTER_UNSUBSCRIBE_MAILTO, and nothing when unset', () => {
+    const warnings: string[] = [];
+    const warn = (m: string) => warnings.push(m);
+    expect(unsubscribeMailtoFromEnv(env('unsubscribe@news.example.com'), warn)).toBe(
+      'unsubscribe@news.example.com',
+    );
+    expect(unsubscribeMailtoFromEnv(env(' list+out@example.co.uk '), warn)).toBe(
+      'list+out@example.co.uk',
+    );
+    expect(unsubscribeMailtoFromEnv(env(undefined), warn)).toBeNull();
+    expect(unsubscribeMailtoFromEnv(env(''), warn)).toBeNull();
+    expect(warnings).toEqual([]);
+  });
+
+  it('warns about anything else and leaves the mailto out', () => {
+    for (const value of [
+      'unsubscribe',
+      'mailto:unsubscribe@example.com',
+      'Unsubscribe <unsubscribe@example.com>',
+      'a@b@example.com',
+      'a,b@example.com',
+      'a@example.com?cc=victim@example.org',
+      'a@example.com\r\nBcc: victim@example.org',
+      'a b@example.com',
+      '.a@example.com',
+      'a..b@example.com',
+      'a@localhost',
+      'a@-example.com',
+      'a@example.com.',
+      'a%40b@example.com',
+      'ü@example.com',
+      `${'a'.repeat(65)}@example.com`,
+    ]) {
+      const warnings: string[] = [];
+      expect(unsubscribeMailtoFromEnv(env(value), (m) => warnings.push(m))).toBeNull();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/NEWSLETTER_UNSUBSCRIBE_MAILTO/);
+    }
+  });
+
+  it('asks for the signed code in the subject, the one-click URL’s own path parts', async () => {
+    const link = await signUnsubscribe(S, C, SECRET);
+    const code = unsubscribeCode(link);
+    expect(code).toBe(`${S}/${C}/${link.signature}`);
+    expect(await listUnsubscribeUrl('https://p.test/functions/v1', S, C, SECRET)).toBe(
+      `https://p.test/functions/v1/newsletter/u/${code}`,
+    );
+    const mailto = unsubscribeMailtoOf('unsubscribe@example.com', link);
+    expect(mailto).toBe(
+      `mailto:unsubscribe@example.com?subject=unsubscribe%20${S}%2F${C}%2F${link.signature}`,
+    );
+    // What the mail program puts in the subject names the code the operator acts on.
+    expect(new URL(mailto).searchParams.get('subject')).toBe(`unsubscribe ${code}`);
+  });
+
+  it('reads a code (or the whole subject) back into a link the same check verifies', async () => {
+    const link = await signUnsubscribe(S, C, SECRET);
+    const code = unsubscribeCode(link);
+    for (const text of [code, `unsubscribe ${code}`, `  Unsubscribe  ${code}\n`])
+      expect(await verifyUnsubscribe(parseUnsubscribeCode(text)!, SECRET)).toEqual({
+        subscriberId: S,
+        campaignId: C,
+      });
+    const none = await signUnsubscribe(S, null, SECRET);
+    expect(await verifyUnsubscribe(parseUnsubscribeCode(unsubscribeCode(none))!, SECRET)).toEqual({
+      subscriberId: S,
+      campaignId: null,
+    });
+    // A code someone made up has the shape but not our signature.
+    const forged = parseUnsubscribeCode(`${OTHER}/${C}/${link.signature}`)!;
+    expect(await verifyUnsubscribe(forged, SECRET)).toBeNull();
+    for (const text of ['', 'unsubscribe', `${S}/${C}`, `${code}/x`, `re: ${code}`])
+      expect(parseUnsubscribeCode(text)).toBeNull();
   });
 });

@@ -3,6 +3,11 @@
 // List-Unsubscribe header (the mail program POSTs to it), and the site's page that the mail's body
 // links to. The signature (HMAC-SHA-256, base64url) binds subscriber and campaign, so nobody can
 // unsubscribe an address whose link they were not sent, and no state is needed to check it.
+// Where a deployment names an address (NEWSLETTER_UNSUBSCRIBE_MAILTO), the header also offers
+// `mailto:<address>?subject=unsubscribe <code>` for mail programs without one-click: the code is
+// the one-click URL's last three path parts (`<subscriberId>/<campaignId>/<signature>`), so the
+// operator who reads that mailbox acts on a request by POSTing to `…/newsletter/u/<code>`, and
+// a code nobody was sent is refused there like a forged link.
 // Pure code (Web Crypto only): the newsletter function verifies, the campaign sender signs.
 import { sameText } from './constant-time.ts';
 import { isUuid } from './uuid.ts';
@@ -126,11 +131,67 @@ export async function listUnsubscribeUrl(
   campaignId: string | null,
   secret: string,
 ): Promise<string> {
-  const link = await signUnsubscribe(subscriberId, campaignId, secret);
-  return (
-    `${trimSlashes(functionsUrl)}/newsletter/u/` +
-    `${link.subscriberId}/${link.campaignId}/${link.signature}`
+  return listUnsubscribeUrlOf(
+    functionsUrl,
+    await signUnsubscribe(subscriberId, campaignId, secret),
   );
+}
+
+/** The one-click URL of a signed link. */
+export function listUnsubscribeUrlOf(functionsUrl: string, link: SignedUnsubscribe): string {
+  return `${trimSlashes(functionsUrl)}/newsletter/u/${unsubscribeCode(link)}`;
+}
+
+/** The code naming a signed link: `<subscriberId>/<campaignId or '-'>/<signature>`. */
+export function unsubscribeCode(link: SignedUnsubscribe): string {
+  return `${link.subscriberId}/${link.campaignId}/${link.signature}`;
+}
+
+/**
+ * A code's parts, for verifyUnsubscribe (which decides whether it is ours), or null when it does
+ * not have the code's shape. Takes the mail's subject as it arrives too (`unsubscribe <code>`).
+ */
+export function parseUnsubscribeCode(text: string): SignedUnsubscribe | null {
+  const match =
+    /^\s*(?:unsubscribe\s+)?([0-9A-Fa-f-]{36})\/([0-9A-Fa-f-]{36}|-)\/([A-Za-z0-9_-]{43})\s*$/i.exec(
+      text,
+    );
+  if (!match) return null;
+  return { subscriberId: match[1], campaignId: match[2], signature: match[3] };
+}
+
+// A plain address, strictly: dot-atom of letters, digits, `_`, `+` and `-` before the `@`, a
+// host name with a top-level domain after it. Nothing that would need escaping in a mailto URI
+// (RFC 6068) or could break the header it stands in.
+const MAILTO_ADDRESS =
+  /^[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+/**
+ * NEWSLETTER_UNSUBSCRIBE_MAILTO: the address offered in List-Unsubscribe beside the one-click
+ * URL, or null (unset, or not a plain address: then said once through `warn` and left out).
+ */
+export function unsubscribeMailtoFromEnv(
+  env: (name: string) => string | undefined,
+  warn: (message: string) => void,
+): string | null {
+  const value = env('NEWSLETTER_UNSUBSCRIBE_MAILTO')?.trim();
+  if (!value) return null;
+  const [local = ''] = value.split('@');
+  if (MAILTO_ADDRESS.test(value) && local.length <= 64 && value.length <= 254) return value;
+  warn(
+    'NEWSLETTER_UNSUBSCRIBE_MAILTO is not a plain address such as unsubscribe@example.com: ' +
+      'campaign mail offers the one-click URL alone.',
+  );
+  return null;
+}
+
+/**
+ * The mailto entry of List-Unsubscribe: `mailto:<address>?subject=unsubscribe%20<code>` (the
+ * code's slashes percent-encoded, as RFC 6068 asks of a header field's value). `address` is
+ * one unsubscribeMailtoFromEnv accepted.
+ */
+export function unsubscribeMailtoOf(address: string, link: SignedUnsubscribe): string {
+  return `mailto:${address}?subject=${encodeURIComponent(`unsubscribe ${unsubscribeCode(link)}`)}`;
 }
 
 /** The site's page for the same link (`/newsletter/unsubscribe`), for the mail's body. */

@@ -106,6 +106,7 @@ describe('composeCampaignMail', () => {
     expect(mail.id).toBe('c1.s1');
     expect(mail.list).toEqual({
       unsubscribeUrl: 'https://fn.example.test/u/1',
+      unsubscribeMailto: null,
       listId: '11111111-1111-4111-8111-111111111111.site.example.test',
     });
     expect(mail.html).toContain(
@@ -114,6 +115,21 @@ describe('composeCampaignMail', () => {
     expect(mail.html).toContain('Shop &lt;news&gt;');
     expect(mail.text).toContain('Unsubscribe: https://site.example.test/u?a=1&b=2');
     expect(mail.fromName).toBe('Ada');
+  });
+
+  it('offers the mailto after the URL where the deployment names an address', () => {
+    const mailto = 'mailto:unsubscribe@example.test?subject=unsubscribe%20s1%2Fc1%2Fsig';
+    const mail = composeCampaignMail(
+      message(1),
+      '<p>body</p>',
+      { oneClick: 'https://fn.example.test/u/1', page: 'https://site.example.test/u', mailto },
+      'x <x@example.test>',
+      'site.example.test',
+    );
+    expect(mail.list).toMatchObject({
+      unsubscribeUrl: 'https://fn.example.test/u/1',
+      unsubscribeMailto: mailto,
+    });
   });
 });
 

@@ -68,6 +68,8 @@ export interface CampaignLinks {
   oneClick: string;
   /** The site's unsubscribe page, linked visibly in the body. */
   page: string;
+  /** A mailto URI offered after the URL (NEWSLETTER_UNSUBSCRIBE_MAILTO); absent or null: none. */
+  mailto?: string | null;
 }
 
 export interface CampaignRunDeps {
@@ -206,7 +208,11 @@ export function composeCampaignMail(
     replyTo: message.reply_to,
     text,
     html,
-    list: { unsubscribeUrl: links.oneClick, listId: listId(message, listIdDomain) },
+    list: {
+      unsubscribeUrl: links.oneClick,
+      unsubscribeMailto: links.mailto ?? null,
+      listId: listId(message, listIdDomain),
+    },
   };
 }
 

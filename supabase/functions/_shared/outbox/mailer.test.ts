@@ -2,6 +2,7 @@
 import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { describe, expect, it } from 'vitest';
+import { listUnsubscribeUrlOf, signUnsubscribe, unsubscribeMailtoOf } from '../list-unsubscribe.ts';
 import {
   createResendMailer,
   DEFAULT_FROM,
@@ -347,6 +348,22 @@ describe('list headers', () => {
       'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
       'List-ID: "Acme News" <news.acme.tinyback.tools>',
     ]);
+  });
+
+  it('take the signed mailto of a campaign as it is, percent-encoded subject and all', async () => {
+    const link = await signUnsubscribe(
+      '7d6c5b4a-3928-4716-a5b4-c3d2e1f00112',
+      'a1b2c3d4-e5f6-4789-8abc-def012345678',
+      'derived:key',
+    );
+    const url = listUnsubscribeUrlOf('https://p.supabase.co/functions/v1', link);
+    const mailto = unsubscribeMailtoOf('unsubscribe@news.example.com', link);
+    const lines = headerLines(
+      await rawMessage(
+        smtpMessage({ ...mail, list: { unsubscribeUrl: url, unsubscribeMailto: mailto } }),
+      ),
+    );
+    expect(listLines(lines)[0]).toBe(`List-Unsubscribe: <${url}>, <${mailto}>`);
   });
 
   it('leave out the mailto and List-ID when not given, and are absent from a plain mail', async () => {

@@ -4,7 +4,14 @@
 // function right after a post and on its `_deliver`, `_mail` and `_webhook` routes, the
 // `newsletter` function right after a sign-up. Leases in the database keep workers of different
 // functions (and instances) from ever sending the same job twice.
-import { listUnsubscribeUrl, linkSecretFromEnv, unsubscribePageUrl } from '../list-unsubscribe.ts';
+import {
+  linkSecretFromEnv,
+  listUnsubscribeUrlOf,
+  signUnsubscribe,
+  unsubscribeMailtoFromEnv,
+  unsubscribeMailtoOf,
+  unsubscribePageUrlOf,
+} from '../list-unsubscribe.ts';
 import { renderCampaignMarkdown } from './campaign-markdown.ts';
 import {
   campaignLimitsFromEnv,
@@ -145,6 +152,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     client,
     mailer,
     from,
+    unsubscribeMailto: unsubscribeMailtoFromEnv(env, warn),
   });
   const campaignRuns = coalescedRuns(async () => {
     try {
@@ -205,8 +213,10 @@ function campaignRunner(opts: {
   client: RpcClient;
   mailer: Mailer;
   from: string;
+  /** NEWSLETTER_UNSUBSCRIBE_MAILTO, checked; null: List-Unsubscribe offers the URL alone. */
+  unsubscribeMailto: string | null;
 }): () => Promise<CampaignReport> {
-  const { env, siteUrl, log } = opts;
+  const { env, siteUrl, log, unsubscribeMailto } = opts;
   let warned = false;
   const unrecorded: CampaignResult[] = [];
   const newsletterUrl = env('NEWSLETTER_PUBLIC_URL')?.replace(/\/+$/, '');
@@ -225,10 +235,15 @@ function campaignRunner(opts: {
       mailer: opts.mailer,
       from: opts.from,
       renderMarkdown: renderCampaignMarkdown,
-      links: async (m) => ({
-        oneClick: await listUnsubscribeUrl(functionsUrl, m.subscriber_id, m.campaign_id, secret),
-        page: await unsubscribePageUrl(siteUrl, m.subscriber_id, m.campaign_id, secret),
-      }),
+      links: async (m) => {
+        // Signed once: the header's URL, its mailto and the body's page carry the same code.
+        const link = await signUnsubscribe(m.subscriber_id, m.campaign_id, secret);
+        return {
+          oneClick: listUnsubscribeUrlOf(functionsUrl, link),
+          page: unsubscribePageUrlOf(siteUrl, link),
+          mailto: unsubscribeMailto ? unsubscribeMailtoOf(unsubscribeMailto, link) : null,
+        };
+      },
       limits: campaignLimitsFromEnv(env),
       listIdDomain: new URL(siteUrl).hostname,
       log,
