@@ -6,7 +6,9 @@
 // the catcher stops. Parsing cost about
 // 3 ms of the stack's process per message, more than the rest of a post's path, for mail that most
 // runs (benchmarks, load) only count at the end; what the API answers is the same as before.
-import { mkdtemp, rm } from 'node:fs/promises';
+// Messages and their files last as long as the process: a stopped and restarted catcher still
+// lists, shows, downloads and deletes what it held (maildev keeps its store in memory).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -85,7 +87,20 @@ interface Maildev {
   web: MaildevWeb;
   /** maildev's module functions before the first catcher wrapped them (see storeLazily). */
   originals?: Record<string, (...args: unknown[]) => unknown>;
+  /**
+   * Where maildev keeps the messages' files (`<id>.eml`, attachments): one folder per copy, kept
+   * as long as its store is (across a restart), so every stored message can still be read,
+   * downloaded or deleted; removed when the process exits.
+   */
+  mailDir: string;
   running: boolean;
+}
+
+/** The copies' mail folders, removed when the process exits (their stores end with it). */
+const mailDirs = new Set<string>();
+function removeMailDirs() {
+  for (const dir of mailDirs) rmSync(dir, { recursive: true, force: true });
+  mailDirs.clear();
 }
 
 /**
@@ -105,9 +120,13 @@ function maildevFor(address: string): Maildev {
   }
   const logger = require('maildev/lib/logger') as { setLevel(level: number): void };
   logger.setLevel(0);
+  const mailDir = mkdtempSync(path.join(tmpdir(), 'tinyback-mail-'));
+  if (mailDirs.size === 0) process.once('exit', removeMailDirs);
+  mailDirs.add(mailDir);
   maildev = {
     mailserver: require('maildev/lib/mailserver') as MaildevMailServer,
     web: require('maildev/lib/web') as MaildevWeb,
+    mailDir,
     running: false,
   };
   maildevs.set(address, maildev);
@@ -133,11 +152,9 @@ export async function startMailCatcher(opts: {
   const log = opts.log ?? (() => undefined);
   const { mailserver, web } = maildev;
 
-  // Messages live only as long as the catcher, like Inbucket/Mailpit in `supabase start`.
-  const mailDir = await mkdtemp(path.join(tmpdir(), 'tinyback-mail-'));
   maildev.running = true;
   try {
-    mailserver.create(opts.smtpPort, opts.host, mailDir);
+    mailserver.create(opts.smtpPort, opts.host, maildev.mailDir);
     handOverWaiting = storeLazily(maildev);
     // Each SMTP reply is a small write; with Nagle's algorithm on, a reply written while the
     // previous one is unacknowledged waits for the client's delayed ACK (40 ms on Linux), which
@@ -167,7 +184,6 @@ export async function startMailCatcher(opts: {
     webServer.on('error', (err) => log(`web: ${err.message}`));
   } catch (err) {
     await stopServers(mailserver, web);
-    await rm(mailDir, { recursive: true, force: true });
     maildev.running = false;
     throw err;
   }
@@ -177,10 +193,12 @@ export async function startMailCatcher(opts: {
     close() {
       closed ??= (async () => {
         await stopServers(mailserver, web);
-        // Accepted is caught: what arrived before the stop is stored (and outlives a restart, as
-        // maildev's store does) before its folder goes.
+        // Accepted is caught: what arrived before the stop is stored, and outlives a restart as
+        // maildev's store does. Its files stay with it: a folder removed here would leave the
+        // store naming files that are gone (a restarted catcher asked for such a message's
+        // source crashed the stack with ENOENT), and a read still under way would open a file
+        // in a folder being removed.
         await handOverWaiting();
-        await rm(mailDir, { recursive: true, force: true });
         maildev.running = false;
       })();
       return closed;
