@@ -300,4 +300,8 @@ export const CAMPAIGNS = {
   maxAttempts: 8,
   /** How long one scheduled run keeps sending, in seconds (the scheduler calls every minute). */
   runSeconds: 45,
+  /** Tests of a campaign an account may send itself per hour (campaign_send_test()). */
+  testsPerHour: 10,
+  /** ...and per day. */
+  testsPerDay: 30,
 } as const;

@@ -34,11 +34,23 @@ function fakeDeps(overrides: Partial<NewsletterDeps> = {}) {
     log: () => undefined,
     // The owners' lists have tests of their own (lists.test.ts).
     lists: {
+      attempt: async () => ({ status: 'ok', captcha: null }),
+      checkCaptcha: async () => ({ ok: true }),
       subscribe: async () => ({ status: 'ok' }),
       confirm: async () => ({ status: 'invalid' }),
       unsubscribe: async () => ({ status: 'invalid' }),
       clientHash: async () => 'list-client',
       linkSecret: 'secret',
+    },
+    // So has a campaign's test (campaign-test.test.ts).
+    campaignTest: {
+      userOf: async () => null,
+      loadCampaign: async () => null,
+      queueTest: async () => ({ status: 'not_found' }),
+      renderMarkdown: (markdown) => markdown,
+      siteUrl: null,
+      deliverSoon: () => undefined,
+      log: () => undefined,
     },
     ...overrides,
   };

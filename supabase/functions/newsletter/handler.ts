@@ -14,6 +14,7 @@
 // unchanged under Deno and in unit tests.
 import { NEWSLETTER } from '../_shared/limits.ts';
 import { composeConfirmation, linkFor } from './mail.ts';
+import { campaignTestRouteOf, handleCampaignTest, type CampaignTestDeps } from './campaign-test.ts';
 import { handleListRoute, listRouteOf } from './lists.ts';
 import type { ListsDeps, SignupInput, SignupResult } from './model.ts';
 import { parseSignup, readSmallBody } from './request-body.ts';
@@ -37,6 +38,8 @@ export interface NewsletterDeps {
   log(message: string): void;
   /** The owners' lists (lists.ts). */
   lists: ListsDeps;
+  /** A test of an owner's campaign to themselves (campaign-test.ts). */
+  campaignTest: CampaignTestDeps;
 }
 
 /** The tokens tokens.ts makes: 32 random bytes, base64url without padding. */
@@ -83,6 +86,8 @@ function preflight(): Response {
 
 export async function handleRequest(req: Request, deps: NewsletterDeps): Promise<Response> {
   const url = new URL(req.url);
+  const testOf = campaignTestRouteOf(url.pathname);
+  if (testOf !== null) return handleCampaignTest(req, testOf, deps.campaignTest);
   const listRoute = listRouteOf(url.pathname);
   if (listRoute) return handleListRoute(listRoute, req, url, deps);
   const route = routeOf(url.pathname);

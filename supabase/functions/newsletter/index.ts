@@ -15,7 +15,12 @@ import { clientIp, rateLimitKey } from '../_shared/client-ip.ts';
 import { linkSecretFromEnv } from '../_shared/list-unsubscribe.ts';
 import { createOutbox } from '../_shared/outbox/worker.ts';
 import { handleRequest, type NewsletterDeps } from './handler.ts';
-import { createListsStore, createNewsletterStore } from './supabase-store.ts';
+import { renderCampaignMarkdown } from '../_shared/outbox/campaign-markdown.ts';
+import {
+  createCampaignTestStore,
+  createListsStore,
+  createNewsletterStore,
+} from './supabase-store.ts';
 import { newToken } from './tokens.ts';
 
 const env = (name: string) => Deno.env.get(name);
@@ -33,6 +38,7 @@ const supabase = createClient(supabaseUrl, serviceKey, {
 });
 const store = createNewsletterStore(supabase);
 const listsStore = createListsStore(supabase);
+const campaignTestStore = createCampaignTestStore(supabase);
 const salt = clientSaltFromEnv(env);
 const siteUrl = env('SITE_URL') || null;
 // Said once per start: the links still work, but answer in plain text instead of the site's pages.
@@ -100,6 +106,15 @@ const deps: NewsletterDeps = {
     clientHash: (req) =>
       hashClientKey(rateLimitKey(clientIp(req.headers)), salt, 'newsletter-lists'),
     linkSecret: linkSecretFromEnv(env),
+  },
+  campaignTest: {
+    userOf: campaignTestStore.userOf,
+    loadCampaign: campaignTestStore.loadCampaign,
+    queueTest: campaignTestStore.queueTest,
+    renderMarkdown: renderCampaignMarkdown,
+    siteUrl,
+    deliverSoon,
+    log: (message) => console.error(`newsletter: ${message}`),
   },
 };
 

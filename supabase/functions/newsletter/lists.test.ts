@@ -71,6 +71,15 @@ function fakeDeps(overrides: Partial<NewsletterDeps> = {}, lists: Partial<ListsD
       linkSecret: SECRET,
       ...lists,
     },
+    campaignTest: {
+      userOf: async () => null,
+      loadCampaign: async () => null,
+      queueTest: async () => ({ status: 'not_found' }),
+      renderMarkdown: (markdown) => markdown,
+      siteUrl: null,
+      deliverSoon: () => undefined,
+      log: () => undefined,
+    },
     ...overrides,
   };
   return {

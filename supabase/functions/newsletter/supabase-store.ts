@@ -3,7 +3,8 @@
 // and for the owners' lists supabase/schemas/13-newsletter.sql).
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { isCaptchaProvider } from '../_shared/captcha.ts';
-import { LISTS, NEWSLETTER } from '../_shared/limits.ts';
+import { CAMPAIGNS, LISTS, NEWSLETTER } from '../_shared/limits.ts';
+import type { TestCampaign, TestQueued } from './campaign-test.ts';
 import type {
   ListConfirmResult,
   ListSignupAttempt,
@@ -154,6 +155,79 @@ export function createListsStore(client: Pick<SupabaseClient, 'rpc'>) {
         return { status: 'unsubscribed', listName: String(answer.list_name ?? '') };
       if (answer?.status === 'invalid') return { status: 'invalid' };
       throw unexpected('list_unsubscribe', answer);
+    },
+  };
+}
+
+/** A campaign's test (campaign-test.ts): Auth's user for a token, the campaign, the queueing. */
+export function createCampaignTestStore(client: Pick<SupabaseClient, 'rpc' | 'from' | 'auth'>) {
+  return {
+    async userOf(accessToken: string): Promise<{ id: string } | null> {
+      const { data, error } = await client.auth.getUser(accessToken);
+      // Auth refuses a token that is expired, forged or of a deleted user with a 4xx.
+      if (error) {
+        if (error.status && error.status >= 400 && error.status < 500) return null;
+        throw new Error(`auth.getUser: ${error.message}`);
+      }
+      return data.user ? { id: data.user.id } : null;
+    },
+
+    async loadCampaign(userId: string, campaignId: string): Promise<TestCampaign | null> {
+      const { data, error } = await client
+        .from('campaigns')
+        .select('id, subject, body_markdown, list:newsletter_lists(id, name, from_name, reply_to)')
+        .eq('id', campaignId)
+        .eq('user_id', userId)
+        .maybeSingle();
+      if (error) throw new Error(`campaigns: ${error.message}`);
+      if (!data) return null;
+      const row = data as unknown as {
+        id: string;
+        subject: string;
+        body_markdown: string;
+        list: { id: string; name: string; from_name: string | null; reply_to: string | null };
+      };
+      return {
+        id: row.id,
+        subject: row.subject,
+        bodyMarkdown: row.body_markdown,
+        listId: row.list.id,
+        listName: row.list.name,
+        fromName: row.list.from_name,
+        replyTo: row.list.reply_to,
+      };
+    },
+
+    async queueTest(input: {
+      userId: string;
+      campaignId: string;
+      subject: string;
+      text: string;
+      html: string;
+    }): Promise<TestQueued> {
+      const { data, error } = await client.rpc('campaign_send_test', {
+        p_user_id: input.userId,
+        p_campaign_id: input.campaignId,
+        p_subject: input.subject,
+        p_text: input.text,
+        p_html: input.html,
+        p_caps: {
+          per_account_hour: CAMPAIGNS.testsPerHour,
+          per_account_day: CAMPAIGNS.testsPerDay,
+        },
+      });
+      if (error) throw new Error(`campaign_send_test: ${error.message}`);
+      const answer = data as Answer;
+      switch (answer?.status) {
+        case 'ok':
+          return { status: 'ok', recipient: String(answer.recipient ?? '') };
+        case 'not_found':
+        case 'no_address':
+          return { status: answer.status };
+        case 'rate_limited':
+          return { status: 'rate_limited', retryAfter: Number(answer.retry_after) || 3600 };
+      }
+      throw new Error(`campaign_send_test: unexpected answer ${JSON.stringify(answer)}`);
     },
   };
 }
