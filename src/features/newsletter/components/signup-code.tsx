@@ -1,10 +1,12 @@
-// A list's signup form for the owner's site, as plain HTML or sent with fetch, with copy buttons.
+// A list's signup form for the owner's site, as plain HTML or sent with fetch, with copy buttons,
+// and below it the list's CAPTCHA, which the code carries once it is on.
 import { useState } from 'react';
-import { Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
+import { Box, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
 import { CopyButton } from '../../../components/copy-button';
 import { env } from '../../../config/env';
 import { signupCode, type SignupVariant } from '../embed-code';
-import type { NewsletterList } from '../newsletter-types';
+import { listCaptchaProvider, type NewsletterList } from '../newsletter-types';
+import { ListCaptcha } from './list-captcha';
 
 const VARIANTS: { value: SignupVariant; label: string; hint: string }[] = [
   {
@@ -21,6 +23,7 @@ const VARIANTS: { value: SignupVariant; label: string; hint: string }[] = [
 
 export function SignupCode({ list }: { list: NewsletterList }) {
   const [variant, setVariant] = useState<SignupVariant>('html');
+  const signupList = { ...list, captcha_provider: listCaptchaProvider(list) };
   return (
     <Stack gap="3">
       <Text color="fg.muted" fontSize="sm">
@@ -43,7 +46,7 @@ export function SignupCode({ list }: { list: NewsletterList }) {
           ))}
         </Tabs.List>
         {VARIANTS.map((v) => {
-          const code = signupCode(v.value, env.supabaseUrl, list);
+          const code = signupCode(v.value, env.supabaseUrl, signupList);
           return (
             <Tabs.Content key={v.value} value={v.value} pt="3">
               <Stack gap="2">
@@ -77,6 +80,9 @@ export function SignupCode({ list }: { list: NewsletterList }) {
           );
         })}
       </Tabs.Root>
+      <Box borderTopWidth="1px" pt="4" mt="2">
+        <ListCaptcha key={list.id} list={list} />
+      </Box>
     </Stack>
   );
 }

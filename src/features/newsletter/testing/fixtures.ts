@@ -21,6 +21,8 @@ export function makeList(overrides: Partial<NewsletterList> = {}): NewsletterLis
     reply_to: null,
     allowed_origin: 'https://example.com',
     confirm_message: '',
+    captcha_provider: null,
+    captcha_site_key: null,
     created_at: at(sequence),
     updated_at: at(sequence),
     ...overrides,

@@ -1,0 +1,243 @@
+// A list's signup CAPTCHA: off, or Cloudflare Turnstile, hCaptcha or reCAPTCHA v2 (checkbox) with
+// the provider's site key (public: it goes into the signup form's code) and secret key (sent once,
+// kept on the server and never shown again, so an empty field keeps the stored one). Saved on its
+// own through set_list_captcha(); the database's refusals are shown as it words them.
+import { useId } from 'react';
+import { useFormik } from 'formik';
+import * as yup from 'yup';
+import { Alert, Badge, Field, Heading, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { SettingSaveRow } from '../../../components/setting-states';
+import { TextField } from '../../../components/text-field';
+import { notify } from '../../../components/toaster';
+import { CAPTCHA_PROVIDERS, CAPTCHA_WIDGETS } from '../../../config/captcha';
+import { paths } from '../../../config/paths';
+import type { CaptchaProvider } from '../../../lib/database';
+import { useSetListCaptcha } from '../api/set-list-captcha';
+import { listCaptchaProvider, type NewsletterList } from '../newsletter-types';
+
+/** As set_list_captcha() checks them. */
+const SITE_KEY_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
+const SECRET_PATTERN = /^[!-~]{1,500}$/;
+
+interface Values {
+  provider: CaptchaProvider | '';
+  siteKey: string;
+  secret: string;
+}
+
+/** A secret is needed unless one is stored for this very provider (a provider is only set with one). */
+const schemaFor = (saved: CaptchaProvider | null) =>
+  yup.object({
+    provider: yup.string(),
+    siteKey: yup
+      .string()
+      .trim()
+      .when('provider', {
+        // Formik validates '' as undefined: "off" is any falsy value.
+        is: (p?: string) => Boolean(p),
+        then: (s) =>
+          s
+            .required('Enter the site key.')
+            .matches(SITE_KEY_PATTERN, 'Enter the site key exactly as the provider shows it.'),
+      }),
+    secret: yup
+      .string()
+      .trim()
+      .matches(SECRET_PATTERN, {
+        message: 'Enter the secret key exactly as the provider shows it.',
+        excludeEmptyString: true,
+      })
+      .when('provider', {
+        is: (p?: string) => Boolean(p) && p !== saved,
+        then: (s) => s.required('Enter the secret key.'),
+      }),
+  });
+
+/** A failed save in words for the owner: the database's own sentences (22023) as they are. */
+export function describeListCaptchaError(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === '22023' && typeof message === 'string') return message;
+  if (code === 'PT404' || code === 'PGRST116')
+    return 'This list no longer exists. Reload the page.';
+  if (code === '42501') return 'You are not allowed to change this list’s CAPTCHA.';
+  return 'Could not save the CAPTCHA. Check your connection and try again.';
+}
+
+export function ListCaptcha({
+  list,
+}: {
+  list: Pick<NewsletterList, 'id' | 'allowed_origin' | 'captcha_provider' | 'captcha_site_key'>;
+}) {
+  const headingId = useId();
+  const providerId = useId();
+  const save = useSetListCaptcha();
+  const saved = listCaptchaProvider(list);
+
+  const formik = useFormik<Values>({
+    initialValues: {
+      provider: saved ?? '',
+      siteKey: saved ? (list.captcha_site_key ?? '') : '',
+      secret: '',
+    },
+    validationSchema: schemaFor(saved),
+    onSubmit: async (values, helpers) => {
+      helpers.setStatus(undefined);
+      try {
+        const result = await save.mutateAsync({
+          listId: list.id,
+          provider: values.provider || null,
+          siteKey: values.siteKey,
+          secret: values.secret,
+        });
+        // The secret field empties: what was typed is stored and never shown again.
+        helpers.resetForm({
+          values: {
+            provider: result.captcha_provider ?? '',
+            siteKey: result.captcha_site_key ?? '',
+            secret: '',
+          },
+        });
+        notify(
+          'success',
+          'CAPTCHA saved',
+          result.captcha_provider
+            ? `Copy the signup form’s code again: it now includes the ${CAPTCHA_WIDGETS[result.captcha_provider].label} widget.`
+            : 'Signups no longer need a CAPTCHA; you can remove the widget from your page.',
+        );
+      } catch (error) {
+        const message = describeListCaptchaError(error);
+        helpers.setStatus(message);
+        notify('error', 'CAPTCHA not saved', message);
+      }
+    },
+  });
+  const errorOf = (name: 'siteKey' | 'secret') =>
+    formik.touched[name] || formik.submitCount > 0 ? formik.errors[name] : undefined;
+  const provider = formik.values.provider;
+  const secretKept = provider !== '' && provider === saved;
+
+  return (
+    <Stack as="section" aria-labelledby={headingId} gap="3">
+      <Heading as="h3" id={headingId} size="sm">
+        CAPTCHA
+      </Heading>
+      <Text fontSize="sm" color="fg.muted">
+        Optional: visitors solve a challenge, and tinyback checks it with the provider before it
+        takes the signup.{' '}
+        <Link
+          href={`${paths.docs}#newsletter`}
+          target="_blank"
+          rel="noopener"
+          colorPalette="teal"
+          variant="underline"
+        >
+          About the signup form
+        </Link>
+      </Text>
+      <Stack direction="row" align="center" gap="2" wrap="wrap">
+        <Badge colorPalette={saved ? 'green' : 'gray'} variant="subtle">
+          {saved ? 'On' : 'Off'}
+        </Badge>
+        <Text fontSize="sm" data-testid="list-captcha-state">
+          {saved
+            ? `Every signup needs a ${CAPTCHA_WIDGETS[saved].label} check. Secret key set.`
+            : 'Signups are checked by the spam trap and rate limits only.'}
+        </Text>
+      </Stack>
+
+      <form onSubmit={formik.handleSubmit} noValidate aria-label="Signup CAPTCHA">
+        <Stack gap="3" borderWidth="1px" borderRadius="md" p="3">
+          <Field.Root>
+            <Field.Label htmlFor={providerId}>Provider</Field.Label>
+            <NativeSelect.Root size="sm">
+              <NativeSelect.Field
+                id={providerId}
+                {...formik.getFieldProps('provider')}
+                onChange={(event) => {
+                  formik.setStatus(undefined);
+                  formik.handleChange(event);
+                }}
+              >
+                <option value="">None</option>
+                {CAPTCHA_PROVIDERS.map((name) => (
+                  <option key={name} value={name}>
+                    {CAPTCHA_WIDGETS[name].label}
+                  </option>
+                ))}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+            <Field.HelperText>
+              reCAPTCHA v3 (invisible, scored) is not supported: use v2 checkbox keys.
+            </Field.HelperText>
+          </Field.Root>
+
+          {provider !== '' && (
+            <>
+              <Text fontSize="sm">
+                Create the keys for{' '}
+                <Text as="span" fontWeight="medium" wordBreak="break-all">
+                  {list.allowed_origin}
+                </Text>{' '}
+                in{' '}
+                <Link
+                  href={CAPTCHA_WIDGETS[provider].keysUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  colorPalette="teal"
+                  variant="underline"
+                >
+                  {CAPTCHA_WIDGETS[provider].label}’s dashboard
+                </Link>
+                .
+              </Text>
+              <TextField
+                label="Site key"
+                autoComplete="off"
+                spellCheck={false}
+                maxLength={200}
+                hint="Public: it goes into your signup form’s code."
+                {...formik.getFieldProps('siteKey')}
+                error={errorOf('siteKey')}
+                required
+              />
+              <TextField
+                label="Secret key"
+                type="password"
+                autoComplete="new-password"
+                spellCheck={false}
+                maxLength={500}
+                placeholder={secretKept ? 'Secret key set' : undefined}
+                hint={
+                  secretKept
+                    ? 'A secret key is set: leave this empty to keep the stored one, or enter a new one. It is never shown again.'
+                    : 'Stored on the server only, used to check each signup; it is never shown again.'
+                }
+                {...formik.getFieldProps('secret')}
+                error={errorOf('secret')}
+                required={!secretKept}
+              />
+            </>
+          )}
+
+          {provider !== '' && provider !== saved && (
+            <Alert.Root status="warning" data-testid="list-captcha-code-warning">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>
+                  Update your page: signups without the {CAPTCHA_WIDGETS[provider].label} widget
+                  will be refused
+                </Alert.Title>
+                <Alert.Description>
+                  Once you save, replace the signup form you pasted before with the new code above.
+                  Until then, signups from the old form are refused.
+                </Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          )}
+          <SettingSaveRow error={formik.status} saving={formik.isSubmitting} label="Save CAPTCHA" />
+        </Stack>
+      </form>
+    </Stack>
+  );
+}
