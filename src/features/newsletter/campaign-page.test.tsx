@@ -4,15 +4,19 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { currentLocation, SLOW } from '../../components/testing/render';
 import { renderWithAuth } from '../../components/testing/render-with-auth';
+import { http, HttpResponse } from 'msw';
 import {
+  answerFunction,
   failRequests,
   pgError,
   requestsTo,
+  server,
   signInAs,
   supabaseDb,
   supabaseRealtime,
   testUser,
 } from '../../components/testing/supabase-server';
+import { env } from '../../config/env';
 import { notify } from '../../components/toaster';
 import { useLiveSync } from '../../lib/live-sync';
 import { CampaignPage } from './campaign-page';
@@ -352,5 +356,153 @@ describe('Campaigns tab', { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
     expect(screen.getByText('No campaigns yet')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'New campaign' })).toBeNull();
+  });
+});
+
+describe('Send a test to yourself', { timeout: 30_000 }, () => {
+  const testPath = (id: string) => `newsletter/campaigns/${id}/test`;
+  const testRequests = (id: string) => supabaseDb.requested('POST', `functions/${testPath(id)}`);
+
+  it('sends a saved draft to the owner with their session, and says where it went', async () => {
+    const list = makeList({ name: 'Weekly' });
+    const draft = makeCampaign(list, { subject: 'Launch', body_markdown: 'Soon.' });
+    seedNewsletter({ lists: [list], campaigns: [draft] });
+    answerFunction(testPath(draft.id), 202, { ok: true, recipient: 'ada@example.com' });
+    const user = userEvent.setup();
+    renderAt(campaignRoute(draft.id));
+    await user.click(await screen.findByRole('button', { name: 'Send a test to yourself' }, SLOW));
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith(
+        'success',
+        'Test sent to ada@example.com',
+        expect.stringContaining('[Test]'),
+      ),
+    );
+    const [request] = testRequests(draft.id);
+    expect(request.body).toEqual({});
+    expect(request.headers.get('Authorization')).toMatch(/^Bearer ey/);
+    // Nothing was unsaved: the draft is not written again.
+    expect(supabaseDb.requested('PATCH', 'campaigns')).toHaveLength(0);
+  });
+
+  it('saves unsaved edits first, so the test is what the editor shows', async () => {
+    const list = makeList();
+    const draft = makeCampaign(list);
+    seedNewsletter({ lists: [list], campaigns: [draft] });
+    answerFunction(testPath(draft.id), 202, { ok: true, recipient: 'ada@example.com' });
+    const user = userEvent.setup();
+    renderAt(campaignRoute(draft.id));
+    const button = await screen.findByRole('button', { name: 'Send a test to yourself' }, SLOW);
+    // Nothing to test yet: an empty subject and message.
+    expect(button).toBeDisabled();
+    await user.type(screen.getByLabelText('Subject'), 'Fresh');
+    await user.type(screen.getByLabelText('Message (Markdown)'), 'Hello.');
+    await user.click(button);
+    await waitFor(() => expect(testRequests(draft.id)).toHaveLength(1));
+    const order = supabaseDb.requests
+      .filter((r) => r.method === 'PATCH' || r.path.startsWith('functions/'))
+      .map((r) => `${r.method} ${r.path}`);
+    expect(order).toEqual(['PATCH campaigns', `POST functions/${testPath(draft.id)}`]);
+    expect(supabaseDb.rows('campaigns')[0]).toMatchObject({
+      subject: 'Fresh',
+      body_markdown: 'Hello.',
+    });
+    expect(notify).toHaveBeenCalledWith('success', 'Draft saved');
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith(
+        'success',
+        'Test sent to ada@example.com',
+        expect.any(String),
+      ),
+    );
+  });
+
+  it('sends nothing when the edits cannot be saved', async () => {
+    const list = makeList();
+    const draft = makeCampaign(list, { subject: 'Launch', body_markdown: 'Soon.' });
+    seedNewsletter({ lists: [list], campaigns: [draft] });
+    failRequests('patch', 'campaigns', pgError('23514', 'campaigns_subject_check'));
+    const user = userEvent.setup();
+    renderAt(campaignRoute(draft.id));
+    await user.type(await screen.findByLabelText('Subject', {}, SLOW), '!');
+    await user.click(screen.getByRole('button', { name: 'Send a test to yourself' }));
+    expect(await screen.findByRole('alert', {}, SLOW)).toHaveTextContent(
+      'Could not save the draft',
+    );
+    expect(testRequests(draft.id)).toHaveLength(0);
+  });
+
+  it('shows the loading state while it sends, and the limit in words when it is reached', async () => {
+    const list = makeList();
+    const draft = makeCampaign(list, { subject: 'Launch', body_markdown: 'Soon.' });
+    seedNewsletter({ lists: [list], campaigns: [draft] });
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const limit = 'You have sent 10 tests in the last hour. Try again in an hour.';
+    server.use(
+      http.post(
+        `${env.supabaseUrl.replace(/\/$/, '')}/functions/v1/${testPath(draft.id)}`,
+        async () => {
+          await answered;
+          return HttpResponse.json(
+            { code: 'rate_limited', error: limit },
+            { status: 429, headers: { 'Retry-After': '3600' } },
+          );
+        },
+      ),
+    );
+    const user = userEvent.setup();
+    renderAt(campaignRoute(draft.id));
+    await user.click(await screen.findByRole('button', { name: 'Send a test to yourself' }, SLOW));
+    const pending = await screen.findByRole('button', { name: /Sending test…/ });
+    expect(pending).toBeDisabled();
+    answer();
+    expect(await screen.findByRole('alert', {}, SLOW)).toHaveTextContent(limit);
+    expect(notify).toHaveBeenCalledWith('error', 'Test not sent', limit);
+    expect(screen.getByRole('button', { name: 'Send a test to yourself' })).toBeEnabled();
+  });
+
+  it.each([
+    [401, { code: 'unauthorized' }, 'Your session has ended. Sign in again to send a test.'],
+    [404, { code: 'not_found' }, 'This campaign no longer exists. Go back to your campaigns.'],
+    [
+      422,
+      { code: 'no_address' },
+      'Your account has no address a test can go to. Check your e-mail address in Settings.',
+    ],
+    [
+      503,
+      { code: 'storage_failed' },
+      'The test could not be sent just now. Please try again in a moment.',
+    ],
+  ] as const)('answers %i in words, from a scheduled campaign too', async (status, body, text) => {
+    const list = makeList();
+    const scheduled = makeCampaign(list, {
+      subject: 'Later',
+      body_markdown: 'Soon.',
+      status: 'scheduled',
+      scheduled_at: '2035-01-02T09:30:00.000Z',
+    });
+    seedNewsletter({ lists: [list], campaigns: [scheduled] });
+    answerFunction(testPath(scheduled.id), status, body);
+    const user = userEvent.setup();
+    renderAt(campaignRoute(scheduled.id));
+    await user.click(await screen.findByRole('button', { name: 'Send a test to yourself' }, SLOW));
+    expect(await screen.findByRole('alert', {}, SLOW)).toHaveTextContent(text);
+    expect(notify).toHaveBeenCalledWith('error', 'Test not sent', text);
+  });
+
+  it('is not offered once a campaign has finished', async () => {
+    const list = makeList();
+    const sent = makeCampaign(list, {
+      subject: 'Done',
+      body_markdown: 'x',
+      status: 'sent',
+      finished_at: new Date().toISOString(),
+    });
+    seedNewsletter({ lists: [list], campaigns: [sent] });
+    renderAt(campaignRoute(sent.id));
+    expect(await screen.findByText(/^Sent; finished/, {}, SLOW)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send a test to yourself' })).toBeNull();
   });
 });

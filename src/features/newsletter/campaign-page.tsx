@@ -1,6 +1,7 @@
 // /dashboard/newsletter/campaigns/:id: a campaign. A draft opens in the composer; a scheduled,
 // sending, paused, cancelled or sent one shows its status, counts (live while it sends), the
-// controls its status allows and what it says.
+// controls its status allows and what it says; until it has finished, a test of it can still go
+// to the owner's own address.
 import { useId } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Box, Container, Flex, Heading, Link, Stack, Text } from '@chakra-ui/react';
@@ -15,6 +16,7 @@ import { useLists } from './api/get-lists';
 import { CampaignComposer } from './components/campaign-composer';
 import { CampaignControls } from './components/campaign-controls';
 import { CampaignCounts, CampaignStatusBadge, SendingProgress } from './components/campaign-status';
+import { SendTestButton, SendTestError, useCampaignTest } from './components/send-test';
 import type { Campaign, NewsletterList } from './newsletter-types';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeStyle: 'short' });
@@ -108,6 +110,11 @@ function CampaignOverview({ campaign, list }: { campaign: Campaign; list?: Newsl
   const messageId = useId();
   const showCounts = campaign.status !== 'scheduled';
   const showProgress = campaign.status === 'sending' || campaign.status === 'paused';
+  const testable =
+    campaign.status === 'scheduled' ||
+    campaign.status === 'sending' ||
+    campaign.status === 'paused';
+  const test = useCampaignTest(campaign.id);
   return (
     <Stack gap="5">
       <Box borderWidth="1px" borderRadius="xl" p={{ base: '4', md: '5' }}>
@@ -115,7 +122,11 @@ function CampaignOverview({ campaign, list }: { campaign: Campaign; list?: Newsl
           <Text role="status">{statusLine(campaign)}</Text>
           {showCounts && <CampaignCounts campaign={campaign} label="Campaign counts" />}
           {showProgress && <SendingProgress campaign={campaign} label="Sending progress" />}
-          <CampaignControls campaign={campaign} />
+          <Flex gap="2" wrap="wrap" align="center">
+            <CampaignControls campaign={campaign} />
+            {testable && <SendTestButton test={test} size="sm" />}
+          </Flex>
+          <SendTestError test={test} />
         </Stack>
       </Box>
       <Box

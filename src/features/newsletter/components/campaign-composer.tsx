@@ -1,6 +1,7 @@
 // A draft's editor: its list, subject and Markdown body with a live preview, saved with Save.
 // Saved, it can be sent now (asked first, naming the list and how many confirmed subscribers it
-// has now) or scheduled for later; a draft can also be deleted.
+// has now) or scheduled for later; a draft can also be deleted. A test goes to the owner's own
+// address at any time: unsaved edits are saved first, so the test is what the editor shows.
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useFormik } from 'formik';
@@ -31,6 +32,7 @@ import { useUpdateCampaign } from '../api/update-campaign';
 import { describeCampaignError } from '../newsletter-errors';
 import type { Campaign, NewsletterList } from '../newsletter-types';
 import { ScheduleDialog } from './schedule-dialog';
+import { SendTestButton, SendTestError, useCampaignTest } from './send-test';
 
 const SUBJECT_MAX = 200;
 const BODY_MAX_BYTES = 100 * 1024;
@@ -102,11 +104,18 @@ export function CampaignComposer({
           },
         });
         notify('success', 'Draft saved');
+        return true;
       } catch (error) {
         helpers.setStatus(describeCampaignError(error, 'save the draft'));
+        return false;
       }
     },
   });
+  // Formik's submitForm answers what onSubmit returned, and nothing when a field is invalid (the
+  // fields then show why).
+  const test = useCampaignTest(campaign.id, async () =>
+    formik.dirty ? (await formik.submitForm()) === true : true,
+  );
 
   const savedList = lists.find((list) => list.id === campaign.list_id);
   const listName = savedList ? visibleText(savedList.name) : 'this list';
@@ -117,6 +126,7 @@ export function CampaignComposer({
     : !ready
       ? 'Write a subject and a message, and save them, to send.'
       : null;
+  const testable = formik.values.subject.trim() !== '' && formik.values.body_markdown.trim() !== '';
   const recipients = confirmed.isSuccess
     ? `${confirmed.data} confirmed ${confirmed.data === 1 ? 'subscriber' : 'subscribers'}`
     : 'the confirmed subscribers';
@@ -255,6 +265,7 @@ export function CampaignComposer({
             <Button variant="outline" disabled={blocked !== null} onClick={() => ask('schedule')}>
               Schedule…
             </Button>
+            <SendTestButton test={test} disabled={!testable || formik.isSubmitting} />
             <Button
               variant="ghost"
               colorPalette="red"
@@ -269,6 +280,7 @@ export function CampaignComposer({
               {blocked}
             </Text>
           )}
+          <SendTestError test={test} />
         </Stack>
       </form>
       <ConfirmDialog
