@@ -11,6 +11,12 @@ export const newsletterLiveBindings: readonly LiveBinding[] = [
     queryKey: newsletterKeys.subscriberLists(),
     apply: applySubscriberChange,
   },
+  // The counts by status are read again after a reconnect too; changes reach them above.
+  {
+    table: 'list_subscribers',
+    queryKey: newsletterKeys.subscriberCountLists(),
+    apply: () => undefined,
+  },
   { table: 'campaigns', queryKey: newsletterKeys.campaigns(), apply: applyCampaignChange },
   // A campaign's own page is read again after a reconnect too; the change itself is applied once,
   // above.

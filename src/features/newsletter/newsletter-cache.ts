@@ -1,11 +1,13 @@
-// How a change of a subscriber or a campaign reaches the cached data: a signup, confirmation,
-// unsubscription or bounce joins or updates its list's subscribers (newest first), and a
-// campaign's status and counts follow its sending. The same rules serve Realtime's reports.
+// How a change of a subscriber or a campaign reaches the cached data: a confirmation,
+// unsubscription or bounce shows on the cached page that holds the row at once, a signup or a
+// removal has the pages on screen read again (the server knows where a row falls among them), and
+// a campaign's status and counts follow its sending. The same rules serve Realtime's reports.
 import type { QueryClient } from '@tanstack/react-query';
 import { changedId, mergeIntoList, type RowChange } from '../../lib/merge-change';
 import { refetchSoon } from '../../lib/refetch-soon';
 import { newsletterKeys } from './api/query-keys';
 import type { Campaign, Subscriber } from './newsletter-types';
+import type { SubscriberPage } from './subscriber-query';
 
 const newestFirst = (
   a: { created_at: string; id: string },
@@ -16,44 +18,83 @@ const newestFirst = (
 const SUBSCRIBER_BATCH_MS = 100;
 const pendingSubscriberChanges = new WeakMap<QueryClient, RowChange[]>();
 
-/** The changes applied to one list's rows in one pass, newest first again at the end. */
-function applyAll(rows: Subscriber[], listId: string, changes: readonly RowChange[]) {
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  let changed = false;
+/** What a burst of changes comes to: the rows to patch, the rows gone, the lists that changed. */
+function summarise(changes: readonly RowChange[]) {
+  const updated = new Map<string, Record<string, unknown>>();
+  const deleted = new Set<string>();
+  const lists = new Set<string>();
   for (const change of changes) {
     const id = changedId(change);
     if (!id) continue;
     if (change.eventType === 'DELETE') {
-      changed = byId.delete(id) || changed;
+      updated.delete(id);
+      deleted.add(id);
       continue;
     }
-    const row = { ...byId.get(id), ...change.new } as Subscriber;
-    if (row.list_id === listId && typeof row.email === 'string' && typeof row.status === 'string') {
-      byId.set(id, row);
-      changed = true;
-    } else changed = byId.delete(id) || changed;
+    deleted.delete(id);
+    updated.set(id, { ...updated.get(id), ...change.new });
+    if (typeof change.new.list_id === 'string') lists.add(change.new.list_id);
   }
-  return changed ? [...byId.values()].sort(newestFirst) : rows;
+  return { updated, deleted, lists };
+}
+
+/** A cached page with the changed rows patched in place and the deleted ones taken out. */
+function patchPage(
+  page: SubscriberPage,
+  listId: string,
+  { updated, deleted }: ReturnType<typeof summarise>,
+): SubscriberPage {
+  let removed = 0;
+  let changed = false;
+  const rows: Subscriber[] = [];
+  for (const row of page.rows) {
+    if (deleted.has(row.id)) {
+      removed += 1;
+      continue;
+    }
+    const values = updated.get(row.id);
+    if (values && (values.list_id === undefined || values.list_id === listId)) {
+      rows.push({ ...row, ...values } as Subscriber);
+      changed = true;
+    } else rows.push(row);
+  }
+  if (!removed && !changed) return page;
+  return { rows, total: Math.max(0, page.total - removed) };
 }
 
 function flushSubscriberChanges(client: QueryClient) {
   const changes = pendingSubscriberChanges.get(client) ?? [];
   pendingSubscriberChanges.delete(client);
+  const summary = summarise(changes);
+  // What shows at once: a status that changed (a confirmation, an unsubscription, a bounce) and a
+  // row that is gone, on every cached page that holds them.
   for (const query of client
     .getQueryCache()
     .findAll({ queryKey: newsletterKeys.subscriberLists() })) {
     const listId = query.queryKey[2];
     if (typeof listId !== 'string') continue;
-    client.setQueryData<Subscriber[]>(query.queryKey, (rows) =>
-      rows ? applyAll(rows, listId, changes) : rows,
+    client.setQueryData<SubscriberPage>(query.queryKey, (page) =>
+      page ? patchPage(page, listId, summary) : page,
     );
+  }
+  // What needs the server: where a new row falls among the pages, which rows a status filter now
+  // holds, the totals and the counts. The pages on screen are read again once per window, however
+  // long the burst (an import reports thousands of rows); the others when next shown.
+  for (const listId of summary.lists) {
+    refetchSoon(client, newsletterKeys.subscribers(listId));
+    refetchSoon(client, newsletterKeys.subscriberCounts(listId));
+  }
+  // A deletion names only the row's id, not its list.
+  if (summary.deleted.size > 0) {
+    refetchSoon(client, newsletterKeys.subscriberLists());
+    refetchSoon(client, newsletterKeys.subscriberCountLists());
   }
 }
 
 /**
- * Applies a change of a `list_subscribers` row to the cached subscribers of its list. An import
- * reports every added row, thousands at once: the changes of a short window are applied together,
- * one pass over each list instead of one per change.
+ * Applies a change of a `list_subscribers` row to the cached pages of its list's subscribers. An
+ * import reports every added row, thousands at once: the changes of a short window are applied
+ * together, one pass over the cached pages instead of one per change.
  */
 export function applySubscriberChange(client: QueryClient, change: RowChange): void {
   const pending = pendingSubscriberChanges.get(client);
@@ -63,6 +104,25 @@ export function applySubscriberChange(client: QueryClient, change: RowChange): v
     setTimeout(() => flushSubscriberChanges(client), SUBSCRIBER_BATCH_MS);
   }
   refetchSoon(client, newsletterKeys.confirmedCounts());
+}
+
+/**
+ * A subscriber the owner removed leaves every cached page of its list at once; the pages on screen
+ * and the counts are then read again (the next rows move up, the totals drop).
+ */
+export function removeSubscriberFromPages(
+  client: QueryClient,
+  subscriber: Pick<Subscriber, 'id' | 'list_id'>,
+): Promise<unknown> {
+  const gone = { updated: new Map(), deleted: new Set([subscriber.id]), lists: new Set<string>() };
+  client.setQueriesData<SubscriberPage>(
+    { queryKey: newsletterKeys.subscribers(subscriber.list_id) },
+    (page) => (page ? patchPage(page, subscriber.list_id, gone) : page),
+  );
+  return Promise.all([
+    client.invalidateQueries({ queryKey: newsletterKeys.subscribers(subscriber.list_id) }),
+    client.invalidateQueries({ queryKey: newsletterKeys.subscriberCounts(subscriber.list_id) }),
+  ]);
 }
 
 /** Applies one change of a `campaigns` row to the campaigns list and to its own page. */

@@ -1,7 +1,8 @@
 // A list's subscribers as a CSV file: RFC 4180 (CRLF, every field quoted, quotes doubled), UTF-8
 // with a byte-order mark so spreadsheet apps read accents right, and cells a spreadsheet would run
 // as a formula neutralised — the rules of the site's other exports. Its header row is one this
-// tool's import reads back (email, name).
+// tool's import reads back (email, name). The rows are every one that matches the table's search
+// and filter, read in chunks (api/get-all-subscribers.ts), never just the page on screen.
 import type { Subscriber } from './newsletter-types';
 
 const CSV_BOM = '\uFEFF';
@@ -47,4 +48,14 @@ export function subscribersToCsv(rows: readonly Subscriber[]): string {
         .join(','),
     );
   return CSV_BOM + lines.join(CRLF) + CRLF;
+}
+
+/** The export's file name: the list's name as a slug, and the day (UTC). */
+export function subscribersFileName(listName: string, now = new Date()): string {
+  const slug =
+    listName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'list';
+  return `${slug}-subscribers-${now.toISOString().slice(0, 10)}.csv`;
 }

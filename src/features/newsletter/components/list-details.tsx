@@ -1,45 +1,32 @@
-// One list: its settings (edit, delete with a question first), its subscribers counted by status,
-// and in tabs the subscribers table, the signup form's code and the CSV import.
-import { useId, useMemo, useState } from 'react';
+// One list: its settings (edit, delete with a question first), its subscribers counted by status
+// (counted by the server: the table holds one page), and in tabs the subscribers table, the signup
+// form's code and the CSV import.
+import { useId, useState } from 'react';
 import { Box, Button, DataList, Flex, Heading, Stack, Tabs, Text } from '@chakra-ui/react';
 import { PencilIcon, Trash2Icon } from 'lucide-react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { SettingLoadError, SettingLoading } from '../../../components/setting-states';
 import { notify } from '../../../components/toaster';
 import { visibleText } from '../../../lib/visible-text';
 import { useDeleteList } from '../api/delete-list';
-import { useSubscribers } from '../api/get-subscribers';
+import { useSubscriberCounts } from '../api/get-subscriber-counts';
 import { describeListError } from '../newsletter-errors';
-import {
-  SUBSCRIBER_STATUSES,
-  type NewsletterList,
-  type SubscriberStatus,
-} from '../newsletter-types';
+import { SUBSCRIBER_STATUSES, type NewsletterList } from '../newsletter-types';
 import { ImportSubscribers } from './import-subscribers';
 import { ListDialog } from './list-dialog';
 import { SignupCode } from './signup-code';
 import { SUBSCRIBER_STATUS_TEXT } from './subscriber-status';
 import { SubscribersTable } from './subscribers-table';
 
+const countFormat = new Intl.NumberFormat('en-US');
+
 export function ListDetails({ list, onDeleted }: { list: NewsletterList; onDeleted: () => void }) {
   const headingId = useId();
-  const subscribers = useSubscribers(list.id);
+  const counts = useSubscriberCounts(list.id);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const remove = useDeleteList();
   const name = visibleText(list.name);
-
-  const counts = useMemo(() => {
-    const byStatus: Record<SubscriberStatus, number> = {
-      pending: 0,
-      confirmed: 0,
-      unsubscribed: 0,
-      bounced: 0,
-    };
-    for (const row of subscribers.data ?? []) byStatus[row.status] += 1;
-    return byStatus;
-  }, [subscribers.data]);
 
   async function confirmDelete() {
     setDeleteError(null);
@@ -103,7 +90,7 @@ export function ListDetails({ list, onDeleted }: { list: NewsletterList; onDelet
           <DataList.Item key={status} borderWidth="1px" borderRadius="lg" p="3">
             <DataList.ItemLabel>{SUBSCRIBER_STATUS_TEXT[status]}</DataList.ItemLabel>
             <DataList.ItemValue fontSize="xl" fontWeight="semibold">
-              {subscribers.isPending ? '…' : subscribers.isError ? '—' : counts[status]}
+              {counts.data ? countFormat.format(counts.data[status]) : counts.isError ? '—' : '…'}
             </DataList.ItemValue>
           </DataList.Item>
         ))}
@@ -115,16 +102,7 @@ export function ListDetails({ list, onDeleted }: { list: NewsletterList; onDelet
           <Tabs.Trigger value="import">Import</Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="subscribers" pt="4">
-          {subscribers.isPending ? (
-            <SettingLoading>Loading subscribers…</SettingLoading>
-          ) : subscribers.isError ? (
-            <SettingLoadError
-              title="The subscribers could not be loaded."
-              onRetry={() => void subscribers.refetch()}
-            />
-          ) : (
-            <SubscribersTable listName={list.name} subscribers={subscribers.data} />
-          )}
+          <SubscribersTable key={list.id} listId={list.id} listName={list.name} />
         </Tabs.Content>
         <Tabs.Content value="signup" pt="4">
           <SignupCode list={list} />

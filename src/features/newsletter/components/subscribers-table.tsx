@@ -1,8 +1,9 @@
-// A list's subscribers: search by e-mail or name, a filter by status, removal (asked first) and
-// the CSV export of what is shown. Realtime keeps the rows current (live-bindings.ts); long lists
-// show a page of rows at a time.
-import { useDeferredValue, useId, useMemo, useState } from 'react';
+// A list's subscribers, one page at a time from the server: search by e-mail or name, a filter by
+// status, Previous and Next, removal (asked first) and the CSV export of every row that matches
+// (not only the page shown). Realtime keeps the pages current (newsletter-cache.ts).
+import { useEffect, useId, useState } from 'react';
 import {
+  Alert,
   Box,
   Button,
   EmptyState,
@@ -15,73 +16,94 @@ import {
   Text,
   VStack,
 } from '@chakra-ui/react';
-import { DownloadIcon, UsersIcon } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, UsersIcon } from 'lucide-react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { HorizontalScroll } from '../../../components/horizontal-scroll';
+import { SettingLoadError, SettingLoading } from '../../../components/setting-states';
 import { notify } from '../../../components/toaster';
+import { downloadText } from '../../../lib/download';
 import { visibleText } from '../../../lib/visible-text';
+import { useAllSubscribers } from '../api/get-all-subscribers';
+import { useSubscriberPage } from '../api/get-subscribers';
 import { useRemoveSubscriber } from '../api/remove-subscriber';
+import { removeSubscriberFromPages } from '../newsletter-cache';
 import { describeListError } from '../newsletter-errors';
 import { SUBSCRIBER_STATUSES, type Subscriber, type SubscriberStatus } from '../newsletter-types';
-import { downloadText } from '../../../lib/download';
-import { subscribersToCsv } from '../subscribers-export';
+import { lastPage, showingText, SUBSCRIBERS_PAGE_SIZE } from '../subscriber-query';
+import { subscribersFileName, subscribersToCsv } from '../subscribers-export';
 import { SubscriberStatusBadge, SUBSCRIBER_STATUS_TEXT } from './subscriber-status';
 
-const PAGE = 100;
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
-/** Whether a subscriber matches the search text (e-mail or name, any case). */
-function matchesSearch(subscriber: Subscriber, search: string): boolean {
-  const needle = search.trim().toLocaleLowerCase();
-  if (!needle) return true;
+/** How long typing pauses before the search is asked of the server. */
+export const SEARCH_DELAY_MS = 300;
+
+/** The value once it has stayed the same for `delay` ms (an empty one at once). */
+function useSettledValue(value: string, delay: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), value.trim() ? delay : 0);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
+
+function NoSubscribersYet() {
   return (
-    subscriber.email.toLocaleLowerCase().includes(needle) ||
-    (subscriber.name ?? '').toLocaleLowerCase().includes(needle)
+    <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="xl">
+      <EmptyState.Content>
+        <EmptyState.Indicator aria-hidden="true">
+          <UsersIcon />
+        </EmptyState.Indicator>
+        <VStack textAlign="center">
+          <EmptyState.Title>No subscribers yet</EmptyState.Title>
+          <EmptyState.Description>
+            Put the signup form on your site, or import the people who agreed to hear from you.
+          </EmptyState.Description>
+        </VStack>
+      </EmptyState.Content>
+    </EmptyState.Root>
   );
 }
 
-export function SubscribersTable({
-  listName,
-  subscribers,
-}: {
-  listName: string;
-  subscribers: readonly Subscriber[];
-}) {
+export function SubscribersTable({ listId, listName }: { listId: string; listName: string }) {
   const searchId = useId();
   const statusId = useId();
+  const client = useQueryClient();
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<SubscriberStatus | ''>('');
-  const [shown, setShown] = useState(PAGE);
+  // The page belongs to the search and filter it was chosen under: a new one starts at the first.
+  const [paging, setPaging] = useState({ page: 0, search: '', status: '' });
   const [removing, setRemoving] = useState<Subscriber | null>(null);
   const [removeError, setRemoveError] = useState<string | null>(null);
   const remove = useRemoveSubscriber();
-  const deferredSearch = useDeferredValue(search);
+  const exporting = useAllSubscribers();
+  const settledSearch = useSettledValue(search, SEARCH_DELAY_MS).trim();
+  const page = paging.search === settledSearch && paging.status === status ? paging.page : 0;
+  const setPage = (next: number) => setPaging({ page: next, search: settledSearch, status });
+  const query = { search: settledSearch, status, page };
+  const result = useSubscriberPage(listId, query);
+  const data = result.data;
+  const filtered = settledSearch !== '' || status !== '';
+  const total = data?.total ?? 0;
 
-  const rows = useMemo(
-    () =>
-      subscribers.filter(
-        (row) => (!status || row.status === status) && matchesSearch(row, deferredSearch),
-      ),
-    [subscribers, status, deferredSearch],
-  );
+  // A page emptied under the reader (removals, a smaller total): go to the last page with rows.
+  if (data && !result.isPlaceholderData && data.rows.length === 0 && lastPage(data.total) < page)
+    setPage(lastPage(data.total));
 
-  function exportCsv() {
-    const stamp = new Date().toISOString().slice(0, 10);
-    const slug =
-      listName
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '') || 'list';
-    downloadText(
-      subscribersToCsv(rows),
-      `${slug}-subscribers-${stamp}.csv`,
-      'text/csv;charset=utf-8',
-    );
-    notify(
-      'success',
-      'Export ready',
-      rows.length === 1 ? '1 subscriber exported.' : `${rows.length} subscribers exported.`,
-    );
+  async function exportCsv() {
+    try {
+      const rows = await exporting.mutateAsync({ listId, search: settledSearch, status });
+      downloadText(subscribersToCsv(rows), subscribersFileName(listName), 'text/csv;charset=utf-8');
+      notify(
+        'success',
+        'Export ready',
+        rows.length === 1 ? '1 subscriber exported.' : `${rows.length} subscribers exported.`,
+      );
+    } catch (error) {
+      notify('error', 'Export failed', describeListError(error, 'export the subscribers'));
+    }
   }
 
   async function confirmRemove() {
@@ -89,6 +111,7 @@ export function SubscribersTable({
     setRemoveError(null);
     try {
       await remove.mutateAsync(removing);
+      void removeSubscriberFromPages(client, removing);
       notify('success', 'Subscriber removed', `${visibleText(removing.email)} is off the list.`);
       setRemoving(null);
     } catch (error) {
@@ -96,22 +119,21 @@ export function SubscribersTable({
     }
   }
 
-  if (subscribers.length === 0)
+  if (result.isPending) return <SettingLoading>Loading subscribers…</SettingLoading>;
+  if (result.isError && !data)
     return (
-      <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="xl">
-        <EmptyState.Content>
-          <EmptyState.Indicator aria-hidden="true">
-            <UsersIcon />
-          </EmptyState.Indicator>
-          <VStack textAlign="center">
-            <EmptyState.Title>No subscribers yet</EmptyState.Title>
-            <EmptyState.Description>
-              Put the signup form on your site, or import the people who agreed to hear from you.
-            </EmptyState.Description>
-          </VStack>
-        </EmptyState.Content>
-      </EmptyState.Root>
+      <SettingLoadError
+        title="The subscribers could not be loaded."
+        onRetry={() => void result.refetch()}
+      />
     );
+  if (!filtered && page === 0 && total === 0 && !result.isPlaceholderData)
+    return <NoSubscribersYet />;
+
+  const rows = data?.rows ?? [];
+  const hasPrevious = page > 0;
+  const hasNext = (page + 1) * SUBSCRIBERS_PAGE_SIZE < total;
+  const busy = result.isFetching && result.isPlaceholderData;
 
   return (
     <Stack gap="3">
@@ -126,7 +148,6 @@ export function SubscribersTable({
             value={search}
             onChange={(event) => {
               setSearch(event.target.value);
-              setShown(PAGE);
             }}
           />
         </Field.Root>
@@ -138,7 +159,6 @@ export function SubscribersTable({
               value={status}
               onChange={(event) => {
                 setStatus(event.target.value as SubscriberStatus | '');
-                setShown(PAGE);
               }}
             >
               <option value="">All</option>
@@ -151,20 +171,45 @@ export function SubscribersTable({
             <NativeSelect.Indicator />
           </NativeSelect.Root>
         </Field.Root>
-        <Button size="sm" variant="outline" onClick={exportCsv} disabled={rows.length === 0}>
-          <DownloadIcon aria-hidden /> Export CSV
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={() => void exportCsv()}
+          disabled={total === 0}
+          loading={exporting.isPending}
+          loadingText="Exporting…"
+        >
+          <DownloadIcon aria-hidden /> {filtered ? 'Export matching' : 'Export CSV'}
         </Button>
       </Flex>
-      <Text fontSize="sm" color="fg.muted" role="status">
-        {rows.length === subscribers.length
-          ? `${subscribers.length} ${subscribers.length === 1 ? 'subscriber' : 'subscribers'}`
-          : `${rows.length} of ${subscribers.length} subscribers match`}
+      {/* The count is the one line that changes with each page, search or filter: announced. */}
+      <Text fontSize="sm" color="fg.muted" role="status" aria-live="polite">
+        {busy ? 'Loading subscribers…' : showingText(page, rows.length, total, filtered)}
       </Text>
+      {result.isError && (
+        <Alert.Root status="error" role="alert">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>
+              These subscribers could not be loaded. The page shows the last ones.
+            </Alert.Title>
+          </Alert.Content>
+          <Button size="xs" variant="outline" onClick={() => void result.refetch()}>
+            Try again
+          </Button>
+        </Alert.Root>
+      )}
       {rows.length === 0 ? (
         <Text color="fg.muted">No subscribers match. Change the search or the status.</Text>
       ) : (
         <HorizontalScroll label="Subscribers table" borderWidth="1px" borderRadius="lg">
-          <Table.Root size="sm" aria-label="Subscribers">
+          <Table.Root
+            size="sm"
+            aria-label="Subscribers"
+            aria-busy={busy}
+            opacity={busy ? 0.6 : 1}
+            transition="opacity 0.15s"
+          >
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeader scope="col">E-mail</Table.ColumnHeader>
@@ -180,7 +225,7 @@ export function SubscribersTable({
               </Table.Row>
             </Table.Header>
             <Table.Body>
-              {rows.slice(0, shown).map((row) => (
+              {rows.map((row) => (
                 <Table.Row key={row.id}>
                   <Table.Cell overflowWrap="anywhere">{visibleText(row.email)}</Table.Cell>
                   <Table.Cell>{row.name ? visibleText(row.name) : '—'}</Table.Cell>
@@ -213,15 +258,20 @@ export function SubscribersTable({
           </Table.Root>
         </HorizontalScroll>
       )}
-      {rows.length > shown && (
-        <Button
-          variant="outline"
-          size="sm"
-          alignSelf="center"
-          onClick={() => setShown(shown + PAGE)}
-        >
-          Show more
-        </Button>
+      {(hasPrevious || hasNext) && (
+        <Flex as="nav" aria-label="Subscriber pages" justify="space-between" gap="3">
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={!hasPrevious}
+            onClick={() => setPage(page - 1)}
+          >
+            <ChevronLeftIcon aria-hidden /> Previous
+          </Button>
+          <Button size="sm" variant="outline" disabled={!hasNext} onClick={() => setPage(page + 1)}>
+            Next <ChevronRightIcon aria-hidden />
+          </Button>
+        </Flex>
       )}
       <ConfirmDialog
         open={removing !== null}
