@@ -22,8 +22,31 @@ describe('the newsletter docs section', () => {
     const answers = within(section()).getByRole('table', {
       name: 'Answers of the signup endpoint',
     });
-    for (const status of ['202', '303', '403', '404', '422', '429'])
+    for (const status of ['202', '303', '403', '404', '422', '429', '500', '503'])
       expect(within(answers).getByText(status)).toBeInTheDocument();
+  });
+
+  it('explains the signup CAPTCHA: its providers, keys, token fields and refusals', () => {
+    renderWithProviders(<Newsletter />);
+    expect(
+      within(section()).getByRole('heading', { name: 'CAPTCHA on the signup form' }),
+    ).toBeInTheDocument();
+    expect(section()).toHaveTextContent(
+      'choose Cloudflare Turnstile, hCaptcha or reCAPTCHA v2 (checkbox)',
+    );
+    expect(section()).toHaveTextContent('leave it empty to keep the stored one');
+    for (const field of ['cf-turnstile-response', 'h-captcha-response', 'g-recaptcha-response'])
+      expect(section()).toHaveTextContent(field);
+    expect(section()).toHaveTextContent(
+      /refused with 403, wrong keys with 500, and a provider that does not answer with 503/,
+    );
+  });
+
+  it('explains a test to yourself and its limits', () => {
+    renderWithProviders(<Newsletter />);
+    expect(section()).toHaveTextContent(
+      `to your own sign-in address only (never to an address you type), at most ${CAMPAIGNS.testsPerHour} an hour and ${CAMPAIGNS.testsPerDay} a day`,
+    );
   });
 
   it('explains double opt-in, the consent statement, exactly-once sending and one-click unsubscribe', () => {

@@ -1,6 +1,7 @@
-// The docs' newsletter section: an owner's lists and their signup form (double opt-in), importing
-// subscribers under a consent statement, campaigns and how they are sent (exactly once, throttled,
-// with one-click unsubscribe), and the limits against abuse; tinyback's own newsletter last.
+// The docs' newsletter section: an owner's lists and their signup form (double opt-in, an optional
+// CAPTCHA), importing subscribers under a consent statement, campaigns (a test to yourself first)
+// and how they are sent (exactly once, throttled, with one-click unsubscribe), and the limits
+// against abuse; tinyback's own newsletter last.
 import { Link as RouterLink } from 'react-router-dom';
 import { Link } from '@chakra-ui/react';
 import { CAMPAIGNS, LISTS } from '../../../../supabase/functions/_shared/limits.ts';
@@ -62,15 +63,40 @@ export function Newsletter() {
             <C key="s">303</C>,
             'Accepted (HTML form): the visitor is sent to a page asking them to check their inbox.',
           ],
-          [<C key="s">403</C>, 'The page is not on the list’s site.'],
+          [
+            <C key="s">403</C>,
+            'The page is not on the list’s site, or the CAPTCHA was not solved (code captcha).',
+          ],
           [<C key="s">404</C>, 'No such list.'],
           [<C key="s">422</C>, 'The address (or the name) is not valid.'],
           [
             <C key="s">429</C>,
             'Too many signups from this visitor; Retry-After says when to try again.',
           ],
+          [
+            <C key="s">500</C>,
+            'The list’s CAPTCHA keys are wrong (code captcha_misconfigured): only the owner can fix them.',
+          ],
+          [
+            <C key="s">503</C>,
+            'The CAPTCHA provider could not be reached (code captcha_unavailable); try again shortly.',
+          ],
         ]}
       />
+
+      <SubHeading>CAPTCHA on the signup form</SubHeading>
+      <P>
+        Optional, in the list&rsquo;s <strong>Signup form</strong> tab: choose Cloudflare Turnstile,
+        hCaptcha or reCAPTCHA v2 (checkbox), and enter the site key and secret key you create with
+        the provider for your site. The secret key is kept on the server and never shown again;
+        leave it empty to keep the stored one. The signup form&rsquo;s code then includes the
+        provider&rsquo;s script and widget, which adds its token field to the form (
+        <C>cf-turnstile-response</C>, <C>h-captcha-response</C> or <C>g-recaptcha-response</C>); a
+        JSON post sends that field too. Every signup is checked with the provider before it is
+        taken: a missing or failed check is refused with <C>403</C>, wrong keys with <C>500</C>, and
+        a provider that does not answer with <C>503</C>. Replace the code on your page when you turn
+        it on or change the provider.
+      </P>
 
       <SubHeading>Double opt-in</SubHeading>
       <Bullets>
@@ -101,6 +127,12 @@ export function Newsletter() {
           Write in Markdown with a live preview; each message has an HTML and a plain-text part.
           Send it now or schedule it, and pause, resume or cancel it while it sends; its recipients,
           sent, failed, bounced and unsubscribed counts update live.
+        </Item>
+        <Item>
+          <strong>Send a test to yourself</strong> before it goes out: the campaign as your
+          subscribers will get it, its subject starting with <C>[Test]</C>, to your own sign-in
+          address only (never to an address you type), at most {CAMPAIGNS.testsPerHour} an hour and{' '}
+          {CAMPAIGNS.testsPerDay} a day. A draft&rsquo;s unsaved edits are saved first.
         </Item>
         <Item>
           The recipients are fixed when a campaign starts: the list&rsquo;s confirmed subscribers at
