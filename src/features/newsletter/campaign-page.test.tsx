@@ -438,7 +438,7 @@ describe('Send a test to yourself', { timeout: 30_000 }, () => {
     seedNewsletter({ lists: [list], campaigns: [draft] });
     let answer = () => {};
     const answered = new Promise<void>((resolve) => (answer = resolve));
-    const limit = 'You have sent 10 tests in the last hour. Try again in an hour.';
+    const limit = 'You can send yourself 10 tests an hour and 30 a day. Try again later.';
     server.use(
       http.post(
         `${env.supabaseUrl.replace(/\/$/, '')}/functions/v1/${testPath(draft.id)}`,

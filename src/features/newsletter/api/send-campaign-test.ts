@@ -1,8 +1,9 @@
 // POST newsletter/campaigns/:id/test with the owner's session: the `newsletter` function sends the
 // campaign, as its subscribers will get it (subject prefixed "[Test] "), to the owner's own
-// sign-in address only, at most 10 an hour and 30 a day per account. Every refusal becomes a
+// sign-in address only, within CAMPAIGNS.testsPerHour and testsPerDay per account. Every refusal becomes a
 // CampaignTestError with a sentence for the owner.
 import { useMutation } from '@tanstack/react-query';
+import { CAMPAIGNS } from '../../../../supabase/functions/_shared/limits';
 import { supabase } from '../../../lib/supabase';
 
 export interface CampaignTestSent {
@@ -84,7 +85,7 @@ async function refusalOf(error: unknown): Promise<CampaignTestError> {
       'rate_limited',
       typeof body.error === 'string' && body.error.trim()
         ? body.error
-        : `You have sent as many tests as allowed (10 an hour, 30 a day). Try again${
+        : `You have sent as many tests as allowed (${CAMPAIGNS.testsPerHour} an hour, ${CAMPAIGNS.testsPerDay} a day). Try again${
             retryAfter ? ` in ${inWords(retryAfter)}` : ' later'
           }.`,
       retryAfter,
