@@ -505,3 +505,16 @@ insert into public.forms (id, user_id, name, target_email, allowed_origin) value
 -- The site's own account takes enquiries without a quota (plans: 20261201100000_plans_and_quotas.sql).
 update public.account_plans set plan_id = 'unlimited'
  where user_id = '5e1f0c2a-7d3b-4c8e-9a6f-1b2c3d4e5f60';
+
+-- The site's own newsletter: a list of the site's account, marked as the one the footer signup
+-- goes to (set_site_list()). A deployment marks a list of its own account instead, and sends the
+-- newsletter from that account's dashboard like any owner's campaign.
+insert into public.newsletter_lists (id, user_id, name, from_name, allowed_origin, confirm_message) values (
+  '2c4e6a80-1b3d-4f5a-8c7e-9d0f1a2b3c4d',
+  '5e1f0c2a-7d3b-4c8e-9a6f-1b2c3d4e5f60',
+  'tinyback.tools newsletter',
+  'tinyback.tools',
+  'http://127.0.0.1:5173',
+  'Thanks for signing up for the tinyback.tools newsletter: product news and guides, about once a month.'
+);
+select public.set_site_list('2c4e6a80-1b3d-4f5a-8c7e-9d0f1a2b3c4d');

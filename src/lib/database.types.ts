@@ -820,6 +820,7 @@ export type Database = {
           id: string;
           name: string;
           reply_to: string | null;
+          site_list: boolean;
           updated_at: string;
           user_id: string;
         };
@@ -833,6 +834,7 @@ export type Database = {
           id?: string;
           name: string;
           reply_to?: string | null;
+          site_list?: boolean;
           updated_at?: string;
           user_id?: string;
         };
@@ -846,6 +848,7 @@ export type Database = {
           id?: string;
           name?: string;
           reply_to?: string | null;
+          site_list?: boolean;
           updated_at?: string;
           user_id?: string;
         };
@@ -1399,10 +1402,6 @@ export type Database = {
         };
         Returns: number;
       };
-      confirm_newsletter_subscription: {
-        Args: { p_token: string };
-        Returns: string;
-      };
       confirm_target_email: { Args: { p_token: string }; Returns: Json };
       confirmation_mail_escape: { Args: { p_value: string }; Returns: string };
       count_notification_send: {
@@ -1513,24 +1512,9 @@ export type Database = {
         Args: { p_campaign_id: string; p_subscriber_id: string };
         Returns: Json;
       };
-      newsletter_token_hash: { Args: { p_token: string }; Returns: string };
+      list_unsubscribe_token: { Args: { p_token: string }; Returns: Json };
       plan_usage: { Args: Record<PropertyKey, never>; Returns: Json };
       redeliver_webhook: { Args: { p_delivery_id: string }; Returns: string };
-      request_newsletter_subscription: {
-        Args: {
-          p_confirm_token: string;
-          p_confirm_ttl_seconds: number;
-          p_cooldown_seconds: number;
-          p_email: string;
-          p_forget_pending_seconds: number;
-          p_ip_hash: string;
-          p_mail: Json;
-          p_per_day: number;
-          p_per_minute: number;
-          p_unsubscribe_token: string;
-        };
-        Returns: Json;
-      };
       resend_target_confirmation: { Args: { p_form_id: string }; Returns: Json };
       revoke_api_key: { Args: { p_id: string }; Returns: boolean };
       send_held_notifications: { Args: { p_form_id: string }; Returns: Json };
@@ -1579,10 +1563,10 @@ export type Database = {
         };
         Returns: Json;
       };
+      set_site_list: { Args: { p_list_id: string }; Returns: Json };
       storage_use: { Args: Record<PropertyKey, never>; Returns: Json };
       sweep_retention: { Args: { p_limit?: number }; Returns: Json };
       target_confirmation_details: { Args: { p_token: string }; Returns: Json };
-      unsubscribe_newsletter: { Args: { p_token: string }; Returns: string };
       webhook_address_is_public: { Args: { p_addr: unknown }; Returns: boolean };
       webhook_url_problem: { Args: { p_url: string }; Returns: string };
     };

@@ -1,6 +1,8 @@
 -- Newsletter
 --
--- Double opt-in sign-ups, hashed link tokens and per-client rate limits.
+-- Owners' lists, their subscribers (double opt-in, hashed link tokens, per-client limits) and
+-- campaigns. The site's own footer signup is one of these lists: the one marked `site_list`
+-- (set_site_list()), so confirmation, unsubscribe and sending are the owners' machinery.
 --
 -- Part of the declarative schema (supabase/schemas/, loaded in file-name order, as
 -- config.toml's [db.migrations] schema_paths says): the current definition of this capability.
@@ -10,7 +12,11 @@
 set check_function_bodies = off;
 
 -- ------------------------------------------------------------------------------------------------
--- Tables
+-- Footer sign-ups from before the site's list
+--
+-- The footer once kept its own list here. set_site_list() moves these rows (and their links'
+-- tokens) into the list it marks, and the sweep forgets the unconfirmed ones; nothing else writes
+-- them. newsletter_rate_limits keeps take_fixed_window()'s per-client windows for p_form_id null.
 -- ------------------------------------------------------------------------------------------------
 create table private.newsletter_subscribers (
   id uuid default gen_random_uuid() not null,
@@ -29,7 +35,7 @@ create table private.newsletter_subscribers (
 create index newsletter_subscribers_pending_idx ON private.newsletter_subscribers (last_confirmation_at) WHERE (status = 'pending'::text);
 create unique index newsletter_subscribers_email_key ON private.newsletter_subscribers (lower(email));
 comment on table private.newsletter_subscribers is
-  'Newsletter sign-ups (double opt-in); written only through the newsletter Edge Function.';
+  'Footer sign-ups from before the site''s list; set_site_list() moves them into it.';
 comment on column private.newsletter_subscribers.status is
   'pending (awaiting confirmation), confirmed (receives the newsletter) or unsubscribed.';
 comment on column private.newsletter_subscribers.last_confirmation_at is
@@ -50,7 +56,7 @@ create table private.newsletter_tokens (
 create index newsletter_tokens_expiry_idx ON private.newsletter_tokens (expires_at) WHERE (expires_at IS NOT NULL);
 create index newsletter_tokens_subscriber_idx ON private.newsletter_tokens (subscriber_id);
 comment on table private.newsletter_tokens is
-  'SHA-256 (hex) of the tokens in newsletter e-mail links; the tokens themselves are not stored.';
+  'SHA-256 (hex) of the links of footer sign-ups from before the site''s list; set_site_list() moves the live ones.';
 
 create table private.newsletter_rate_limits (
   ip_hash text not null,
@@ -62,185 +68,7 @@ create table private.newsletter_rate_limits (
 );
 create index newsletter_rate_limits_day_idx ON private.newsletter_rate_limits (day_start);
 comment on table private.newsletter_rate_limits is
-  'Newsletter sign-up requests per client (salted IP hash) in its current minute and day; written only by request_newsletter_subscription().';
-
--- ------------------------------------------------------------------------------------------------
--- Functions
--- ------------------------------------------------------------------------------------------------
-create or replace function public.skip_existing_subscriber()
- RETURNS trigger
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-begin
-  new.email := btrim(new.email);
-  new.created_at := now();
-  perform pg_advisory_xact_lock(hashtextextended('newsletter:' || lower(new.email), 0));
-  if exists (
-    select 1 from private.newsletter_subscribers s where lower(s.email) = lower(new.email)
-  ) then
-    return null;
-  end if;
-  return new;
-end;
-$function$;
-revoke all on function public.skip_existing_subscriber() from public, anon, authenticated, service_role;
-
-create or replace function public.request_newsletter_subscription(p_email text, p_ip_hash text, p_confirm_token text, p_unsubscribe_token text, p_mail jsonb, p_per_minute integer, p_per_day integer, p_cooldown_seconds integer, p_confirm_ttl_seconds integer, p_forget_pending_seconds integer)
- RETURNS jsonb
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-declare
-  v_email text := lower(btrim(p_email));
-  v_retry_after integer := 0;
-  v_subscriber private.newsletter_subscribers;
-  v_delivery_id uuid;
-begin
-  v_retry_after := private.take_fixed_window(null, p_ip_hash, p_per_minute, p_per_day);
-  if v_retry_after > 0 then
-    return jsonb_build_object('status', 'rate_limited', 'retry_after', v_retry_after);
-  end if;
-
-  -- Housekeeping, a bounded batch each, served by an index: counters of clients not seen for two
-  -- days, expired confirm links, outbox copies of confirmation e-mails whose confirm link has
-  -- expired, and requests their addresses' owners never confirmed. Rows another request holds
-  -- are skipped, so two requests never wait on each other here.
-  delete from private.newsletter_rate_limits
-   where ip_hash in (
-     select r.ip_hash from private.newsletter_rate_limits r
-      where r.day_start < now() - interval '2 days'
-      limit 100 for update skip locked);
-  delete from private.newsletter_tokens
-   where token_hash in (
-     select t.token_hash from private.newsletter_tokens t
-      where t.expires_at < now()
-      limit 100 for update skip locked);
-  delete from public.email_deliveries
-   where id in (
-     select d.id from public.email_deliveries d
-      where d.kind = 'newsletter_confirmation'
-        and d.created_at < now() - make_interval(secs => p_confirm_ttl_seconds)
-        and d.status in ('sent', 'failed')
-      limit 100 for update skip locked);
-  delete from private.newsletter_subscribers
-   where id in (
-     select s.id from private.newsletter_subscribers s
-      where s.status = 'pending'
-        and s.last_confirmation_at < now() - make_interval(secs => p_forget_pending_seconds)
-      limit 100 for update skip locked);
-
-  -- The same lock as the insert trigger's: two requests for one address take turns, so the
-  -- second sees the first's row (and its cooldown) instead of racing it.
-  perform pg_advisory_xact_lock(hashtextextended('newsletter:' || v_email, 0));
-  select * into v_subscriber
-    from private.newsletter_subscribers s where lower(s.email) = v_email for update;
-  if not found then
-    insert into private.newsletter_subscribers (email) values (v_email)
-      returning * into v_subscriber;
-  end if;
-
-  if v_subscriber.status <> 'confirmed'
-     and (v_subscriber.last_confirmation_at is null
-          or v_subscriber.last_confirmation_at
-             <= now() - make_interval(secs => p_cooldown_seconds)) then
-    update private.newsletter_subscribers
-       set status = 'pending', last_confirmation_at = now()
-     where id = v_subscriber.id;
-    insert into private.newsletter_tokens (token_hash, subscriber_id, purpose, expires_at)
-      values
-        (public.newsletter_token_hash(p_confirm_token), v_subscriber.id, 'confirm',
-         now() + make_interval(secs => p_confirm_ttl_seconds)),
-        (public.newsletter_token_hash(p_unsubscribe_token), v_subscriber.id, 'unsubscribe', null);
-    insert into public.email_deliveries (kind, recipient, subject, text_body, html_body)
-      values (
-        'newsletter_confirmation',
-        v_subscriber.email,
-        p_mail ->> 'subject',
-        p_mail ->> 'text',
-        p_mail ->> 'html'
-      )
-      returning id into v_delivery_id;
-  end if;
-
-  return jsonb_build_object('status', 'accepted', 'delivery_id', v_delivery_id);
-end;
-$function$;
-revoke all on function public.request_newsletter_subscription(p_email text, p_ip_hash text, p_confirm_token text, p_unsubscribe_token text, p_mail jsonb, p_per_minute integer, p_per_day integer, p_cooldown_seconds integer, p_confirm_ttl_seconds integer, p_forget_pending_seconds integer) from public, anon, authenticated, service_role;
-grant execute on function public.request_newsletter_subscription(p_email text, p_ip_hash text, p_confirm_token text, p_unsubscribe_token text, p_mail jsonb, p_per_minute integer, p_per_day integer, p_cooldown_seconds integer, p_confirm_ttl_seconds integer, p_forget_pending_seconds integer) to service_role;
-
-create or replace function public.confirm_newsletter_subscription(p_token text)
- RETURNS text
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-declare
-  v_subscriber_id uuid;
-  v_expires_at timestamptz;
-begin
-  delete from private.newsletter_tokens t
-   where t.token_hash = public.newsletter_token_hash(p_token) and t.purpose = 'confirm'
-   returning t.subscriber_id, t.expires_at into v_subscriber_id, v_expires_at;
-  if v_subscriber_id is null or v_expires_at <= now() then
-    return 'invalid';
-  end if;
-
-  update private.newsletter_subscribers
-     set status = 'confirmed', confirmed_at = now()
-   where id = v_subscriber_id and status = 'pending';
-  delete from private.newsletter_tokens
-   where subscriber_id = v_subscriber_id and purpose = 'confirm';
-  return 'confirmed';
-end;
-$function$;
-revoke all on function public.confirm_newsletter_subscription(p_token text) from public, anon, authenticated, service_role;
-grant execute on function public.confirm_newsletter_subscription(p_token text) to service_role;
-
-create or replace function public.unsubscribe_newsletter(p_token text)
- RETURNS text
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-declare
-  v_subscriber_id uuid;
-begin
-  select t.subscriber_id into v_subscriber_id
-    from private.newsletter_tokens t
-   where t.token_hash = public.newsletter_token_hash(p_token) and t.purpose = 'unsubscribe';
-  if not found then
-    return 'invalid';
-  end if;
-
-  update private.newsletter_subscribers
-     set status = 'unsubscribed', unsubscribed_at = now()
-   where id = v_subscriber_id and status <> 'unsubscribed';
-  delete from private.newsletter_tokens
-   where subscriber_id = v_subscriber_id and purpose = 'confirm';
-  return 'unsubscribed';
-end;
-$function$;
-revoke all on function public.unsubscribe_newsletter(p_token text) from public, anon, authenticated, service_role;
-grant execute on function public.unsubscribe_newsletter(p_token text) to service_role;
-
-create or replace function public.newsletter_token_hash(p_token text)
- RETURNS text
- LANGUAGE sql
- IMMUTABLE STRICT
- SET search_path TO ''
-AS $function$
-  select encode(pg_catalog.sha256(pg_catalog.convert_to(p_token, 'UTF8')), 'hex');
-$function$;
-revoke all on function public.newsletter_token_hash(p_token text) from public, anon, authenticated, service_role;
-grant execute on function public.newsletter_token_hash(p_token text) to service_role;
-
--- ------------------------------------------------------------------------------------------------
--- Triggers
--- ------------------------------------------------------------------------------------------------
-create trigger newsletter_subscribers_skip_existing BEFORE INSERT ON private.newsletter_subscribers FOR EACH ROW EXECUTE FUNCTION public.skip_existing_subscriber();
+  'Requests per client (salted IP hash) in its current minute and day, as take_fixed_window() counts them when no form is named.';
 
 -- ------------------------------------------------------------------------------------------------
 -- Row level security
@@ -278,6 +106,7 @@ create table public.newsletter_lists (
   confirm_message text default ''::text not null,
   captcha_provider text,
   captcha_site_key text,
+  site_list boolean default false not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
   constraint newsletter_lists_pkey PRIMARY KEY (id),
@@ -298,6 +127,8 @@ create table public.newsletter_lists (
   constraint newsletter_lists_captcha_complete CHECK ((captcha_provider is null) = (captcha_site_key is null))
 );
 create index newsletter_lists_user_id_idx ON public.newsletter_lists (user_id);
+-- One list takes the site's own footer signups.
+create unique index newsletter_lists_site_list_key ON public.newsletter_lists (site_list) WHERE site_list;
 comment on table public.newsletter_lists is
   'An owner''s mailing lists: the sender name and reply-to of their mail, the site their signup form posts from, and the owner''s words in the confirmation e-mail.';
 
@@ -390,16 +221,20 @@ comment on table private.campaign_messages is
 create table private.list_subscriber_tokens (
   token_hash text not null,
   subscriber_id uuid not null,
+  purpose text default 'confirm'::text not null,
   created_at timestamp with time zone default now() not null,
-  expires_at timestamp with time zone not null,
+  expires_at timestamp with time zone,
   constraint list_subscriber_tokens_pkey PRIMARY KEY (token_hash),
   constraint list_subscriber_tokens_subscriber_id_fkey FOREIGN KEY (subscriber_id) REFERENCES public.list_subscribers(id) ON DELETE CASCADE,
-  constraint list_subscriber_tokens_hash_format CHECK (token_hash ~ '^[0-9a-f]{64}$')
+  constraint list_subscriber_tokens_hash_format CHECK (token_hash ~ '^[0-9a-f]{64}$'),
+  -- Unsubscribe links came with the footer's confirmation mail before its list was an owners' one.
+  constraint list_subscriber_tokens_purpose CHECK (purpose = any (array['confirm'::text, 'unsubscribe'::text])),
+  constraint list_subscriber_tokens_expiry CHECK ((purpose = 'confirm') = (expires_at is not null))
 );
 create index list_subscriber_tokens_subscriber_idx ON private.list_subscriber_tokens (subscriber_id, created_at DESC);
 create index list_subscriber_tokens_expiry_idx ON private.list_subscriber_tokens (expires_at);
 comment on table private.list_subscriber_tokens is
-  'SHA-256 (hex) of the confirmation links of list signups; the tokens themselves are not stored.';
+  'SHA-256 (hex) of the confirmation links of list signups (and of the unsubscribe links of earlier footer mail); the tokens themselves are not stored.';
 
 create table private.list_captcha_secrets (
   list_id uuid not null,
@@ -626,11 +461,14 @@ declare
   v_per_minute integer := coalesce((p_caps ->> 'per_client_minute')::integer, 5);
   v_per_day integer := coalesce((p_caps ->> 'per_client_day')::integer, 20);
 begin
-  select l.* into v_list from public.newsletter_lists l where l.id = p_list_id;
+  -- No list named: the site's own (its footer signup, which any page of the site may send).
+  select l.* into v_list from public.newsletter_lists l
+   where (p_list_id is null and l.site_list) or l.id = p_list_id;
   if not found then
     return jsonb_build_object('status', 'not_found');
   end if;
-  if regexp_replace(lower(btrim(coalesce(p_origin, ''))), '/$', '') <> v_list.allowed_origin then
+  if p_list_id is not null
+     and regexp_replace(lower(btrim(coalesce(p_origin, ''))), '/$', '') <> v_list.allowed_origin then
     return jsonb_build_object('status', 'foreign_origin');
   end if;
   -- The client's allowance at this owner's lists, counted before anything else is done for the
@@ -645,12 +483,13 @@ begin
   insert into private.action_ledger (kind, user_id, client) values ('list_signup', v_list.user_id, v_client);
   return jsonb_build_object(
     'status', 'ok',
+    'list_id', v_list.id,
     'captcha_provider', v_list.captcha_provider,
     'captcha_secret', (select c.secret from private.list_captcha_secrets c where c.list_id = p_list_id));
 end;
 $function$;
 comment on function public.list_signup_attempt(p_list_id uuid, p_origin text, p_client text, p_caps jsonb) is
-  'The first step of a signup to an owner''s list: the list exists, the page is its site, and the client is within its allowance (counted whatever follows); answers the list''s CAPTCHA provider and secret for the check before list_subscribe().';
+  'The first step of a signup to an owner''s list (null: the site''s list, from its footer): the list exists, the page is its site, and the client is within its allowance (counted whatever follows); answers the list and its CAPTCHA provider and secret for the check before list_subscribe().';
 revoke all on function public.list_signup_attempt(p_list_id uuid, p_origin text, p_client text, p_caps jsonb) from public, anon, authenticated, service_role;
 grant execute on function public.list_signup_attempt(p_list_id uuid, p_origin text, p_client text, p_caps jsonb) to service_role;
 
@@ -705,7 +544,8 @@ begin
        set status = 'pending', name = coalesce(v_name, s.name), unsubscribed_at = null, bounced_at = null
      where s.id = v_subscriber.id;
   elsif exists (select 1 from private.list_subscriber_tokens t
-                 where t.subscriber_id = v_subscriber.id and t.created_at > now() - v_cooldown) then
+                 where t.subscriber_id = v_subscriber.id and t.purpose = 'confirm'
+                   and t.created_at > now() - v_cooldown) then
     -- A confirmation went out a short while ago: no second one yet.
     return jsonb_build_object('status', 'ok');
   end if;
@@ -724,7 +564,8 @@ begin
   end if;
   insert into private.action_ledger (kind, user_id, target) values ('list_confirmation', v_list.user_id, v_target);
 
-  delete from private.list_subscriber_tokens t where t.subscriber_id = v_subscriber.id;
+  delete from private.list_subscriber_tokens t
+   where t.subscriber_id = v_subscriber.id and t.purpose = 'confirm';
   insert into private.list_subscriber_tokens (token_hash, subscriber_id, expires_at)
     values (encode(sha256(convert_to(p_confirm_token, 'UTF8')), 'hex'), v_subscriber.id, now() + interval '7 days');
   v_link := p_link_prefix || p_confirm_token;
@@ -761,7 +602,7 @@ declare
 begin
   delete from private.list_subscriber_tokens t
    where t.token_hash = encode(sha256(convert_to(coalesce(p_token, ''), 'UTF8')), 'hex')
-     and t.expires_at > now()
+     and t.purpose = 'confirm' and t.expires_at > now()
   returning t.subscriber_id into v_subscriber_id;
   if v_subscriber_id is null then
     return jsonb_build_object('status', 'invalid');
@@ -910,6 +751,86 @@ comment on function public.campaign_send_test(p_user_id uuid, p_campaign_id uuid
 revoke all on function public.campaign_send_test(p_user_id uuid, p_campaign_id uuid, p_subject text, p_text text, p_html text, p_caps jsonb) from public, anon, authenticated, service_role;
 grant execute on function public.campaign_send_test(p_user_id uuid, p_campaign_id uuid, p_subject text, p_text text, p_html text, p_caps jsonb) to service_role;
 
+create or replace function public.list_unsubscribe_token(p_token text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_subscriber_id uuid;
+  v_list_name text;
+begin
+  select t.subscriber_id into v_subscriber_id from private.list_subscriber_tokens t
+   where t.token_hash = encode(sha256(convert_to(coalesce(p_token, ''), 'UTF8')), 'hex')
+     and t.purpose = 'unsubscribe';
+  if v_subscriber_id is null then
+    return jsonb_build_object('status', 'invalid');
+  end if;
+  update public.list_subscribers s set status = 'unsubscribed', unsubscribed_at = now()
+   where s.id = v_subscriber_id and s.status in ('pending', 'confirmed');
+  -- A confirmation link still out there no longer subscribes them.
+  delete from private.list_subscriber_tokens t
+   where t.subscriber_id = v_subscriber_id and t.purpose = 'confirm';
+  select l.name into v_list_name from public.list_subscribers s
+    join public.newsletter_lists l on l.id = s.list_id where s.id = v_subscriber_id;
+  return jsonb_build_object('status', 'unsubscribed', 'list_name', v_list_name);
+end;
+$function$;
+comment on function public.list_unsubscribe_token(p_token text) is
+  'Spends an unsubscribe link of earlier footer mail (it works again, as it always did): the subscriber is unsubscribed.';
+revoke all on function public.list_unsubscribe_token(p_token text) from public, anon, authenticated, service_role;
+grant execute on function public.list_unsubscribe_token(p_token text) to service_role;
+
+create or replace function public.set_site_list(p_list_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_owner uuid;
+  v_moved integer;
+begin
+  select l.user_id into v_owner from public.newsletter_lists l where l.id = p_list_id for update;
+  if not found then
+    raise exception 'No list has the id %.', p_list_id using errcode = 'PT404';
+  end if;
+  update public.newsletter_lists l set site_list = false where l.site_list and l.id <> p_list_id;
+  update public.newsletter_lists l set site_list = true where l.id = p_list_id;
+
+  -- Footer sign-ups from before: into the list, with their consent times and their links.
+  with moved as (
+    insert into public.list_subscribers
+        (id, list_id, user_id, email, status, source, consent_at, created_at, confirmed_at, unsubscribed_at)
+      select s.id, p_list_id, v_owner, lower(s.email), s.status, 'form',
+             case when s.status = 'confirmed' then s.confirmed_at end,
+             s.created_at, s.confirmed_at, s.unsubscribed_at
+        from private.newsletter_subscribers s
+       where char_length(s.email) <= 254
+         and not exists (select 1 from public.list_subscribers x where x.id = s.id)
+      on conflict do nothing
+      returning id
+  ), tokens as (
+    insert into private.list_subscriber_tokens (token_hash, subscriber_id, purpose, created_at, expires_at)
+      select t.token_hash, t.subscriber_id, t.purpose, t.created_at, t.expires_at
+        from private.newsletter_tokens t join moved m on m.id = t.subscriber_id
+       where t.expires_at is null or t.expires_at > now()
+      on conflict do nothing
+      returning 1
+  )
+  select count(*)::integer into v_moved from moved;
+  -- Moved, or already on the list: the old rows are done with.
+  delete from private.newsletter_subscribers s
+   where exists (select 1 from public.list_subscribers x
+                  where x.list_id = p_list_id and lower(x.email) = lower(s.email));
+  return jsonb_build_object('site_list', p_list_id, 'moved', v_moved);
+end;
+$function$;
+comment on function public.set_site_list(p_list_id uuid) is
+  'Makes one list the site''s own (its footer signup goes there) and moves the footer sign-ups from before into it. For the database owner: select public.set_site_list(''<list id>'').';
+revoke all on function public.set_site_list(p_list_id uuid) from public, anon, authenticated, service_role;
+
 create or replace function private.newsletter_lists_sweep(p_limit integer)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -929,9 +850,15 @@ begin
                    where x.status = 'pending' and x.created_at < now() - interval '30 days'
                    limit greatest(p_limit, 0));
   get diagnostics v_pending = row_count;
+  -- ...and so are footer sign-ups from before the site's list that were never confirmed.
+  delete from private.newsletter_subscribers s
+   where s.id in (select x.id from private.newsletter_subscribers x
+                   where x.status = 'pending' and x.created_at < now() - interval '30 days'
+                   limit greatest(p_limit, 0));
   -- Copies of confirmation and test mail (they name the address) go after 30 days.
   delete from public.email_deliveries d
-   where d.kind in ('list_confirmation', 'campaign_test') and d.status in ('sent', 'failed')
+   where d.kind in ('list_confirmation', 'campaign_test', 'newsletter_confirmation')
+     and d.status in ('sent', 'failed')
      and d.created_at < now() - interval '30 days';
   return jsonb_build_object('tokens', v_tokens, 'pending', v_pending);
 end;

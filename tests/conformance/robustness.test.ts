@@ -1005,7 +1005,7 @@ async function fingerprint() {
   const { rows } = await db.query<Record<string, string>>(
     `select (select count(*) from public.blog_posts)::text as posts,
             (select md5(string_agg(title, ',' order by id)) from public.blog_posts) as titles,
-            (select count(*) from private.newsletter_subscribers)::text as subscribers,
+            (select count(*) from public.list_subscribers)::text as subscribers,
             (select count(*) from auth.users)::text as users,
             (select count(*) from pg_catalog.pg_tables where schemaname in ('public', 'auth'))::text as tables`,
   );

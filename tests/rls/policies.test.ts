@@ -2,6 +2,7 @@
 // act on every table exactly as PostgREST would run their requests, and each allowed and denied
 // operation is asserted. Denied means what Postgres does: error 42501, or zero rows affected.
 import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
@@ -489,13 +490,14 @@ describe('entries', () => {
 });
 
 describe('newsletter_subscribers', () => {
-  // Sign-ups go through the `newsletter` Edge Function (service role) and its definer functions: a
-  // direct insert told a visitor whether an address was on the list and took any number at once.
+  // The footer's sign-ups from before the site list; sign-ups now go to the site list through the
+  // `newsletter` Edge Function (service role) and its definer functions: a direct insert told a
+  // visitor whether an address was on the list and took any number at once.
   const subscribe = 'insert into private.newsletter_subscribers (email) values ($1)';
   const rpcs = [
-    `select public.request_newsletter_subscription($1, 'ip', 'c', 'u', '{}'::jsonb, 5, 20, 1, 1, 1)`,
-    `select public.confirm_newsletter_subscription($1)`,
-    `select public.unsubscribe_newsletter($1)`,
+    `select public.list_signup_attempt(null, $1, 'c', '{}'::jsonb)`,
+    `select public.list_confirm($1)`,
+    `select public.list_unsubscribe_token($1)`,
   ];
 
   it('take no sign-up from visitors or users, and they cannot call the sign-up functions', async () => {
@@ -539,23 +541,28 @@ describe('newsletter_subscribers', () => {
     }
   });
 
-  it('let the service role sign up an address once, whatever its case, as pending', async () => {
+  it('let the service role sign an address up to the site list once, whatever its case, as pending', async () => {
     const email = uniqueEmail('repeat');
-    const mail = JSON.stringify({ subject: 'Confirm', text: 't', html: 'h' });
-    const token = () => crypto.randomUUID();
+    const token = () => randomBytes(32).toString('base64url');
     await withActor(pool, serviceRole, async (q) => {
       for (const address of [email, email.toUpperCase(), `  ${email}  `]) {
+        const gate = await q<{ r: { status: string; list_id: string } }>(
+          `select public.list_signup_attempt(null, null, 'rls-test', '{"per_client_minute": 100, "per_client_day": 100}') as r`,
+        );
+        expect(gate.rows[0]!.r.status).toBe('ok');
         const res = await q<{ r: { status: string } }>(
-          `select public.request_newsletter_subscription($1, 'rls-test', $2, $3, $4::jsonb, 5, 20, 3600, 3600, 86400) as r`,
-          [address, token(), token(), mail],
+          `select public.list_subscribe($1, $2, null, $3, 'https://site.test/newsletter/confirm?list=1&token=', '{}') as r`,
+          [gate.rows[0]!.r.list_id, address, token()],
         );
         expect(res.code).toBeUndefined();
-        expect(res.rows[0]!.r.status).toBe('accepted');
+        expect(res.rows[0]!.r.status).toBe('ok');
       }
-      // Read back as the database owner: no API role reads the list.
+      // Read back as the database owner.
       await q('reset role');
       const { rows } = await q(
-        'select email, status from private.newsletter_subscribers where lower(email) = lower($1)',
+        `select s.email, s.status from public.list_subscribers s
+           join public.newsletter_lists l on l.id = s.list_id
+          where l.site_list and lower(s.email) = lower($1)`,
         [email],
       );
       expect(rows).toEqual([{ email, status: 'pending' }]);

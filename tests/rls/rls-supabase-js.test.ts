@@ -255,16 +255,23 @@ describe('entries', () => {
 });
 
 describe('newsletter_subscribers', () => {
-  // Sign-ups go through the `newsletter` Edge Function's definer functions; the list itself is in
-  // the private schema, which the Data API does not serve, to the service role neither.
+  // The footer's sign-ups from before the site list, in the private schema, which the Data API does
+  // not serve (to the service role neither); sign-ups go through the `newsletter` Edge Function's
+  // definer functions.
   it('take no direct insert from visitors or users, so the answer reveals nothing', async () => {
     const email = uniqueEmail('news');
     for (const client of [anonClient, alice.client]) {
       const { error } = await client.from('newsletter_subscribers').insert({ email });
       expect(error?.code).toBe(NOT_IN_THE_API);
-      // Nor through the function the Edge Function calls.
-      const rpc = await client.rpc('confirm_newsletter_subscription', { p_token: 'x' });
-      expect(rpc.error?.code).toBe(PERMISSION_DENIED);
+      // Nor through the functions the Edge Function calls.
+      for (const [name, args] of [
+        ['list_signup_attempt', { p_list_id: null, p_origin: null, p_client: 'x', p_caps: {} }],
+        ['list_confirm', { p_token: 'x' }],
+        ['list_unsubscribe_token', { p_token: 'x' }],
+      ] as const) {
+        const rpc = await client.rpc(name, args);
+        expect(rpc.error?.code, name).toBe(PERMISSION_DENIED);
+      }
     }
   });
 

@@ -59,7 +59,11 @@ export async function removeRemoteTestRows(dbUrl: string): Promise<void> {
     const removed: string[] = [];
     for (const [what, sql] of [
       ['users (with their forms and messages)', 'delete from auth.users where email ~* $1'],
-      ['newsletter addresses', 'delete from private.newsletter_subscribers where email ~* $1'],
+      ['newsletter addresses', 'delete from public.list_subscribers where email ~* $1'],
+      [
+        'earlier newsletter addresses',
+        'delete from private.newsletter_subscribers where email ~* $1',
+      ],
       ['queued e-mails', 'delete from public.email_deliveries where recipient ~* $1'],
     ] as const) {
       const { rowCount } = await client.query(sql, [TEST_ADDRESS_PATTERN]);

@@ -141,22 +141,17 @@ export const ANALYTICS = {
   accountEventsPerDay: 100_000,
 } as const;
 
-/** The newsletter sign-up (`newsletter` function): one address per request, throttled per client. */
+/**
+ * The site's footer signup (`newsletter` function, POST /newsletter): one address per request, to
+ * the site's own list, so its client limits, cooldown and links are LISTS'.
+ */
 export const NEWSLETTER = {
   /** Largest accepted request body, in bytes: one address fits many times over. */
   maxBodyBytes: 2 * 1024,
-  /** Longest address, in characters (as the database's check). */
-  maxEmailLength: 320,
-  /** Sign-up requests accepted per client IP per minute. */
-  ratePerMinute: 5,
-  /** Sign-up requests accepted per client IP per day. */
-  ratePerDay: 20,
-  /** At most one confirmation e-mail per address this often, in hours, whoever asks for it. */
-  confirmationCooldownHours: 6,
-  /** How long a confirmation link works, in hours. */
+  /** Longest address, in characters (as the lists' check). */
+  maxEmailLength: 254,
+  /** How long a confirmation link works, in hours (LISTS.confirmLinkTtlDays). */
   confirmLinkTtlHours: 7 * 24,
-  /** Addresses whose owners never confirm are forgotten this many days after the last e-mail. */
-  forgetUnconfirmedAfterDays: 30,
 } as const;
 
 /**

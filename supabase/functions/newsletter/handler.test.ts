@@ -2,47 +2,61 @@
 import { describe, expect, it } from 'vitest';
 import { NEWSLETTER } from '../_shared/limits.ts';
 import { handleRequest, routeOf, type NewsletterDeps } from './handler.ts';
-import type { SignupInput, SignupResult } from './model.ts';
+import type {
+  ListSignupAttempt,
+  ListSignupGate,
+  ListSignupInput,
+  ListSignupResult,
+  ListsDeps,
+} from './model.ts';
 
 const FN = 'https://project.test/functions/v1/newsletter';
 const TOKEN_A = 'A'.repeat(43);
 const TOKEN_B = 'b'.repeat(42) + '_';
+const SITE_LIST = '3f0c9f0e-6a4b-4c7e-9d8a-0b1c2d3e4f50';
 
-function fakeDeps(overrides: Partial<NewsletterDeps> = {}) {
-  const signups: SignupInput[] = [];
+function fakeDeps(overrides: Partial<NewsletterDeps> = {}, lists: Partial<ListsDeps> = {}) {
+  const signups: ListSignupInput[] = [];
+  const attempts: ListSignupAttempt[] = [];
   const calls = { confirm: [] as string[], unsubscribe: [] as string[], deliver: 0 };
-  let result: SignupResult = { status: 'accepted', deliveryId: 'd1' };
+  let gate: ListSignupGate = { status: 'ok', listId: SITE_LIST, captcha: null };
+  let result: ListSignupResult = { status: 'ok' };
   let tokens = 0;
   const deps: NewsletterDeps = {
-    signup: async (input) => {
-      signups.push(input);
-      return result;
-    },
-    confirm: async (token) => {
-      calls.confirm.push(token);
-      return token === TOKEN_A ? 'confirmed' : 'invalid';
-    },
-    unsubscribe: async (token) => {
-      calls.unsubscribe.push(token);
-      return token === TOKEN_B ? 'unsubscribed' : 'invalid';
-    },
-    clientHash: async (req) => `hash(${req.headers.get('x-forwarded-for') ?? ''})`,
     newToken: () => `token-${++tokens}`,
     deliverSoon: () => void calls.deliver++,
     functionUrl: FN,
     siteUrl: 'https://site.test/',
     log: () => undefined,
-    // The owners' lists have tests of their own (lists.test.ts).
+    // The footer signs up to the site's list through the owners' lists' machinery.
     lists: {
-      attempt: async () => ({ status: 'ok', captcha: null }),
+      attempt: async (input) => {
+        attempts.push(input);
+        return gate;
+      },
       checkCaptcha: async () => ({ ok: true }),
-      subscribe: async () => ({ status: 'ok' }),
-      confirm: async () => ({ status: 'invalid' }),
+      subscribe: async (input) => {
+        signups.push(input);
+        return result;
+      },
+      confirm: async (token) => {
+        calls.confirm.push(token);
+        return token === TOKEN_A
+          ? { status: 'confirmed', listName: 'Site news' }
+          : { status: 'invalid' };
+      },
+      unsubscribeToken: async (token) => {
+        calls.unsubscribe.push(token);
+        return token === TOKEN_B
+          ? { status: 'unsubscribed', listName: 'Site news' }
+          : { status: 'invalid' };
+      },
       unsubscribe: async () => ({ status: 'invalid' }),
-      clientHash: async () => 'list-client',
+      clientHash: async (req) => `hash(${req.headers.get('x-forwarded-for') ?? ''})`,
       linkSecret: 'secret',
+      ...lists,
     },
-    // So has a campaign's test (campaign-test.test.ts).
+    // A campaign's test has tests of its own (campaign-test.test.ts).
     campaignTest: {
       userOf: async () => null,
       loadCampaign: async () => null,
@@ -54,7 +68,14 @@ function fakeDeps(overrides: Partial<NewsletterDeps> = {}) {
     },
     ...overrides,
   };
-  return { deps, signups, calls, setResult: (r: SignupResult) => (result = r) };
+  return {
+    deps,
+    signups,
+    attempts,
+    calls,
+    setGate: (g: ListSignupGate) => (gate = g),
+    setResult: (r: ListSignupResult) => (result = r),
+  };
 }
 
 const signup = (body: BodyInit | null, headers: Record<string, string> = {}, method = 'POST') =>
@@ -81,8 +102,8 @@ describe('routeOf', () => {
 });
 
 describe('sign-up', () => {
-  it('answers 202 {ok:true}, passes one normalised address with fresh tokens and starts delivery', async () => {
-    const { deps, signups, calls } = fakeDeps();
+  it('answers 202 {ok:true}, signs one normalised address up to the site list and starts delivery', async () => {
+    const { deps, signups, attempts, calls } = fakeDeps();
     const res = await handleRequest(
       signup(JSON.stringify({ email: '  Ada@Example.COM ' }), { 'x-forwarded-for': '203.0.113.9' }),
       deps,
@@ -92,28 +113,44 @@ describe('sign-up', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('content-range')).toBeNull();
-    expect(signups).toHaveLength(1);
-    const input = signups[0]!;
-    expect(input.email).toBe('ada@example.com');
-    expect(input.ipHash).toBe('hash(203.0.113.9)');
-    expect(input.confirmToken).toBe('token-1');
-    expect(input.unsubscribeToken).toBe('token-2');
-    expect(input.mail.text).toContain('https://site.test/newsletter/confirm?token=token-1');
-    expect(input.mail.text).toContain('https://site.test/newsletter/unsubscribe?token=token-2');
+    // The site's list (none named, so no origin is compared), the client counted first.
+    expect(attempts).toEqual([{ listId: null, origin: null, client: 'hash(203.0.113.9)' }]);
+    expect(signups).toEqual([
+      {
+        listId: SITE_LIST,
+        email: 'ada@example.com',
+        name: null,
+        confirmToken: 'token-1',
+        linkPrefix: 'https://site.test/newsletter/confirm?list=1&token=',
+      },
+    ]);
     expect(calls.deliver).toBe(1);
   });
 
-  it('answers exactly the same when no e-mail was queued (pending in cooldown, or confirmed)', async () => {
-    const queued = fakeDeps();
-    const silent = fakeDeps();
-    silent.setResult({ status: 'accepted', deliveryId: null });
-    const body = JSON.stringify({ email: 'ada@example.com' });
-    const a = await handleRequest(signup(body), queued.deps);
-    const b = await handleRequest(signup(body), silent.deps);
-    expect(b.status).toBe(a.status);
-    expect([...b.headers]).toEqual([...a.headers]);
-    expect(await b.text()).toBe(await a.text());
-    expect(silent.calls.deliver).toBe(0);
+  it('answers 503 not_configured while no list is the site’s, storing nothing', async () => {
+    const { deps, signups, setGate, setResult } = fakeDeps();
+    setGate({ status: 'not_found' });
+    const res = await handleRequest(signup(JSON.stringify({ email: 'a@example.com' })), deps);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: 'not_configured' });
+    expect(signups).toEqual([]);
+    // Deleted between the two steps.
+    setGate({ status: 'ok', listId: SITE_LIST, captcha: null });
+    setResult({ status: 'not_found' });
+    const gone = await handleRequest(signup(JSON.stringify({ email: 'a@example.com' })), deps);
+    expect(gone.status).toBe(503);
+  });
+
+  it('refuses while the site list asks for a CAPTCHA the footer cannot show', async () => {
+    const { deps, signups, setGate } = fakeDeps();
+    setGate({
+      status: 'ok',
+      listId: SITE_LIST,
+      captcha: { provider: 'turnstile', secret: 's' },
+    });
+    const res = await handleRequest(signup(JSON.stringify({ email: 'a@example.com' })), deps);
+    expect(res.status).toBe(403);
+    expect(signups).toEqual([]);
   });
 
   it('takes a urlencoded body with the one field email', async () => {
@@ -209,21 +246,23 @@ describe('sign-up', () => {
   });
 
   it('answers 429 with Retry-After when the client is over its limit, and sends nothing', async () => {
-    const { deps, calls, setResult } = fakeDeps();
-    setResult({ status: 'rate_limited', retryAfter: 12.2 });
+    const { deps, calls, signups, setGate } = fakeDeps();
+    setGate({ status: 'rate_limited', retryAfter: 12.2 });
     const res = await handleRequest(signup(JSON.stringify({ email: 'a@example.com' })), deps);
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('13');
     expect(res.headers.get('access-control-expose-headers')).toContain('Retry-After');
     expect(calls.deliver).toBe(0);
+    expect(signups).toEqual([]);
   });
 
   it('answers 503 when storage fails', async () => {
-    const { deps } = fakeDeps({
-      signup: () => Promise.reject(new Error('down')),
-    });
-    const res = await handleRequest(signup(JSON.stringify({ email: 'a@example.com' })), deps);
-    expect(res.status).toBe(503);
+    for (const broken of ['attempt', 'subscribe'] as const) {
+      const { deps } = fakeDeps({}, { [broken]: () => Promise.reject(new Error('down')) });
+      const res = await handleRequest(signup(JSON.stringify({ email: 'a@example.com' })), deps);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ code: 'storage_failed' });
+    }
   });
 
   it('answers the CORS preflight of supabase-js', async () => {
@@ -251,18 +290,15 @@ describe('links', () => {
       headers: { 'content-type': type },
     });
 
-  it('puts the site pages in the e-mail, or the function itself without a site', async () => {
+  it('links the e-mail to the site’s confirm page, or to the function itself without a site', async () => {
     const withSite = fakeDeps();
     await handleRequest(signup(JSON.stringify({ email: 'a@example.com' })), withSite.deps);
-    expect(withSite.signups[0]!.mail.text).toContain(
-      'https://site.test/newsletter/confirm?token=token-1',
-    );
-    expect(withSite.signups[0]!.mail.text).toContain(
-      'https://site.test/newsletter/unsubscribe?token=token-2',
+    expect(withSite.signups[0]!.linkPrefix).toBe(
+      'https://site.test/newsletter/confirm?list=1&token=',
     );
     const bare = fakeDeps({ siteUrl: null });
     await handleRequest(signup(JSON.stringify({ email: 'a@example.com' })), bare.deps);
-    expect(bare.signups[0]!.mail.text).toContain(`${FN}/confirm?token=token-1`);
+    expect(bare.signups[0]!.linkPrefix).toBe(`${FN}/lists/confirm?token=`);
   });
 
   it('confirms on POST with the token in JSON, and says so in JSON', async () => {
@@ -348,10 +384,11 @@ describe('links', () => {
   });
 
   it('answers 503 when storage fails', async () => {
-    const { deps } = fakeDeps({ confirm: () => Promise.reject(new Error('down')) });
+    const down = { confirm: () => Promise.reject(new Error('down')) };
+    const { deps } = fakeDeps({}, down);
     const res = await handleRequest(post('confirm', JSON.stringify({ token: TOKEN_A })), deps);
     expect(res.status).toBe(503);
-    const bare = fakeDeps({ siteUrl: null, confirm: () => Promise.reject(new Error('down')) });
+    const bare = fakeDeps({ siteUrl: null }, down);
     expect((await handleRequest(link('confirm', TOKEN_A), bare.deps)).status).toBe(503);
   });
 });

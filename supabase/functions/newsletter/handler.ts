@@ -1,11 +1,15 @@
 // The `newsletter` endpoint as a plain function of (Request, dependencies) → Response:
-//   POST /newsletter                 sign up one address: 202 {"ok":true} for every valid
-//                                    address, whether new, pending or already confirmed;
+//   POST /newsletter                 the site's footer: sign up one address to the site's own
+//                                    list (the owners' lists' machinery, lists.ts): 202
+//                                    {"ok":true} for every valid address, whether new, pending or
+//                                    already confirmed; 503 not_configured while no list is the
+//                                    site's (set_site_list());
 //   POST /newsletter/confirm         spend a confirm token (double opt-in): {"token": "…"} or
 //                                    ?token=…, answered in JSON;
-//   POST /newsletter/unsubscribe     spend an unsubscribe token, likewise (also RFC 8058's
-//                                    one-click POST, token in the query);
-//   /newsletter/lists/…, /newsletter/u/…   the owners' lists: see lists.ts.
+//   POST /newsletter/unsubscribe     spend an unsubscribe link of earlier footer mail, likewise
+//                                    (also RFC 8058's one-click POST, token in the query);
+//   /newsletter/lists/…, /newsletter/u/…   the owners' lists: see lists.ts;
+//   /newsletter/campaigns/:id/test   a test of a campaign to its owner: see campaign-test.ts.
 // The e-mail's links open the site's /newsletter/confirm and /newsletter/unsubscribe pages, which
 // act only when the reader presses their button: a mail scanner that fetches every link neither
 // confirms nor unsubscribes anybody. A GET of the function's own link URLs changes nothing either
@@ -13,20 +17,14 @@
 // plain text. Storage, hashing, tokens and the delivery trigger are injected, so this module runs
 // unchanged under Deno and in unit tests.
 import { NEWSLETTER } from '../_shared/limits.ts';
-import { composeConfirmation, linkFor } from './mail.ts';
+import { linkFor, listConfirmLinkPrefix } from './mail.ts';
 import { campaignTestRouteOf, handleCampaignTest, type CampaignTestDeps } from './campaign-test.ts';
 import { handleListRoute, listRouteOf } from './lists.ts';
-import type { ListsDeps, SignupInput, SignupResult } from './model.ts';
+import type { ListsDeps } from './model.ts';
 import { parseSignup, readSmallBody } from './request-body.ts';
 import { functionRoute, matchRoute } from '../_shared/route.ts';
 
 export interface NewsletterDeps {
-  /** Throttles, records the address and queues its confirmation e-mail in one transaction. */
-  signup(input: SignupInput): Promise<SignupResult>;
-  confirm(token: string): Promise<'confirmed' | 'invalid'>;
-  unsubscribe(token: string): Promise<'unsubscribed' | 'invalid'>;
-  /** The salted hash standing in for the request's client (its address never leaves here). */
-  clientHash(req: Request): Promise<string>;
   /** A fresh unguessable link token (see tokens.ts). */
   newToken(): string;
   /** Starts sending queued e-mail without delaying the answer; must never throw. */
@@ -133,37 +131,56 @@ async function handleSignup(req: Request, deps: NewsletterDeps): Promise<Respons
     return refuse(400, 'invalid_email', 'Please enter a valid email.');
   }
 
-  // The e-mail and its tokens are made for every valid request, used or not, so the work done
-  // (and the time taken) does not depend on the address's state.
-  const confirmToken = deps.newToken();
-  const unsubscribeToken = deps.newToken();
-  const mail = composeConfirmation({
-    confirmUrl: linkFor(deps, 'confirm', confirmToken),
-    unsubscribeUrl: linkFor(deps, 'unsubscribe', unsubscribeToken),
-    siteUrl: deps.siteUrl,
-  });
-
-  let result: SignupResult;
+  // The site's list: its client allowance first, as for any list's signup form.
+  let gate;
   try {
-    result = await deps.signup({
+    gate = await deps.lists.attempt({
+      listId: null,
+      origin: null,
+      client: await deps.lists.clientHash(req),
+    });
+  } catch (err) {
+    deps.log(`checking a sign-up failed: ${(err as Error).message}`);
+    return refuse(503, 'storage_failed', 'The sign-up could not be saved. Please try again.');
+  }
+  if (gate.status === 'rate_limited')
+    return refuse(429, 'rate_limited', 'Too many sign-ups from your network. Try again later.', {
+      'Retry-After': String(Math.max(1, Math.ceil(gate.retryAfter))),
+    });
+  if (gate.status !== 'ok') return notConfigured(deps);
+  if (gate.captcha) {
+    // The footer shows no CAPTCHA widget: a site's list with one takes signups from its own form.
+    deps.log(
+      'the site list has a CAPTCHA, which the footer cannot show; turn it off for footer signups',
+    );
+    return refuse(403, 'captcha', 'Sign-ups here need a CAPTCHA this form does not show.');
+  }
+
+  let result;
+  try {
+    result = await deps.lists.subscribe({
+      listId: gate.listId,
       email: parsed.email,
-      ipHash: await deps.clientHash(req),
-      confirmToken,
-      unsubscribeToken,
-      mail,
+      name: null,
+      confirmToken: deps.newToken(),
+      linkPrefix: listConfirmLinkPrefix(deps),
     });
   } catch (err) {
     deps.log(`storing a sign-up failed: ${(err as Error).message}`);
     return refuse(503, 'storage_failed', 'The sign-up could not be saved. Please try again.');
   }
-  if (result.status === 'rate_limited') {
-    const retryAfter = Math.max(1, Math.ceil(result.retryAfter));
-    return refuse(429, 'rate_limited', 'Too many sign-ups from your network. Try again later.', {
-      'Retry-After': String(retryAfter),
-    });
-  }
-  if (result.deliveryId) deps.deliverSoon();
+  if (result.status === 'invalid')
+    return refuse(400, 'invalid_email', 'Please enter a valid email.');
+  if (result.status === 'not_found') return notConfigured(deps);
+  // A confirmation may have been queued (the answer does not say): send it now.
+  deps.deliverSoon();
   return json(202, { ok: true });
+}
+
+/** No list is the site's (or it was just deleted): the operator has to choose one. */
+function notConfigured(deps: NewsletterDeps): Response {
+  deps.log("no list is the site list: run select public.set_site_list('<list id>')");
+  return refuse(503, 'not_configured', 'The newsletter is not taking sign-ups yet.');
 }
 
 type LinkOutcome = 'confirmed' | 'unsubscribed' | 'invalid';
@@ -175,7 +192,11 @@ async function spend(
   deps: NewsletterDeps,
 ): Promise<LinkOutcome> {
   if (!TOKEN.test(token)) return 'invalid';
-  return action === 'confirm' ? deps.confirm(token) : deps.unsubscribe(token);
+  const outcome =
+    action === 'confirm'
+      ? await deps.lists.confirm(token)
+      : await deps.lists.unsubscribeToken(token);
+  return outcome.status;
 }
 
 const INVALID_LINK = 'This link is not valid: it has expired or was already used.';

@@ -16,11 +16,7 @@ import { linkSecretFromEnv } from '../_shared/list-unsubscribe.ts';
 import { createOutbox } from '../_shared/outbox/worker.ts';
 import { handleRequest, type NewsletterDeps } from './handler.ts';
 import { renderCampaignMarkdown } from '../_shared/outbox/campaign-markdown.ts';
-import {
-  createCampaignTestStore,
-  createListsStore,
-  createNewsletterStore,
-} from './supabase-store.ts';
+import { createCampaignTestStore, createListsStore } from './supabase-store.ts';
 import { newToken } from './tokens.ts';
 
 const env = (name: string) => Deno.env.get(name);
@@ -36,7 +32,6 @@ const serviceKey = required('SUPABASE_SERVICE_ROLE_KEY');
 const supabase = createClient(supabaseUrl, serviceKey, {
   auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 });
-const store = createNewsletterStore(supabase);
 const listsStore = createListsStore(supabase);
 const campaignTestStore = createCampaignTestStore(supabase);
 const salt = clientSaltFromEnv(env);
@@ -70,11 +65,6 @@ function deliverSoon() {
 }
 
 const deps: NewsletterDeps = {
-  signup: store.signup,
-  confirm: store.confirm,
-  unsubscribe: store.unsubscribe,
-  // No proxy rewrite leads here, so the client is always the entry Supabase's gateway appended.
-  clientHash: (req) => hashClientKey(rateLimitKey(clientIp(req.headers)), salt, 'newsletter'),
   newToken,
   deliverSoon,
   // SUPABASE_URL is the gateway's internal address on self-hosted Supabase; links need the public one.
@@ -101,8 +91,9 @@ const deps: NewsletterDeps = {
         },
       ),
     confirm: listsStore.confirm,
+    unsubscribeToken: listsStore.unsubscribeToken,
     unsubscribe: listsStore.unsubscribe,
-    // Apart from the footer's hashes: a list's allowance is its owner's, not the site's.
+    // Apart from the forms' hashes; the footer's signups are the site list's.
     clientHash: (req) =>
       hashClientKey(rateLimitKey(clientIp(req.headers)), salt, 'newsletter-lists'),
     linkSecret: linkSecretFromEnv(env),

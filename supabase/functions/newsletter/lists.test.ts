@@ -26,7 +26,7 @@ function fakeDeps(overrides: Partial<NewsletterDeps> = {}, lists: Partial<ListsD
   const signups: ListSignupInput[] = [];
   const attempts: ListSignupAttempt[] = [];
   const captchaChecks: ListCaptchaCheck[] = [];
-  let gate: ListSignupGate = { status: 'ok', captcha: null };
+  let gate: ListSignupGate = { status: 'ok', listId: LIST, captcha: null };
   let verdict: CaptchaVerdict = { ok: true };
   const calls = {
     confirm: [] as string[],
@@ -35,10 +35,6 @@ function fakeDeps(overrides: Partial<NewsletterDeps> = {}, lists: Partial<ListsD
   };
   let result: ListSignupResult = { status: 'ok' };
   const deps: NewsletterDeps = {
-    signup: async () => ({ status: 'accepted', deliveryId: null }),
-    confirm: async () => 'invalid',
-    unsubscribe: async () => 'invalid',
-    clientHash: async () => 'footer-client',
     newToken: () => TOKEN,
     deliverSoon: () => void calls.deliver++,
     functionUrl: FN,
@@ -63,6 +59,7 @@ function fakeDeps(overrides: Partial<NewsletterDeps> = {}, lists: Partial<ListsD
           ? { status: 'confirmed', listName: 'Shop news' }
           : { status: 'invalid' };
       },
+      unsubscribeToken: async () => ({ status: 'invalid' }),
       unsubscribe: async (subscriberId, campaignId) => {
         calls.unsubscribe.push([subscriberId, campaignId]);
         return { status: 'unsubscribed', listName: 'Shop news' };
@@ -229,7 +226,7 @@ describe('a list’s signup form', () => {
     // Refused before the address is looked at.
     expect(signups).toEqual([]);
 
-    setGate({ status: 'ok', captcha: null });
+    setGate({ status: 'ok', listId: LIST, captcha: null });
     setResult({ status: 'not_found' });
     expect((await handleRequest(fetchPost({ email: 'a@example.com' }), deps)).status).toBe(404);
 
@@ -270,7 +267,7 @@ describe('a list’s signup form', () => {
 
   it('checks the list’s CAPTCHA after counting the client, and signs up only a solved one', async () => {
     const { deps, signups, attempts, captchaChecks, setGate, setVerdict } = fakeDeps();
-    setGate({ status: 'ok', captcha: { provider: 'turnstile', secret: 'sekret' } });
+    setGate({ status: 'ok', listId: LIST, captcha: { provider: 'turnstile', secret: 'sekret' } });
 
     setVerdict({ ok: false, kind: 'missing', detail: 'no token' });
     const missing = await handleRequest(fetchPost({ email: 'a@example.com' }), deps);
@@ -310,7 +307,7 @@ describe('a list’s signup form', () => {
 
   it('reads only the token field of the list’s provider', async () => {
     const { deps, captchaChecks, setGate } = fakeDeps();
-    setGate({ status: 'ok', captcha: { provider: 'hcaptcha', secret: 's' } });
+    setGate({ status: 'ok', listId: LIST, captcha: { provider: 'hcaptcha', secret: 's' } });
     await handleRequest(
       fetchPost({
         email: 'a@example.com',

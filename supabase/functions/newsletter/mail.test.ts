@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { composeConfirmation, linkFor } from './mail.ts';
+import { linkFor, listConfirmLinkPrefix } from './mail.ts';
 
 describe('linkFor', () => {
   const functionUrl = 'https://p.test/functions/v1/newsletter/';
@@ -18,31 +18,14 @@ describe('linkFor', () => {
   });
 });
 
-describe('composeConfirmation', () => {
-  const input = {
-    confirmUrl: 'https://p.test/functions/v1/newsletter/confirm?token=abc&x="<y>"',
-    unsubscribeUrl: 'https://p.test/functions/v1/newsletter/unsubscribe?token=def',
-    siteUrl: 'https://news.example.com/',
-  };
-
-  it('carries the confirm and the unsubscribe link in both parts', () => {
-    const mail = composeConfirmation(input);
-    expect(mail.subject).toBe('Please confirm your newsletter subscription');
-    expect(mail.text).toContain(input.confirmUrl);
-    expect(mail.text).toContain(input.unsubscribeUrl);
-    expect(mail.text).toContain('the newsletter of news.example.com');
-    expect(mail.html).toContain(`href="${input.unsubscribeUrl}"`);
-  });
-
-  it('escapes every value placed in HTML', () => {
-    const mail = composeConfirmation(input);
-    expect(mail.html).toContain(
-      'href="https://p.test/functions/v1/newsletter/confirm?token=abc&amp;x=&quot;&lt;y&gt;&quot;"',
+describe('listConfirmLinkPrefix', () => {
+  it("opens the site's confirm page for a list's token, or the function without a site", () => {
+    const functionUrl = 'https://p.test/functions/v1/newsletter/';
+    expect(listConfirmLinkPrefix({ siteUrl: 'https://site.test/', functionUrl })).toBe(
+      'https://site.test/newsletter/confirm?list=1&token=',
     );
-    expect(mail.html).not.toContain('"<y>"');
-  });
-
-  it('names no site when none is configured', () => {
-    expect(composeConfirmation({ ...input, siteUrl: null }).text).toContain('our newsletter');
+    expect(listConfirmLinkPrefix({ siteUrl: null, functionUrl })).toBe(
+      'https://p.test/functions/v1/newsletter/lists/confirm?token=',
+    );
   });
 });

@@ -1,23 +1,11 @@
-// What the newsletter works with, whatever stores it: a sign-up as it asks storage to record it
-// (address, client hash, both tokens and the rendered e-mail) and storage's answer.
+// What the newsletter works with, whatever stores it: a signup to a list as it asks storage to
+// record it, and storage's answers.
 import type { CaptchaProvider, CaptchaVerdict } from '../_shared/captcha.ts';
-import type { ConfirmationMail } from './mail.ts';
-
-export interface SignupInput {
-  email: string;
-  ipHash: string;
-  confirmToken: string;
-  unsubscribeToken: string;
-  mail: ConfirmationMail;
-}
-
-export type SignupResult =
-  | { status: 'accepted'; deliveryId: string | null }
-  | { status: 'rate_limited'; retryAfter: number };
 
 /** The first step of a signup to an owner's list (list_signup_attempt()). */
 export interface ListSignupAttempt {
-  listId: string;
+  /** null: the site's own list (the footer's signup), whose origin is not compared. */
+  listId: string | null;
   /** The page's origin (Origin, else the Referer's); the database compares the list's. */
   origin: string | null;
   /** The salted hash standing in for the client, counted whatever follows. */
@@ -26,7 +14,12 @@ export interface ListSignupAttempt {
 
 /** list_signup_attempt()'s answer: go on (with the list's CAPTCHA, if any), or why not. */
 export type ListSignupGate =
-  | { status: 'ok'; captcha: { provider: CaptchaProvider; secret: string | null } | null }
+  | {
+      status: 'ok';
+      /** The list (the site's, when none was named). */
+      listId: string;
+      captcha: { provider: CaptchaProvider; secret: string | null } | null;
+    }
   | { status: 'not_found' }
   | { status: 'foreign_origin' }
   | { status: 'rate_limited'; retryAfter: number };
@@ -61,6 +54,8 @@ export interface ListsDeps {
   /** The provider's verdict on a visitor's CAPTCHA token, checked with the list's secret. */
   checkCaptcha(input: ListCaptchaCheck): Promise<CaptchaVerdict>;
   confirm(token: string): Promise<ListConfirmResult>;
+  /** list_unsubscribe_token(): an unsubscribe link of earlier footer mail. */
+  unsubscribeToken(token: string): Promise<ListUnsubscribeResult>;
   /** list_unsubscribe(), once the link's signature is verified; campaign null for '-'. */
   unsubscribe(subscriberId: string, campaignId: string | null): Promise<ListUnsubscribeResult>;
   /** The salted hash standing in for the request's client, apart from the footer's. */

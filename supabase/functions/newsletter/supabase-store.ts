@@ -1,9 +1,8 @@
-// Storage for the newsletter endpoint through supabase-js with the service role: one RPC per
-// request, each its own transaction (see migration 20261124130000_newsletter_double_opt_in.sql,
-// and for the owners' lists supabase/schemas/13-newsletter.sql).
+// Storage for the newsletter endpoint through supabase-js with the service role: one RPC per step,
+// each its own transaction (supabase/schemas/13-newsletter.sql).
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { isCaptchaProvider } from '../_shared/captcha.ts';
-import { CAMPAIGNS, LISTS, NEWSLETTER } from '../_shared/limits.ts';
+import { CAMPAIGNS, LISTS } from '../_shared/limits.ts';
 import type { TestCampaign, TestQueued } from './campaign-test.ts';
 import type {
   ListConfirmResult,
@@ -12,53 +11,9 @@ import type {
   ListSignupInput,
   ListSignupResult,
   ListUnsubscribeResult,
-  SignupInput,
-  SignupResult,
 } from './model.ts';
 
 const HOUR = 60 * 60;
-
-export function createNewsletterStore(client: SupabaseClient) {
-  return {
-    async signup(input: SignupInput): Promise<SignupResult> {
-      const { data, error } = await client.rpc('request_newsletter_subscription', {
-        p_email: input.email,
-        p_ip_hash: input.ipHash,
-        p_confirm_token: input.confirmToken,
-        p_unsubscribe_token: input.unsubscribeToken,
-        p_mail: input.mail,
-        p_per_minute: NEWSLETTER.ratePerMinute,
-        p_per_day: NEWSLETTER.ratePerDay,
-        p_cooldown_seconds: NEWSLETTER.confirmationCooldownHours * HOUR,
-        p_confirm_ttl_seconds: NEWSLETTER.confirmLinkTtlHours * HOUR,
-        p_forget_pending_seconds: NEWSLETTER.forgetUnconfirmedAfterDays * 24 * HOUR,
-      });
-      if (error) throw new Error(`request_newsletter_subscription: ${error.message}`);
-      const result = data as { status: string; delivery_id?: string | null; retry_after?: number };
-      if (result.status === 'accepted')
-        return { status: 'accepted', deliveryId: result.delivery_id ?? null };
-      if (result.status === 'rate_limited')
-        return { status: 'rate_limited', retryAfter: Number(result.retry_after) };
-      throw new Error(
-        `request_newsletter_subscription: unexpected answer ${JSON.stringify(result)}`,
-      );
-    },
-
-    async confirm(token: string): Promise<'confirmed' | 'invalid'> {
-      const { data, error } = await client.rpc('confirm_newsletter_subscription', {
-        p_token: token,
-      });
-      if (error) throw new Error(`confirm_newsletter_subscription: ${error.message}`);
-      return data === 'confirmed' ? 'confirmed' : 'invalid';
-    },
-
-    async unsubscribe(token: string): Promise<'unsubscribed' | 'invalid'> {
-      const { data, error } = await client.rpc('unsubscribe_newsletter', { p_token: token });
-      if (error) throw new Error(`unsubscribe_newsletter: ${error.message}`);
-      return data === 'unsubscribed' ? 'unsubscribed' : 'invalid';
-    },
-  };
-}
 
 /** The caps list_subscribe() applies, from LISTS (its own defaults are the same numbers). */
 const LIST_CAPS = {
@@ -96,6 +51,7 @@ export function createListsStore(client: Pick<SupabaseClient, 'rpc'>) {
         case 'ok':
           return {
             status: 'ok',
+            listId: String(answer.list_id),
             captcha: isCaptchaProvider(answer.captcha_provider)
               ? {
                   provider: answer.captcha_provider,
@@ -141,6 +97,14 @@ export function createListsStore(client: Pick<SupabaseClient, 'rpc'>) {
         return { status: 'confirmed', listName: String(answer.list_name ?? '') };
       if (answer?.status === 'invalid') return { status: 'invalid' };
       throw unexpected('list_confirm', answer);
+    },
+
+    async unsubscribeToken(token: string): Promise<ListUnsubscribeResult> {
+      const answer = await call('list_unsubscribe_token', { p_token: token });
+      if (answer?.status === 'unsubscribed')
+        return { status: 'unsubscribed', listName: String(answer.list_name ?? '') };
+      if (answer?.status === 'invalid') return { status: 'invalid' };
+      throw unexpected('list_unsubscribe_token', answer);
     },
 
     async unsubscribe(

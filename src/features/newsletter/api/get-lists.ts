@@ -5,7 +5,7 @@ import type { NewsletterList } from '../newsletter-types';
 import { newsletterKeys } from './query-keys';
 
 export const LIST_COLUMNS =
-  'id, user_id, name, from_name, reply_to, allowed_origin, confirm_message, captcha_provider, captcha_site_key, created_at, updated_at';
+  'id, user_id, name, from_name, reply_to, allowed_origin, confirm_message, captcha_provider, captcha_site_key, site_list, created_at, updated_at';
 
 async function getLists(): Promise<NewsletterList[]> {
   const { data, error } = await supabase

@@ -23,6 +23,7 @@ export function makeList(overrides: Partial<NewsletterList> = {}): NewsletterLis
     confirm_message: '',
     captcha_provider: null,
     captcha_site_key: null,
+    site_list: false,
     created_at: at(sequence),
     updated_at: at(sequence),
     ...overrides,
