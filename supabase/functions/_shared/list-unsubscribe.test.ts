@@ -1,5 +1,6 @@
 // @vitest-environment node
-import { describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
 import {
   linkSecretFromEnv,
   listUnsubscribeUrl,
@@ -70,6 +71,29 @@ describe('the signed one-click link', () => {
     expect(await unsubscribePageUrl('https://site.test/', S, C, SECRET)).toBe(
       `https://site.test/newsletter/unsubscribe?u=${S}&c=${C}&sig=${link.signature}`,
     );
+  });
+
+  it('signs as links already sent were signed: HMAC(HMAC(secret, purpose), ids)', async () => {
+    const key = createHmac('sha256', SECRET)
+      .update('tinyback newsletter list-unsubscribe link v1')
+      .digest();
+    const expected = createHmac('sha256', key).update(`${S}.${C}`).digest('base64url');
+    expect((await signUnsubscribe(S, C, SECRET)).signature).toBe(expected);
+  });
+
+  it('imports the key once per secret, however many links it signs', async () => {
+    const importKey = vi.spyOn(crypto.subtle, 'importKey');
+    try {
+      const links = await Promise.all(
+        Array.from({ length: 50 }, () => signUnsubscribe(S, C, 'derived:key-once')),
+      );
+      await Promise.all(links.map((link) => verifyUnsubscribe(link, 'derived:key-once')));
+      // The secret's own key, then the link key derived from it.
+      expect(importKey).toHaveBeenCalledTimes(2);
+      expect(new Set(links.map((l) => l.signature)).size).toBe(1);
+    } finally {
+      importKey.mockRestore();
+    }
   });
 
   it('signs with NEWSLETTER_LINK_SECRET when set, else with the service-role key', () => {

@@ -42,23 +42,22 @@ function base64url(bytes: ArrayBuffer): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-async function hmac(key: BufferSource, message: string): Promise<ArrayBuffer> {
-  const cryptoKey = await crypto.subtle.importKey(
-    'raw',
-    key,
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  return crypto.subtle.sign('HMAC', cryptoKey, encoder.encode(message));
+function hmacKey(key: BufferSource): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 }
 
-// The derived key, per secret (one per process in practice).
-const keys = new Map<string, Promise<ArrayBuffer>>();
-function linkKey(secret: string): Promise<ArrayBuffer> {
+// The link key, derived from the secret and imported once per secret (one per process in
+// practice): a campaign signs a link per message, and importing the key for each one cost as
+// much as the signature and left a CryptoKey of garbage per message.
+const keys = new Map<string, Promise<CryptoKey>>();
+function linkKey(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
-    key = hmac(encoder.encode(secret), PURPOSE);
+    key = hmacKey(encoder.encode(secret))
+      .then((outer) => crypto.subtle.sign('HMAC', outer, encoder.encode(PURPOSE)))
+      .then(hmacKey);
+    // A failure is not kept: the next link tries again.
+    key.catch(() => keys.delete(secret));
     keys.set(secret, key);
   }
   return key;
@@ -75,7 +74,10 @@ function canonical(
 }
 
 async function signatureOf(subscriber: string, campaign: string, secret: string) {
-  return base64url(await hmac(await linkKey(secret), `${subscriber}.${campaign}`));
+  const key = await linkKey(secret);
+  return base64url(
+    await crypto.subtle.sign('HMAC', key, encoder.encode(`${subscriber}.${campaign}`)),
+  );
 }
 
 export interface SignedUnsubscribe {
