@@ -117,6 +117,40 @@ describe('applySubscriberChange', () => {
   });
 });
 
+describe('applySubscriberChange and the counts by status', () => {
+  it('moves the counts at once as far as the cached pages tell, then reads them again', () => {
+    const list = makeList();
+    const ada = makeSubscriber(list, { status: 'confirmed' });
+    const bob = makeSubscriber(list, { status: 'pending' });
+    const { client } = clientWithPages([
+      [newsletterKeys.subscriberPage(list.id, FIRST), { rows: [bob, ada], total: 2 }],
+    ]);
+    const countsKey = newsletterKeys.subscriberCounts(list.id);
+    client.setQueryData(countsKey, { pending: 1, confirmed: 1, unsubscribed: 0, bounced: 0 });
+    const change = (eventType: 'INSERT' | 'UPDATE' | 'DELETE', row: object) =>
+      applySubscriberChange(client, {
+        table: 'list_subscribers',
+        eventType,
+        new: eventType === 'DELETE' ? {} : (row as Record<string, unknown>),
+        old: eventType === 'DELETE' ? { id: (row as { id: string }).id } : {},
+      });
+    change('UPDATE', { ...ada, status: 'unsubscribed' });
+    change('UPDATE', { ...bob, status: 'confirmed' });
+    change('INSERT', makeSubscriber(list, { status: 'pending' }));
+    // Unknown to every cached page: its old status is not known here, so it waits for the read.
+    change('UPDATE', makeSubscriber(list, { status: 'bounced' }));
+    change('DELETE', { ...bob });
+    vi.advanceTimersByTime(150);
+    expect(client.getQueryData(countsKey)).toEqual({
+      pending: 1,
+      confirmed: 0,
+      unsubscribed: 1,
+      bounced: 0,
+    });
+    expect(client.getQueryState(countsKey)?.isInvalidated).toBe(true);
+  });
+});
+
 describe('removeSubscriberFromPages', () => {
   it("takes the removed subscriber off its list's cached pages", async () => {
     const list = makeList();

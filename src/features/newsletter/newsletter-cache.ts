@@ -6,7 +6,13 @@ import type { QueryClient } from '@tanstack/react-query';
 import { changedId, mergeIntoList, type RowChange } from '../../lib/merge-change';
 import { refetchSoon } from '../../lib/refetch-soon';
 import { newsletterKeys } from './api/query-keys';
-import type { Campaign, Subscriber } from './newsletter-types';
+import type { SubscriberCounts } from './api/get-subscriber-counts';
+import {
+  SUBSCRIBER_STATUSES,
+  type Campaign,
+  type Subscriber,
+  type SubscriberStatus,
+} from './newsletter-types';
 import type { SubscriberPage } from './subscriber-query';
 
 const newestFirst = (
@@ -62,15 +68,64 @@ function patchPage(
   return { rows, total: Math.max(0, page.total - removed) };
 }
 
+type Known = Map<string, { listId: string; status: SubscriberStatus }>;
+
+/**
+ * How the changes move the counts by status, per list, as far as the cache can tell: a new row
+ * adds to its status; a row the cached pages hold moves from its status to the new one, or leaves
+ * it when deleted. A change of a row no page holds is left to the counts' next read.
+ */
+function countMoves(known: Known, changes: readonly RowChange[]) {
+  const moves = new Map<string, Partial<Record<SubscriberStatus, number>>>();
+  const move = (listId: string, status: SubscriberStatus, by: number) => {
+    const counts = moves.get(listId) ?? {};
+    counts[status] = (counts[status] ?? 0) + by;
+    moves.set(listId, counts);
+  };
+  for (const change of changes) {
+    const id = changedId(change);
+    if (!id) continue;
+    const before = known.get(id);
+    if (change.eventType === 'DELETE') {
+      if (before) move(before.listId, before.status, -1);
+      known.delete(id);
+      continue;
+    }
+    const { list_id: listId, status } = change.new;
+    if (typeof listId !== 'string' || !SUBSCRIBER_STATUSES.includes(status as SubscriberStatus))
+      continue;
+    const after = { listId, status: status as SubscriberStatus };
+    if (before && before.status !== after.status) {
+      move(before.listId, before.status, -1);
+      move(listId, after.status, 1);
+    } else if (!before && change.eventType === 'INSERT') move(listId, after.status, 1);
+    known.set(id, after);
+  }
+  return moves;
+}
+
 function flushSubscriberChanges(client: QueryClient) {
   const changes = pendingSubscriberChanges.get(client) ?? [];
   pendingSubscriberChanges.delete(client);
   const summary = summarise(changes);
+  const pages = client.getQueryCache().findAll({ queryKey: newsletterKeys.subscriberLists() });
+  const known: Known = new Map();
+  for (const query of pages)
+    for (const row of (query.state.data as SubscriberPage | undefined)?.rows ?? [])
+      known.set(row.id, { listId: row.list_id, status: row.status });
+  // The counts by status move at once with what the cache knows; their read follows below.
+  for (const [listId, moves] of countMoves(known, changes)) {
+    const key = newsletterKeys.subscriberCounts(listId);
+    const counts = client.getQueryData<SubscriberCounts>(key);
+    if (!counts) continue;
+    const next = { ...counts };
+    for (const status of SUBSCRIBER_STATUSES)
+      next[status] = Math.max(0, next[status] + (moves[status] ?? 0));
+    client.setQueryData(key, next);
+  }
   // What shows at once: a status that changed (a confirmation, an unsubscription, a bounce) and a
   // row that is gone, on every cached page that holds them.
-  for (const query of client
-    .getQueryCache()
-    .findAll({ queryKey: newsletterKeys.subscriberLists() })) {
+  for (const query of pages) {
     const listId = query.queryKey[2];
     if (typeof listId !== 'string') continue;
     client.setQueryData<SubscriberPage>(query.queryKey, (page) =>
