@@ -2,7 +2,9 @@
 // into a page on another origin; a visitor subscribes there and confirms through the link of the
 // mail in the catcher (on the button press); the owner sends a campaign; the visitor's copy carries
 // List-Unsubscribe and List-Unsubscribe-Post; one POST to the header's URL unsubscribes them, and
-// the owner's open list shows it live.
+// the owner's open list shows it live. The link in the mail's body needs nothing more than opening
+// it: its page posts the unsubscribe by itself, once. The owner's search runs on the server, its
+// LIKE and PostgREST characters taken as themselves.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { useE2e } from './support/session';
 import { signedInUser } from './support/auth';
@@ -113,8 +115,51 @@ describe('owner newsletter in Chromium', () => {
       });
       expect(answer.status).toBe(200);
       await again.getByText('Unsubscribed').waitFor({ timeout: 20_000 });
+      // The counts by status follow too.
+      const counts = owner.getByRole('group', { name: 'Subscribers by status' });
+      await expect
+        .poll(() => counts.innerText(), { timeout: 20_000 })
+        .toMatch(/Confirmed\s+0\s+Unsubscribed\s+1/);
       await e2e.shot(owner, 'unsubscribed');
+
+      // The body's link: opening it is the one click. Its page posts the signed link once, by
+      // itself, and says so (here the address is already off the list: the answer is the same).
+      const bodyLink =
+        /\/newsletter\/unsubscribe\?u=[0-9a-f-]+&c=[0-9a-f-]+&sig=[A-Za-z0-9_-]+/.exec(
+          message.text ?? '',
+        )?.[0];
+      expect(bodyLink, message.text).toBeTruthy();
+      const posts: string[] = [];
+      visitor.on('request', (request) => {
+        if (request.method() === 'POST' && request.url().includes('/functions/v1/newsletter/u/'))
+          posts.push(request.url());
+      });
+      await visitor.goto(bodyLink!);
+      await visitor
+        .getByRole('status')
+        .filter({ hasText: `You are unsubscribed from ${listName}.` })
+        .waitFor({ timeout: 20_000 });
+      expect(posts).toHaveLength(1);
+      expect(new URL(visitor.url()).search).toBe('?list=1');
+      expect(await seriousViolations(visitor)).toEqual([]);
+      await e2e.shot(visitor, 'unsubscribed-by-link');
+
+      // The owner's search, asked of the server: the characters that mean something to LIKE or
+      // to PostgREST's filter syntax find nothing instead of breaking the request.
+      const search = owner.getByRole('searchbox', { name: 'Search subscribers' });
+      await search.fill(',()_%*"\\.:');
+      await owner
+        .getByRole('status')
+        .filter({ hasText: 'No matching subscribers' })
+        .waitFor({ timeout: 20_000 });
+      await search.fill(email.slice(0, 12).toUpperCase());
+      await again.getByText('Unsubscribed').waitFor({ timeout: 20_000 });
+      await owner
+        .getByRole('status')
+        .filter({ hasText: 'Showing 1–1 of 1 matching subscriber' })
+        .waitFor({ timeout: 20_000 });
       expect(e2e.errorsOf(owner)).toEqual([]);
+      expect(e2e.errorsOf(visitor)).toEqual([]);
     },
   );
 });
