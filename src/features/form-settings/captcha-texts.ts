@@ -6,9 +6,8 @@
 import { CAPTCHA_WIDGETS } from '../../config/captcha';
 import type { CaptchaProvider } from '../../lib/database';
 
-/** As the database checks them (20261124180000_captcha.sql). */
-export const SITE_KEY_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
-export const SECRET_PATTERN = /^[!-~]{1,500}$/;
+/** As the database checks them (set_form_captcha()). */
+export { SECRET_PATTERN, SITE_KEY_PATTERN } from '../../components/captcha-keys';
 
 /** "Posts need a Turnstile check." / "Off: …" */
 export function describeCaptcha(provider: CaptchaProvider | null): string {

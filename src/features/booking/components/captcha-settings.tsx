@@ -3,54 +3,17 @@
 // from the form and never shown again, so an empty secret field keeps the saved one.
 import { useId } from 'react';
 import { useFormik } from 'formik';
-import * as yup from 'yup';
-import { Box, Field, Heading, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Box, Heading, Stack, Text } from '@chakra-ui/react';
+import {
+  CaptchaKeyFields,
+  captchaKeysSchema,
+  type CaptchaKeyValues,
+} from '../../../components/captcha-keys';
 import { SettingSaveRow } from '../../../components/setting-states';
-import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
-import { CAPTCHA_PROVIDERS, CAPTCHA_WIDGETS } from '../../../config/captcha';
-import type { CaptchaProvider } from '../../../lib/database';
+import { CAPTCHA_WIDGETS } from '../../../config/captcha';
 import { useSetBookingCaptcha } from '../api/set-booking-captcha';
 import type { BookingFormRow } from '../booking-form-schema';
-
-/** As set_booking_captcha() checks them. */
-const SITE_KEY_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
-const SECRET_PATTERN = /^[!-~]{1,500}$/;
-
-interface CaptchaValues {
-  provider: CaptchaProvider | '';
-  siteKey: string;
-  secret: string;
-}
-
-function captchaSchema(saved: CaptchaProvider | null) {
-  return yup.object({
-    provider: yup.string(),
-    siteKey: yup.string().when('provider', {
-      is: (provider: string | undefined) => Boolean(provider),
-      then: (schema) =>
-        schema
-          .trim()
-          .required('Enter the site key.')
-          .matches(SITE_KEY_PATTERN, 'Enter the site key exactly as the provider shows it.'),
-    }),
-    secret: yup.string().when('provider', {
-      is: (provider: string | undefined) => Boolean(provider),
-      then: (schema) =>
-        schema
-          .trim()
-          .test('needed', 'Enter the secret key.', function (secret) {
-            // A new provider needs its own secret; the same one keeps the saved secret.
-            return Boolean(secret) || (this.parent as CaptchaValues).provider === saved;
-          })
-          .test(
-            'format',
-            'Enter the secret key exactly as the provider shows it.',
-            (secret) => !secret || SECRET_PATTERN.test(secret),
-          ),
-    }),
-  });
-}
 
 /** What a failed save says; the database's own sentences (22023) as they are. */
 function describeCaptchaError(error: unknown): string {
@@ -70,9 +33,9 @@ export function CaptchaSettings({
   const providerId = useId();
   const save = useSetBookingCaptcha();
   const saved = form.captcha_provider;
-  const formik = useFormik<CaptchaValues>({
+  const formik = useFormik<CaptchaKeyValues>({
     initialValues: { provider: saved ?? '', siteKey: form.captcha_site_key ?? '', secret: '' },
-    validationSchema: captchaSchema(saved),
+    validationSchema: captchaKeysSchema(saved),
     onSubmit: async (values, helpers) => {
       helpers.setStatus(undefined);
       try {
@@ -101,9 +64,6 @@ export function CaptchaSettings({
       }
     },
   });
-  const shown = (field: keyof CaptchaValues) =>
-    formik.submitCount > 0 ? formik.errors[field] : undefined;
-  const provider = formik.values.provider || null;
 
   return (
     <Box as="section" aria-labelledby={headingId} minW="0">
@@ -117,57 +77,15 @@ export function CaptchaSettings({
       </Text>
       <form onSubmit={formik.handleSubmit} noValidate aria-label="Spam protection">
         <Stack gap="4" maxW="xl">
-          <Field.Root>
-            <Field.Label htmlFor={providerId}>CAPTCHA</Field.Label>
-            <NativeSelect.Root size="sm">
-              <NativeSelect.Field id={providerId} {...formik.getFieldProps('provider')}>
-                <option value="">Off</option>
-                {CAPTCHA_PROVIDERS.map((name) => (
-                  <option key={name} value={name}>
-                    {CAPTCHA_WIDGETS[name].label}
-                  </option>
-                ))}
-              </NativeSelect.Field>
-              <NativeSelect.Indicator />
-            </NativeSelect.Root>
-            {provider && (
-              <Field.HelperText>
-                Create the keys for your site’s domain at{' '}
-                <Link
-                  href={CAPTCHA_WIDGETS[provider].keysUrl}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  color="teal.700"
-                >
-                  {CAPTCHA_WIDGETS[provider].label}
-                </Link>
-                .
-              </Field.HelperText>
-            )}
-          </Field.Root>
-          {provider && (
-            <>
-              <TextField
-                label="Site key"
-                autoComplete="off"
-                spellCheck={false}
-                {...formik.getFieldProps('siteKey')}
-                error={shown('siteKey')}
-                required
-              />
-              <TextField
-                label="Secret key"
-                type="password"
-                autoComplete="off"
-                spellCheck={false}
-                placeholder={provider === saved ? 'Saved — leave empty to keep it' : undefined}
-                {...formik.getFieldProps('secret')}
-                hint="Stored apart from the form and never shown again."
-                error={shown('secret')}
-                required={provider !== saved}
-              />
-            </>
-          )}
+          <CaptchaKeyFields
+            formik={formik}
+            saved={saved}
+            providerId={providerId}
+            providerLabel="CAPTCHA"
+            origin={null}
+            siteKeyHint="Public: it goes into your booking page."
+            checks="each booking"
+          />
           <SettingSaveRow
             error={formik.status}
             saving={formik.isSubmitting}

@@ -5,21 +5,19 @@
 // the new one, or their posts are refused.
 import { memo, useId, useState } from 'react';
 import { useFormik } from 'formik';
-import * as yup from 'yup';
-import { Alert, Badge, Field, Heading, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
-import { TextField } from '../../../components/text-field';
+import { Alert, Badge, Heading, Link, Stack, Text } from '@chakra-ui/react';
+import {
+  CaptchaKeyFields,
+  captchaKeysSchema,
+  type CaptchaKeyValues,
+} from '../../../components/captcha-keys';
 import { notify } from '../../../components/toaster';
 import { paths } from '../../../config/paths';
 import type { Tables } from '../../../lib/database';
 import { useSaveCaptcha } from '../api/save-captcha';
-import { CAPTCHA_PROVIDERS, CAPTCHA_WIDGETS } from '../../../config/captcha';
+import { CAPTCHA_WIDGETS } from '../../../config/captcha';
 import type { CaptchaProvider } from '../../../lib/database';
-import {
-  SECRET_PATTERN,
-  SITE_KEY_PATTERN,
-  describeCaptcha,
-  describeCaptchaError,
-} from '../captcha-texts';
+import { describeCaptcha, describeCaptchaError } from '../captcha-texts';
 import { SettingSaveRow } from '../../../components/setting-states';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 
@@ -27,44 +25,10 @@ export interface CaptchaSectionProps {
   form: Pick<Tables<'forms'>, 'id' | 'allowed_origin' | 'captcha_provider' | 'captcha_site_key'>;
 }
 
-interface Values {
-  provider: CaptchaProvider | '';
-  siteKey: string;
-  secret: string;
-}
-
 interface Saved {
   provider: CaptchaProvider | null;
   siteKey: string | null;
 }
-
-/** A secret is needed unless one is stored for this very provider (the provider is only set with one). */
-const schemaFor = (saved: Saved) =>
-  yup.object({
-    provider: yup.string(),
-    siteKey: yup
-      .string()
-      .trim()
-      .when('provider', {
-        // Formik validates '' as undefined: "off" is any falsy value.
-        is: (p?: string) => Boolean(p),
-        then: (s) =>
-          s
-            .required('Enter the site key.')
-            .matches(SITE_KEY_PATTERN, 'Enter the site key exactly as the provider shows it.'),
-      }),
-    secret: yup
-      .string()
-      .trim()
-      .matches(SECRET_PATTERN, {
-        message: 'Enter the secret key exactly as the provider shows it.',
-        excludeEmptyString: true,
-      })
-      .when('provider', {
-        is: (p?: string) => Boolean(p) && p !== saved.provider,
-        then: (s) => s.required('Enter the secret key.'),
-      }),
-  });
 
 // Memoised: the dialog re-renders on every keystroke in its own fields, and this form is not theirs.
 export const CaptchaSection = memo(function CaptchaSection({ form }: CaptchaSectionProps) {
@@ -76,13 +40,13 @@ export const CaptchaSection = memo(function CaptchaSection({ form }: CaptchaSect
     siteKey: form.captcha_site_key,
   });
 
-  const formik = useFormik<Values>({
+  const formik = useFormik<CaptchaKeyValues>({
     initialValues: {
       provider: saved.provider ?? '',
       siteKey: saved.siteKey ?? '',
       secret: '',
     },
-    validationSchema: schemaFor(saved),
+    validationSchema: captchaKeysSchema(saved.provider),
     onSubmit: async (values, helpers) => {
       helpers.setStatus(undefined);
       const provider = values.provider || null;
@@ -114,10 +78,7 @@ export const CaptchaSection = memo(function CaptchaSection({ form }: CaptchaSect
     },
   });
   useUnsavedChanges(formik.dirty);
-  const errorOf = (name: 'siteKey' | 'secret') =>
-    formik.touched[name] || formik.submitCount > 0 ? formik.errors[name] : undefined;
   const provider = formik.values.provider;
-  const secretKept = provider !== '' && provider === saved.provider;
 
   return (
     <Stack as="section" aria-labelledby={headingId} gap="3">
@@ -148,78 +109,14 @@ export const CaptchaSection = memo(function CaptchaSection({ form }: CaptchaSect
 
       <form onSubmit={formik.handleSubmit} noValidate aria-label="CAPTCHA">
         <Stack gap="3" borderWidth="1px" borderRadius="md" p="3">
-          <Field.Root>
-            <Field.Label htmlFor={providerId}>Provider</Field.Label>
-            <NativeSelect.Root size="sm">
-              <NativeSelect.Field
-                id={providerId}
-                {...formik.getFieldProps('provider')}
-                onChange={(e) => {
-                  formik.setStatus(undefined);
-                  formik.handleChange(e);
-                }}
-              >
-                <option value="">Off</option>
-                {CAPTCHA_PROVIDERS.map((p) => (
-                  <option key={p} value={p}>
-                    {CAPTCHA_WIDGETS[p].label}
-                  </option>
-                ))}
-              </NativeSelect.Field>
-              <NativeSelect.Indicator />
-            </NativeSelect.Root>
-            <Field.HelperText>
-              reCAPTCHA v3 (invisible, scored) is not supported: use v2 checkbox keys.
-            </Field.HelperText>
-          </Field.Root>
-
-          {provider !== '' && (
-            <>
-              <Text fontSize="sm">
-                Create the keys for{' '}
-                <Text as="span" fontWeight="medium" wordBreak="break-all">
-                  {form.allowed_origin}
-                </Text>{' '}
-                in{' '}
-                <Link
-                  href={CAPTCHA_WIDGETS[provider].keysUrl}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  colorPalette="teal"
-                  variant="underline"
-                >
-                  {CAPTCHA_WIDGETS[provider].label}’s dashboard
-                </Link>
-                .
-              </Text>
-              <TextField
-                label="Site key"
-                autoComplete="off"
-                spellCheck={false}
-                maxLength={200}
-                hint="Public: it goes into your embed code."
-                {...formik.getFieldProps('siteKey')}
-                error={errorOf('siteKey')}
-                required
-              />
-              <TextField
-                label="Secret key"
-                type="password"
-                autoComplete="new-password"
-                spellCheck={false}
-                maxLength={500}
-                placeholder={secretKept ? 'Secret key set' : undefined}
-                hint={
-                  secretKept
-                    ? 'A secret key is set. Leave this empty to keep it, or enter a new one; it is never shown again.'
-                    : 'Stored on the server only, used to check each post; it is never shown again.'
-                }
-                {...formik.getFieldProps('secret')}
-                error={errorOf('secret')}
-                required={!secretKept}
-              />
-            </>
-          )}
+          <CaptchaKeyFields
+            formik={formik}
+            saved={saved.provider}
+            providerId={providerId}
+            origin={form.allowed_origin}
+            siteKeyHint="Public: it goes into your embed code."
+            checks="each post"
+          />
 
           {provider !== '' && provider !== saved.provider && (
             <Alert.Root status="warning" data-testid="captcha-embed-warning">

@@ -136,7 +136,7 @@ describe('a list’s signup CAPTCHA', { timeout: 30_000 }, () => {
     const { section } = await renderTab(list);
     expect(state()).toHaveTextContent('hCaptcha');
     expect(section.getByLabelText(/Site key/)).toHaveValue('site-1');
-    expect(section.getByText(/leave this empty to keep the stored one/)).toBeVisible();
+    expect(section.getByText(/Leave this empty to keep it/)).toBeVisible();
 
     await user.clear(section.getByLabelText(/Site key/));
     await user.type(section.getByLabelText(/Site key/), 'site-2');
@@ -184,7 +184,7 @@ describe('a list’s signup CAPTCHA', { timeout: 30_000 }, () => {
     const list = makeList({ captcha_provider: 'recaptcha', captcha_site_key: 'site-1' });
     const { section } = await renderTab(list);
     expect(htmlCode()).toContain('class="g-recaptcha"');
-    await user.selectOptions(section.getByLabelText('Provider'), 'None');
+    await user.selectOptions(section.getByLabelText('Provider'), 'Off');
     expect(section.queryByLabelText(/Secret key/)).toBeNull();
     await user.click(section.getByRole('button', { name: 'Save CAPTCHA' }));
     await vi.waitFor(

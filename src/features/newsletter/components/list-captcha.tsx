@@ -4,54 +4,18 @@
 // own through set_list_captcha(); the database's refusals are shown as it words them.
 import { useId } from 'react';
 import { useFormik } from 'formik';
-import * as yup from 'yup';
-import { Alert, Badge, Field, Heading, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Alert, Badge, Heading, Link, Stack, Text } from '@chakra-ui/react';
+import {
+  CaptchaKeyFields,
+  captchaKeysSchema,
+  type CaptchaKeyValues,
+} from '../../../components/captcha-keys';
 import { SettingSaveRow } from '../../../components/setting-states';
-import { TextField } from '../../../components/text-field';
 import { notify } from '../../../components/toaster';
-import { CAPTCHA_PROVIDERS, CAPTCHA_WIDGETS } from '../../../config/captcha';
+import { CAPTCHA_WIDGETS } from '../../../config/captcha';
 import { paths } from '../../../config/paths';
-import type { CaptchaProvider } from '../../../lib/database';
 import { useSetListCaptcha } from '../api/set-list-captcha';
 import { listCaptchaProvider, type NewsletterList } from '../newsletter-types';
-
-/** As set_list_captcha() checks them. */
-const SITE_KEY_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
-const SECRET_PATTERN = /^[!-~]{1,500}$/;
-
-interface Values {
-  provider: CaptchaProvider | '';
-  siteKey: string;
-  secret: string;
-}
-
-/** A secret is needed unless one is stored for this very provider (a provider is only set with one). */
-const schemaFor = (saved: CaptchaProvider | null) =>
-  yup.object({
-    provider: yup.string(),
-    siteKey: yup
-      .string()
-      .trim()
-      .when('provider', {
-        // Formik validates '' as undefined: "off" is any falsy value.
-        is: (p?: string) => Boolean(p),
-        then: (s) =>
-          s
-            .required('Enter the site key.')
-            .matches(SITE_KEY_PATTERN, 'Enter the site key exactly as the provider shows it.'),
-      }),
-    secret: yup
-      .string()
-      .trim()
-      .matches(SECRET_PATTERN, {
-        message: 'Enter the secret key exactly as the provider shows it.',
-        excludeEmptyString: true,
-      })
-      .when('provider', {
-        is: (p?: string) => Boolean(p) && p !== saved,
-        then: (s) => s.required('Enter the secret key.'),
-      }),
-  });
 
 /** A failed save in words for the owner: the database's own sentences (22023) as they are. */
 export function describeListCaptchaError(error: unknown): string {
@@ -73,13 +37,13 @@ export function ListCaptcha({
   const save = useSetListCaptcha();
   const saved = listCaptchaProvider(list);
 
-  const formik = useFormik<Values>({
+  const formik = useFormik<CaptchaKeyValues>({
     initialValues: {
       provider: saved ?? '',
       siteKey: saved ? (list.captcha_site_key ?? '') : '',
       secret: '',
     },
-    validationSchema: schemaFor(saved),
+    validationSchema: captchaKeysSchema(saved),
     onSubmit: async (values, helpers) => {
       helpers.setStatus(undefined);
       try {
@@ -111,10 +75,7 @@ export function ListCaptcha({
       }
     },
   });
-  const errorOf = (name: 'siteKey' | 'secret') =>
-    formik.touched[name] || formik.submitCount > 0 ? formik.errors[name] : undefined;
   const provider = formik.values.provider;
-  const secretKept = provider !== '' && provider === saved;
 
   return (
     <Stack as="section" aria-labelledby={headingId} gap="3">
@@ -147,78 +108,14 @@ export function ListCaptcha({
 
       <form onSubmit={formik.handleSubmit} noValidate aria-label="Signup CAPTCHA">
         <Stack gap="3" borderWidth="1px" borderRadius="md" p="3">
-          <Field.Root>
-            <Field.Label htmlFor={providerId}>Provider</Field.Label>
-            <NativeSelect.Root size="sm">
-              <NativeSelect.Field
-                id={providerId}
-                {...formik.getFieldProps('provider')}
-                onChange={(event) => {
-                  formik.setStatus(undefined);
-                  formik.handleChange(event);
-                }}
-              >
-                <option value="">None</option>
-                {CAPTCHA_PROVIDERS.map((name) => (
-                  <option key={name} value={name}>
-                    {CAPTCHA_WIDGETS[name].label}
-                  </option>
-                ))}
-              </NativeSelect.Field>
-              <NativeSelect.Indicator />
-            </NativeSelect.Root>
-            <Field.HelperText>
-              reCAPTCHA v3 (invisible, scored) is not supported: use v2 checkbox keys.
-            </Field.HelperText>
-          </Field.Root>
-
-          {provider !== '' && (
-            <>
-              <Text fontSize="sm">
-                Create the keys for{' '}
-                <Text as="span" fontWeight="medium" wordBreak="break-all">
-                  {list.allowed_origin}
-                </Text>{' '}
-                in{' '}
-                <Link
-                  href={CAPTCHA_WIDGETS[provider].keysUrl}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  colorPalette="teal"
-                  variant="underline"
-                >
-                  {CAPTCHA_WIDGETS[provider].label}’s dashboard
-                </Link>
-                .
-              </Text>
-              <TextField
-                label="Site key"
-                autoComplete="off"
-                spellCheck={false}
-                maxLength={200}
-                hint="Public: it goes into your signup form’s code."
-                {...formik.getFieldProps('siteKey')}
-                error={errorOf('siteKey')}
-                required
-              />
-              <TextField
-                label="Secret key"
-                type="password"
-                autoComplete="new-password"
-                spellCheck={false}
-                maxLength={500}
-                placeholder={secretKept ? 'Secret key set' : undefined}
-                hint={
-                  secretKept
-                    ? 'A secret key is set: leave this empty to keep the stored one, or enter a new one. It is never shown again.'
-                    : 'Stored on the server only, used to check each signup; it is never shown again.'
-                }
-                {...formik.getFieldProps('secret')}
-                error={errorOf('secret')}
-                required={!secretKept}
-              />
-            </>
-          )}
+          <CaptchaKeyFields
+            formik={formik}
+            saved={saved}
+            providerId={providerId}
+            origin={list.allowed_origin}
+            siteKeyHint="Public: it goes into your signup form’s code."
+            checks="each signup"
+          />
 
           {provider !== '' && provider !== saved && (
             <Alert.Root status="warning" data-testid="list-captcha-code-warning">
