@@ -2,15 +2,17 @@
 //   POST /newsletter/lists/:listId   a list's embeddable signup form: an HTML form (urlencoded or
 //                                    multipart; 303 to the site's check-your-inbox page) or fetch
 //                                    (JSON; 202 {"ok":true}); the database checks the page's
-//                                    origin against the list's, counts the client and queues the
+//                                    origin against the list's and counts the client, the list's
+//                                    CAPTCHA (if any) is checked, then the database queues the
 //                                    double opt-in mail in the owner's words;
 //   POST /newsletter/lists/confirm   spend a confirmation token ({"token": "…"} or ?token=…):
 //                                    200 {"ok":true,"listName":…} or 404;
 //   POST /newsletter/u/:s/:c/:sig    RFC 8058's one-click unsubscribe of campaign mail, signed
 //                                    (_shared/list-unsubscribe.ts): 200, never a redirect.
-// A GET of the confirmation or unsubscribe URL changes nothing and leads to the site's page, which
-// acts only when its button is pressed: a mail scanner that fetches (or renders) every link in an
-// e-mail neither confirms nor unsubscribes anybody.
+// A GET of the confirmation or unsubscribe URL changes nothing and leads to the site's page:
+// confirming waits for its button (subscribing someone must be their own act); unsubscribing is
+// posted by the page's script as it opens (one click: no second one to find), which
+// link-prefetching mail scanners do not run.
 import type { CaptchaProvider, CaptchaVerdict } from '../_shared/captcha.ts';
 import { clientIp } from '../_shared/client-ip.ts';
 import { LISTS, SPECIAL_FIELDS } from '../_shared/limits.ts';
@@ -484,7 +486,7 @@ async function handleUnsubscribe(
     return refusal(refused, json, ANY_ORIGIN, { 'Referrer-Policy': 'no-referrer' });
   }
   if (req.method === 'GET') {
-    // Changes nothing: the site's page says what the link does, and its button unsubscribes.
+    // Changes nothing: the site's page, whose script posts the unsubscribe as it opens.
     if (deps.siteUrl)
       return new Response(null, {
         status: 303,

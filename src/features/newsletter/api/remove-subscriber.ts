@@ -1,6 +1,7 @@
 // Removes a subscriber from a list for good (the owner may delete, never edit, subscribers).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
+import { removeSubscriberFromPages } from '../newsletter-cache';
 import type { Subscriber } from '../newsletter-types';
 import { newsletterKeys } from './query-keys';
 
@@ -13,11 +14,12 @@ export function useRemoveSubscriber() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: removeSubscriber,
-    onSuccess: (_data, { id, list_id }) => {
-      client.setQueryData<Subscriber[]>(newsletterKeys.subscribers(list_id), (rows) =>
-        rows?.filter((row) => row.id !== id),
-      );
-      void client.invalidateQueries({ queryKey: newsletterKeys.confirmedCount(list_id) });
+    // Off the pages at once (then read again, with the counts), and out of the confirmed count.
+    onSuccess: (_data, subscriber) => {
+      void removeSubscriberFromPages(client, subscriber);
+      void client.invalidateQueries({
+        queryKey: newsletterKeys.confirmedCount(subscriber.list_id),
+      });
     },
   });
 }

@@ -1,6 +1,6 @@
 // The unsubscribe link of an owner's campaign mail: the signed link (subscriber, campaign or '-',
 // signature) posted to the `newsletter` function (POST /newsletter/u/…), the same URL a mail
-// program's one-click unsubscribe posts to. The page calls it only when its button is pressed.
+// program's one-click unsubscribe posts to. The page calls it once, as soon as it opens.
 import { useMutation } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 

@@ -16,7 +16,6 @@ import {
   Text,
   VStack,
 } from '@chakra-ui/react';
-import { useQueryClient } from '@tanstack/react-query';
 import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, UsersIcon } from 'lucide-react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { HorizontalScroll } from '../../../components/horizontal-scroll';
@@ -27,7 +26,6 @@ import { visibleText } from '../../../lib/visible-text';
 import { useAllSubscribers } from '../api/get-all-subscribers';
 import { useSubscriberPage } from '../api/get-subscribers';
 import { useRemoveSubscriber } from '../api/remove-subscriber';
-import { removeSubscriberFromPages } from '../newsletter-cache';
 import { describeListError } from '../newsletter-errors';
 import { SUBSCRIBER_STATUSES, type Subscriber, type SubscriberStatus } from '../newsletter-types';
 import { lastPage, showingText, SUBSCRIBERS_PAGE_SIZE } from '../subscriber-query';
@@ -70,7 +68,6 @@ function NoSubscribersYet() {
 export function SubscribersTable({ listId, listName }: { listId: string; listName: string }) {
   const searchId = useId();
   const statusId = useId();
-  const client = useQueryClient();
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<SubscriberStatus | ''>('');
   // The page belongs to the search and filter it was chosen under: a new one starts at the first.
@@ -111,7 +108,6 @@ export function SubscribersTable({ listId, listName }: { listId: string; listNam
     setRemoveError(null);
     try {
       await remove.mutateAsync(removing);
-      void removeSubscriberFromPages(client, removing);
       notify('success', 'Subscriber removed', `${visibleText(removing.email)} is off the list.`);
       setRemoving(null);
     } catch (error) {
