@@ -160,6 +160,8 @@ create table public.list_subscribers (
 );
 create unique index list_subscribers_list_email_key ON public.list_subscribers (list_id, lower(email));
 create index list_subscribers_user_id_idx ON public.list_subscribers (user_id);
+-- The subscribers table's pages and the export, newest first.
+create index list_subscribers_list_created_idx ON public.list_subscribers (list_id, created_at DESC, id DESC);
 create unique index list_subscribers_id_user_id_key ON public.list_subscribers (id, user_id);
 alter table public.list_subscribers replica identity using index list_subscribers_id_user_id_key;
 comment on table public.list_subscribers is
