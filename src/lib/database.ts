@@ -122,6 +122,12 @@ type Refinements = {
         };
       };
       form_autoresponders: { Insert: OwnerFromForm };
+      newsletter_lists: {
+        Row: {
+          /** The signup form's CAPTCHA (null: none); set through set_list_captcha(). */
+          captcha_provider: CaptchaProvider | null;
+        };
+      };
       form_retention: {
         Row: { mode: RetentionMode };
         Insert: OwnerFromForm & { mode: RetentionMode };
@@ -171,6 +177,16 @@ type Refinements = {
           p_secret: string | null;
         };
         /** The booking form's public part, which its page uses. */
+        Returns: { captcha_provider: CaptchaProvider | null; captcha_site_key: string | null };
+      };
+      set_list_captcha: {
+        /** null provider: off (the keys are forgotten); null secret: keep the stored one. */
+        Args: {
+          p_provider: CaptchaProvider | null;
+          p_site_key: string | null;
+          p_secret: string | null;
+        };
+        /** The list's public part, which its signup form's code uses. */
         Returns: { captcha_provider: CaptchaProvider | null; captcha_site_key: string | null };
       };
       create_api_key: {

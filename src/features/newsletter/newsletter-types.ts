@@ -1,24 +1,9 @@
 // The owner's newsletter rows as the dashboard reads them: the generated row types with the values
 // the database's check constraints allow, and the answers of its RPCs.
-import { CAPTCHA_PROVIDERS } from '../../config/captcha';
-import type { CaptchaProvider, Tables } from '../../lib/database';
+import type { Tables } from '../../lib/database';
 
 /** `captcha_provider` and `captcha_site_key` are set only through set_list_captcha(). */
 export type NewsletterList = Tables<'newsletter_lists'>;
-
-/** A list's CAPTCHA provider (null: none), as set_list_captcha() allows it. */
-export function listCaptchaProvider(
-  list: Pick<NewsletterList, 'captcha_provider'>,
-): CaptchaProvider | null {
-  const provider = list.captcha_provider;
-  return CAPTCHA_PROVIDERS.find((name) => name === provider) ?? null;
-}
-
-/** set_list_captcha's answer: the list's public part, which its signup form's code uses. */
-export interface ListCaptcha {
-  captcha_provider: CaptchaProvider | null;
-  captcha_site_key: string | null;
-}
 
 export const SUBSCRIBER_STATUSES = ['pending', 'confirmed', 'unsubscribed', 'bounced'] as const;
 export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];

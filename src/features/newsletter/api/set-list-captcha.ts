@@ -5,7 +5,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CaptchaProvider, Functions } from '../../../lib/database';
 import { supabase } from '../../../lib/supabase';
-import type { ListCaptcha, NewsletterList } from '../newsletter-types';
+import type { NewsletterList } from '../newsletter-types';
 import { newsletterKeys } from './query-keys';
 
 interface ListCaptchaInput {
@@ -17,23 +17,22 @@ interface ListCaptchaInput {
   secret: string;
 }
 
+type ListCaptcha = Functions<'set_list_captcha'>['Returns'];
+
 async function setListCaptcha({
   listId,
   provider,
   siteKey,
   secret,
 }: ListCaptchaInput): Promise<ListCaptcha> {
-  // The generated types know each argument as text; null is what turns the CAPTCHA off (provider)
-  // or keeps the stored secret (secret), as the function reads it.
-  const args = {
+  const { data, error } = await supabase.rpc('set_list_captcha', {
     p_list_id: listId,
     p_provider: provider,
     p_site_key: provider ? siteKey.trim() : null,
     p_secret: provider && secret.trim() ? secret.trim() : null,
-  } as unknown as Functions<'set_list_captcha'>['Args'];
-  const { data, error } = await supabase.rpc('set_list_captcha', args);
+  });
   if (error) throw error;
-  return data as unknown as ListCaptcha;
+  return data;
 }
 
 export function useSetListCaptcha() {

@@ -15,7 +15,7 @@ import { notify } from '../../../components/toaster';
 import { CAPTCHA_WIDGETS } from '../../../config/captcha';
 import { paths } from '../../../config/paths';
 import { useSetListCaptcha } from '../api/set-list-captcha';
-import { listCaptchaProvider, type NewsletterList } from '../newsletter-types';
+import type { NewsletterList } from '../newsletter-types';
 
 /** A failed save in words for the owner: the database's own sentences (22023) as they are. */
 export function describeListCaptchaError(error: unknown): string {
@@ -35,7 +35,7 @@ export function ListCaptcha({
   const headingId = useId();
   const providerId = useId();
   const save = useSetListCaptcha();
-  const saved = listCaptchaProvider(list);
+  const saved = list.captcha_provider;
 
   const formik = useFormik<CaptchaKeyValues>({
     initialValues: {

@@ -5,7 +5,7 @@ import { Box, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
 import { CopyButton } from '../../../components/copy-button';
 import { env } from '../../../config/env';
 import { signupCode, type SignupVariant } from '../embed-code';
-import { listCaptchaProvider, type NewsletterList } from '../newsletter-types';
+import type { NewsletterList } from '../newsletter-types';
 import { ListCaptcha } from './list-captcha';
 
 const VARIANTS: { value: SignupVariant; label: string; hint: string }[] = [
@@ -23,7 +23,6 @@ const VARIANTS: { value: SignupVariant; label: string; hint: string }[] = [
 
 export function SignupCode({ list }: { list: NewsletterList }) {
   const [variant, setVariant] = useState<SignupVariant>('html');
-  const signupList = { ...list, captcha_provider: listCaptchaProvider(list) };
   return (
     <Stack gap="3">
       <Text color="fg.muted" fontSize="sm">
@@ -46,7 +45,7 @@ export function SignupCode({ list }: { list: NewsletterList }) {
           ))}
         </Tabs.List>
         {VARIANTS.map((v) => {
-          const code = signupCode(v.value, env.supabaseUrl, signupList);
+          const code = signupCode(v.value, env.supabaseUrl, list);
           return (
             <Tabs.Content key={v.value} value={v.value} pt="3">
               <Stack gap="2">
