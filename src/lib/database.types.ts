@@ -328,9 +328,11 @@ export type Database = {
           created_at: string;
           failed: number;
           finished_at: string | null;
+          from_name: string | null;
           id: string;
           list_id: string;
           recipients: number;
+          reply_to: string | null;
           scheduled_at: string | null;
           sent: number;
           started_at: string | null;
@@ -346,9 +348,11 @@ export type Database = {
           created_at?: string;
           failed?: number;
           finished_at?: string | null;
+          from_name?: string | null;
           id?: string;
           list_id: string;
           recipients?: number;
+          reply_to?: string | null;
           scheduled_at?: string | null;
           sent?: number;
           started_at?: string | null;
@@ -364,9 +368,11 @@ export type Database = {
           created_at?: string;
           failed?: number;
           finished_at?: string | null;
+          from_name?: string | null;
           id?: string;
           list_id?: string;
           recipients?: number;
+          reply_to?: string | null;
           scheduled_at?: string | null;
           sent?: number;
           started_at?: string | null;

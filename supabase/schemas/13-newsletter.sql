@@ -173,6 +173,9 @@ create table public.campaigns (
   list_id uuid not null,
   subject text default ''::text not null,
   body_markdown text default ''::text not null,
+  -- null: the list's sender name and reply-to.
+  from_name text,
+  reply_to text,
   status text default 'draft'::text not null,
   scheduled_at timestamp with time zone,
   started_at timestamp with time zone,
@@ -189,6 +192,15 @@ create table public.campaigns (
   constraint campaigns_list_id_fkey FOREIGN KEY (list_id) REFERENCES public.newsletter_lists(id) ON DELETE CASCADE,
   constraint campaigns_subject CHECK (char_length(subject) <= 200 and subject !~ '[\x01-\x1f\x7f-\x9f\u2028\u2029]'),
   constraint campaigns_body CHECK (octet_length(body_markdown) <= 100 * 1024),
+  constraint campaigns_from_name CHECK (
+    from_name is null
+    or (char_length(from_name) >= 1 and char_length(from_name) <= 60
+        and btrim(from_name) <> ''
+        and from_name !~ '[\x01-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069@＠<>＜＞]')),
+  constraint campaigns_reply_to CHECK (
+    reply_to is null
+    or (char_length(reply_to) <= 254
+        and reply_to ~* '^[a-z0-9.!#$%&''*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$')),
   constraint campaigns_status CHECK (status = any (array['draft'::text, 'scheduled'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text])),
   constraint campaigns_scheduled CHECK ((status = 'scheduled') = (scheduled_at is not null)),
   constraint campaigns_counts CHECK (recipients >= 0 and sent >= 0 and failed >= 0 and bounced >= 0 and unsubscribed >= 0 and sent + failed <= recipients)
@@ -275,9 +287,12 @@ begin
     raise exception 'Choose one of your lists.' using errcode = '23503';
   end if;
   if tg_op = 'UPDATE' and old.status <> 'draft'
-     and (new.subject, new.body_markdown, new.list_id) is distinct from (old.subject, old.body_markdown, old.list_id) then
+     and (new.subject, new.body_markdown, new.list_id, new.from_name, new.reply_to)
+         is distinct from (old.subject, old.body_markdown, old.list_id, old.from_name, old.reply_to) then
     raise exception 'Only a draft can be edited.' using errcode = '55000';
   end if;
+  new.from_name := nullif(btrim(coalesce(new.from_name, '')), '');
+  new.reply_to := nullif(lower(btrim(coalesce(new.reply_to, ''))), '');
   new.updated_at := now();
   return new;
 end;
@@ -743,8 +758,9 @@ begin
   select l.* into v_list from public.newsletter_lists l where l.id = v_campaign.list_id;
   insert into public.email_deliveries
       (kind, user_id, recipient, subject, reply_to, text_body, html_body, from_name)
-    values ('campaign_test', p_user_id, lower(v_recipient), p_subject, v_list.reply_to, p_text, p_html,
-            coalesce(v_list.from_name, private.autoresponse_from_name(v_list.name)));
+    values ('campaign_test', p_user_id, lower(v_recipient), p_subject,
+            coalesce(v_campaign.reply_to, v_list.reply_to), p_text, p_html,
+            coalesce(v_campaign.from_name, v_list.from_name, private.autoresponse_from_name(v_list.name)));
   return jsonb_build_object('status', 'ok', 'recipient', lower(v_recipient));
 end;
 $function$;
@@ -910,8 +926,8 @@ grant select, delete on table public.list_subscribers to authenticated;
 grant all on table public.list_subscribers to service_role;
 revoke all on table public.campaigns from public, anon, authenticated, service_role;
 grant select, delete on table public.campaigns to authenticated;
-grant insert (user_id, list_id, subject, body_markdown) on table public.campaigns to authenticated;
-grant update (list_id, subject, body_markdown) on table public.campaigns to authenticated;
+grant insert (user_id, list_id, subject, body_markdown, from_name, reply_to) on table public.campaigns to authenticated;
+grant update (list_id, subject, body_markdown, from_name, reply_to) on table public.campaigns to authenticated;
 grant all on table public.campaigns to service_role;
 revoke all on table private.campaign_messages from public, anon, authenticated, service_role;
 revoke all on table private.list_subscriber_tokens from public, anon, authenticated, service_role;
@@ -1096,7 +1112,8 @@ begin
           returning m.campaign_id, m.subscriber_id, m.attempts, s.email, s.name
         )
         select x.campaign_id, x.subscriber_id, v_lease, x.attempts, c.user_id, c.list_id, x.email, x.name,
-               c.subject, c.body_markdown, l.name, l.from_name, l.reply_to
+               c.subject, c.body_markdown, l.name,
+               coalesce(c.from_name, l.from_name), coalesce(c.reply_to, l.reply_to)
           from leased x
           join public.campaigns c on c.id = x.campaign_id
           join public.newsletter_lists l on l.id = c.list_id;

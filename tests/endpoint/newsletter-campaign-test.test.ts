@@ -2,12 +2,14 @@
 // gateway → Deno `newsletter` function → Auth and Postgres; the outbox → SMTP → mail catcher): the
 // signed-in owner gets the campaign rendered as the sender renders it, at their own sign-in
 // address only; another owner, a signed-out caller and a forged token get nothing; the account's
-// hourly cap holds even after the campaign is deleted.
+// hourly cap holds even after the campaign is deleted. And a campaign's own sender name and
+// reply-to, else its list's, are what its subscribers' mail (and its test) carry.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { CAMPAIGNS } from '../../supabase/functions/_shared/limits.ts';
 import { isTo, listMail, waitForMail } from '../support/mail.ts';
 import { needsMail } from '../support/target.ts';
+import { runDeliver } from './support.ts';
 import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
 
 const stack = () => inject('stack');
@@ -111,5 +113,57 @@ describe('a test of a campaign', () => {
     const second = await draft('Two', 'y');
     const over = await sendTest(alice.client, second);
     expect(over).toMatchObject({ status: 429, body: { code: 'rate_limited' } });
+  });
+});
+
+describe("a campaign's sender", () => {
+  it("is its own name and reply-to when it has them, else its list's", async (ctx) => {
+    needsMail(ctx);
+    const reader = `reader-${Date.now().toString(36)}@example.test`;
+    const { error } = await alice.client.rpc('import_list_subscribers', {
+      p_list_id: listId,
+      p_rows: [{ email: reader }],
+      p_consent_statement: 'They asked for the garden notes at the spring fair.',
+    });
+    if (error) throw error;
+    const own = await alice.client
+      .from('campaigns')
+      .insert({
+        list_id: listId,
+        subject: 'Own sender',
+        body_markdown: 'Hello',
+        from_name: 'Alice at the garden',
+        reply_to: 'Garden@Example.test',
+      })
+      .select('id, from_name, reply_to')
+      .single();
+    // Stored as the list's are: trimmed, the address in lower case.
+    expect(own.data).toMatchObject({
+      from_name: 'Alice at the garden',
+      reply_to: 'garden@example.test',
+    });
+    const plain = await draft('List sender', 'Hello');
+    for (const id of [own.data!.id as string, plain]) {
+      const started = await alice.client.rpc('campaign_start', { p_campaign_id: id });
+      expect(started.error).toBeNull();
+    }
+    await runDeliver(stack());
+    const mailOf = (subject: string) =>
+      waitForMail(stack().mailWebUrl, (m) => isTo(m, reader) && m.subject === subject, 60_000);
+    const [ownMail, listMail_] = await Promise.all([mailOf('Own sender'), mailOf('List sender')]);
+    expect(ownMail.from[0]?.name).toBe('Alice at the garden');
+    expect(listMail_.from[0]?.name).toBe('Alice');
+    const replyTo = async (id: string) =>
+      (await fetch(`${stack().mailWebUrl}/email/${id}`).then((r) => r.json())) as {
+        replyTo?: { address: string }[];
+      };
+    expect((await replyTo(ownMail.id)).replyTo?.[0]?.address).toBe('garden@example.test');
+    expect((await replyTo(listMail_.id)).replyTo ?? []).toEqual([]);
+    // A sent campaign's sender is not changed afterwards.
+    const late = await alice.client
+      .from('campaigns')
+      .update({ from_name: 'Someone else' })
+      .eq('id', own.data!.id as string);
+    expect(late.error?.code).toBe('55000');
   });
 });

@@ -103,6 +103,9 @@ describe('CampaignPage composer', { timeout: 30_000 }, () => {
       list_id: list.id,
       subject: 'November news',
       body_markdown: '## Hello readers\n\n**New** things.',
+      // Blank: the list's sender.
+      from_name: null,
+      reply_to: null,
     });
     expect(notify).toHaveBeenCalledWith('success', 'Draft saved');
     await waitFor(() => expect(screen.getByRole('button', { name: 'Send now' })).toBeEnabled());
@@ -122,6 +125,39 @@ describe('CampaignPage composer', { timeout: 30_000 }, () => {
       'aria-valuemax',
       '2',
     );
+  });
+
+  it("saves the draft's own sender name and reply-to, checked as the database checks them", async () => {
+    const list = makeList({
+      name: 'Weekly',
+      from_name: 'Weekly desk',
+      reply_to: 'desk@example.com',
+    });
+    const draft = makeCampaign(list);
+    seedNewsletter({ lists: [list], campaigns: [draft] });
+    const user = userEvent.setup();
+    renderAt(campaignRoute(draft.id));
+    const name = await screen.findByLabelText('Sender name', {}, SLOW);
+    // The list's own show where the draft has none.
+    expect(name).toHaveAttribute('placeholder', 'Weekly desk');
+    expect(screen.getByLabelText('Reply-to')).toHaveAttribute('placeholder', 'desk@example.com');
+
+    await user.type(name, 'Ada <ada@example.com>');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText('A sender name is a plain name, without @, < or >.'),
+    ).toBeInTheDocument();
+    expect(supabaseDb.requested('PATCH', 'campaigns')).toHaveLength(0);
+
+    await user.clear(name);
+    await user.type(name, '  Ada at Weekly ');
+    await user.type(screen.getByLabelText('Reply-to'), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(supabaseDb.requested('PATCH', 'campaigns')).toHaveLength(1));
+    expect(supabaseDb.requested('PATCH', 'campaigns')[0].body).toMatchObject({
+      from_name: 'Ada at Weekly',
+      reply_to: 'ada@example.com',
+    });
   });
 
   it("schedules a draft in the owner's zone, and unschedules it back to a draft", async () => {

@@ -107,6 +107,8 @@ function statusLine(campaign: Campaign): string {
 }
 
 function CampaignOverview({ campaign, list }: { campaign: Campaign; list?: NewsletterList }) {
+  // The campaign's own sender name, else its list's.
+  const sender = campaign.from_name ?? list?.from_name;
   const messageId = useId();
   const showCounts = campaign.status !== 'scheduled';
   const showProgress = campaign.status === 'sending' || campaign.status === 'paused';
@@ -141,8 +143,7 @@ function CampaignOverview({ campaign, list }: { campaign: Campaign; list?: Newsl
           Message
         </Heading>
         <Text fontSize="sm" color="fg.muted" mb="3">
-          {list?.from_name ? `From ${visibleText(list.from_name)} · ` : ''}Subject:{' '}
-          {visibleText(campaign.subject)}
+          {sender ? `From ${visibleText(sender)} · ` : ''}Subject: {visibleText(campaign.subject)}
         </Text>
         <Markdown content={campaign.body_markdown} />
       </Box>

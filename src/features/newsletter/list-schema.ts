@@ -48,8 +48,8 @@ const optional = () =>
       typeof value === 'string' ? value.trim() || null : (value ?? null),
     );
 
-export const listSchema = yup.object({
-  name: text().required(LIST_TEXT.nameRequired).max(NAME_MAX, LIST_TEXT.nameTooLong),
+/** A sender name and reply-to, a list's or a campaign's own (empty: none). */
+export const senderFields = {
   from_name: optional()
     .max(FROM_NAME_MAX, LIST_TEXT.fromNameTooLong)
     .test(
@@ -60,6 +60,11 @@ export const listSchema = yup.object({
   reply_to: optional()
     .max(REPLY_TO_MAX, LIST_TEXT.replyToInvalid)
     .test('reply-to', LIST_TEXT.replyToInvalid, (value) => !value || EMAIL_FORMAT.test(value)),
+};
+
+export const listSchema = yup.object({
+  name: text().required(LIST_TEXT.nameRequired).max(NAME_MAX, LIST_TEXT.nameTooLong),
+  ...senderFields,
   allowed_origin: yup
     .string()
     .default('')

@@ -139,7 +139,9 @@ export function createCampaignTestStore(client: Pick<SupabaseClient, 'rpc' | 'fr
     async loadCampaign(userId: string, campaignId: string): Promise<TestCampaign | null> {
       const { data, error } = await client
         .from('campaigns')
-        .select('id, subject, body_markdown, list:newsletter_lists(id, name, from_name, reply_to)')
+        .select(
+          'id, subject, body_markdown, from_name, reply_to, list:newsletter_lists(id, name, from_name, reply_to)',
+        )
         .eq('id', campaignId)
         .eq('user_id', userId)
         .maybeSingle();
@@ -149,6 +151,8 @@ export function createCampaignTestStore(client: Pick<SupabaseClient, 'rpc' | 'fr
         id: string;
         subject: string;
         body_markdown: string;
+        from_name: string | null;
+        reply_to: string | null;
         list: { id: string; name: string; from_name: string | null; reply_to: string | null };
       };
       return {
@@ -157,8 +161,9 @@ export function createCampaignTestStore(client: Pick<SupabaseClient, 'rpc' | 'fr
         bodyMarkdown: row.body_markdown,
         listId: row.list.id,
         listName: row.list.name,
-        fromName: row.list.from_name,
-        replyTo: row.list.reply_to,
+        // The campaign's own sender, else its list's (as the sender and the database choose).
+        fromName: row.from_name ?? row.list.from_name,
+        replyTo: row.reply_to ?? row.list.reply_to,
       };
     },
 

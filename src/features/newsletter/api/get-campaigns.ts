@@ -6,7 +6,7 @@ import type { Campaign } from '../newsletter-types';
 import { newsletterKeys } from './query-keys';
 
 export const CAMPAIGN_COLUMNS =
-  'id, user_id, list_id, subject, body_markdown, status, scheduled_at, started_at, finished_at, recipients, sent, failed, bounced, unsubscribed, created_at, updated_at';
+  'id, user_id, list_id, subject, body_markdown, from_name, reply_to, status, scheduled_at, started_at, finished_at, recipients, sent, failed, bounced, unsubscribed, created_at, updated_at';
 
 async function getCampaigns(): Promise<Campaign[]> {
   const { data, error } = await supabase

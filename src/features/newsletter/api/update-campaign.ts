@@ -1,5 +1,5 @@
-// Saves a draft's list, subject and Markdown body. Only a draft can be edited: the database
-// refuses any other with 55000.
+// Saves a draft's list, subject, Markdown body and its own sender name and reply-to (null: the
+// list's). Only a draft can be edited: the database refuses any other with 55000.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 import type { Campaign } from '../newsletter-types';
@@ -11,6 +11,8 @@ interface DraftInput {
   list_id: string;
   subject: string;
   body_markdown: string;
+  from_name: string | null;
+  reply_to: string | null;
 }
 
 async function updateCampaign({ id, ...input }: DraftInput): Promise<Campaign> {

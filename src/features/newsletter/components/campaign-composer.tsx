@@ -1,4 +1,5 @@
-// A draft's editor: its list, subject and Markdown body with a live preview, saved with Save.
+// A draft's editor: its list, subject, sender (the list's unless the draft names its own) and
+// Markdown body with a live preview, saved with Save.
 // Saved, it can be sent now (asked first, naming the list and how many confirmed subscribers it
 // has now) or scheduled for later; a draft can also be deleted. A test goes to the owner's own
 // address at any time: unsaved edits are saved first, so the test is what the editor shows.
@@ -29,6 +30,7 @@ import { useDeleteCampaign } from '../api/delete-campaign';
 import { useConfirmedCount } from '../api/get-confirmed-count';
 import { useStartCampaign } from '../api/start-campaign';
 import { useUpdateCampaign } from '../api/update-campaign';
+import { senderFields } from '../list-schema';
 import { describeCampaignError } from '../newsletter-errors';
 import type { Campaign, NewsletterList } from '../newsletter-types';
 import { ScheduleDialog } from './schedule-dialog';
@@ -54,12 +56,16 @@ const draftSchema = yup.object({
       'The message is at most 100 KB.',
       (value) => new TextEncoder().encode(value ?? '').length <= BODY_MAX_BYTES,
     ),
+  ...senderFields,
 });
 
 interface DraftValues {
   list_id: string;
   subject: string;
   body_markdown: string;
+  /** '' is the list's. */
+  from_name: string;
+  reply_to: string;
 }
 
 export function CampaignComposer({
@@ -72,6 +78,8 @@ export function CampaignComposer({
   const navigate = useNavigate();
   const listId = useId();
   const subjectId = useId();
+  const fromNameId = useId();
+  const replyToId = useId();
   const bodyId = useId();
   const previewId = useId();
   const update = useUpdateCampaign();
@@ -85,6 +93,8 @@ export function CampaignComposer({
       list_id: campaign.list_id,
       subject: campaign.subject,
       body_markdown: campaign.body_markdown,
+      from_name: campaign.from_name ?? '',
+      reply_to: campaign.reply_to ?? '',
     },
     validationSchema: draftSchema,
     onSubmit: async (values, helpers) => {
@@ -95,12 +105,16 @@ export function CampaignComposer({
           list_id: values.list_id,
           subject: values.subject.trim(),
           body_markdown: values.body_markdown,
+          from_name: values.from_name.trim() || null,
+          reply_to: values.reply_to.trim() || null,
         });
         helpers.resetForm({
           values: {
             list_id: saved.list_id,
             subject: saved.subject,
             body_markdown: saved.body_markdown,
+            from_name: saved.from_name ?? '',
+            reply_to: saved.reply_to ?? '',
           },
         });
         notify('success', 'Draft saved');
@@ -118,6 +132,8 @@ export function CampaignComposer({
   );
 
   const savedList = lists.find((list) => list.id === campaign.list_id);
+  // What a blank sender field stands for: the chosen list's own.
+  const chosenList = lists.find((list) => list.id === formik.values.list_id);
   const listName = savedList ? visibleText(savedList.name) : 'this list';
   const confirmed = useConfirmedCount(campaign.list_id);
   const ready = campaign.subject.trim() !== '' && campaign.body_markdown.trim() !== '';
@@ -203,6 +219,33 @@ export function CampaignComposer({
             />
             <Field.ErrorText>{errorOf('subject')}</Field.ErrorText>
           </Field.Root>
+          <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
+            <Field.Root invalid={Boolean(errorOf('from_name'))}>
+              <Field.Label htmlFor={fromNameId}>Sender name</Field.Label>
+              <Input
+                id={fromNameId}
+                maxLength={60}
+                autoComplete="off"
+                placeholder={chosenList ? visibleText(chosenList.from_name ?? chosenList.name) : ''}
+                {...formik.getFieldProps('from_name')}
+              />
+              <Field.HelperText>Empty: the list’s sender name.</Field.HelperText>
+              <Field.ErrorText>{errorOf('from_name')}</Field.ErrorText>
+            </Field.Root>
+            <Field.Root invalid={Boolean(errorOf('reply_to'))}>
+              <Field.Label htmlFor={replyToId}>Reply-to</Field.Label>
+              <Input
+                id={replyToId}
+                type="email"
+                maxLength={254}
+                autoComplete="off"
+                placeholder={chosenList?.reply_to ?? 'you@example.com'}
+                {...formik.getFieldProps('reply_to')}
+              />
+              <Field.HelperText>Empty: the list’s reply-to, if it has one.</Field.HelperText>
+              <Field.ErrorText>{errorOf('reply_to')}</Field.ErrorText>
+            </Field.Root>
+          </SimpleGrid>
           <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
             <Field.Root invalid={Boolean(errorOf('body_markdown'))}>
               <Field.Label htmlFor={bodyId}>Message (Markdown)</Field.Label>

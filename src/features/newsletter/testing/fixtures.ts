@@ -65,6 +65,8 @@ export function makeCampaign(
     list_id: list.id,
     subject: '',
     body_markdown: '',
+    from_name: null,
+    reply_to: null,
     status: 'draft',
     scheduled_at: null,
     started_at: null,
