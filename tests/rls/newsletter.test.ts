@@ -430,6 +430,7 @@ describe('the signup (double opt-in)', () => {
     // Off until the owner turns it on.
     expect(await attempt('client-g1')).toEqual({
       status: 'ok',
+      list_id: list,
       captcha_provider: null,
       captcha_secret: null,
     });
@@ -464,6 +465,7 @@ describe('the signup (double opt-in)', () => {
     expect((await set(alice.client, '')).error).toBeNull();
     expect(await attempt('client-g1')).toEqual({
       status: 'ok',
+      list_id: list,
       captcha_provider: 'turnstile',
       captcha_secret: 'sekret-1',
     });
