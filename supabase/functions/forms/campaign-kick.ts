@@ -7,22 +7,7 @@
 // new-account ceiling, leases, exactly once) — so a stranger calling it can only make due mail
 // leave earlier, never more of it nor to anyone else. Runs are coalesced per worker: a call while
 // one runs adds at most one more round after it, which ends as soon as nothing is due.
-import { readLimited } from '../_shared/read-limited.ts';
-import { functionRoute } from '../_shared/route.ts';
-
-const CAMPAIGN_KICK_ROUTE = '_campaigns';
-const ROUTE = functionRoute('forms', `/${CAMPAIGN_KICK_ROUTE}`);
-
-// Called from the site with supabase-js (its own headers) and no cookies.
-const CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-headers': 'authorization, x-client-info, apikey, content-type',
-  'access-control-allow-methods': 'POST, OPTIONS',
-  'access-control-max-age': '600',
-};
-
-const answer = (status: number, body: Record<string, unknown>) =>
-  Response.json(body, { status, headers: CORS });
+import { inputlessKick, kickRoute } from './kick-route.ts';
 
 /** The route's answer, or null when `req` is for another route of the function. */
 export function campaignKickRoute(
@@ -30,13 +15,5 @@ export function campaignKickRoute(
   /** Starts (or joins) a campaign run in the background; must never throw. */
   kick: () => void,
 ): Promise<Response> | null {
-  if (!ROUTE.test({ pathname: new URL(req.url).pathname })) return null;
-  return (async () => {
-    if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
-    if (req.method !== 'POST') return answer(405, { error: 'method_not_allowed' });
-    // Whatever was sent is not read (at most a little of it, so the connection stays usable).
-    await readLimited(req, 1024).catch(() => null);
-    kick();
-    return answer(202, { ok: true });
-  })();
+  return kickRoute('_campaigns', req, inputlessKick(kick));
 }
