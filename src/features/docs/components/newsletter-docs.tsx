@@ -124,9 +124,10 @@ export function Newsletter() {
       <SubHeading>Campaigns</SubHeading>
       <Bullets>
         <Item>
-          Write in Markdown with a live preview; each message has an HTML and a plain-text part.
-          Send it now or schedule it, and pause, resume or cancel it while it sends; its recipients,
-          sent, failed, bounced and unsubscribed counts update live.
+          Write in Markdown with a live preview; each message has an HTML and a plain-text part. A
+          campaign goes out with its list&rsquo;s sender name and reply-to unless you give it its
+          own. Send it now or schedule it, and pause, resume or cancel it while it sends; its
+          recipients, sent, failed, bounced and unsubscribed counts update live.
         </Item>
         <Item>
           <strong>Send a test to yourself</strong> before it goes out: the campaign as your
@@ -144,7 +145,8 @@ export function Newsletter() {
           Every message carries <C>List-Unsubscribe</C> (an https link mail programs call with one
           click, as RFC 8058 and Gmail&rsquo;s and Yahoo&rsquo;s bulk-sender rules ask) and{' '}
           <C>List-Unsubscribe-Post: List-Unsubscribe=One-Click</C>, plus an unsubscribe link in the
-          text. An address that bounces for good is marked bounced and not mailed again.
+          text whose page unsubscribes the reader as it opens: one click, nothing else to press. An
+          address that bounces for good is marked bounced and not mailed again.
         </Item>
       </Bullets>
 
