@@ -119,6 +119,10 @@ describe('CampaignPage composer', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Sending', { selector: 'span' }, SLOW)).toBeInTheDocument();
     expect(requestsTo('post', 'rpc/campaign_start')[0].body).toEqual({ p_campaign_id: draft.id });
     expect(notify).toHaveBeenCalledWith('success', 'Sending started', '2 recipients on Weekly.');
+    // The sender is woken at once rather than at its next scheduled run.
+    await waitFor(() =>
+      expect(supabaseDb.requested('POST', 'functions/forms/_campaigns')).toHaveLength(1),
+    );
     expect(await screen.findByRole('button', { name: 'Pause' }, SLOW)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Cancel campaign' })).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Sending progress' })).toHaveAttribute(
@@ -300,6 +304,10 @@ describe('CampaignPage controls', { timeout: 30_000 }, () => {
         (r) => (r.body as { p_action: string }).p_action,
       ),
     ).toEqual(['pause', 'resume']);
+    // Resuming wakes the sender; pausing does not.
+    await waitFor(() =>
+      expect(supabaseDb.requested('POST', 'functions/forms/_campaigns')).toHaveLength(1),
+    );
   });
 
   it("cancels after asking, and shows a refusal (55000) in the feature's words", async () => {
