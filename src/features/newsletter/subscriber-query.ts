@@ -65,7 +65,7 @@ export function olderThanFilter(row: { created_at: string; id: string }): string
 const countFormat = new Intl.NumberFormat('en-US');
 
 /** The rows a page shows, 1-based, for "Showing 51–100 of 1,234"; null when there are none. */
-export function pageSpan(
+function pageSpan(
   page: number,
   rowsShown: number,
   total: number,

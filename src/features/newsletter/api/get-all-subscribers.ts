@@ -12,9 +12,9 @@ import {
 } from '../subscriber-query';
 import { SUBSCRIBER_COLUMNS } from './get-subscribers';
 
-export const EXPORT_CHUNK_SIZE = 1000;
+const EXPORT_CHUNK_SIZE = 1000;
 
-export async function getAllSubscribers(
+async function getAllSubscribers(
   listId: string,
   { search, status }: Omit<SubscriberPageQuery, 'page'>,
   signal?: AbortSignal,

@@ -6,7 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { CAMPAIGNS } from '../../../../supabase/functions/_shared/limits';
 import { supabase } from '../../../lib/supabase';
 
-export interface CampaignTestSent {
+interface CampaignTestSent {
   /** The owner's sign-in address the test went to. */
   recipient: string;
 }

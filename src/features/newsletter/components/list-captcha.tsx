@@ -18,7 +18,7 @@ import { useSetListCaptcha } from '../api/set-list-captcha';
 import type { NewsletterList } from '../newsletter-types';
 
 /** A failed save in words for the owner: the database's own sentences (22023) as they are. */
-export function describeListCaptchaError(error: unknown): string {
+function describeListCaptchaError(error: unknown): string {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (code === '22023' && typeof message === 'string') return message;
   if (code === 'PT404' || code === 'PGRST116')

@@ -35,7 +35,7 @@ import { SubscriberStatusBadge, SUBSCRIBER_STATUS_TEXT } from './subscriber-stat
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 /** How long typing pauses before the search is asked of the server. */
-export const SEARCH_DELAY_MS = 300;
+const SEARCH_DELAY_MS = 300;
 
 /** The value once it has stayed the same for `delay` ms (an empty one at once). */
 function useSettledValue(value: string, delay: number): string {
