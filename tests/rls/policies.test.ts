@@ -541,7 +541,12 @@ describe('newsletter_subscribers', () => {
     }
   });
 
-  it('let the service role sign an address up to the site list once, whatever its case, as pending', async () => {
+  it('let the service role sign an address up to the site list once, whatever its case, as pending', async (ctx) => {
+    if (remote) {
+      const { rows } = await pool.query('select 1 from public.newsletter_lists where site_list');
+      if (!rows.length)
+        ctx.skip('no list is the site list yet: select public.set_site_list(<list id>)');
+    }
     const email = uniqueEmail('repeat');
     const token = () => randomBytes(32).toString('base64url');
     await withActor(pool, serviceRole, async (q) => {
