@@ -153,7 +153,13 @@ describe('racing posts', () => {
     expect(rows[0]!.n).toBe(1);
   });
 
-  it('to the newsletter from one client take exactly its minute', async () => {
+  it('to the newsletter from one client take exactly its minute', async (ctx) => {
+    const { rows: site } = await pool.query(
+      'select 1 from public.newsletter_lists where site_list',
+    );
+    // The local stack is seeded with one; a deployment marks its own (README).
+    if (!site.length)
+      ctx.skip('no list is the site list yet: select public.set_site_list(<list id>)');
     const client = `newsletter-racer-${randomUUID().slice(0, 8)}`;
     // The footer's first step (the site list's client allowance), as the function calls it.
     const answers = await race(12, () =>
