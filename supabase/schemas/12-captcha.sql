@@ -26,6 +26,38 @@ comment on table private.form_captcha_secrets is
 -- ------------------------------------------------------------------------------------------------
 -- Functions
 -- ------------------------------------------------------------------------------------------------
+create or replace function private.captcha_keys(p_provider text, p_site_key text, p_secret text, p_current text, p_secret_stored boolean)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+declare
+  v_secret text := btrim(coalesce(p_secret, ''));
+begin
+  if p_provider not in ('turnstile', 'hcaptcha', 'recaptcha') then
+    raise exception 'Choose Turnstile, hCaptcha or reCAPTCHA.' using errcode = '22023';
+  end if;
+  if btrim(coalesce(p_site_key, '')) !~ '^[A-Za-z0-9_-]{1,200}$' then
+    raise exception 'Enter the site key exactly as the provider shows it.' using errcode = '22023';
+  end if;
+  if v_secret = '' then
+    -- Keeping the stored secret is only possible for the provider it was given for.
+    if p_current is distinct from p_provider or not p_secret_stored then
+      raise exception 'Enter the secret key.' using errcode = '22023';
+    end if;
+    return null;
+  end if;
+  if char_length(v_secret) > 500 or v_secret !~ '^[!-~]+$' then
+    raise exception 'Enter the secret key exactly as the provider shows it.' using errcode = '22023';
+  end if;
+  return v_secret;
+end;
+$function$;
+comment on function private.captcha_keys(p_provider text, p_site_key text, p_secret text, p_current text, p_secret_stored boolean) is
+  'Checks CAPTCHA keys as an owner gives them (for a form, a booking page, a list) and answers the secret to store, or null to keep the stored one; raises the owner''s words (22023) otherwise.';
+revoke all on function private.captcha_keys(p_provider text, p_site_key text, p_secret text, p_current text, p_secret_stored boolean) from public, anon, authenticated, service_role;
+
 create or replace function public.set_form_captcha(p_form_id uuid, p_provider text, p_site_key text, p_secret text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -35,7 +67,8 @@ AS $function$
 declare
   v_current text;
   v_site_key text := btrim(coalesce(p_site_key, ''));
-  v_secret text := btrim(coalesce(p_secret, ''));
+  -- The secret to store (null: keep the stored one).
+  v_secret text;
 begin
   if (select auth.uid()) is null then
     raise exception 'Sign in to change a form''s CAPTCHA.' using errcode = '42501';
@@ -55,20 +88,9 @@ begin
     return jsonb_build_object('captcha_provider', null, 'captcha_site_key', null);
   end if;
 
-  if p_provider not in ('turnstile', 'hcaptcha', 'recaptcha') then
-    raise exception 'Choose Turnstile, hCaptcha or reCAPTCHA.' using errcode = '22023';
-  end if;
-  if v_site_key !~ '^[A-Za-z0-9_-]{1,200}$' then
-    raise exception 'Enter the site key exactly as the provider shows it.' using errcode = '22023';
-  end if;
-  if v_secret = '' then
-    if v_current is distinct from p_provider
-       or not exists (select 1 from private.form_captcha_secrets s where s.form_id = p_form_id) then
-      raise exception 'Enter the secret key.' using errcode = '22023';
-    end if;
-  elsif char_length(v_secret) > 500 or v_secret !~ '^[!-~]+$' then
-    raise exception 'Enter the secret key exactly as the provider shows it.' using errcode = '22023';
-  else
+  v_secret := private.captcha_keys(p_provider, v_site_key, p_secret, v_current,
+    exists (select 1 from private.form_captcha_secrets s where s.form_id = p_form_id));
+  if v_secret is not null then
     insert into private.form_captcha_secrets (form_id, secret) values (p_form_id, v_secret)
       on conflict (form_id) do update set secret = excluded.secret, updated_at = now();
   end if;

@@ -951,7 +951,8 @@ AS $function$
 declare
   v_current text;
   v_site_key text := btrim(coalesce(p_site_key, ''));
-  v_secret text := btrim(coalesce(p_secret, ''));
+  -- The secret to store (null: keep the stored one).
+  v_secret text;
 begin
   if (select auth.uid()) is null then
     raise exception 'Sign in to change a booking form''s CAPTCHA.' using errcode = '42501';
@@ -968,20 +969,9 @@ begin
     delete from private.booking_captcha_secrets s where s.booking_form_id = p_booking_form_id;
     return jsonb_build_object('captcha_provider', null, 'captcha_site_key', null);
   end if;
-  if p_provider not in ('turnstile', 'hcaptcha', 'recaptcha') then
-    raise exception 'Choose Turnstile, hCaptcha or reCAPTCHA.' using errcode = '22023';
-  end if;
-  if v_site_key !~ '^[A-Za-z0-9_-]{1,200}$' then
-    raise exception 'Enter the site key exactly as the provider shows it.' using errcode = '22023';
-  end if;
-  if v_secret = '' then
-    if v_current is distinct from p_provider
-       or not exists (select 1 from private.booking_captcha_secrets s where s.booking_form_id = p_booking_form_id) then
-      raise exception 'Enter the secret key.' using errcode = '22023';
-    end if;
-  elsif char_length(v_secret) > 500 or v_secret !~ '^[!-~]+$' then
-    raise exception 'Enter the secret key exactly as the provider shows it.' using errcode = '22023';
-  else
+  v_secret := private.captcha_keys(p_provider, v_site_key, p_secret, v_current,
+    exists (select 1 from private.booking_captcha_secrets s where s.booking_form_id = p_booking_form_id));
+  if v_secret is not null then
     insert into private.booking_captcha_secrets (booking_form_id, secret) values (p_booking_form_id, v_secret)
       on conflict (booking_form_id) do update set secret = excluded.secret, updated_at = now();
   end if;

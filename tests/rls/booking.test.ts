@@ -120,6 +120,61 @@ describe('booking_forms through supabase-js', () => {
   });
 });
 
+describe("a booking page's CAPTCHA", () => {
+  const set = (client: SupabaseClient, provider: string | null, secret: string | null = 'sekret') =>
+    client.rpc('set_booking_captcha', {
+      p_booking_form_id: aliceForm.id,
+      p_provider: provider,
+      p_site_key: provider ? '0x4AAAAAAA' : null,
+      p_secret: secret,
+    });
+  const stored = async () =>
+    (
+      await pool.query<{ secret: string }>(
+        'select secret from private.booking_captcha_secrets where booking_form_id = $1',
+        [aliceForm.id],
+      )
+    ).rows[0]?.secret ?? null;
+
+  it('is set by the owner only, keeps its secret apart, and takes the keys as the provider shows them', async () => {
+    expect((await set(bob.client, 'turnstile')).error?.message).toBe(
+      'This booking form no longer exists.',
+    );
+    expect((await set(newClient(), 'turnstile')).error).not.toBeNull();
+    // A new provider needs its secret; a bad one or a bad site key is refused in words.
+    expect((await set(alice.client, 'turnstile', '')).error?.message).toBe('Enter the secret key.');
+    expect((await set(alice.client, 'turnstile', 'with space')).error?.message).toBe(
+      'Enter the secret key exactly as the provider shows it.',
+    );
+    const badKey = await alice.client.rpc('set_booking_captcha', {
+      p_booking_form_id: aliceForm.id,
+      p_provider: 'hcaptcha',
+      p_site_key: 'not a key',
+      p_secret: 's',
+    });
+    expect(badKey.error?.message).toBe('Enter the site key exactly as the provider shows it.');
+    expect((await set(alice.client, 'friendlycaptcha')).error?.message).toBe(
+      'Choose Turnstile, hCaptcha or reCAPTCHA.',
+    );
+    expect(await stored()).toBeNull();
+
+    expect((await set(alice.client, 'turnstile')).data).toEqual({
+      captcha_provider: 'turnstile',
+      captcha_site_key: '0x4AAAAAAA',
+    });
+    // Empty keeps the stored secret for the same provider, not for another.
+    expect((await set(alice.client, 'turnstile', '')).error).toBeNull();
+    expect(await stored()).toBe('sekret');
+    expect((await set(alice.client, 'recaptcha', '')).error?.message).toBe('Enter the secret key.');
+    expect(
+      (await runAs(pool, user(alice.id), 'select * from private.booking_captcha_secrets')).code,
+    ).toBe('42501');
+    // Off: the secret goes too.
+    expect((await set(alice.client, null, null)).error).toBeNull();
+    expect(await stored()).toBeNull();
+  });
+});
+
 describe('bookings', () => {
   it('are read by their owner only, and written by nobody but the definer functions', async () => {
     const booked = await requestBooking(pool, aliceForm.slug, slotIn(20), {
