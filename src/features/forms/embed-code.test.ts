@@ -1,12 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  embedFetch,
-  embedHtml,
-  escapeComment,
-  formEndpoint,
-  jsString,
-  type EmbedForm,
-} from './embed-code';
+import { embedFetch, embedHtml, formEndpoint, jsString, type EmbedForm } from './embed-code';
+import { escapeComment } from '../../lib/escape-html';
 
 const SUPABASE_URL = 'https://abc.supabase.co/';
 const form: EmbedForm = {

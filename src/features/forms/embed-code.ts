@@ -15,6 +15,7 @@ import { IDEMPOTENCY, SPECIAL_FIELDS } from '../../../supabase/functions/_shared
 import { CAPTCHA_WIDGETS } from '../../config/captcha';
 import { FILE_KIND_ACCEPT, type FileKind } from '../../config/uploads';
 import type { CaptchaProvider } from '../../lib/database';
+import { escapeComment, escapeHtml } from '../../lib/escape-html';
 
 export interface EmbedForm {
   id: string;
@@ -40,27 +41,6 @@ export type EmbedVariant = 'html' | 'fetch';
 /** The public endpoint a form posts to: `{supabaseUrl}/functions/v1/forms/{formId}`. */
 export function formEndpoint(supabaseUrl: string, formId: string): string {
   return `${supabaseUrl.replace(/\/+$/, '')}/functions/v1/forms/${encodeURIComponent(formId)}`;
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escapes text for an HTML attribute value or a text node. */
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
-}
-
-/**
- * Makes text safe inside an HTML comment, which shows it raw (entities are not decoded there):
- * without `<` and `>` it can neither close the comment early (`-->`, `--!>`) nor open another.
- */
-export function escapeComment(value: string): string {
-  return value.replace(/[<>]/g, (c) => HTML_ESCAPES[c]);
 }
 
 /**

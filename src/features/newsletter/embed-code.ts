@@ -9,24 +9,13 @@
 import { SPECIAL_FIELDS } from '../../../supabase/functions/_shared/limits';
 import { CAPTCHA_WIDGETS } from '../../config/captcha';
 import type { CaptchaProvider } from '../../lib/database';
+import { escapeHtml } from '../../lib/escape-html';
 
 export type SignupVariant = 'html' | 'fetch';
 
 /** Where a list's signup form posts: `{supabaseUrl}/functions/v1/newsletter/lists/{listId}`. */
 export function listSignupEndpoint(supabaseUrl: string, listId: string): string {
   return `${supabaseUrl.replace(/\/+$/, '')}/functions/v1/newsletter/lists/${encodeURIComponent(listId)}`;
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
 /** A JavaScript string literal that cannot end the <script> element it sits in. */
