@@ -180,6 +180,30 @@ export function removeSubscriberFromPages(
   ]);
 }
 
+/**
+ * What a campaign action's answer says at once, on its page and in the campaigns list; then both
+ * are read again (settled, either way), for what the answer does not say.
+ */
+export function patchCampaign(
+  client: QueryClient,
+  campaignId: string,
+  merge: (row: Campaign) => Campaign,
+): void {
+  client.setQueryData<Campaign | null>(newsletterKeys.campaign(campaignId), (row) =>
+    row ? merge(row) : row,
+  );
+  client.setQueryData<Campaign[]>(newsletterKeys.campaigns(), (rows) =>
+    rows?.map((row) => (row.id === campaignId ? merge(row) : row)),
+  );
+}
+
+export function refetchCampaign(client: QueryClient, campaignId: string): Promise<unknown> {
+  return Promise.all([
+    client.invalidateQueries({ queryKey: newsletterKeys.campaign(campaignId) }),
+    client.invalidateQueries({ queryKey: newsletterKeys.campaigns() }),
+  ]);
+}
+
 /** Applies one change of a `campaigns` row to the campaigns list and to its own page. */
 export function applyCampaignChange(client: QueryClient, change: RowChange): void {
   const id = changedId(change);

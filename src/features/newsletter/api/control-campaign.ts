@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 import type { Campaign, CampaignAction, CampaignStatus } from '../newsletter-types';
-import { newsletterKeys } from './query-keys';
+import { patchCampaign, refetchCampaign } from '../newsletter-cache';
 import { sendCampaignNow } from './send-campaign-now';
 
 interface ControlInput {
@@ -34,17 +34,8 @@ export function useControlCampaign() {
         scheduled_at: null,
         finished_at: status === 'cancelled' ? new Date().toISOString() : row.finished_at,
       });
-      client.setQueryData<Campaign | null>(newsletterKeys.campaign(campaignId), (row) =>
-        row ? merge(row) : row,
-      );
-      client.setQueryData<Campaign[]>(newsletterKeys.campaigns(), (rows) =>
-        rows?.map((row) => (row.id === campaignId ? merge(row) : row)),
-      );
+      patchCampaign(client, campaignId, merge);
     },
-    onSettled: (_data, _error, { campaignId }) =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: newsletterKeys.campaign(campaignId) }),
-        client.invalidateQueries({ queryKey: newsletterKeys.campaigns() }),
-      ]),
+    onSettled: (_data, _error, { campaignId }) => refetchCampaign(client, campaignId),
   });
 }
