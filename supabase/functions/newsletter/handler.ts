@@ -178,8 +178,15 @@ async function handleSignup(req: Request, deps: NewsletterDeps): Promise<Respons
 }
 
 /** No list is the site's (or it was just deleted): the operator has to choose one. */
+// Said once per worker: until a list is marked, every footer post would say it again (and such a
+// post is refused before anything counts it).
+let notConfiguredSaid = false;
+
 function notConfigured(deps: NewsletterDeps): Response {
-  deps.log("no list is the site list: run select public.set_site_list('<list id>')");
+  if (!notConfiguredSaid) {
+    notConfiguredSaid = true;
+    deps.log("no list is the site list: run select public.set_site_list('<list id>')");
+  }
   return refuse(503, 'not_configured', 'The newsletter is not taking sign-ups yet.');
 }
 
