@@ -185,7 +185,9 @@ async function main() {
     await writeSection('uploads', 'File uploads', machineSummary(), lines, [
       `Each upload is one multipart post carrying one ${FILE_MB} MB PDF of random bytes; the ` +
         'function streams it (never holding a file whole) to the local Storage, which writes it ' +
-        'to disk; the baseline writes the same bytes with the same concurrency.',
+        'to disk; the baseline writes the same bytes with the same concurrency. The worker runs ' +
+        "with the heap Supabase's edge runtime gives a user worker (a 256 MiB limit, 1 MiB " +
+        'semi-spaces: local-stack/functions/worker-process.ts).',
     ]);
   } finally {
     await pool.end();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { denoBinary, workerErrorStatus } from './index.ts';
 import { UpstreamError } from './proxy.ts';
-import { FunctionWorker, restartDelayMs } from './worker-process.ts';
+import { FunctionWorker, restartDelayMs, WORKER_V8_FLAGS } from './worker-process.ts';
 
 describe('restartDelayMs', () => {
   it('restarts a worker that ran a while at once', () => {
@@ -40,11 +40,11 @@ describe('FunctionWorker supervision (real Deno)', () => {
     dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
   });
 
-  function worker() {
+  function worker(source = `Deno.serve(() => new Response(String(Deno.pid)));\n`) {
     const dir = mkdtempSync(path.join(tmpdir(), 'functions-worker-'));
     dirs.push(dir);
     const entrypoint = path.join(dir, 'index.ts');
-    writeFileSync(entrypoint, `Deno.serve(() => new Response(String(Deno.pid)));\n`);
+    writeFileSync(entrypoint, source);
     const log: string[] = [];
     const w = new FunctionWorker({
       name: 'probe',
@@ -71,6 +71,17 @@ describe('FunctionWorker supervision (real Deno)', () => {
     const second = await servedPid(await w.port());
     expect(second).not.toBe(first);
     expect(log.some((l) => l.includes(`worker ${first} exited (SIGKILL); restarting`))).toBe(true);
+  }, 60_000);
+
+  it("gives the function's isolate Supabase's user-worker heap: 256 MiB, 1 MiB semi-spaces", async () => {
+    expect(WORKER_V8_FLAGS).toEqual(['--max-heap-size=256', '--max-semi-space-size=1']);
+    const { w } = worker(
+      `import v8 from 'node:v8';\n` +
+        `Deno.serve(() => Response.json(v8.getHeapStatistics().heap_size_limit));\n`,
+    );
+    const port = await w.port();
+    const limit = await (await fetch(`http://127.0.0.1:${port}/`)).json();
+    expect(limit).toBe(256 * 1024 * 1024);
   }, 60_000);
 
   it('does not start a worker again after close()', async () => {
