@@ -9,11 +9,13 @@
 // one runs adds at most one more round after it, which ends as soon as nothing is due.
 import { inputlessKick, kickRoute } from './kick-route.ts';
 
+const CAMPAIGN_KICK = kickRoute('_campaigns');
+
 /** The route's answer, or null when `req` is for another route of the function. */
 export function campaignKickRoute(
   req: Request,
   /** Starts (or joins) a campaign run in the background; must never throw. */
   kick: () => void,
 ): Promise<Response> | null {
-  return kickRoute('_campaigns', req, inputlessKick(kick));
+  return CAMPAIGN_KICK(req, inputlessKick(kick));
 }

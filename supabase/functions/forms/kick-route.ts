@@ -17,21 +17,22 @@ export const kickAnswer = (status: number, body: Record<string, unknown>) =>
   Response.json(body, { status, headers: CORS });
 
 /**
- * The answer of kick route `name` (e.g. '_mail') for `req`, or null when `req` is for another route
- * of the function: the preflight, 405 for other methods, else `handle`'s answer.
+ * Kick route `name` (e.g. '_mail'): a function giving its answer for a request, or null when the
+ * request is for another route of the function (the preflight, 405 for other methods, else
+ * `handle`'s answer). Made once per route, at module load: every request to the function passes
+ * through each kick route's check, and building a URLPattern costs about 0.2 ms, where testing one
+ * costs a few microseconds.
  */
-export function kickRoute(
-  name: string,
-  req: Request,
-  handle: (req: Request) => Promise<Response>,
-): Promise<Response> | null {
-  if (!functionRoute('forms', `/${name}`).test({ pathname: new URL(req.url).pathname }))
-    return null;
-  if (req.method === 'OPTIONS')
-    return Promise.resolve(new Response(null, { status: 204, headers: CORS }));
-  if (req.method !== 'POST')
-    return Promise.resolve(kickAnswer(405, { error: 'method_not_allowed' }));
-  return handle(req);
+export function kickRoute(name: string) {
+  const route = functionRoute('forms', `/${name}`);
+  return (req: Request, handle: (req: Request) => Promise<Response>): Promise<Response> | null => {
+    if (!route.test({ pathname: new URL(req.url).pathname })) return null;
+    if (req.method === 'OPTIONS')
+      return Promise.resolve(new Response(null, { status: 204, headers: CORS }));
+    if (req.method !== 'POST')
+      return Promise.resolve(kickAnswer(405, { error: 'method_not_allowed' }));
+    return handle(req);
+  };
 }
 
 /** A kick that takes no input: whatever was sent is not read, `kick` starts the work (never throws). */

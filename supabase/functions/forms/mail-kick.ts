@@ -9,11 +9,13 @@
 // while one runs adds at most one more round.
 import { inputlessKick, kickRoute } from './kick-route.ts';
 
+const MAIL_KICK = kickRoute('_mail');
+
 /** The route's answer, or null when `req` is for another route of the function. */
 export function mailKickRoute(
   req: Request,
   /** Starts (or joins) a run in the background; must never throw. */
   kick: () => void,
 ): Promise<Response> | null {
-  return kickRoute('_mail', req, inputlessKick(kick));
+  return MAIL_KICK(req, inputlessKick(kick));
 }

@@ -7,12 +7,14 @@ import { readLimited } from '../_shared/read-limited.ts';
 import { isUuid } from '../_shared/uuid.ts';
 import { kickAnswer, kickRoute } from './kick-route.ts';
 
+const WEBHOOK_KICK = kickRoute('_webhook');
+
 /** The route's answer, or null when `req` is for another route of the function. */
 export function webhookKickRoute(
   req: Request,
   sendFresh: (deliveryId: string) => Promise<void>,
 ): Promise<Response> | null {
-  return kickRoute('_webhook', req, async () => {
+  return WEBHOOK_KICK(req, async () => {
     let id: unknown;
     try {
       const body = await readLimited(req, 1024);
