@@ -26,7 +26,9 @@ export const kickAnswer = (status: number, body: Record<string, unknown>) =>
 export function kickRoute(name: string) {
   const route = functionRoute('forms', `/${name}`);
   return (req: Request, handle: (req: Request) => Promise<Response>): Promise<Response> | null => {
-    if (!route.test({ pathname: new URL(req.url).pathname })) return null;
+    // Most requests are posts to a form: a URL without the name is no kick, and is told at once.
+    if (!req.url.includes(name) || !route.test({ pathname: new URL(req.url).pathname }))
+      return null;
     if (req.method === 'OPTIONS')
       return Promise.resolve(new Response(null, { status: 204, headers: CORS }));
     if (req.method !== 'POST')

@@ -47,8 +47,25 @@ function partsIn(at: Date, timeZone: string): Record<string, string> {
   return parts;
 }
 
+/**
+ * The last second shown per zone: posts arriving together share it, and formatting a moment
+ * costs more than all the rest of a notification's text.
+ */
+const lastShown = new Map<string, { second: number; shown: LocalTime }>();
+
 /** `at` in `timeZone` (an IANA name), or in UTC when the zone is null or unknown. */
 export function localTime(at: Date, timeZone: string | null | undefined): LocalTime {
+  const key = timeZone ?? '';
+  const second = Math.floor(at.getTime() / 1000);
+  const last = lastShown.get(key);
+  if (last && last.second === second) return last.shown;
+  const shown = formatLocalTime(at, timeZone);
+  if (lastShown.size >= MAX_KEPT_FORMATS) lastShown.clear();
+  lastShown.set(key, { second, shown });
+  return shown;
+}
+
+function formatLocalTime(at: Date, timeZone: string | null | undefined): LocalTime {
   let zone = timeZone && timeZone !== 'UTC' ? timeZone : 'UTC';
   let parts: Record<string, string>;
   try {

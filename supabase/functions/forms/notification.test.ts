@@ -170,6 +170,17 @@ describe('local time', () => {
     );
   });
 
+  it('formats a zone once per second: moments in the same second share it, the next is new', () => {
+    const first = localTime(new Date('2026-07-01T12:00:05.100Z'), 'Europe/Berlin');
+    expect(localTime(new Date('2026-07-01T12:00:05.900Z'), 'Europe/Berlin')).toBe(first);
+    expect(localTime(new Date('2026-07-01T12:00:05.500Z'), 'Asia/Kolkata').when).toBe(
+      'Wed, 1 Jul 2026, 17:30:05',
+    );
+    expect(localTime(new Date('2026-07-01T12:00:06.000Z'), 'Europe/Berlin').when).toBe(
+      'Wed, 1 Jul 2026, 14:00:06',
+    );
+  });
+
   it('uses UTC for no zone and for one this runtime does not know', () => {
     expect(localTime(at, null)).toMatchObject({ zone: 'UTC', timeZone: 'UTC' });
     expect(localTime(at, 'Not/AZone')).toMatchObject({
