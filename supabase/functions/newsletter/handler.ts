@@ -177,11 +177,11 @@ async function handleSignup(req: Request, deps: NewsletterDeps): Promise<Respons
   return json(202, { ok: true });
 }
 
-/** No list is the site's (or it was just deleted): the operator has to choose one. */
 // Said once per worker: until a list is marked, every footer post would say it again (and such a
 // post is refused before anything counts it).
 let notConfiguredSaid = false;
 
+/** No list is the site's (or it was just deleted): the operator has to choose one. */
 function notConfigured(deps: NewsletterDeps): Response {
   if (!notConfiguredSaid) {
     notConfiguredSaid = true;
