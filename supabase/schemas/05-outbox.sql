@@ -53,6 +53,10 @@ create table public.email_deliveries (
   constraint email_deliveries_status CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'sent'::text, 'failed'::text])))
 );
 create index email_deliveries_due_idx ON public.email_deliveries (next_attempt_at) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text]));
+-- The jobs being sent (claimed, under a lease): few at any time. The finish and the sweep of
+-- expired leases find theirs here; without it they read the whole due index, every queued job,
+-- on every batch, so a backlog made each batch slower the longer it grew.
+create index email_deliveries_leased_idx ON public.email_deliveries (locked_until) WHERE (status = 'sending'::text);
 create index email_deliveries_newsletter_created_idx ON public.email_deliveries (created_at) WHERE (kind = 'newsletter_confirmation'::text);
 create index email_deliveries_source_entry_idx ON public.email_deliveries (source_entry_id) WHERE (source_entry_id IS NOT NULL);
 create index email_deliveries_user_created_idx ON public.email_deliveries (user_id, created_at DESC) WHERE (user_id IS NOT NULL);
