@@ -6,6 +6,7 @@
 // (`set local role` and the call, in one simple query), with no prepared statements and no session
 // state left on the connection.
 import pg from 'npm:pg@8.23.1';
+import { createCallBatches } from './call-batches.ts';
 import type { RpcClient } from './outbox/store.ts';
 import {
   SIGNATURES_QUERY,
@@ -29,14 +30,23 @@ export function databaseUrlFromEnv(env: (name: string) => string | undefined): s
   return url;
 }
 
+/** SQLSTATE classes of a failed connection or server, not of a statement: connection exception,
+ * insufficient resources, operator intervention (a shutdown), system error. */
+const CONNECTION_FAILURE = /^(08|53|57|58)/;
+
+/** A call batch's limits (call-batches.ts): a post's statement is a few KB, at most about 200. */
+const BATCH = { maxCalls: 16, maxChars: 1_000_000 };
+
 /**
  * A small pool kept open across requests (`max` connections, each closed after a minute idle).
  * While the database is away a call fails within `connectTimeoutSeconds`, so the endpoint gives
- * its 503 at once instead of holding the visitor.
+ * its 503 at once instead of holding the visitor. Calls of the functions named in `together` that
+ * arrive while one of them is in flight share a round trip and a transaction (call-batches.ts):
+ * only functions whose calls are independent of each other, and each answers as if alone.
  */
 export function connectDatabase(
   url: string,
-  opts: { max?: number; connectTimeoutSeconds?: number } = {},
+  opts: { max?: number; connectTimeoutSeconds?: number; together?: readonly string[] } = {},
 ): RpcClient {
   const pool = new pg.Pool({
     connectionString: url,
@@ -61,16 +71,32 @@ export function connectDatabase(
     return found;
   }
 
+  /** Statements in one simple query, one implicit transaction: the role lasts for it only. */
+  async function runTogether(statements: readonly string[]): Promise<unknown[]> {
+    const results = (await pool.query(
+      `set local role service_role; ${statements.join('; ')}`,
+    )) as unknown as pg.QueryResult[];
+    return statements.map((_, i) => (results[i + 1]?.rows[0]?.data as unknown) ?? null);
+  }
+  const batched = createCallBatches({
+    run: runTogether,
+    // An error the server sent (it has a SQLSTATE), not one of the connection's.
+    isStatementError: (err) =>
+      err instanceof pg.DatabaseError &&
+      !CONNECTION_FAILURE.test((err as { code?: string }).code ?? ''),
+    ...BATCH,
+  });
+  const together = new Set(opts.together ?? []);
+
   return {
     async rpc(name, args) {
       try {
         const call = sqlCall(name, args, await overloadsOf(name), pg.escapeLiteral);
         if ('error' in call) return { data: null, error: { message: call.error } };
-        // Two statements, one implicit transaction: the role lasts for this call only.
-        const results = (await pool.query(
-          `set local role service_role; ${call.query}`,
-        )) as unknown as pg.QueryResult[];
-        return { data: (results[1]?.rows[0]?.data as unknown) ?? null, error: null };
+        const data = together.has(name)
+          ? await batched(call.query)
+          : (await runTogether([call.query]))[0];
+        return { data, error: null };
       } catch (err) {
         return { data: null, error: { message: (err as Error).message } };
       }

@@ -35,8 +35,9 @@ function required(name: string): string {
 const supabase = createClient(required('SUPABASE_URL'), required('SUPABASE_SERVICE_ROLE_KEY'), {
   auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 });
-// Every post's calls and the outbox's go straight to Postgres (_shared/database.ts).
-const db = connectDatabase(databaseUrlFromEnv(env));
+// Every post's calls and the outbox's go straight to Postgres (_shared/database.ts); posts that
+// arrive together are accepted in one transaction.
+const db = connectDatabase(databaseUrlFromEnv(env), { together: ['accept_post'] });
 const salt = ipSaltFromEnv(env);
 // Said once per start: a deployment that misses these keeps working, but not as intended.
 const warn = (message: string) => console.warn(`forms: ${message}`);
