@@ -2,9 +2,9 @@
 // finish): one socket hop to the database instead of gateway → REST → Postgres. It answers like
 // supabase-js's `rpc` ({ data, error }, data shaped as PostgREST shapes it), so the stores work
 // over either, and calls as the service role, as REST did. Safe behind Supavisor's transaction
-// pooler, as Supabase advises for Edge Functions: every call is one round trip and one transaction
-// (`set local role` and the call, in one simple query), with no prepared statements and no session
-// state left on the connection.
+// pooler, as Supabase advises for Edge Functions: every call (or batch of calls, see `together`)
+// is one round trip and one transaction (`set local role` and the calls, in one simple query), with
+// no prepared statements and no session state left on the connection.
 import pg from 'npm:pg@8.23.1';
 import { createCallBatches } from './call-batches.ts';
 import type { RpcClient } from './outbox/store.ts';
