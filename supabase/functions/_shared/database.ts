@@ -30,11 +30,13 @@ export function databaseUrlFromEnv(env: (name: string) => string | undefined): s
   return url;
 }
 
-/** SQLSTATE classes of a failed connection or server, not of a statement: connection exception,
- * insufficient resources, operator intervention (a shutdown), system error. */
-const CONNECTION_FAILURE = /^(08|53|57|58)/;
+/** SQLSTATEs of a failed connection or server, not of a statement: connection exception,
+ * insufficient resources, a shutdown or restart (57P…; a canceled statement, 57014, is the
+ * statement's), system error. */
+const CONNECTION_FAILURE = /^(08|53|57P|58)/;
 
-/** A call batch's limits (call-batches.ts): a post's statement is a few KB, at most about 200. */
+/** A call batch's limits (call-batches.ts): a post's statement is a few KB, a few hundred at most
+ * (a body of up to 64 KiB, repeated in the e-mail's text and HTML). */
 const BATCH = { maxCalls: 16, maxChars: 1_000_000 };
 
 /**
