@@ -9,7 +9,8 @@ import type pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { PLAN_QUOTAS } from '../../src/config/plans.ts';
 import { superuserPool, uniqueEmail } from '../support/db.ts';
-import { setPlan } from '../support/plans.ts';
+import { setPlan, TEST_PLAN } from '../support/plans.ts';
+import { remote } from '../support/target.ts';
 import {
   createForm,
   newClient,
@@ -175,7 +176,9 @@ describe('account_plans', () => {
     const { rows } = await pool.query<{ default_plan: string }>(
       'select default_plan from private.plan_settings',
     );
-    const defaultPlan = rows[0]!.default_plan;
+    // Under `npm run verify` the deployment's default stays as its operator set it, and the run's
+    // test accounts start on TEST_PLAN instead (tests/setup/remote.ts).
+    const defaultPlan = remote ? TEST_PLAN : rows[0]!.default_plan;
     const cases = [
       { data: { name: 'Dora', plan: 'pro', billing: 'annual' }, chosen: 'pro', billing: 'annual' },
       { data: { name: 'Eve', plan: 'starter' }, chosen: 'starter', billing: 'monthly' },
