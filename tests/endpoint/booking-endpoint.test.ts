@@ -63,6 +63,17 @@ async function ownerWithPage(fields: Parameters<typeof createBookingForm>[2] = {
   return { owner, form, slots };
 }
 
+/**
+ * A time the page offers no slot at: the small hours (03:00 or 04:00 in Berlin, plus `minutes`) of
+ * the last day with free slots, so it is never inside the notice or a working hour, whatever the
+ * time of day the test runs at.
+ */
+function nightOf(slots: string[], minutes = 0) {
+  const night = new Date(slots.at(-1)!);
+  night.setUTCHours(2, minutes, 0, 0);
+  return night.toISOString();
+}
+
 const visitor = (slug: string, start: string, extra: Record<string, unknown> = {}) => ({
   slug,
   start,
@@ -182,8 +193,7 @@ describe('booking through the endpoint', () => {
       expect(typeof res.body.error).toBe('string');
     }
     // Not a slot (03:00 in Berlin): refused as taken, with the next free ones.
-    const night = new Date(Date.parse(slots[0]!) - 6 * 3_600_000).toISOString();
-    const notSlot = await send('/book', { ...ok, start: night });
+    const notSlot = await send('/book', { ...ok, start: nightOf(slots) });
     expect(notSlot).toMatchObject({ status: 409, body: { code: 'slot_taken' } });
     expect((notSlot.body.next as string[]).length).toBeGreaterThan(0);
     const body = await send(
@@ -276,10 +286,8 @@ describe('booking through the endpoint', () => {
   it('limits one client to its requests a minute with 429 and Retry-After', async () => {
     const { owner, form, slots } = await ownerWithPage();
     // Each request counts, booked or not: these ask for times that are no slots.
-    const night = (i: number) =>
-      new Date(Date.parse(slots[0]!) - (6 + i) * 3_600_000).toISOString();
     for (let i = 0; i < BOOKING.perClientPerMinute; i++)
-      expect((await send('/book', visitor(form.slug, night(i)))).status).toBe(409);
+      expect((await send('/book', visitor(form.slug, nightOf(slots, i)))).status).toBe(409);
     const limited = await send('/book', visitor(form.slug, slots[0]!));
     expect(limited).toMatchObject({ status: 429, body: { code: 'rate_limited' } });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
@@ -361,8 +369,7 @@ describe('the manage link', () => {
       status: 422,
       body: { field: 'start' },
     });
-    const night = new Date(Date.parse(slots[2]!) - 8 * 3_600_000).toISOString();
-    expect(await send(`/manage/${first}/reschedule`, { start: night })).toMatchObject({
+    expect(await send(`/manage/${first}/reschedule`, { start: nightOf(slots) })).toMatchObject({
       status: 409,
       body: { code: 'slot_taken' },
     });
