@@ -153,6 +153,7 @@ AS $function$
 declare
   v_count integer := 0;
   v_done integer;
+  v_results integer := jsonb_array_length(coalesce(p_results, '[]'::jsonb));
 begin
   -- A batch never waits for a row another transaction holds: deleting a form, an entry or an
   -- account locks the same rows through its cascades in another order, and a batch that waited
@@ -191,6 +192,8 @@ begin
      where d.id = f.id and r.id = f.id;
     get diagnostics v_done = row_count;
     v_count := v_count + v_done;
+    -- Every result recorded (the usual case): nothing is left to look for.
+    exit when v_count = v_results;
     exit when not exists (
       select 1
         from jsonb_to_recordset(coalesce(p_results, '[]'::jsonb)) as r(id uuid, lease uuid)
