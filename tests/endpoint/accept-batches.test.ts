@@ -8,16 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { LIMITS } from '../../supabase/functions/_shared/limits.ts';
 import { superuserPool } from '../support/db.ts';
 import { localOnly } from '../support/target.ts';
-import {
-  functionUrl,
-  ORIGIN,
-  rawRequest,
-  resetRateLimits,
-  seedForm,
-  storedFor,
-  urlencoded,
-  type SeededForm,
-} from './support.ts';
+import { postFields, resetRateLimits, seedForm, storedFor, type SeededForm } from './support.ts';
 
 const stack = inject('stack');
 let pool: pg.Pool;
@@ -33,16 +24,12 @@ beforeEach(async () => {
 });
 
 const post = (form: SeededForm, visitor: string, message: string, key?: string) =>
-  rawRequest(functionUrl(stack.apiUrl, form.formId), {
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: ORIGIN,
-      accept: 'application/json',
-      ...(key ? { 'idempotency-key': key } : {}),
-    },
-    body: urlencoded({ message }),
-    localAddress: visitor,
-  });
+  postFields(
+    stack.apiUrl,
+    form.formId,
+    { message },
+    { headers: key ? { 'idempotency-key': key } : {}, localAddress: visitor },
+  );
 
 describe('posts arriving together', () => {
   it('share transactions, and each is answered, counted and stored as if alone', async (ctx) => {

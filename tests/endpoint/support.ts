@@ -198,15 +198,25 @@ export async function until<T>(
   }
 }
 
-/** A post as a JSON client sends it: urlencoded fields from the allowed origin, JSON answer. */
-export const postFields = (apiUrl: string, formId: string, fields: Record<string, string>) =>
+/**
+ * A post as a JSON client sends it: urlencoded fields from the allowed origin, JSON answer; with
+ * more headers (an Idempotency-Key) and from a client address of its own if asked.
+ */
+export const postFields = (
+  apiUrl: string,
+  formId: string,
+  fields: Record<string, string>,
+  opts: { headers?: Record<string, string>; localAddress?: string } = {},
+) =>
   rawRequest(functionUrl(apiUrl, formId), {
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
       origin: ORIGIN,
       accept: 'application/json',
+      ...opts.headers,
     },
     body: urlencoded(fields),
+    localAddress: opts.localAddress,
   });
 
 /** One outbox run (e-mails and webhooks), as pg_cron or the local scheduler makes every minute. */
