@@ -160,11 +160,36 @@ async function expectSweptAway(keys: string[], pass: () => Promise<unknown> = sw
   expect(await waiting()).toBe(0);
 }
 
-const runRetention = async () => {
-  const { data, error } = await service.rpc('sweep_retention');
-  expect(error).toBeNull();
-  return data as Record<string, number>;
-};
+/**
+ * Sets the form's retention rule and runs sweep_retention() in one transaction, as the service
+ * role. The stack's own scheduled sweep (every minute) cannot see the rule before it commits, so
+ * the counts this answers are this sweep's, whenever the scheduled one happens to run.
+ */
+async function ruleThenSweep(
+  userId: string,
+  formId: string,
+  rule: { mode: 'days'; days: number } | { mode: 'forward_only' },
+): Promise<Record<string, number>> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query(
+      'insert into public.form_retention (form_id, user_id, mode, days) values ($1, $2, $3, $4)',
+      [formId, userId, rule.mode, rule.mode === 'days' ? rule.days : null],
+    );
+    await client.query('set local role service_role');
+    const { rows } = await client.query<{ r: Record<string, number> }>(
+      'select public.sweep_retention() as r',
+    );
+    await client.query('commit');
+    return rows[0]!.r;
+  } catch (err) {
+    await client.query('rollback');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
 
 /** The scheduled pass through the forms function, as the scheduler calls it. */
 async function deliverRoute(): Promise<{ ok: boolean; files?: FileSweepReport }> {
@@ -218,11 +243,8 @@ describe('the objects of deleted entries', () => {
       `update public.entries set created_at = now() - interval '31 days' where id = $1`,
       [old.entryId],
     );
-    const { error } = await user.client
-      .from('form_retention')
-      .insert({ form_id: formId, user_id: user.id, mode: 'days', days: 30 });
-    expect(error).toBeNull();
-    expect((await runRetention()).expired).toBeGreaterThanOrEqual(1);
+    const swept = await ruleThenSweep(user.id, formId, { mode: 'days', days: 30 });
+    expect(swept.expired).toBeGreaterThanOrEqual(1);
     await expectSweptAway(old.keys);
     // The entry within the rule keeps its files.
     await expectStored(recent.keys);
@@ -230,13 +252,10 @@ describe('the objects of deleted entries', () => {
 
   it('are removed once forward-only mode deletes a forwarded entry', async () => {
     const { user, formId } = await owner('Margaret');
-    const { error } = await user.client
-      .from('form_retention')
-      .insert({ form_id: formId, user_id: user.id, mode: 'forward_only' });
-    expect(error).toBeNull();
     const { entryId, keys } = await entryWithFiles(user.id, formId);
     // Nothing is queued for it (no notification, no webhook), so the rule takes it at once.
-    expect((await runRetention()).forwarded).toBeGreaterThanOrEqual(1);
+    const swept = await ruleThenSweep(user.id, formId, { mode: 'forward_only' });
+    expect(swept.forwarded).toBeGreaterThanOrEqual(1);
     expect(
       (await pool.query('select 1 from public.entries where id = $1', [entryId])).rowCount,
     ).toBe(0);
