@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { commitAsService, createAuthUser, superuserPool } from '../support/db.ts';
+import { commitAsService, committed, createAuthUser, superuserPool } from '../support/db.ts';
 import { remote } from '../support/target.ts';
 import { rawRequest } from './support.ts';
 
@@ -341,17 +341,21 @@ describe('daily salts', () => {
 describe('retention', () => {
   it("the scheduled sweep deletes events older than their site's retention", async () => {
     const site = await createSite(['blog.example.test'], 30);
-    await pool.query(
-      `insert into private.analytics_events (site_id, at, visitor, name, path, entry)
-       values ($1, now() - interval '31 days', 1, 'pageview', '/old', true),
-              ($1, now() - interval '29 days', 1, 'pageview', '/kept', true)`,
-      [site],
-    );
-    const [swept] = await commitAsService<{ answer: { analytics: { events: number } } }>(
-      pool,
-      'select public.sweep_retention() as answer',
-      [],
-    );
+    // The events and the sweep in one transaction: the stack's own scheduled sweep cannot take
+    // the old event first, so the count is this sweep's.
+    const swept = await committed(pool, async (client) => {
+      await client.query(
+        `insert into private.analytics_events (site_id, at, visitor, name, path, entry)
+         values ($1, now() - interval '31 days', 1, 'pageview', '/old', true),
+                ($1, now() - interval '29 days', 1, 'pageview', '/kept', true)`,
+        [site],
+      );
+      await client.query('set local role service_role');
+      const { rows } = await client.query<{ answer: { analytics: { events: number } } }>(
+        'select public.sweep_retention() as answer',
+      );
+      return rows[0];
+    });
     expect(swept!.answer.analytics.events).toBeGreaterThanOrEqual(1);
     expect((await eventsOf(site)).map((e) => e.path)).toEqual(['/kept']);
   });

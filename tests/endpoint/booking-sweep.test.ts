@@ -3,7 +3,7 @@
 // future booking's live link stays; copies of booking mail go 30 days after they were queued.
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type pg from 'pg';
-import { commitAsService, createAuthUser, superuserPool } from '../support/db.ts';
+import { committed, createAuthUser, superuserPool } from '../support/db.ts';
 import { createBookingForm, requestBooking, zonedInstant } from '../support/booking.ts';
 
 const stack = inject('stack');
@@ -38,38 +38,41 @@ it('deletes links that can no longer act and old copies of booking mail, and not
       return answer.booking!.id;
     }),
   );
-  await pool.query('update private.booking_tokens set used_at = now() where booking_id = $1', [
-    spent,
-  ]);
-  // A booking that has begun (moved into the past, buffers and all).
-  await pool.query(
-    `update public.bookings set starts_at = now() - interval '1 hour', ends_at = now(),
-            blocked = tstzrange(now() - interval '1 hour', now(), '[)') where id = $1`,
-    [begun],
-  );
-  await pool.query(
-    `update public.bookings set status = 'cancelled', cancelled_at = now(), cancelled_by = 'owner' where id = $1`,
-    [cancelled],
-  );
-  // Two mails of the booking `live`: one queued 31 days ago and sent, one fresh and sent.
-  const { rows: mails } = await pool.query<{ id: string }>(
-    `select d.id from public.email_deliveries d where d.user_id = $1 and d.kind = 'booking_notice' order by d.created_at limit 2`,
-    [owner],
-  );
-  await pool.query(
-    `update public.email_deliveries set status = 'sent', sent_at = now() where id = any($1)`,
-    [mails.map((m) => m.id)],
-  );
-  await pool.query(
-    `update public.email_deliveries set created_at = now() - interval '31 days' where id = $1`,
-    [mails[0]!.id],
-  );
-
-  const [swept] = await commitAsService<{ answer: { booking: { tokens: number; mails: number } } }>(
-    pool,
-    'select public.sweep_retention() as answer',
-    [],
-  );
+  // The setup and the sweep in one transaction: the stack's own scheduled sweep never sees the
+  // setup half done, so the counts are this sweep's.
+  const { mails, swept } = await committed(pool, async (client) => {
+    await client.query('update private.booking_tokens set used_at = now() where booking_id = $1', [
+      spent,
+    ]);
+    // A booking that has begun (moved into the past, buffers and all).
+    await client.query(
+      `update public.bookings set starts_at = now() - interval '1 hour', ends_at = now(),
+              blocked = tstzrange(now() - interval '1 hour', now(), '[)') where id = $1`,
+      [begun],
+    );
+    await client.query(
+      `update public.bookings set status = 'cancelled', cancelled_at = now(), cancelled_by = 'owner' where id = $1`,
+      [cancelled],
+    );
+    // Two mails of the booking `live`: one queued 31 days ago and sent, one fresh and sent.
+    const { rows } = await client.query<{ id: string }>(
+      `select d.id from public.email_deliveries d where d.user_id = $1 and d.kind = 'booking_notice' order by d.created_at limit 2`,
+      [owner],
+    );
+    await client.query(
+      `update public.email_deliveries set status = 'sent', sent_at = now() where id = any($1)`,
+      [rows.map((m) => m.id)],
+    );
+    await client.query(
+      `update public.email_deliveries set created_at = now() - interval '31 days' where id = $1`,
+      [rows[0]!.id],
+    );
+    await client.query('set local role service_role');
+    const answer = await client.query<{
+      answer: { booking: { tokens: number; mails: number } };
+    }>('select public.sweep_retention() as answer');
+    return { mails: rows, swept: answer.rows[0] };
+  });
   expect(swept!.answer.booking.tokens).toBeGreaterThanOrEqual(3);
   const { rows } = await pool.query<{ booking_id: string }>(
     'select booking_id from private.booking_tokens where booking_id = any($1)',

@@ -16,7 +16,7 @@ import {
   type FileSweepReport,
   type SweepFiles,
 } from '../../supabase/functions/forms/uploads/sweep.ts';
-import { commitAsService, superuserPool } from '../support/db.ts';
+import { commitAsService, committed, superuserPool } from '../support/db.ts';
 import { createForm, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
 import { rawRequest } from './support.ts';
 
@@ -170,9 +170,7 @@ async function ruleThenSweep(
   formId: string,
   rule: { mode: 'days'; days: number } | { mode: 'forward_only' },
 ): Promise<Record<string, number>> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return committed(pool, async (client) => {
     await client.query(
       'insert into public.form_retention (form_id, user_id, mode, days) values ($1, $2, $3, $4)',
       [formId, userId, rule.mode, rule.mode === 'days' ? rule.days : null],
@@ -181,14 +179,8 @@ async function ruleThenSweep(
     const { rows } = await client.query<{ r: Record<string, number> }>(
       'select public.sweep_retention() as r',
     );
-    await client.query('commit');
     return rows[0]!.r;
-  } catch (err) {
-    await client.query('rollback');
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The scheduled pass through the forms function, as the scheduler calls it. */

@@ -170,14 +170,12 @@ export async function createForm(
 }
 
 /** Inserts an entry as the form endpoint does (service role; committed). */
-export async function createEntry(
+export function createEntry(
   pool: pg.Pool,
   formId: string,
   fields: { name?: string; email?: string; message?: string; data?: Record<string, unknown> } = {},
 ): Promise<{ id: string; user_id: string }> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return committed(pool, async (client) => {
     await client.query('set local role service_role');
     const { rows } = await client.query<{ id: string; user_id: string }>(
       `insert into public.entries (form_id, name, email, message, data)
@@ -190,8 +188,25 @@ export async function createEntry(
         fields.data ?? {},
       ],
     );
-    await client.query('commit');
     return rows[0]!;
+  });
+}
+
+/**
+ * Runs `work` on one connection in one transaction: committed if it resolves, rolled back if it
+ * throws. What it changes is seen by others only all at once, e.g. by the stack's own scheduled
+ * sweep, which runs every minute and would otherwise find a test's setup half done.
+ */
+export async function committed<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
   } catch (err) {
     await client.query('rollback').catch(() => undefined);
     throw err;
@@ -204,22 +219,13 @@ export async function createEntry(
  * Runs one statement as the service role and commits it, as the functions' direct connection
  * does; its rows, or its error thrown.
  */
-export async function commitAsService<R extends pg.QueryResultRow>(
+export function commitAsService<R extends pg.QueryResultRow>(
   pool: pg.Pool,
   sql: string,
   params: unknown[],
 ): Promise<R[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return committed(pool, async (client) => {
     await client.query('set local role service_role');
-    const result = await client.query<R>(sql, params);
-    await client.query('commit');
-    return result.rows;
-  } catch (err) {
-    await client.query('rollback');
-    throw err;
-  } finally {
-    client.release();
-  }
+    return (await client.query<R>(sql, params)).rows;
+  });
 }
