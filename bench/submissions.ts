@@ -17,7 +17,9 @@
 //
 //   npm run bench:submissions      (about a minute; BENCH_SECONDS=… changes the 5 s per level,
 //                                   BENCH_LEVELS=1,16 the client counts, BENCH_FORMS=16 the
-//                                   number of forms and owners the clients post to, 1 by default)
+//                                   number of forms and owners the clients post to, 1 by default;
+//                                   BENCH_DURABLE=1 runs Postgres with its default durability,
+//                                   each commit on disk, which the local stack turns off)
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -34,6 +36,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** Forms (each its own owner) the clients post to: 1 is the worst case, every post on one form's
  * and one account's counter rows (a form takes at most 60 posts a minute in production). */
 const FORMS = Number(process.env.BENCH_FORMS ?? 1);
+/** Postgres's default durability: each commit on disk before it is answered, as a production
+ * database runs. The local stack's development settings skip that (local-stack/postgres/server.ts),
+ * which favours the baseline's one commit per row over the endpoint's one commit per batch. */
+const DURABLE = process.env.BENCH_DURABLE === '1';
+const DURABLE_SETTINGS = { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' };
 const WARM_UP_SECONDS = 1;
 const ORIGIN = 'https://site.example.test';
 /** The test-only switch of the forms function (supabase/functions/forms/README.md). */
@@ -44,6 +51,7 @@ async function main() {
   const { child, settings, functionLog } = await startStackProcess(dataDir, {
     functionEnv: RATE_LIMITS_OFF,
     functionLog: true,
+    ...(DURABLE ? { postgresSettings: DURABLE_SETTINGS } : {}),
   });
   const stack = { settings, pool: new pg.Pool({ connectionString: settings.dbUrl, max: 2 }) };
   const agents: http.Agent[] = [];
@@ -206,6 +214,9 @@ async function main() {
       'E-mails are sent after the answer, in batches, to the stack\'s mail catcher; "counting their sending" divides the posts by the level\'s time plus the wait until the last of its e-mails was sent.',
       `Load average (1 min) at the end: ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores (other work on the machine slows every row; the ratio is taken in the same run).`,
       'Rate limits: lifted by the test-only FORMS_RATE_LIMITS=off (the function logged its warning); never set it in production.',
+      DURABLE
+        ? 'Postgres with its default durability: fsync, synchronous_commit and full_page_writes on (BENCH_DURABLE=1).'
+        : "Postgres as the local stack runs it: fsync, synchronous_commit and full_page_writes off (BENCH_DURABLE=1 turns them on, Postgres's defaults).",
     ];
     console.log(`\n${lines.join('\n')}\n\nMachine: ${machine}.\n${notes.join('\n')}`);
     await writeSection('submissions', 'Submission throughput', machine, lines, notes);
