@@ -261,41 +261,37 @@ describe('signed-in pages are accessible in Chromium', () => {
     await context.close();
   }, 120_000);
 
-  // Each page in a browser context of its own, a few at once: the checks change nothing another
-  // one looks at, and the axe-core scans keep both cores busy where one at a time left one idle.
-  describe('every page', { concurrent: true }, () => {
-    for (const { width, height } of widths) {
-      for (const check of pages) {
-        const states = check.states.filter((state) => !state.only || state.only === width);
-        it(
-          `${states.map((state) => state.name).join(', ')} at ${width}px`,
-          { timeout: 120_000 },
-          async ({ expect, task }) => {
-            const page = await e2e.newPage({ width, height, storageState, task });
-            await page.goto(check.path);
-            await check.ready(page);
-            for (const state of states) {
-              await state.enter?.(page);
-              await e2e.shot(page, `${state.name}-${width}`);
-              const problems = await seriousViolations(page);
-              const overflow = await page.evaluate(
-                () => document.documentElement.scrollWidth - window.innerWidth,
-              );
-              if (overflow > 0) problems.push(`the page scrolls sideways by ${overflow}px`);
-              // Soft, so every state of the page is reported; the count alone is compared, so the
-              // message (every problem, readable) is the report.
-              expect
-                .soft(
-                  problems.length,
-                  `${state.name} at ${width}px:\n\n${problems.join('\n\n')}\n\nproblems`,
-                )
-                .toBe(0);
-            }
-          },
-        );
-      }
+  for (const { width, height } of widths) {
+    for (const check of pages) {
+      const states = check.states.filter((state) => !state.only || state.only === width);
+      it(
+        `${states.map((state) => state.name).join(', ')} at ${width}px`,
+        { timeout: 120_000 },
+        async () => {
+          const page = await e2e.newPage({ width, height, storageState });
+          await page.goto(check.path);
+          await check.ready(page);
+          for (const state of states) {
+            await state.enter?.(page);
+            await e2e.shot(page, `${state.name}-${width}`);
+            const problems = await seriousViolations(page);
+            const overflow = await page.evaluate(
+              () => document.documentElement.scrollWidth - window.innerWidth,
+            );
+            if (overflow > 0) problems.push(`the page scrolls sideways by ${overflow}px`);
+            // Soft, so every state of the page is reported; the count alone is compared, so the
+            // message (every problem, readable) is the report.
+            expect
+              .soft(
+                problems.length,
+                `${state.name} at ${width}px:\n\n${problems.join('\n\n')}\n\nproblems`,
+              )
+              .toBe(0);
+          }
+        },
+      );
     }
-  });
+  }
   it(
     'returns the focus to the opener after every dialog and drawer',
     { timeout: 180_000 },

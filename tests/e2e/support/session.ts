@@ -27,12 +27,6 @@ interface PageOptions {
   timezoneId?: string;
   /** A proxy for the page's requests, e.g. an API switch (support/api-switch.ts). */
   proxy?: BrowserContextOptions['proxy'];
-  /**
-   * The test that owns the page (its context's `task`), for tests that run concurrently: once a
-   * test ends, only its own pages are screenshotted, checked and closed. Without it the page is
-   * the running test's.
-   */
-  task?: object;
 }
 
 export interface E2e {
@@ -59,7 +53,7 @@ export function useE2e(flow: string): E2e {
   let site: SiteServer | undefined;
   let browser: Browser | undefined;
   // Pages opened by the running test, with the exceptions each threw.
-  let open: { context: BrowserContext; page: Page; errors: string[]; task?: object }[] = [];
+  let open: { context: BrowserContext; page: Page; errors: string[] }[] = [];
 
   beforeAll(async () => {
     const stack = inject('stack');
@@ -72,9 +66,8 @@ export function useE2e(flow: string): E2e {
 
   afterEach(async (context) => {
     const failed = context.task.result?.state === 'fail';
-    const ours = (entry: (typeof open)[number]) => !entry.task || entry.task === context.task;
-    const pages = open.filter(ours);
-    open = open.filter((entry) => !ours(entry));
+    const pages = open;
+    open = [];
     try {
       if (failed) {
         const name = slug(context.task.name);
@@ -123,7 +116,6 @@ export function useE2e(flow: string): E2e {
       storageState,
       timezoneId,
       proxy,
-      task,
     } = {}) {
       const context = await session.browser.newContext({
         viewport: { width, height },
@@ -135,7 +127,7 @@ export function useE2e(flow: string): E2e {
       });
       if (permissions?.length) await context.grantPermissions(permissions, { origin: session.url });
       const page = waitForAppOnGoto(await context.newPage(), session.url);
-      const entry = { context, page, errors: [] as string[], task };
+      const entry = { context, page, errors: [] as string[] };
       page.on('pageerror', (error) => entry.errors.push(error.message));
       open.push(entry);
       return page;
