@@ -82,80 +82,76 @@ describe('public site in Chromium', () => {
     await site?.close();
   });
 
-  // Each route in a browser context of its own, a few at once: the pages share nothing, and the
-  // axe-core scans keep both cores busy where one at a time left one idle.
-  describe('every route', { concurrent: true }, () => {
-    for (const viewport of viewports) {
-      for (const route of routes) {
-        it(
-          `${route.path} at ${viewport.name} width: heading, no serious a11y issues`,
-          { timeout: 90_000 },
-          async ({ expect }) => {
-            const page = await openPage(viewport.width, viewport.height);
-            const errors: string[] = [];
-            page.on('pageerror', (error) => errors.push(error.message));
-            try {
-              await page.goto(site.url + route.path, { waitUntil: 'networkidle' });
-              const h1 = page.locator('main h1');
-              await expect.poll(() => h1.count(), { timeout: 15_000 }).toBe(1);
-              expect(await h1.innerText()).toMatch(route.h1);
-              expect(await page.locator('h1').count()).toBe(1);
-              expect(await page.title()).toContain('tinyback.tools');
-              // One title and at most one description, whatever the page before left behind.
-              expect(await page.locator('head title').count()).toBe(1);
-              expect(await page.locator('head meta[name="description"]').count()).toBeLessThan(2);
-              if (NOINDEX.test(route.path)) {
-                expect(
-                  await page.locator('head meta[name="robots"]').getAttribute('content'),
-                ).toMatch(/noindex/);
-                expect(await page.locator('head link[rel="canonical"]').count()).toBe(0);
-              } else {
-                expect(await page.locator('head link[rel="canonical"]').getAttribute('href')).toBe(
-                  siteConfig.url + route.path,
-                );
-                expect(
-                  await page.locator('head meta[property="og:image"]').getAttribute('content'),
-                ).toBe(`${siteConfig.url}/og-image.png`);
-                if (viewport.name === 'desktop') {
-                  headSeen.set(route.path, {
-                    title: await page.title(),
-                    description: await page
-                      .locator('head meta[name="description"]')
-                      .getAttribute('content'),
-                  });
-                }
-              }
-              // Nothing may stick out sideways on a phone.
-              const overflow = await page.evaluate(
-                () => document.documentElement.scrollWidth - window.innerWidth,
+  for (const viewport of viewports) {
+    for (const route of routes) {
+      it(
+        `${route.path} at ${viewport.name} width: heading, no serious a11y issues`,
+        { timeout: 90_000 },
+        async () => {
+          const page = await openPage(viewport.width, viewport.height);
+          const errors: string[] = [];
+          page.on('pageerror', (error) => errors.push(error.message));
+          try {
+            await page.goto(site.url + route.path, { waitUntil: 'networkidle' });
+            const h1 = page.locator('main h1');
+            await expect.poll(() => h1.count(), { timeout: 15_000 }).toBe(1);
+            expect(await h1.innerText()).toMatch(route.h1);
+            expect(await page.locator('h1').count()).toBe(1);
+            expect(await page.title()).toContain('tinyback.tools');
+            // One title and at most one description, whatever the page before left behind.
+            expect(await page.locator('head title').count()).toBe(1);
+            expect(await page.locator('head meta[name="description"]').count()).toBeLessThan(2);
+            if (NOINDEX.test(route.path)) {
+              expect(
+                await page.locator('head meta[name="robots"]').getAttribute('content'),
+              ).toMatch(/noindex/);
+              expect(await page.locator('head link[rel="canonical"]').count()).toBe(0);
+            } else {
+              expect(await page.locator('head link[rel="canonical"]').getAttribute('href')).toBe(
+                siteConfig.url + route.path,
               );
-              expect(overflow).toBeLessThanOrEqual(0);
-
-              const results = await new AxeBuilder({ page }).analyze();
-              const serious = results.violations
-                .filter(
-                  (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-                )
-                .flatMap((violation) =>
-                  violation.nodes.map(
-                    (node) =>
-                      `${violation.id}: ${node.html.slice(0, 120)} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`,
-                  ),
-                );
-              expect(serious).toEqual([]);
-              expect(errors).toEqual([]);
-            } finally {
-              await page.screenshot({
-                path: path.join(SCREENSHOTS, `${route.name}-${viewport.name}.png`),
-                fullPage: true,
-              });
-              await page.context().close();
+              expect(
+                await page.locator('head meta[property="og:image"]').getAttribute('content'),
+              ).toBe(`${siteConfig.url}/og-image.png`);
+              if (viewport.name === 'desktop') {
+                headSeen.set(route.path, {
+                  title: await page.title(),
+                  description: await page
+                    .locator('head meta[name="description"]')
+                    .getAttribute('content'),
+                });
+              }
             }
-          },
-        );
-      }
+            // Nothing may stick out sideways on a phone.
+            const overflow = await page.evaluate(
+              () => document.documentElement.scrollWidth - window.innerWidth,
+            );
+            expect(overflow).toBeLessThanOrEqual(0);
+
+            const results = await new AxeBuilder({ page }).analyze();
+            const serious = results.violations
+              .filter(
+                (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+              )
+              .flatMap((violation) =>
+                violation.nodes.map(
+                  (node) =>
+                    `${violation.id}: ${node.html.slice(0, 120)} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`,
+                ),
+              );
+            expect(serious).toEqual([]);
+            expect(errors).toEqual([]);
+          } finally {
+            await page.screenshot({
+              path: path.join(SCREENSHOTS, `${route.name}-${viewport.name}.png`),
+              fullPage: true,
+            });
+            await page.context().close();
+          }
+        },
+      );
     }
-  });
+  }
 
   it('gives every indexable page its own title and description', () => {
     // Blog posts and docs set theirs from their own content; the rest come from src/config/seo.ts.
