@@ -5,7 +5,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { commitAsService, committed, createAuthUser, superuserPool } from '../support/db.ts';
+import {
+  commitAsService,
+  committed,
+  createAuthUser,
+  superuserPool,
+  sweepRetentionIn,
+} from '../support/db.ts';
 import { remote } from '../support/target.ts';
 import { rawRequest } from './support.ts';
 
@@ -350,11 +356,7 @@ describe('retention', () => {
                 ($1, now() - interval '29 days', 1, 'pageview', '/kept', true)`,
         [site],
       );
-      await client.query('set local role service_role');
-      const { rows } = await client.query<{ answer: { analytics: { events: number } } }>(
-        'select public.sweep_retention() as answer',
-      );
-      return rows[0];
+      return { answer: await sweepRetentionIn<{ analytics: { events: number } }>(client) };
     });
     expect(swept!.answer.analytics.events).toBeGreaterThanOrEqual(1);
     expect((await eventsOf(site)).map((e) => e.path)).toEqual(['/kept']);

@@ -3,7 +3,7 @@
 // future booking's live link stays; copies of booking mail go 30 days after they were queued.
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type pg from 'pg';
-import { committed, createAuthUser, superuserPool } from '../support/db.ts';
+import { committed, createAuthUser, superuserPool, sweepRetentionIn } from '../support/db.ts';
 import { createBookingForm, requestBooking, zonedInstant } from '../support/booking.ts';
 
 const stack = inject('stack');
@@ -67,11 +67,8 @@ it('deletes links that can no longer act and old copies of booking mail, and not
       `update public.email_deliveries set created_at = now() - interval '31 days' where id = $1`,
       [rows[0]!.id],
     );
-    await client.query('set local role service_role');
-    const answer = await client.query<{
-      answer: { booking: { tokens: number; mails: number } };
-    }>('select public.sweep_retention() as answer');
-    return { mails: rows, swept: answer.rows[0] };
+    const answer = await sweepRetentionIn<{ booking: { tokens: number; mails: number } }>(client);
+    return { mails: rows, swept: { answer } };
   });
   expect(swept!.answer.booking.tokens).toBeGreaterThanOrEqual(3);
   const { rows } = await pool.query<{ booking_id: string }>(

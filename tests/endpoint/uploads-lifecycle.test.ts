@@ -16,7 +16,7 @@ import {
   type FileSweepReport,
   type SweepFiles,
 } from '../../supabase/functions/forms/uploads/sweep.ts';
-import { commitAsService, committed, superuserPool } from '../support/db.ts';
+import { commitAsService, committed, superuserPool, sweepRetentionIn } from '../support/db.ts';
 import { createForm, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
 import { rawRequest } from './support.ts';
 
@@ -175,11 +175,7 @@ async function ruleThenSweep(
       'insert into public.form_retention (form_id, user_id, mode, days) values ($1, $2, $3, $4)',
       [formId, userId, rule.mode, rule.mode === 'days' ? rule.days : null],
     );
-    await client.query('set local role service_role');
-    const { rows } = await client.query<{ r: Record<string, number> }>(
-      'select public.sweep_retention() as r',
-    );
-    return rows[0]!.r;
+    return sweepRetentionIn<Record<string, number>>(client);
   });
 }
 

@@ -229,3 +229,13 @@ export function commitAsService<R extends pg.QueryResultRow>(
     return (await client.query<R>(sql, params)).rows;
   });
 }
+
+/**
+ * Runs sweep_retention() as the service role on `client`, inside the caller's transaction (see
+ * `committed`), so it sweeps what that transaction set up before anything else can; its answer.
+ */
+export async function sweepRetentionIn<A>(client: pg.PoolClient): Promise<A> {
+  await client.query('set local role service_role');
+  const { rows } = await client.query<{ answer: A }>('select public.sweep_retention() as answer');
+  return rows[0]!.answer;
+}
