@@ -41,6 +41,7 @@ const FORMS = Number(process.env.BENCH_FORMS ?? 1);
  * which favours the baseline's one commit per row over the endpoint's one commit per batch. */
 const DURABLE = process.env.BENCH_DURABLE === '1';
 const DURABLE_SETTINGS = { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' };
+const durabilitySettings = Object.keys(DURABLE_SETTINGS).join(', ');
 const WARM_UP_SECONDS = 1;
 const ORIGIN = 'https://site.example.test';
 /** The test-only switch of the forms function (supabase/functions/forms/README.md). */
@@ -215,8 +216,8 @@ async function main() {
       `Load average (1 min) at the end: ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores (other work on the machine slows every row; the ratio is taken in the same run).`,
       'Rate limits: lifted by the test-only FORMS_RATE_LIMITS=off (the function logged its warning); never set it in production.',
       DURABLE
-        ? 'Postgres with its default durability: fsync, synchronous_commit and full_page_writes on (BENCH_DURABLE=1).'
-        : "Postgres as the local stack runs it: fsync, synchronous_commit and full_page_writes off (BENCH_DURABLE=1 turns them on, Postgres's defaults).",
+        ? `Postgres with its default durability: ${durabilitySettings} on (BENCH_DURABLE=1).`
+        : `Postgres as the local stack runs it: ${durabilitySettings} off (BENCH_DURABLE=1 turns them on, Postgres's defaults).`,
     ];
     console.log(`\n${lines.join('\n')}\n\nMachine: ${machine}.\n${notes.join('\n')}`);
     await writeSection('submissions', 'Submission throughput', machine, lines, notes);
