@@ -1,16 +1,17 @@
 // The bundle budget, checked in CI: the gzipped JavaScript `/` loads before its first render (entry
 // chunk, its static imports and the start-up steps src/main.tsx imports, from the build manifest;
 // lazy pages, the newsletter form and the toaster not counted) stays within HOME_JS_BUDGET_BYTES.
-// Reuses the run's one production build (tests/setup/stack.ts provides `siteDir`), building it
+// Reuses its stack's production build (tests/setup/stack.ts names a folder per stack), building it
 // only when no browser test has yet. The summing itself is tested in scripts/bundle-size.test.ts.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../e2e/site-server';
 import { entryJs, HOME_JS_BUDGET_BYTES, kb, type JsFile } from '../../scripts/bundle-size';
+import { testSiteDir, testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
-const siteDir = inject('siteDir');
+const stack = testStack();
+const siteDir = testSiteDir();
 
 describe('the JavaScript loaded by /', () => {
   let files: JsFile[];

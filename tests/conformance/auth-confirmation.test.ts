@@ -15,14 +15,15 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt, jwtVerify } from 'jose';
 import pg from 'pg';
 import ws from 'ws';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthService } from '../../local-stack/auth/index.ts';
 import { makeSettings } from '../../local-stack/config.ts';
 import { confirmationMailFor, followLink } from '../support/confirmation.ts';
 import { isTo, listMail } from '../support/mail.ts';
 import { checkSignUpNeedsConfirmation, SignUpConfirmationError } from '../support/sign-up-check.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const PASSWORD = 'correct-horse-1';
 /** config.toml's site_url: where links go when no allowed redirect_to is given. */
 const APP_URL = 'http://127.0.0.1:5173';

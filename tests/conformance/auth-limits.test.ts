@@ -11,12 +11,13 @@ import path from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import ws from 'ws';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthService } from '../../local-stack/auth/index.ts';
 import { loadProjectConfig, makeSettings, type ProjectConfig } from '../../local-stack/config.ts';
 import { isTo, listMail, readableText, waitForMail } from '../support/mail.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const PASSWORD = 'correct-horse-1';
 
 let counter = 0;

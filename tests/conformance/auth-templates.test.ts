@@ -7,12 +7,13 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type pg from 'pg';
 import ws from 'ws';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProjectConfig } from '../../local-stack/config.ts';
 import { superuserPool } from '../support/db.ts';
 import { isTo, readableText, sentHtmlOf, waitForMail, type CaughtMail } from '../support/mail.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const PASSWORD = 'correct-horse-1';
 const config = loadProjectConfig();
 const { templates, notifications } = config.auth.mailTemplates;

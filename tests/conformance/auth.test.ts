@@ -11,13 +11,14 @@ import { AuthClient, createClient, type SupabaseClient } from '@supabase/supabas
 import { decodeJwt, SignJWT } from 'jose';
 import pg from 'pg';
 import ws from 'ws';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthService } from '../../local-stack/auth/index.ts';
 import { makeSettings, type ProjectConfig } from '../../local-stack/config.ts';
 import { confirmationMailFor } from '../support/confirmation.ts';
 import { isTo, readableText, waitForMail, type CaughtMail } from '../support/mail.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const PASSWORD = 'correct-horse-1';
 const APP_URL = 'http://127.0.0.1:5173';
 

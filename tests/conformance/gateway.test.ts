@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import ws from 'ws';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PUBLISHABLE_KEY, SECRET_KEY } from '../../local-stack/config.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 
 describe('Supabase services the local stack does not run', () => {
   it('answers GraphQL, Realtime over HTTP, postgres-meta and Analytics with 501 JSON', async () => {

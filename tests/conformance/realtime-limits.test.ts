@@ -3,12 +3,13 @@
 // and messages per socket are rate limited, broadcast payloads are capped, and a flooding client
 // never delays another subscriber's events. Each refusal carries Supabase's reply text.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 /** The delivery deadline the product promises for realtime events (as in realtime.test.ts). */
 const DELIVERY_MS = 1000;
 

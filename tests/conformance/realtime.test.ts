@@ -3,14 +3,15 @@
 // heartbeats, token refresh and leave — over protocol vsn 2.0.0 (default) and 1.0.0 — and the
 // clear refusals of what it does not serve (private channels, presence).
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import ws from 'ws';
 import { SignJWT } from 'jose';
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import { localOnly, needsJwtSecret } from '../support/target.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 type Row = Record<string, unknown>;
 /** What realtime-js hands to postgres_changes callbacks (`new`/`old` are `{}` when absent). */
 interface Change {

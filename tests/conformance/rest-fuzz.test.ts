@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryArb, type FuzzSchema } from '../support/rest-query-fuzz.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const RUNS = process.env.FUZZ_RUNS ? Math.ceil(Number(process.env.FUZZ_RUNS) / 20) : 150;
 
 const CANARY_EMAIL = `rest-fuzz-canary-${randomUUID()}@example.test`;

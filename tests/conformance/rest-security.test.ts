@@ -8,9 +8,10 @@ import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import ws from 'ws';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const REST = `${stack.apiUrl}/rest/v1`;
 
 const FIXTURES = `

@@ -4,12 +4,13 @@
 // and afterwards supabase-js still signs in, selects, invokes and subscribes.
 import { createHmac, randomUUID } from 'node:crypto';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { createClient, FunctionsHttpError } from '@supabase/supabase-js';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const API_PORT = new URL(stack.apiUrl).port;
 
 /** A request that takes longer than this to be answered counts as a hang. */

@@ -8,12 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { superuserPool } from '../support/db.ts';
 import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
+import { testStack, testTarget } from '../support/stack.ts';
 
-const stack = inject('stack');
-const target = inject('target');
+const stack = testStack();
+const target = testTarget();
 const BUCKET = `uploads-${randomUUID().slice(0, 8)}`;
 const BUCKET_LIMIT = 1024;
 

@@ -3,16 +3,17 @@
 // list then shows only its prefix and last use, and once revoked in the dialog the key gets 401.
 // axe finds no serious issue with the key shown or the revoke dialog open, at phone width (390 px;
 // the signed-in accessibility suite checks /settings at desktop width).
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { API_KEYS } from '../../supabase/functions/_shared/limits.ts';
 import { useE2e } from './support/session';
 import { signedInUser } from './support/auth';
 import { seriousViolations } from './support/a11y';
 import { createForm } from '../support/supabase-users';
+import { testStack } from '../support/stack.ts';
 
 const listForms = (key: string) =>
-  fetch(`${inject('stack').apiUrl}/functions/v1/forms-api/forms`, {
+  fetch(`${testStack().apiUrl}/functions/v1/forms-api/forms`, {
     headers: { authorization: `Bearer ${key}` },
   });
 

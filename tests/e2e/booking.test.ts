@@ -3,16 +3,17 @@
 // appears in the owner's open page without a reload (Realtime); both e-mails reach the mail catcher
 // with a text/calendar invitation (METHOD:REQUEST); the visitor opens the link of their e-mail and
 // cancels, the owner sees it cancelled live, and both get the withdrawal (METHOD:CANCEL).
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useE2e } from './support/session';
 import { signedInUser } from './support/auth';
 import { seriousViolations } from './support/a11y';
 import { waitForMailTo } from './support/mail';
 import { mailSource, partsOf, type CaughtMail } from '../support/mail';
+import { testStack } from '../support/stack.ts';
 
 /** The calendar part of a caught mail: its content type header and its text. */
 async function calendarOf(mail: CaughtMail) {
-  const part = partsOf(await mailSource(inject('stack').mailWebUrl, mail)).find(
+  const part = partsOf(await mailSource(testStack().mailWebUrl, mail)).find(
     (p) => p.type === 'text/calendar',
   );
   expect(part, mail.subject).toBeDefined();

@@ -5,12 +5,13 @@
 // autoresponse comes from "<form> via tinyback". Each caught mail's HTML is rendered at 390 and
 // 1280 px into test-artifacts/screenshots/emails-*.png.
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useE2e, SCREENSHOTS } from './support/session';
 import { signedInUser } from './support/auth';
 import { linksIn, waitForMailTo, type CaughtMail } from './support/mail';
 import { createForm, newClient, serviceClient, TEST_PASSWORD } from '../support/supabase-users';
 import { uniqueEmail } from '../support/db';
+import { testStack } from '../support/stack.ts';
 
 const ORIGIN = 'https://example.test';
 
@@ -80,7 +81,7 @@ describe('e-mails with tinyback’s face, in Chromium', () => {
   }
 
   async function post(formId: string, fields: Record<string, string>): Promise<string> {
-    const res = await fetch(`${inject('stack').apiUrl}/functions/v1/forms/${formId}`, {
+    const res = await fetch(`${testStack().apiUrl}/functions/v1/forms/${formId}`, {
       method: 'POST',
       headers: { Origin: ORIGIN, Accept: 'application/json' },
       body: new URLSearchParams(fields),

@@ -2,7 +2,7 @@
 // follows), edit its name and switch its e-mail notifications off (saved by the Form tab's own
 // button), delete it after a confirmation that names it; an invalid origin is refused inline
 // without creating anything; and a new target address is confirmed through the link e-mailed to it.
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useE2e } from './support/session';
 import { signedInUser } from './support/auth';
 import { waitForMailTo } from './support/mail';
@@ -16,6 +16,7 @@ import {
   formIdOnCard,
   openFormsTab,
 } from './support/forms';
+import { testStack } from '../support/stack.ts';
 
 /**
  * The text of the elements an input's aria-describedby and aria-errormessage point to: its hint
@@ -169,7 +170,7 @@ describe('forms in Chromium', () => {
       await e2e.shot(page, 'confirmation-pending');
 
       // The mail run (the scheduler's, made now rather than waited for) sends the link.
-      const stack = inject('stack');
+      const stack = testStack();
       const run = await fetch(`${stack.apiUrl}/functions/v1/forms/_deliver`, {
         method: 'POST',
         headers: { authorization: `Bearer ${stack.serviceRoleKey}` },

@@ -5,13 +5,14 @@
 // the owner's open list shows it live. The link in the mail's body needs nothing more than opening
 // it: its page posts the unsubscribe by itself, once. The owner's search runs on the server, its
 // LIKE and PostgREST characters taken as themselves.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useE2e } from './support/session';
 import { signedInUser } from './support/auth';
 import { seriousViolations } from './support/a11y';
 import { waitForMailTo } from './support/mail';
 import { pageWith, startThirdPartySite, type ThirdPartySite } from './support/third-party-site';
 import { mailSource, partsOf } from '../support/mail';
+import { testStack } from '../support/stack.ts';
 
 describe('owner newsletter in Chromium', () => {
   const e2e = useE2e('newsletter');
@@ -93,7 +94,7 @@ describe('owner newsletter in Chromium', () => {
       await dialog.getByRole('button', { name: 'Send now' }).click();
 
       const message = await waitForMailTo(email, new RegExp(`^${subject}$`), 120_000);
-      const [top] = partsOf(await mailSource(inject('stack').mailWebUrl, message));
+      const [top] = partsOf(await mailSource(testStack().mailWebUrl, message));
       const unsubscribe = /^list-unsubscribe: <([^>]+)>/im.exec(top!.headers)?.[1];
       expect(unsubscribe, top!.headers).toMatch(/\/functions\/v1\/newsletter\/u\//);
       expect(top!.headers).toMatch(/^list-unsubscribe-post: List-Unsubscribe=One-Click$/im);

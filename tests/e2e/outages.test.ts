@@ -12,7 +12,6 @@
 // inbox shows what arrived meanwhile without anyone pressing 'Try again'.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page, Request, Route } from 'playwright-core';
-import { inject } from 'vitest';
 import { useE2e } from './support/session';
 import { signedInUser } from './support/auth';
 import { fillCreateDialog } from './support/forms';
@@ -20,6 +19,7 @@ import { markPage, messageCard, openMessagesTab, pageMarker } from './support/me
 import { submitToForm } from './support/seed';
 import { startApiSwitch, type ApiSwitch } from './support/api-switch';
 import { createForm } from '../support/supabase-users';
+import { testStack } from '../support/stack.ts';
 
 const ORIGIN = 'https://shop.example.com';
 /** The pricing page's chunk (and its retries, `?retry=N`). */
@@ -58,7 +58,7 @@ describe('outages in Chromium', () => {
 
   /** A page whose way to the API goes through a switch; the site itself is reached directly. */
   async function switchedPage(): Promise<{ page: Page; api: ApiSwitch }> {
-    const api = await startApiSwitch(inject('stack').apiUrl);
+    const api = await startApiSwitch(testStack().apiUrl);
     apiSwitch = api;
     const site = new URL(e2e.url);
     const page = await e2e.newPage({ proxy: { ...api.proxy, bypass: site.host } });

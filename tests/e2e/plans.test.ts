@@ -3,7 +3,7 @@
 // this month's submissions as bars, the reset date) at 1280 and 390 px; the forms page warns from
 // 80 % of the month. Screenshots in test-artifacts/screenshots/plans-*.png.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   confirmThroughMail,
   newAccount,
@@ -15,11 +15,12 @@ import { useE2e } from './support/session';
 import { superuserPool } from '../support/db';
 import { monthUsage, setMonthUsage, setPlan, TEST_PLAN } from '../support/plans';
 import { createForm } from '../support/supabase-users';
+import { testStack } from '../support/stack.ts';
 
 let pool: pg.Pool;
 
 beforeAll(() => {
-  pool = superuserPool(inject('stack').dbUrl);
+  pool = superuserPool(testStack().dbUrl);
 });
 afterAll(async () => {
   await pool?.end();
@@ -27,7 +28,7 @@ afterAll(async () => {
 
 /** Posts one message to the form as its website's visitor would (JSON, the allowed origin). */
 async function postMessage(formId: string, message: string): Promise<number> {
-  const res = await fetch(`${inject('stack').apiUrl}/functions/v1/forms/${formId}`, {
+  const res = await fetch(`${testStack().apiUrl}/functions/v1/forms/${formId}`, {
     method: 'POST',
     headers: {
       Origin: 'https://example.test',

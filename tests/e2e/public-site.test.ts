@@ -5,7 +5,7 @@
 // and /custom's enquiry form posting to the site's own seeded tinyback form.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import pg from 'pg';
@@ -13,6 +13,7 @@ import { serveSite, type SiteServer } from './site-server';
 import { launchBrowser, waitForAppOnGoto } from './support/browser';
 import { linksIn, waitForMailTo } from './support/mail';
 import { CUSTOM_ENQUIRY_FORM_ID, site as siteConfig } from '../../src/config/site';
+import { testSiteDir, testStack } from '../support/stack.ts';
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 
 /** Pages kept out of search results: a noindex rule instead of a canonical link. */
@@ -70,9 +71,9 @@ async function openPage(width: number, height: number): Promise<Page> {
 
 describe('public site in Chromium', () => {
   beforeAll(async () => {
-    const stack = inject('stack');
-    // The run's one build of the site, shared with the other browser-test files.
-    site = await serveSite(stack.apiUrl, stack.anonKey, { outDir: inject('siteDir') });
+    const stack = testStack();
+    // Its stack's one build of the site, shared with the other browser-test files on that stack.
+    site = await serveSite(stack.apiUrl, stack.anonKey, { outDir: testSiteDir() });
     browser = await launchBrowser();
     await mkdir(SCREENSHOTS, { recursive: true });
   }, 300_000);
@@ -250,7 +251,7 @@ describe('public site in Chromium', () => {
       await expect.poll(() => form.getByRole('status').count(), { timeout: 15_000 }).toBe(1);
       expect(await form.getByRole('alert').count()).toBe(0);
 
-      const db = new pg.Client({ connectionString: inject('stack').dbUrl });
+      const db = new pg.Client({ connectionString: testStack().dbUrl });
       await db.connect();
       try {
         // The footer signs up to the site's own list (the seed marks the site account's).
@@ -298,7 +299,7 @@ describe('public site in Chromium', () => {
     { timeout: 60_000 },
     async () => {
       const name = `Grace ${Date.now()}`;
-      const db = new pg.Client({ connectionString: inject('stack').dbUrl });
+      const db = new pg.Client({ connectionString: testStack().dbUrl });
       await db.connect();
       const page = await openPage(390, 844);
       try {

@@ -3,7 +3,7 @@
 // user by name; signing in before confirming says to confirm first and sends the link again; a
 // wrong password shows the server's message under the login form; and a visitor sent from a
 // signed-in page to /login comes back to that page after signing in.
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useE2e } from './support/session';
 import { seriousViolations } from './support/a11y';
 import {
@@ -16,6 +16,7 @@ import {
 import { waitForMailTo } from './support/mail';
 import { confirmationMailFor } from '../support/confirmation';
 import { newClient, signUp } from '../support/supabase-users';
+import { testStack } from '../support/stack.ts';
 
 describe('register and sign in in Chromium', () => {
   const e2e = useE2e('register');
@@ -89,7 +90,7 @@ describe('register and sign in in Chromium', () => {
       expect(new URL(page.url()).pathname).toBe('/login');
       await e2e.shot(page, 'confirm-first');
 
-      const resent = await confirmationMailFor(inject('stack').mailWebUrl, account.email, {
+      const resent = await confirmationMailFor(testStack().mailWebUrl, account.email, {
         since: new Set([first.id]),
         timeoutMs: 20_000,
       });

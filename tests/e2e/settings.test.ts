@@ -3,13 +3,13 @@
 // afterwards and a notice of the change is mailed; and deleting the account signs the user
 // out, takes their forms' endpoints down (404) and leaves nothing to sign in to.
 import { describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { useE2e } from './support/session';
 import { signedInUser, submitLogin, waitForPath } from './support/auth';
 import { waitForMailTo } from './support/mail';
 import { markPage, pageMarker } from './support/messages';
 import { createForm, newClient } from '../support/supabase-users';
 import type { Page } from 'playwright-core';
+import { testStack } from '../support/stack.ts';
 
 async function openSettings(page: Page): Promise<void> {
   await page.goto('/settings');
@@ -96,7 +96,7 @@ describe('settings in Chromium', () => {
       const page = await e2e.newPage();
       const user = await signedInUser(page, 'Leaving User');
       const formId = await createForm(user.client, 'Soon gone');
-      const endpoint = `${inject('stack').apiUrl}/functions/v1/forms/${formId}`;
+      const endpoint = `${testStack().apiUrl}/functions/v1/forms/${formId}`;
       const post = () =>
         fetch(endpoint, {
           method: 'POST',

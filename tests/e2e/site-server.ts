@@ -1,10 +1,10 @@
 // Builds the site against a given Supabase URL and key, and serves the build with `vite preview`
 // on a free port, as a static host would (SPA fallback to index.html).
 //
-// A build takes a while, so browser tests share one per test run: given `outDir` (the global
-// setup provides one, see tests/setup/stack.ts), the site is built there only when no build is
-// there yet, and every file previews that same build on its own port. Without `outDir` (the
-// inbox benchmark) a private build is made and removed again on close.
+// A build takes a while, so browser tests share one per stack (the build names its API): given
+// `outDir` (the global setup names one per stack, see tests/setup/stack.ts), the site is built
+// there only when no build is there yet, and every file previews that build on its own port.
+// Without `outDir` (the inbox benchmark) a private build is made and removed again on close.
 import { access, mkdtemp, rename, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -4,11 +4,12 @@
 // for); a visitor's message meanwhile is stored, not e-mailed; the recipient's page names the
 // address and the form and thanks them; then the owner sends the message received meanwhile
 // from the form's card, and it arrives as it was written.
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useE2e } from './support/session';
 import { signedInUser } from './support/auth';
 import { waitForMailTo } from './support/mail';
 import { formCard, formIdFromEmbedCode, openFormsTab } from './support/forms';
+import { testStack } from '../support/stack.ts';
 
 const ORIGIN = 'https://shop.example.test';
 
@@ -57,7 +58,7 @@ describe('a target address that needs confirming, in Chromium', () => {
       const link = new URL((mail.text ?? '').match(/https?:\/\/\S+/)![0]);
 
       // A visitor writes meanwhile: stored, not e-mailed.
-      const stack = inject('stack');
+      const stack = testStack();
       const posted = await fetch(`${stack.apiUrl}/functions/v1/forms/${formId}`, {
         method: 'POST',
         headers: {

@@ -6,15 +6,16 @@
 // line, and nothing is kept.
 import type { Browser } from 'playwright-core';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedFetch } from '../../src/features/forms/embed-code';
 import { FILES_BUCKET } from '../../supabase/functions/forms/uploads/file-store';
 import { createAuthUser, createForm, superuserPool } from '../support/db';
 import { serviceClient } from '../support/supabase-users';
 import { launchBrowser } from './support/browser';
 import { pageWith, startThirdPartySite, type ThirdPartySite } from './support/third-party-site';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(

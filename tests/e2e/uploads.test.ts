@@ -4,7 +4,7 @@
 // files, live; the PNG has a thumbnail, and downloading each file returns the same bytes. Another
 // signed-in user and an anonymous client can neither read nor list them.
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useE2e } from './support/session';
 import { signedInUser } from './support/auth';
 import { closeEmbedDialog, createFormThroughUi, formCard, openFormsTab } from './support/forms';
@@ -12,8 +12,9 @@ import { EMPTY_INBOX, messageCard, openMessagesTab } from './support/messages';
 import { pageWith, startThirdPartySite, type ThirdPartySite } from './support/third-party-site';
 import { superuserPool } from '../support/db';
 import { newClient, signUp } from '../support/supabase-users';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const BUCKET = 'submission-files';
 
 /** A 1×1 PNG. */

@@ -1,7 +1,7 @@
 // Webhooks in Chromium, as an owner sets one up in a form's settings: add a URL (a receiver on this
 // machine), send a test event and see it delivered in the log, then a real post's delivery; axe
 // finds nothing serious in the open dialog, on a desktop and at 390 px.
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { remote } from '../support/target';
 import { createForm } from '../support/supabase-users';
 import { postFields, ORIGIN } from '../endpoint/support';
@@ -10,6 +10,7 @@ import { seriousViolations } from './support/a11y';
 import { signedInUser } from './support/auth';
 import { formCard, openFormsTab } from './support/forms';
 import { useE2e } from './support/session';
+import { testStack } from '../support/stack.ts';
 
 describe.skipIf(remote)('webhooks in Chromium', () => {
   const e2e = useE2e('webhooks');
@@ -44,7 +45,7 @@ describe.skipIf(remote)('webhooks in Chromium', () => {
         expect(await seriousViolations(page)).toEqual([]);
 
         // A real post: its delivery joins the log (polled while it is on its way).
-        const res = await postFields(inject('stack').apiUrl, formId, {
+        const res = await postFields(testStack().apiUrl, formId, {
           email: 'reader@example.org',
           message: 'Hello hooks',
         });

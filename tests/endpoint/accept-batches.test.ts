@@ -4,13 +4,14 @@
 // it had come alone: a repeated Idempotency-Key answers as the first, a visitor's sixth post in a
 // minute is refused, the others are stored with their e-mails.
 import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../supabase/functions/_shared/limits.ts';
 import { superuserPool } from '../support/db.ts';
 import { localOnly } from '../support/target.ts';
 import { postFields, resetRateLimits, seedForm, storedFor, type SeededForm } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 
 beforeAll(() => {

@@ -5,12 +5,13 @@
 // compact ring counters behind the form's and the account's caps count what the rings they
 // replaced counted.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createAuthUser, createForm } from '../support/db.ts';
 import { freshMinute, resetRateLimits, storedFor } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 
 beforeAll(() => {

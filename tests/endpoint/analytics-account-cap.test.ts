@@ -3,13 +3,14 @@
 // ones does not reset the count; another account is unaffected; the endpoint answers 429
 // account_limit at the deployment's cap (limits.ts); the owner reads today's count; the sweep
 // deletes earlier days' counts by age.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { ANALYTICS } from '../../supabase/functions/_shared/limits.ts';
 import { asAnon, asUser, commitAsService, createAuthUser, superuserPool } from '../support/db.ts';
 import { rawRequest } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const collectUrl = () => `${stack.apiUrl}/functions/v1/analytics/collect`;
 let pool: pg.Pool;
 const users: string[] = [];

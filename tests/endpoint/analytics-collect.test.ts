@@ -2,7 +2,7 @@
 // the real bowser → analytics_collect() in Postgres): what a page view keeps, visits (the entry
 // flag), foreign hosts, bots, unknown sites, malformed events, the per-client and per-site limits,
 // the daily salt's rotation, retention, and that no IP address or user agent is kept anywhere.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import {
@@ -14,8 +14,9 @@ import {
 } from '../support/db.ts';
 import { remote } from '../support/target.ts';
 import { rawRequest } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const collectUrl = () => `${stack.apiUrl}/functions/v1/analytics/collect`;
 let pool: pg.Pool;
 let ownerId: string;

@@ -4,7 +4,7 @@
 // "visitors now"; another account can do nothing with the owner's site; a wrong, rotated or
 // revoked token is refused with analytics_share_not_found; the range cap and the per-token minute
 // budget refuse with their own hints.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import {
   anon,
@@ -14,8 +14,9 @@ import {
   type Actor,
   type TestUser,
 } from '../support/db.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 let owner: TestUser;
 let stranger: TestUser;

@@ -5,7 +5,7 @@
 // and filter refusals; analytics_visitors_now(); the live row's 5-second throttle; the rollup's
 // watermark (a second pass changes nothing); and deletion of a site or an account taking every
 // row of the site with it.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import {
   commitAsService,
@@ -15,8 +15,9 @@ import {
   user,
   type TestUser,
 } from '../support/db.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 let owner: TestUser;
 let stranger: TestUser;

@@ -4,7 +4,7 @@
 // read-write keys delete their owner's entries only; revoked, unknown and malformed keys get one
 // and the same 401; another owner's key never sees these forms; each key is rate-limited, and an
 // account as a whole too (more keys are no more requests); revoked keys are purged by the sweep.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { API_KEYS } from '../../supabase/functions/_shared/limits.ts';
@@ -17,8 +17,9 @@ import {
   type TestUser,
 } from '../support/supabase-users.ts';
 import { freshMinute, rawRequest } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const apiUrl = (path: string) => `${stack.apiUrl}/functions/v1/forms-api${path}`;
 
 let pool: pg.Pool;

@@ -4,7 +4,7 @@
 // catcher never see each other's mail.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEntry, createForm, superuserPool } from '../support/db.ts';
 import { AUTORESPONDER } from '../../supabase/functions/_shared/limits.ts';
 import { isTo, listMail, waitForMail } from '../support/mail.ts';
@@ -21,8 +21,9 @@ import {
   until,
   urlencoded,
 } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 let form: SeededForm;
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { freePorts, startStack, type RunningStack } from '../../local-stack/stack.ts';
 import { BOOKING } from '../../supabase/functions/_shared/limits.ts';
@@ -18,8 +18,9 @@ import { createAuthUser, superuserPool, uniqueEmail, type TestUser } from '../su
 import { isTo, listMail, waitForMail, type CaughtMail } from '../support/mail.ts';
 import { localOnly, needsMail, needsSiteUrl, remote, target } from '../support/target.ts';
 import { rawRequest, type RawResponse } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const fn = (path: string, apiUrl = stack.apiUrl) => `${apiUrl}/functions/v1/booking${path}`;
 let pool: pg.Pool;
 

@@ -5,14 +5,15 @@
 // the note; the owner's holds the note. The event keeps its UID through a move with SEQUENCE
 // raised, and a cancellation withdraws it with METHOD:CANCEL.
 import ICAL from 'ical.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { createBookingForm, freeSlots } from '../support/booking.ts';
 import { createAuthUser, superuserPool, uniqueEmail } from '../support/db.ts';
 import { isTo, listMail, mailSource, partsOf, type CaughtMail } from '../support/mail.ts';
 import { rawRequest } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const fn = (path: string) => `${stack.apiUrl}/functions/v1/booking${path}`;
 let pool: pg.Pool;
 

@@ -4,7 +4,7 @@
 // hour that does not exist and one that repeats, buffers, notice, horizon, daily maximum and
 // overrides; the exclusion constraint itself; and races of 50 requests for one slot and for
 // overlapping slots of two booking forms of one owner.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
 import pg from 'pg';
 import { createAuthUser, superuserPool } from '../support/db.ts';
@@ -17,8 +17,9 @@ import {
   requestBooking,
   zonedInstant,
 } from '../support/booking.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 const users: string[] = [];
 

@@ -1,12 +1,13 @@
 // The scheduled pass's booking sweep (private.booking_sweep() through sweep_retention()): manage
 // links that can no longer act go — spent ones, and those of bookings begun or cancelled — while a
 // future booking's live link stays; copies of booking mail go 30 days after they were queued.
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type pg from 'pg';
 import { committed, createAuthUser, superuserPool, sweepRetentionIn } from '../support/db.ts';
 import { createBookingForm, requestBooking, zonedInstant } from '../support/booking.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 let owner: string;
 

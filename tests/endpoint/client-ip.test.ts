@@ -5,7 +5,7 @@
 //
 // No single setting of the former hop count passed both halves: one trusted hop counted every
 // visitor behind a proxy as the proxy, two let a direct caller pick a fresh address per post.
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { LIMITS } from '../../supabase/functions/_shared/limits.ts';
 import { PROXY_SECRET_HEADER } from '../../supabase/functions/_shared/client-ip.ts';
@@ -21,8 +21,9 @@ import {
   storedFor,
   urlencoded,
 } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 
 beforeAll(() => {

@@ -4,7 +4,7 @@
 // values are in the inbox's search text, bounded; entries written without an order get one
 // completed from their data.
 import type pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { superuserPool } from '../support/db.ts';
 import {
   functionUrl,
@@ -14,8 +14,9 @@ import {
   seedForm,
   urlencoded,
 } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 const owners: string[] = [];
 

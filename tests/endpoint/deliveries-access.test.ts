@@ -1,7 +1,7 @@
 // Who may see and touch the e-mail outbox and the rate-limit counters: owners read the delivery
 // status of their own entries; nobody but the service role writes; the endpoint's functions are
 // the service role's alone.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import {
   asAnon,
@@ -12,8 +12,9 @@ import {
   superuserPool,
 } from '../support/db.ts';
 import { seedForm, type SeededForm } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 let form: SeededForm;
 let strangerId: string;

@@ -3,7 +3,7 @@
 // time still get through. Clients are told apart as in production: through the `/api/forms`
 // rewrite, by the entry it appended to X-Forwarded-For and signed with the proxy secret (entries
 // the client wrote itself are never read; see client-ip.test.ts).
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { LIMITS } from '../../supabase/functions/_shared/limits.ts';
 import { superuserPool } from '../support/db.ts';
@@ -17,8 +17,9 @@ import {
   storedFor,
   urlencoded,
 } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 
 beforeAll(() => {

@@ -1,7 +1,7 @@
 // The per-form settings at the form endpoint, over real HTTP on the local stack (gateway → Deno
 // function → Postgres; SMTP → mail catcher): e-mail notifications off (stored, nothing queued or
 // sent) and the form's own thank-you page (303 there, unless a valid `_next` says otherwise).
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { superuserPool } from '../support/db.ts';
 import { isTo, listMail, waitForMail } from '../support/mail.ts';
@@ -16,8 +16,9 @@ import {
   urlencoded,
   type SeededForm,
 } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const THANK_YOU = 'https://thanks.example.test/merci?from=form';
 let pool: pg.Pool;
 

@@ -4,12 +4,13 @@
 // as none; and form_conversion() sets the owner's tracked submissions against the page views of
 // their pages, for the owner only.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { anon, createAuthUser, runAs, superuserPool, user } from '../support/db.ts';
 import { postFields, resetRateLimits, seedForm, type SeededForm } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 let form: SeededForm;
 let site: string;

@@ -1,6 +1,6 @@
 // Runs the hostile corpus against the live endpoint: every request gets a clear 4xx, nothing is
 // stored, and the function still serves an honest post afterwards.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { superuserPool } from '../support/db.ts';
 import { hostileCorpus } from './hostile-corpus.ts';
@@ -14,8 +14,9 @@ import {
   totalEntries,
   type SeededForm,
 } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const corpus = hostileCorpus(ORIGIN);
 let pool: pg.Pool;
 let form: SeededForm;

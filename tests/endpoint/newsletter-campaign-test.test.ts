@@ -4,15 +4,16 @@
 // address only; another owner, a signed-out caller and a forged token get nothing; the account's
 // hourly cap holds even after the campaign is deleted. And a campaign's own sender name and
 // reply-to, else its list's, are what its subscribers' mail (and its test) carry.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { CAMPAIGNS } from '../../supabase/functions/_shared/limits.ts';
 import { isTo, listMail, waitForMail } from '../support/mail.ts';
 import { needsMail } from '../support/target.ts';
 import { runDeliver } from './support.ts';
 import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = () => inject('stack');
+const stack = () => testStack();
 let alice: TestUser;
 let bob: TestUser;
 let listId: string;

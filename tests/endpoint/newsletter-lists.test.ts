@@ -3,7 +3,7 @@
 // brings the owner's confirmation e-mail, whose link confirms; another site, a filled honeypot and
 // a client over its allowance store nothing; the signed one-click link unsubscribes on POST only,
 // and a tampered one changes nothing.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { LISTS } from '../../supabase/functions/_shared/limits.ts';
 import {
@@ -14,8 +14,9 @@ import { createAuthUser, superuserPool, uniqueEmail } from '../support/db.ts';
 import { isTo, waitForMail } from '../support/mail.ts';
 import { localOnly, needsMail, needsSiteUrl } from '../support/target.ts';
 import { rawRequest, urlencoded } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const functionsUrl = () => `${stack.apiUrl}/functions/v1`;
 const SHOP = 'https://shop.example.test';
 const OWNER_WORDS = 'Thanks for joining the Shop News list: one letter a month, nothing more.';

@@ -5,7 +5,7 @@
 // never handed out again. Calls are made as the service role, as the outbox's connection does.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitAsService, superuserPool } from '../support/db.ts';
 import {
   campaignState,
@@ -14,8 +14,9 @@ import {
   startCampaign,
   type SeededCampaign,
 } from '../support/campaigns.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 
 beforeAll(() => {

@@ -6,7 +6,7 @@
 // once, unsubscribe links of earlier footer mail that still work, and no way around it through
 // REST.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { LISTS } from '../../supabase/functions/_shared/limits.ts';
 import { paths } from '../../src/config/paths.ts';
@@ -14,8 +14,9 @@ import { superuserPool, uniqueEmail } from '../support/db.ts';
 import { isTo, listMail, waitForMail, type CaughtMail } from '../support/mail.ts';
 import { needsMail, needsSiteUrl, remote } from '../support/target.ts';
 import { rawRequest, until, type RawResponse } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const signupUrl = () => `${stack.apiUrl}/functions/v1/newsletter`;
 let pool: pg.Pool;
 /** The site list (the seed marks one; a deployment without the seed may have none yet). */

@@ -2,14 +2,15 @@
 // catcher): it links to the message in the dashboard and states when it arrived in the owner's
 // own time zone (profiles.time_zone), else in UTC — always naming the zone.
 import type pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anon, superuserPool, user, withActor } from '../support/db.ts';
 import { isTo, waitForMail } from '../support/mail.ts';
 import { needsMail } from '../support/target.ts';
 import { postFields, resetRateLimits, runDeliver, seedForm, type SeededForm } from './support.ts';
+import { testStack, testTarget } from '../support/stack.ts';
 
-const stack = inject('stack');
-const target = inject('target');
+const stack = testStack();
+const target = testTarget();
 let pool: pg.Pool;
 const forms: SeededForm[] = [];
 

@@ -5,7 +5,7 @@
 // Each owner is put on the plan under test (the test stack starts accounts unlimited).
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../supabase/functions/forms/errors.ts';
 import { SPECIAL_FIELDS } from '../../supabase/functions/_shared/limits.ts';
 import { superuserPool } from '../support/db.ts';
@@ -23,8 +23,9 @@ import {
   type SeededForm,
   urlencoded,
 } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 const owners: string[] = [];
 

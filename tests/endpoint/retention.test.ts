@@ -3,7 +3,7 @@
 // receiver), and the sweep called as the local stack's scheduler calls it (POST
 // /rest/v1/rpc/sweep_retention with the service key; pg_cron runs the same SQL function).
 import type pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { superuserPool } from '../support/db.ts';
 import { localOnly } from '../support/target.ts';
 import {
@@ -16,8 +16,9 @@ import {
   type SeededForm,
 } from './support.ts';
 import { startReceiver, type Receiver } from './webhook-receiver.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 let receiver: Receiver;
 const owners: string[] = [];

@@ -1,6 +1,6 @@
 // The form endpoint through real HTTP on the local stack (gateway → Deno function → supabase-js →
 // Postgres; SMTP → mail catcher): every body type, every refusal, honeypot, rate limit, _next.
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { LIMITS } from '../../supabase/functions/_shared/limits.ts';
 import { superuserPool } from '../support/db.ts';
@@ -21,8 +21,9 @@ import {
   until,
   type SeededForm,
 } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 
 beforeAll(() => {

@@ -5,7 +5,7 @@
 // than the per-form cap, however many client addresses send them.
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { CONFIRMATIONS, LIMITS } from '../../supabase/functions/_shared/limits.ts';
 import { paths } from '../../src/config/paths.ts';
@@ -22,8 +22,9 @@ import {
   type RawResponse,
   until,
 } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 
 beforeAll(() => {

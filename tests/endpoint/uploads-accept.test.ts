@@ -4,11 +4,12 @@
 // store nothing at all, the entry included; a repeated post stores no second set.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitAsService, superuserPool } from '../support/db.ts';
 import { seedForm, type SeededForm } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 let form: SeededForm;
 let seen: unknown;

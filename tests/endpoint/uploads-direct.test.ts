@@ -7,7 +7,7 @@
 // never handed out is refused; a signed URL never overwrites an object.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../supabase/functions/_shared/limits.ts';
 import { FILES_BUCKET } from '../../supabase/functions/forms/uploads/file-store.ts';
 import { superuserPool } from '../support/db.ts';
@@ -23,8 +23,9 @@ import {
   urlencoded,
   type SeededForm,
 } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const bucket = serviceClient().storage.from(FILES_BUCKET);
 let pool: pg.Pool;
 let form: SeededForm;

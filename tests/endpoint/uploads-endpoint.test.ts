@@ -6,7 +6,7 @@
 // refuses files as before; a browser's refused post lands on the site's refusal page.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../supabase/functions/_shared/limits.ts';
 import { FILES_BUCKET } from '../../supabase/functions/forms/uploads/file-store.ts';
 import { superuserPool } from '../support/db.ts';
@@ -22,8 +22,9 @@ import {
   setFormUploads,
   type SeededForm,
 } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const bucket = serviceClient().storage.from(FILES_BUCKET);
 let pool: pg.Pool;
 let form: SeededForm;

@@ -3,7 +3,7 @@
 // out of the functions' modules) and the database's checks and default. They must agree, or the
 // site would offer a kind the endpoint or the database refuses.
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_FILE_KINDS,
   FILE_KIND_LABELS,
@@ -11,8 +11,9 @@ import {
 } from '../../src/config/uploads.ts';
 import { DEFAULT_KINDS, FILE_KINDS } from '../../supabase/functions/forms/uploads/kinds.ts';
 import { superuserPool } from '../support/db.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 beforeAll(() => {
   pool = superuserPool(stack.dbUrl);

@@ -5,7 +5,7 @@
 // entry committed keeps them. A Storage failure leaves the rows for the next pass.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FILES_BUCKET,
   storageFileStore,
@@ -19,8 +19,9 @@ import {
 import { commitAsService, committed, superuserPool, sweepRetentionIn } from '../support/db.ts';
 import { createForm, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
 import { rawRequest } from './support.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const service = serviceClient();
 const bucket = service.storage.from(FILES_BUCKET);
 const store = storageFileStore({ url: stack.apiUrl, serviceKey: stack.serviceRoleKey });

@@ -3,7 +3,7 @@
 // refused before anything is stored when the form does not take its kind, and nothing left behind
 // when its stream fails half-way (a broken size limit, a client gone).
 import { randomUUID } from 'node:crypto';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UPLOADS } from '../../supabase/functions/_shared/limits.ts';
 import {
   FILES_BUCKET,
@@ -17,8 +17,9 @@ import {
 import { uploadSettings } from '../../supabase/functions/forms/uploads/settings.ts';
 import type { IncomingFile } from '../../supabase/functions/forms/uploads/incoming.ts';
 import { serviceClient } from '../support/supabase-users.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 const store = storageFileStore({ url: stack.apiUrl, serviceKey: stack.serviceRoleKey });
 const admin = serviceClient().storage.from(FILES_BUCKET);
 const settings = uploadSettings({ enabled: true, kinds: ['pdf', 'image', 'text'] });

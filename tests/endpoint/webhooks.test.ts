@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WEBHOOK_FACTS, WEBHOOK_VERIFY_NODE } from '../../src/features/docs/webhook-examples.ts';
 import { ACCOUNT_CAPS } from '../../supabase/functions/_shared/limits.ts';
 import { WEBHOOKS } from '../../supabase/functions/_shared/outbox/webhooks.ts';
@@ -21,8 +21,9 @@ import { remote } from '../support/target.ts';
 import { createForm, signUp, type TestUser } from '../support/supabase-users.ts';
 import { ORIGIN, postFields, resetRateLimits, runDeliver, until } from './support.ts';
 import { startReceiver, type Receiver } from './webhook-receiver.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 let owner: TestUser;
 /** Owners of the tests of the caps, one each, so no test spends another's allowance. */

@@ -5,14 +5,15 @@
 // salts, counters and rollups; analytics_stats() and analytics_visitors_now() answer the owner
 // only (null to another user, refused to anon), and the live row reaches only its owner, read
 // or through Realtime.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import type { RealtimePostgresChangesPayload, SupabaseClient } from '@supabase/supabase-js';
 import { anon, commitAsService, runAs, serviceRole, superuserPool, user } from '../support/db.ts';
 import { listenToTable } from '../support/realtime.ts';
 import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 let service: SupabaseClient;
 let alice: TestUser;

@@ -4,9 +4,10 @@
 // not the caller's gets row-level security's answer whether it exists or not, and CAPTCHA set on
 // one answers 404 like a missing form.
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { superuserPool } from '../support/db.ts';
 import { createForm, newClient, signUp, type TestUser } from '../support/supabase-users.ts';
+import { testStack } from '../support/stack.ts';
 
 let pool: pg.Pool;
 let alice: TestUser;
@@ -15,7 +16,7 @@ let aliceForm: string;
 let bobForm: string;
 
 beforeAll(async () => {
-  pool = superuserPool(inject('stack').dbUrl);
+  pool = superuserPool(testStack().dbUrl);
   [alice, bob] = await Promise.all([signUp('Alice Replies'), signUp('Bob Replies')]);
   [aliceForm, bobForm] = await Promise.all([
     createForm(alice.client, 'Alice replies'),

@@ -4,15 +4,16 @@
 // booking_page() and booking_slots(), which show nothing of the owner; the tokens and CAPTCHA
 // secrets are read by nobody; booking_owner_cancel() cancels only the caller's bookings; bookings
 // reach only their owner through Realtime; deleting the account deletes its booking data.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import type { RealtimePostgresChangesPayload, SupabaseClient } from '@supabase/supabase-js';
 import { anon, runAs, superuserPool, user } from '../support/db.ts';
 import { createBookingForm, requestBooking, zonedInstant } from '../support/booking.ts';
 import { listenToTable } from '../support/realtime.ts';
 import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 let service: SupabaseClient;
 let alice: TestUser;

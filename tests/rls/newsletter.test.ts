@@ -6,14 +6,15 @@
 // row per subscriber (the primary key allows no second); pause, resume and cancel follow their
 // rules; deleting the account deletes lists, subscribers and campaigns.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import type { RealtimePostgresChangesPayload, SupabaseClient } from '@supabase/supabase-js';
 import { anon, commitAsService, runAs, superuserPool, user } from '../support/db.ts';
 import { listenToTable } from '../support/realtime.ts';
 import { newClient, serviceClient, signUp, type TestUser } from '../support/supabase-users.ts';
+import { testStack } from '../support/stack.ts';
 
-const stack = inject('stack');
+const stack = testStack();
 let pool: pg.Pool;
 let service: SupabaseClient;
 let alice: TestUser;

@@ -4,7 +4,7 @@
 // the account starts on the default plan; and a project (a distinct allowed origin among the
 // account's forms) over the plan's quota is refused, 403 PT403 plan_project_limit, for a
 // signed-in client — never for the service role.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { PLAN_QUOTAS } from '../../src/config/plans.ts';
@@ -19,6 +19,7 @@ import {
   TEST_PASSWORD,
   type TestUser,
 } from '../support/supabase-users.ts';
+import { testStack } from '../support/stack.ts';
 
 let pool: pg.Pool;
 let service: SupabaseClient;
@@ -27,7 +28,7 @@ let bob: TestUser;
 const extraUsers: string[] = [];
 
 beforeAll(async () => {
-  pool = superuserPool(inject('stack').dbUrl);
+  pool = superuserPool(testStack().dbUrl);
   service = serviceClient();
   [alice, bob] = await Promise.all([signUp('Alice Plans'), signUp('Bob Plans')]);
   await setPlan(pool, alice.id, 'free');

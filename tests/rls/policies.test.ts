@@ -1,7 +1,7 @@
 // Row level security and grants at the SQL level: two users (A and B) and a signed-out visitor
 // act on every table exactly as PostgREST would run their requests, and each allowed and denied
 // operation is asserted. Denied means what Postgres does: error 42501, or zero rows affected.
-import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,6 +22,7 @@ import {
   type TestUser,
 } from '../support/db.ts';
 import { remote } from '../support/target.ts';
+import { testStack } from '../support/stack.ts';
 
 const DENIED = '42501';
 const CHECK_VIOLATION = '23514';
@@ -35,7 +36,7 @@ let aliceEntry: string;
 let bobEntry: string;
 
 beforeAll(async () => {
-  pool = superuserPool(inject('stack').dbUrl);
+  pool = superuserPool(testStack().dbUrl);
   alice = await createAuthUser(pool, 'Alice');
   bob = await createAuthUser(pool, 'Bob');
   aliceForm = await createForm(pool, alice.id, { name: 'Alice contact' });

@@ -4,13 +4,14 @@
 // stack in `npm test` and against a deployment in `npm run verify`, where a project that confirms
 // sign-ups at once fails it with what to turn on (tests/support/sign-up-check.ts; its failure
 // against Auth with confirmations off is shown in tests/conformance/auth-confirmation.test.ts).
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkSignUpNeedsConfirmation } from '../support/sign-up-check.ts';
 import { remote } from '../support/target.ts';
+import { testStack } from '../support/stack.ts';
 
 describe('signing up', () => {
   it('does not make the address a verified target until its mailbox is read (e-mail confirmations on)', async () => {
-    const stack = inject('stack');
+    const stack = testStack();
     const { email, outcome } = await checkSignUpNeedsConfirmation(stack);
     if (!remote) return void expect(outcome).toBe('unconfirmed');
     // A deployment whose mail setup refuses example.test still passes (Auth tried to mail a

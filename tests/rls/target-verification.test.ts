@@ -2,7 +2,7 @@
 // database's (no owner, no writer can set it), the confirmation tables and tokens are nobody's to
 // read, and user B can neither resend nor confirm for user A. Denied means error 42501, or
 // nothing found and nothing changed.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import {
@@ -17,6 +17,7 @@ import {
   withActor,
   type TestUser,
 } from '../support/db.ts';
+import { testStack } from '../support/stack.ts';
 
 const DENIED = '42501';
 
@@ -27,7 +28,7 @@ let aliceForm: string;
 const TARGET = 'shared-inbox@elsewhere.example.test';
 
 beforeAll(async () => {
-  pool = superuserPool(inject('stack').dbUrl);
+  pool = superuserPool(testStack().dbUrl);
   alice = await createAuthUser(pool, 'Alice');
   bob = await createAuthUser(pool, 'Bob');
   aliceForm = await createForm(pool, alice.id, { name: 'Alice contact', target_email: TARGET });

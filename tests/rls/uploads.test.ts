@@ -4,7 +4,7 @@
 // read and nobody else's, anon included; only the service role writes them; deleting the entry
 // leaves the object's key for the Storage sweep (Storage refuses deletes from its tables).
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { superuserPool } from '../support/db.ts';
 import {
   createForm,
@@ -14,6 +14,7 @@ import {
   signUp,
   type TestUser,
 } from '../support/supabase-users.ts';
+import { testStack } from '../support/stack.ts';
 
 const BUCKET = 'submission-files';
 let pool: pg.Pool;
@@ -26,7 +27,7 @@ let key: string;
 const bytes = new TextEncoder().encode('%PDF-1.7 a small file');
 
 beforeAll(async () => {
-  pool = superuserPool(inject('stack').dbUrl);
+  pool = superuserPool(testStack().dbUrl);
   [alice, bob] = await Promise.all([signUp('Alice Files'), signUp('Bob Files')]);
   [aliceForm, bobForm] = await Promise.all([
     createForm(alice.client, 'Alice files'),

@@ -4,10 +4,11 @@
 // role's alone. A form that is not the caller's is refused as row-level security refuses it, before
 // anything about it is counted; an account's webhooks are capped across its forms (ACCOUNT_CAPS).
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_CAPS } from '../../supabase/functions/_shared/limits.ts';
 import { superuserPool } from '../support/db.ts';
 import { createForm, newClient, signUp, type TestUser } from '../support/supabase-users.ts';
+import { testStack } from '../support/stack.ts';
 
 let pool: pg.Pool;
 let alice: TestUser;
@@ -18,7 +19,7 @@ let aliceHook: { id: string; secret: string };
 let aliceDelivery: string;
 
 beforeAll(async () => {
-  pool = superuserPool(inject('stack').dbUrl);
+  pool = superuserPool(testStack().dbUrl);
   [alice, bob] = await Promise.all([signUp('Alice Hooks'), signUp('Bob Hooks')]);
   aliceForm = await createForm(alice.client, 'Alice hooks');
   const { data, error } = await alice.client

@@ -11,7 +11,7 @@ import { TEST_PLAN } from '../support/plans.ts';
 /** Matches every address the suites create, and nothing a real user can own. */
 export const TEST_ADDRESS_PATTERN = '@([a-z0-9-]+\\.)*example\\.test$';
 
-/** Provides `stack` and `target` for the deployment in `env`; returns its database URL. */
+/** Provides the deployment in `env` as the project's one stack; returns its database URL. */
 export async function provideRemoteTarget(
   project: TestProject,
   env: Record<string, string | undefined>,
@@ -21,7 +21,7 @@ export async function provideRemoteTarget(
     const url = new URL(raw);
     return Number(url.port) || fallback;
   };
-  project.provide('stack', {
+  const stack = {
     apiUrl: remote.apiUrl,
     dbUrl: remote.dbUrl,
     // Unknown values stay empty: the checks that need them are skipped (tests/support/target.ts).
@@ -35,16 +35,17 @@ export async function provideRemoteTarget(
       mailWeb: remote.mailWebUrl ? portOf(remote.mailWebUrl, 80) : 0,
       smtp: 0,
     },
-  });
-  project.provide('siteDir', '');
-  project.provide('target', {
-    kind: 'remote',
+  };
+  const target = {
+    kind: 'remote' as const,
     siteUrl: remote.siteUrl,
     proxySecret: remote.proxySecret,
     jwtSecret: remote.jwtSecret,
     mail: remote.mailWebUrl !== null,
     storageDir: null,
-  });
+  };
+  // Every worker runs on the one deployment.
+  project.provide('stacks', [{ stack, target, siteDir: '' }]);
   // Rows left by an earlier run that was cut short go first, so every run starts clean.
   await removeRemoteTestRows(remote.dbUrl);
   await installRemoteTestPlan(remote.dbUrl);

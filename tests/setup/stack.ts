@@ -1,11 +1,13 @@
-// Vitest global setup for integration tests: one local stack per run, on free ports, in a
-// temporary folder, so it never collides with a running `npm start`. It also names the folder the
-// browser tests share one production build of the site in (built by the first file that needs it,
-// see tests/e2e/site-server.ts), so files that never open a browser pay nothing for it.
+// Vitest global setup for integration tests: local stacks on free ports, in temporary folders, so
+// they never collide with a running `npm start`. A project gets one stack for each file it may run
+// at once (its maxWorkers); each file runs on the stack its worker holds (tests/support/stack.ts),
+// so two files never share one. Each stack also names the folder its browser tests share one
+// production build of the site in (built by the first file that needs it, see
+// tests/e2e/site-server.ts), so files that never open a browser pay nothing for it.
 //
 // With VERIFY_TARGET=remote (set by `npm run verify`, scripts/verify.ts) it starts nothing: it
-// provides the same `stack` shape for the deployment named in the environment, and `target` says
-// which optional checks that deployment supports (tests/support/target.ts skips the others).
+// provides the same shape for the deployment named in the environment, and `target` says which
+// optional checks that deployment supports (tests/support/target.ts skips the others).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,21 +34,27 @@ export interface TargetInfo {
   storageDir: string | null;
 }
 
+/** One stack as the suites see it (tests/support/stack.ts hands a file its worker's). */
+export interface ProvidedStack {
+  stack: Pick<
+    StackSettings,
+    'apiUrl' | 'dbUrl' | 'mailWebUrl' | 'anonKey' | 'serviceRoleKey' | 'jwtSecret' | 'ports'
+  >;
+  /** Where this stack's production build of the site lives (absent until a test builds it). */
+  siteDir: string;
+  target: TargetInfo;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
-    stack: Pick<
-      StackSettings,
-      'apiUrl' | 'dbUrl' | 'mailWebUrl' | 'anonKey' | 'serviceRoleKey' | 'jwtSecret' | 'ports'
-    >;
-    /** Where the site's production build for this run lives (absent until a browser test builds it). */
-    siteDir: string;
-    target: TargetInfo;
+    /** One per worker of the project: the file its worker N runs takes the Nth. */
+    stacks: ProvidedStack[];
   }
 }
 
 /**
  * Starts what `project` runs against and returns how to stop it. Each project that names this
- * file (integration and browser) gets a stack of its own, so nothing is kept at module level.
+ * file (integration and browser) gets stacks of its own, so nothing is kept at module level.
  */
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (isRemoteTarget(process.env)) {
@@ -56,6 +64,34 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
       await removeRemoteTestPlan(remoteDbUrl);
     };
   }
+  const count = Math.max(1, Number(project.config.maxWorkers) || 1);
+  // All ports in one call, so two stacks starting side by side cannot be handed the same one.
+  const ports = await freePorts(4 * count);
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, (_, i) => startTestStack(ports.slice(4 * i, 4 * i + 4))),
+  );
+  const stops = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value.stop] : []));
+  const stopAll = async () => {
+    await Promise.all(stops.map((stop) => stop()));
+  };
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await stopAll();
+    throw failed.reason;
+  }
+  project.provide(
+    'stacks',
+    started.map((s) => (s as PromiseFulfilledResult<StartedStack>).value.provided),
+  );
+  return stopAll;
+}
+
+interface StartedStack {
+  provided: ProvidedStack;
+  stop: () => Promise<void>;
+}
+
+async function startTestStack([api, db, mailWeb, smtp]: number[]): Promise<StartedStack> {
   let stack: RunningStack | undefined;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'tinyback-test-stack-'));
   const siteRoot = await mkdtemp(path.join(tmpdir(), 'tinyback-test-site-'));
@@ -64,11 +100,10 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
     await rm(dataDir, { recursive: true, force: true });
     await rm(siteRoot, { recursive: true, force: true });
   };
-  const [api, db, mailWeb, smtp] = await freePorts(4);
   try {
     stack = await startStack({
       dataDir,
-      ports: { api, db, mailWeb, smtp },
+      ports: { api: api!, db: db!, mailWeb: mailWeb!, smtp: smtp! },
       // The suites sign up, confirm and sign in hundreds of users from 127.0.0.1, far beyond
       // config.toml's per-address budgets (30 sign-ups, 150 token grants, 30 verifications per 5
       // minutes). The tests of the limits run against an Auth service built from config.toml
@@ -85,28 +120,32 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
     // The suites make many forms and posts per account; the quota tests choose their own plans
     // (tests/support/plans.ts).
     await startNewAccountsUnlimited(stack.settings.dbUrl);
-    project.provide('siteDir', path.join(siteRoot, 'dist'));
     const s = stack.settings;
-    project.provide('stack', {
-      apiUrl: s.apiUrl,
-      dbUrl: s.dbUrl,
-      mailWebUrl: s.mailWebUrl,
-      anonKey: s.anonKey,
-      serviceRoleKey: s.serviceRoleKey,
-      jwtSecret: s.jwtSecret,
-      ports: s.ports,
-    });
-    project.provide('target', {
-      kind: 'local',
-      siteUrl: s.project.auth.siteUrl,
-      proxySecret: LOCAL_FORMS_PROXY_SECRET,
-      jwtSecret: s.jwtSecret,
-      mail: true,
-      storageDir: path.join(dataDir, 'storage'),
-    });
+    return {
+      stop,
+      provided: {
+        siteDir: path.join(siteRoot, 'dist'),
+        stack: {
+          apiUrl: s.apiUrl,
+          dbUrl: s.dbUrl,
+          mailWebUrl: s.mailWebUrl,
+          anonKey: s.anonKey,
+          serviceRoleKey: s.serviceRoleKey,
+          jwtSecret: s.jwtSecret,
+          ports: s.ports,
+        },
+        target: {
+          kind: 'local',
+          siteUrl: s.project.auth.siteUrl,
+          proxySecret: LOCAL_FORMS_PROXY_SECRET,
+          jwtSecret: s.jwtSecret,
+          mail: true,
+          storageDir: path.join(dataDir, 'storage'),
+        },
+      },
+    };
   } catch (err) {
     await stop();
     throw err;
   }
-  return stop;
 }

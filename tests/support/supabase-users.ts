@@ -3,10 +3,10 @@
 // so `signUp` makes a confirmed user with the service role and signs in with the password, on the
 // local stack and on a deployment under `npm run verify` alike: fast, and no confirmation e-mail
 // goes out. Tests about signing up go through the real flow instead (tests/support/confirmation.ts).
-import { inject } from 'vitest';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import ws from 'ws';
 import { uniqueEmail } from './db.ts';
+import { testStack } from './stack.ts';
 
 export interface TestUser {
   client: SupabaseClient;
@@ -22,7 +22,7 @@ const realtime = { transport: ws as unknown as typeof WebSocket };
 
 /** A client without a stored session; the anon key unless another key is given. */
 export function newClient(key?: string): SupabaseClient {
-  const stack = inject('stack');
+  const stack = testStack();
   return createClient(stack.apiUrl, key ?? stack.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime,
@@ -30,7 +30,7 @@ export function newClient(key?: string): SupabaseClient {
 }
 
 export function serviceClient(): SupabaseClient {
-  return newClient(inject('stack').serviceRoleKey);
+  return newClient(testStack().serviceRoleKey);
 }
 
 /** A confirmed user, signed in on a client of their own. */

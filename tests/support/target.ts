@@ -2,9 +2,10 @@
 // `npm run verify`. A check that needs something a deployment does not offer (the local mail
 // catcher, the stack's internals, a secret the user did not give) skips itself through these
 // helpers, and the reason appears beside the skipped test in the report.
-import { inject, type TestContext } from 'vitest';
+import { type TestContext } from 'vitest';
+import { testTarget } from './stack.ts';
 
-export const target = inject('target');
+export const target = testTarget();
 export const remote = target.kind === 'remote';
 
 /** Skips the running test on a deployment, saying why it only runs on the local stack. */

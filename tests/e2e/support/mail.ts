@@ -1,6 +1,6 @@
 // Reading what the app e-mailed from the test stack's mail catcher.
-import { inject } from 'vitest';
 import { isTo, waitForMail, type CaughtMail } from '../../support/mail';
+import { testStack } from '../../support/stack.ts';
 
 export type { CaughtMail };
 
@@ -11,7 +11,7 @@ export function waitForMailTo(
   timeoutMs = 20_000,
 ): Promise<CaughtMail> {
   return waitForMail(
-    inject('stack').mailWebUrl,
+    testStack().mailWebUrl,
     (mail) => isTo(mail, address) && subject.test(mail.subject),
     timeoutMs,
   );

@@ -1,6 +1,6 @@
+import { testStack } from '../../support/stack.ts';
 // Seeding messages the way they really arrive: posted to a form's public endpoint from the form's
 // allowed origin (a filled `_gotcha` honeypot makes the endpoint store the post as spam).
-import { inject } from 'vitest';
 
 export interface Submission {
   name?: string;
@@ -28,7 +28,7 @@ export async function submitToForm(
     else if (Array.isArray(value)) for (const item of value) body.append(key, item);
   }
   if (spam) body.set('_gotcha', 'I am a bot');
-  const res = await fetch(`${inject('stack').apiUrl}/functions/v1/forms/${formId}`, {
+  const res = await fetch(`${testStack().apiUrl}/functions/v1/forms/${formId}`, {
     method: 'POST',
     headers: { Origin: origin, Accept: 'application/json' },
     body,

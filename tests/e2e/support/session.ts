@@ -6,10 +6,11 @@
 // flow that "works" while the app throws is not working.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { serveSite, type SiteServer } from '../site-server';
 import { launchBrowser, waitForAppOnGoto } from './browser';
+import { testSiteDir, testStack } from '../../support/stack.ts';
 
 export const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 
@@ -56,10 +57,10 @@ export function useE2e(flow: string): E2e {
   let open: { context: BrowserContext; page: Page; errors: string[] }[] = [];
 
   beforeAll(async () => {
-    const stack = inject('stack');
+    const stack = testStack();
     await mkdir(SCREENSHOTS, { recursive: true });
     [site, browser] = await Promise.all([
-      serveSite(stack.apiUrl, stack.anonKey, { outDir: inject('siteDir') }),
+      serveSite(stack.apiUrl, stack.anonKey, { outDir: testSiteDir() }),
       launchBrowser(),
     ]);
   }, SESSION_START_TIMEOUT);
