@@ -7,6 +7,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { chakraThemeAlias, siteEnv } from './vite.config.ts';
+import { isRemoteTarget } from './scripts/verify-env.ts';
 
 /**
  * The unit and node files touch no server: they run first, two at a time (measured on two cores:
@@ -19,9 +20,10 @@ const PURE_FILES = { maxWorkers: 2, sequence: { groupOrder: 0 } };
  * a stack no other file uses while it runs (tests/setup/stack.ts starts one per worker;
  * tests/support/stack.ts hands a file its worker's). Alone, a file of either leaves the CPU idle
  * about half the time, waiting on the stack or the page: on two cores, two at a time took the
- * integration files from 214 s to 128 s and the browser files from 535 s to 370–430 s.
+ * integration files from 214 s to 128 s and the browser files from 535 s to 370–430 s. A
+ * deployment under `npm run verify` is one stack for every worker, so there they go one at a time.
  */
-const TWO_FILES_TWO_STACKS = { maxWorkers: 2 };
+const FILES_ON_OWN_STACKS = { maxWorkers: isRemoteTarget(process.env) ? 1 : 2 };
 
 export default defineConfig({
   plugins: [react(), siteEnv()],
@@ -66,7 +68,7 @@ export default defineConfig({
           globalSetup: ['tests/setup/stack.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
-          ...TWO_FILES_TWO_STACKS,
+          ...FILES_ON_OWN_STACKS,
           sequence: { groupOrder: 1 },
         },
       },
@@ -81,7 +83,7 @@ export default defineConfig({
           globalSetup: ['tests/setup/stack.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
-          ...TWO_FILES_TWO_STACKS,
+          ...FILES_ON_OWN_STACKS,
           sequence: { groupOrder: 2 },
           // In CI a browser test that fails is run once more before the run fails: a real
           // browser on a loaded two-core machine now and then misses a frame (each retry is
