@@ -3,7 +3,16 @@
 // booking (buffers, notice, how far ahead, a daily maximum, the note). Yup checks everything the
 // database checks; errors show from the first submit on, then follow each key stroke. A link
 // another owner has is refused by the database and said at the link's field.
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import {
+  memo,
+  useEffect,
+  useId,
+  useMemo,
+  useState,
+  type ChangeEventHandler,
+  type FocusEventHandler,
+  type ReactNode,
+} from 'react';
 import { getIn, useFormik } from 'formik';
 import {
   Box,
@@ -82,7 +91,6 @@ export function BookingFormEditor({
   const slugError =
     takenSlug !== null && values.slug.trim() === takenSlug ? SLUG_TAKEN : shown('slug');
   const number = (name: keyof BookingFormValues) => formik.getFieldProps(name);
-  const zones = timeZoneOptions(values.time_zone);
   const zoneId = useId();
   const origin = window.location.origin;
   const minutes = (value: number | '') => (value === '' ? '' : describeMinutes(Number(value)));
@@ -179,16 +187,13 @@ export function BookingFormEditor({
         >
           <Field.Root invalid={Boolean(shown('time_zone'))} maxW="sm">
             <Field.Label htmlFor={zoneId}>Time zone</Field.Label>
-            <NativeSelect.Root size="sm">
-              <NativeSelect.Field id={zoneId} {...formik.getFieldProps('time_zone')}>
-                {zones.map((zone) => (
-                  <option key={zone} value={zone}>
-                    {zone.replace(/_/g, ' ')}
-                  </option>
-                ))}
-              </NativeSelect.Field>
-              <NativeSelect.Indicator />
-            </NativeSelect.Root>
+            <TimeZoneSelect
+              id={zoneId}
+              name="time_zone"
+              value={values.time_zone}
+              onChange={formik.handleChange}
+              onBlur={formik.handleBlur}
+            />
             <Field.ErrorText>{shown('time_zone')}</Field.ErrorText>
           </Field.Root>
           <WeeklyEditor
@@ -331,3 +336,31 @@ function Part({
     </Box>
   );
 }
+
+interface TimeZoneSelectProps {
+  id: string;
+  name: string;
+  value: string;
+  onChange: ChangeEventHandler<HTMLSelectElement>;
+  onBlur: FocusEventHandler<HTMLSelectElement>;
+}
+
+/**
+ * The time zone list, some 420 options: drawn again only when its own value changes, not on every
+ * key stroke elsewhere in the form (Formik's handlers keep their identity between renders).
+ */
+const TimeZoneSelect = memo(function TimeZoneSelect({ id, value, ...field }: TimeZoneSelectProps) {
+  const zones = useMemo(() => timeZoneOptions(value), [value]);
+  return (
+    <NativeSelect.Root size="sm">
+      <NativeSelect.Field id={id} value={value} {...field}>
+        {zones.map((zone) => (
+          <option key={zone} value={zone}>
+            {zone.replace(/_/g, ' ')}
+          </option>
+        ))}
+      </NativeSelect.Field>
+      <NativeSelect.Indicator />
+    </NativeSelect.Root>
+  );
+});
