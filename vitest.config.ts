@@ -17,11 +17,12 @@ const PURE_FILES = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 
 /**
  * The integration files run after them, then the browser files, each two at a time, every file on
- * a stack no other file uses while it runs (tests/setup/stack.ts starts one per worker;
- * tests/support/stack.ts hands a file its worker's). Alone, a file of either leaves the CPU idle
- * about half the time, waiting on the stack or the page: on two cores, two at a time took the
- * integration files from 214 s to 128 s and the browser files from 535 s to 370–430 s. A
- * deployment under `npm run verify` is one stack for every worker, so there they go one at a time.
+ * a stack no other file uses while it runs: tests/setup/stack.ts starts one per worker, and a file
+ * holds one from before its tests load until they are done (tests/setup/hold-stack.ts). Alone, a
+ * file of either leaves the CPU idle about half the time, waiting on the stack or the page: on
+ * two cores, two at a time took the integration files from 214 s to 128 s and the browser files
+ * from 535 s to 370–430 s. A deployment under `npm run verify` is one stack, so there they go one
+ * at a time.
  */
 const FILES_ON_OWN_STACKS = { maxWorkers: isRemoteTarget(process.env) ? 1 : 2 };
 
@@ -66,6 +67,7 @@ export default defineConfig({
           include: ['tests/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'tests/load/**', 'tests/e2e/**'],
           globalSetup: ['tests/setup/stack.ts'],
+          setupFiles: ['tests/setup/hold-stack.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
           ...FILES_ON_OWN_STACKS,
@@ -81,6 +83,7 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/setup/stack.ts'],
+          setupFiles: ['tests/setup/hold-stack.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
           ...FILES_ON_OWN_STACKS,

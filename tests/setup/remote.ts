@@ -11,10 +11,14 @@ import { TEST_PLAN } from '../support/plans.ts';
 /** Matches every address the suites create, and nothing a real user can own. */
 export const TEST_ADDRESS_PATTERN = '@([a-z0-9-]+\\.)*example\\.test$';
 
-/** Provides the deployment in `env` as the project's one stack; returns its database URL. */
+/**
+ * Provides the deployment in `env` as the project's one stack, held through the folder `claim`;
+ * returns its database URL.
+ */
 export async function provideRemoteTarget(
   project: TestProject,
   env: Record<string, string | undefined>,
+  claim: string,
 ): Promise<string> {
   const remote = readRemoteTarget(env);
   const portOf = (raw: string, fallback: number) => {
@@ -44,8 +48,7 @@ export async function provideRemoteTarget(
     mail: remote.mailWebUrl !== null,
     storageDir: null,
   };
-  // Every worker runs on the one deployment.
-  project.provide('stacks', [{ stack, target, siteDir: '' }]);
+  project.provide('stacks', [{ stack, target, siteDir: '', claim }]);
   // Rows left by an earlier run that was cut short go first, so every run starts clean.
   await removeRemoteTestRows(remote.dbUrl);
   await installRemoteTestPlan(remote.dbUrl);

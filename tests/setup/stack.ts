@@ -1,7 +1,7 @@
 // Vitest global setup for integration tests: local stacks on free ports, in temporary folders, so
 // they never collide with a running `npm start`. A project gets one stack for each file it may run
-// at once (its maxWorkers); each file runs on the stack its worker holds (tests/support/stack.ts),
-// so two files never share one. Each stack also names the folder its browser tests share one
+// at once (its maxWorkers); each file holds one while it runs (tests/setup/hold-stack.ts), so two
+// files never share one. Each stack also names the folder its browser tests share one
 // production build of the site in (built by the first file that needs it, see
 // tests/e2e/site-server.ts), so files that never open a browser pay nothing for it.
 //
@@ -43,11 +43,13 @@ export interface ProvidedStack {
   /** Where this stack's production build of the site lives (absent until a test builds it). */
   siteDir: string;
   target: TargetInfo;
+  /** The folder a file creates to hold this stack (tests/support/stack.ts). */
+  claim: string;
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** One per worker of the project: the file its worker N runs takes the Nth. */
+    /** One per file the project runs at once. */
     stacks: ProvidedStack[];
   }
 }
@@ -58,10 +60,16 @@ declare module 'vitest' {
  */
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (isRemoteTarget(process.env)) {
-    const remoteDbUrl = await provideRemoteTarget(project, process.env);
+    const claimRoot = await mkdtemp(path.join(tmpdir(), 'tinyback-verify-'));
+    const remoteDbUrl = await provideRemoteTarget(
+      project,
+      process.env,
+      path.join(claimRoot, 'held'),
+    );
     return async () => {
       await removeRemoteTestRows(remoteDbUrl);
       await removeRemoteTestPlan(remoteDbUrl);
+      await rm(claimRoot, { recursive: true, force: true });
     };
   }
   const count = Math.max(1, Number(project.config.maxWorkers) || 1);
@@ -125,6 +133,7 @@ async function startTestStack([api, db, mailWeb, smtp]: number[]): Promise<Start
       stop,
       provided: {
         siteDir: path.join(siteRoot, 'dist'),
+        claim: path.join(siteRoot, 'held'),
         stack: {
           apiUrl: s.apiUrl,
           dbUrl: s.dbUrl,
