@@ -65,7 +65,7 @@ export default defineConfig({
           name: 'integration',
           environment: 'node',
           include: ['tests/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'tests/load/**', 'tests/e2e/**'],
+          exclude: [...configDefaults.exclude, 'tests/load/**', 'tests/e2e/**', 'tests/stack/**'],
           globalSetup: ['tests/setup/stack.ts'],
           setupFiles: ['tests/setup/hold-stack.ts'],
           testTimeout: 30_000,
@@ -92,6 +92,20 @@ export default defineConfig({
           // browser on a loaded two-core machine now and then misses a frame (each retry is
           // reported as such, and a test that fails twice fails the run).
           retry: process.env.CI ? 1 : 0,
+        },
+      },
+      {
+        // `npm run stack` and `npm start` run as in a terminal, each with a stack of its own, and
+        // timed to their shutdown bounds: last, one file at a time, with nothing else running.
+        extends: true,
+        test: {
+          name: 'stack',
+          environment: 'node',
+          include: ['tests/stack/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
         },
       },
       ...(process.env.LOAD_TESTS === '1'
