@@ -263,9 +263,12 @@ describe('BookingFormPage: saved', { timeout: 40_000 }, () => {
     await user.type(duration, '45');
     await user.clear(form().getByRole('spinbutton', { name: /^Daily maximum/ }));
     await user.click(form().getByRole('checkbox', { name: 'Ask for a note' }));
+    await user.selectOptions(form().getByRole('combobox', { name: 'Time zone' }), 'Asia/Tokyo');
+    expect(form().getByRole('combobox', { name: 'Time zone' })).toHaveValue('Asia/Tokyo');
     await user.click(form().getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(sentTo('patch', 'booking_forms')).toHaveLength(1), SLOW);
     expect(sentTo('patch', 'booking_forms')[0]).toMatchObject({
+      time_zone: 'Asia/Tokyo',
       duration_minutes: 45,
       daily_max: null,
       ask_note: false,
