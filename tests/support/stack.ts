@@ -10,7 +10,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import type { ProvidedStack } from '../setup/stack.ts';
 
-let held: { stack: ProvidedStack; claim: string } | undefined;
+let held: ProvidedStack | undefined;
 
 const alive = (pid: number) => {
   try {
@@ -46,11 +46,8 @@ export async function holdStack(timeoutMs = 120_000): Promise<void> {
   const stacks = inject('stacks');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const free = stacks.find(tryToHold);
-    if (free) {
-      held = { stack: free, claim: free.claim };
-      return;
-    }
+    held = stacks.find(tryToHold);
+    if (held) return;
     if (Date.now() > deadline) {
       throw new Error(`no test stack came free in ${timeoutMs / 1000} s (${stacks.length} in all)`);
     }
@@ -68,7 +65,7 @@ function own(): ProvidedStack {
   if (!held) {
     throw new Error('no test stack held: run this file in the integration or browser project');
   }
-  return held.stack;
+  return held;
 }
 
 /** The URLs, keys and ports of this file's stack. */
