@@ -101,10 +101,14 @@ beforeAll(async () => {
     [owner.id],
   );
   site = rows[0]!.id;
-  // A few days of visits, today's within the last minute and a half, for "visitors now".
+  // A few days of visits, today's within the last minute and a half, for "visitors now": no earlier
+  // than midnight (UTC, as `day()`), so that just after it they still fall on today.
   await pool.query(
     `insert into private.analytics_events (site_id, at, visitor, name, path, entry, country)
-     select $1, now() - make_interval(days => d, secs => 30 + v * 10), (d * 100 + v)::bigint,
+     select $1,
+            now() - make_interval(days => d)
+              - least(make_interval(secs => 30 + v * 10), now() - date_trunc('day', now(), 'UTC')),
+            (d * 100 + v)::bigint,
             case when v = 3 then 'signup' else 'pageview' end,
             case when v % 2 = 0 then '/' else '/pricing' end, true,
             case when v % 3 = 0 then 'DE' else 'FR' end
