@@ -34,7 +34,7 @@ export interface TargetInfo {
   storageDir: string | null;
 }
 
-/** One stack as the suites see it (tests/support/stack.ts hands a file its worker's). */
+/** One stack as the suites see it (a file holds one while it runs: tests/support/stack.ts). */
 export interface ProvidedStack {
   stack: Pick<
     StackSettings,
